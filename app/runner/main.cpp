@@ -1,0 +1,170 @@
+// lodestone-run: runs a preset headless, writes the time series and particle frames, reports
+// progress, and exits non-zero with a clear message on a bad preset or a failed check.
+
+#include "app/runner/progress.hpp"
+#include "app/runner/run_options.hpp"
+#include "engine/output.hpp"
+#include "engine/preset.hpp"
+#include "engine/simulation.hpp"
+#include "engine/units.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+using namespace lodestone;
+using namespace lodestone::runner;
+
+namespace {
+
+const char* law_name(ContactLaw law) { return law == ContactLaw::Linear ? "linear" : "Hertz-Mindlin"; }
+const char* dipole_name(DipoleMethod m) {
+  return m == DipoleMethod::Off ? "off" : m == DipoleMethod::Cutoff ? "cutoff" : "direct sum";
+}
+const char* program_name(FieldProgram p) {
+  switch (p) {
+    case FieldProgram::Constant: return "constant";
+    case FieldProgram::Ramp: return "ramp";
+    case FieldProgram::Rotating: return "rotating";
+    case FieldProgram::Oscillating: return "oscillating";
+  }
+  return "?";
+}
+
+void print_summary(const std::string& source, const Preset& preset, const Simulation& sim, std::int64_t steps) {
+  const Model& m = sim.model();
+  const DisplayUnits& u = preset.units;
+  std::printf("Lodestone: %s\n", source.c_str());
+  if (!preset.description.empty()) std::printf("  %s\n", preset.description.c_str());
+  std::printf("  %zu particles, contact law %s, dipoles %s", sim.state().particles.size(), law_name(m.contact.law),
+              dipole_name(m.magnetics.method));
+  if (m.magnetics.method == DipoleMethod::Cutoff)
+    std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
+  std::printf("\n  field %s, %.4g %s\n", program_name(m.field.program),
+              si_to_unit(m.field.strength, Quantity::FluxDensity, u.field), u.field.c_str());
+  std::printf("  time step %.4g s (suggested %.4g s, limited by %s)%s\n", m.time_step, m.advice.suggested,
+              m.advice.limited_by.c_str(), m.time_step > m.advice.suggested ? "  WARNING: above the suggestion" : "");
+  std::printf("  running %lld steps = %.4g s of simulated time\n", static_cast<long long>(steps),
+              static_cast<double>(steps) * m.time_step);
+}
+
+void print_table_header() {
+  std::printf("\n%10s %12s %12s %12s %12s %9s %9s %9s\n", "step", "time [s]", "E_kin [J]", "E_pot [J]",
+              "balance [J]", "<|n.b|>", "contacts", "Z");
+}
+
+void print_table_row(const Observables& o) {
+  std::printf("%10lld %12.5g %12.5g %12.5g %12.5g %9.4f %9lld %9.3f\n", static_cast<long long>(o.step), o.time,
+              o.kinetic(), o.potential(), o.energy_balance(), o.alignment, static_cast<long long>(o.particle_contacts),
+              o.coordination);
+}
+
+void print_timings(const StageTimings& t) {
+  double total = 0.0;
+  for (double s : t.total_seconds) total += s;
+  if (t.steps == 0 || total <= 0.0) return;
+  std::printf("\nTime per step %.3g us:", 1e6 * total / static_cast<double>(t.steps));
+  for (int s = 0; s < kStageCount; ++s)
+    std::printf(" %s %.0f%%%s", std::string(stage_name(static_cast<Stage>(s))).c_str(),
+                100.0 * t.total_seconds[static_cast<size_t>(s)] / total, s + 1 < kStageCount ? "," : "\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  RunOptions options;
+  if (auto code = parse_run_options(argc, argv, options)) return *code;
+  if (options.preset_docs) {
+    std::cout << preset_docs_markdown();
+    return kExitOk;
+  }
+
+  const std::string source = options.preset_path.empty() ? "built-in default preset" : options.preset_path;
+  Preset preset;
+  std::unique_ptr<Simulation> sim;
+  try {
+    preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
+    if (options.time_step) preset.integrator.time_step = *options.time_step;
+    if (!options.save_preset_path.empty()) {
+      save_preset_file(preset, options.save_preset_path);
+      std::printf("wrote %s\n", options.save_preset_path.c_str());
+      return kExitOk;
+    }
+    sim = std::make_unique<Simulation>(preset);
+  } catch (const PresetError& e) {
+    std::cerr << "lodestone-run: bad preset: " << e.what() << "\n";
+    return kExitBadPreset;
+  }
+
+  const double dt = sim->model().time_step;
+  const double duration = options.duration.value_or(preset.run.duration);
+  const std::int64_t steps =
+      options.steps.value_or(std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
+  print_summary(source, preset, *sim, steps);
+  if (!sim->state().health.ok) {
+    std::cerr << "lodestone-run: the initial state fails a check: " << sim->state().health.message << "\n";
+    return kExitSimulationStopped;
+  }
+  if (options.check_only) return kExitOk;
+
+  std::ofstream series, frames;
+  if (!options.series_path.empty()) {
+    series.open(options.series_path, std::ios::trunc);
+    if (!series) {
+      std::cerr << "lodestone-run: cannot write the time series to " << options.series_path << "\n";
+      return kExitOutputError;
+    }
+  }
+  if (!options.frames_path.empty()) {
+    frames.open(options.frames_path, std::ios::trunc);
+    if (!frames) {
+      std::cerr << "lodestone-run: cannot write frames to " << options.frames_path << "\n";
+      return kExitOutputError;
+    }
+  }
+  const int series_every = options.series_every.value_or(preset.run.series_interval);
+  const int frames_every =
+      options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
+  const std::int64_t table_every =
+      options.table_rows > 0 ? std::max<std::int64_t>(1, steps / options.table_rows) : 0;
+
+  auto write_outputs = [&](bool force) {
+    const std::int64_t step = sim->state().step;
+    if (series.is_open() && (force || step % series_every == 0)) series << series_row(sim->observe());
+    if (frames.is_open() && (force || step % frames_every == 0)) write_xyz_frame(frames, sim->model(), sim->state());
+    if (table_every > 0 && (force || step % table_every == 0)) print_table_row(sim->observe());
+  };
+
+  if (series.is_open()) series << series_header();
+  if (table_every > 0) print_table_header();
+  write_outputs(true);  // step 0, before any motion
+
+  Progress progress(steps, options.progress_seconds, !options.quiet);
+  std::int64_t done = 0;
+  while (done < steps) {
+    sim->step();
+    if (!sim->state().health.ok) break;
+    ++done;
+    const bool last = done == steps;
+    write_outputs(false);
+    if (last && table_every > 0 && sim->state().step % table_every != 0) print_table_row(sim->observe());
+    progress.update(done, sim->state().time);
+  }
+  progress.finish(done, sim->state().time);
+  std::fflush(stdout);
+
+  int code = kExitOk;
+  if (!sim->state().health.ok) {
+    write_outputs(true);  // the state the check stopped on
+    std::cerr << "lodestone-run: simulation stopped: " << sim->state().health.message << "\n";
+    code = kExitSimulationStopped;
+  }
+  if ((series.is_open() && !series.flush()) || (frames.is_open() && !frames.flush())) {
+    std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
+    code = code == kExitOk ? kExitOutputError : code;
+  }
+  print_timings(sim->timings());
+  return code;
+}

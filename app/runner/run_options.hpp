@@ -1,0 +1,40 @@
+#pragma once
+// Command-line options of lodestone-run, parsed with CLI11.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace lodestone::runner {
+
+// Exit codes (also listed in --help).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitBadArguments = 1,
+  kExitBadPreset = 2,
+  kExitSimulationStopped = 3,
+  kExitOutputError = 4,
+};
+
+struct RunOptions {
+  std::string preset_path;                // empty: the built-in default preset
+  std::optional<std::int64_t> steps;      // run this many steps
+  std::optional<double> duration;         // [s] or this much simulated time
+  std::optional<double> time_step;        // [s] overrides the preset's
+  std::string series_path;                // CSV time series ("" = none)
+  std::optional<int> series_every;        // [steps]
+  std::string frames_path;                // extended XYZ frames ("" = none)
+  std::optional<int> frames_every;        // [steps]
+  int table_rows = 10;                    // rows of the summary table on stdout
+  bool quiet = false;                     // no progress on stderr
+  double progress_seconds = 2.0;          // wall time between progress lines
+  bool check_only = false;                // validate, print the summary, exit
+  std::string save_preset_path;           // write the loaded preset (SI, every key) and exit
+  bool preset_docs = false;               // print the preset reference (docs/presets.md) and exit
+};
+
+// Parses argv. On --help or a bad argument prints to stdout/stderr and returns the exit code to
+// use; otherwise returns std::nullopt and fills `options`.
+std::optional<int> parse_run_options(int argc, char** argv, RunOptions& options);
+
+}  // namespace lodestone::runner

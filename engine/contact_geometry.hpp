@@ -1,0 +1,97 @@
+#pragma once
+// Contact geometry, computed once per contact before any law (Yade's split, seed 001):
+// normal, overlap, contact point, relative velocity at the contact point, and the shear
+// displacement carried in the contact plane.
+
+#include "engine/math.hpp"
+#include "engine/state.hpp"
+
+namespace lodestone {
+
+struct ContactGeometry {
+  Vec3 normal = Vec3::UnitZ();  // unit, from the second body towards the first (i)
+  double overlap = 0.0;         // [m] sum of radii minus distance (> 0 when the surfaces overlap)
+  Vec3 lever_i = Vec3::Zero();  // [m] contact point minus centre of i
+  Vec3 lever_j = Vec3::Zero();  // [m] contact point minus centre of j (zero for a wall)
+  Vec3 relative_velocity = Vec3::Zero();    // [m/s] of i relative to j at the contact point
+  double normal_velocity = 0.0;             // [m/s] relative_velocity . normal (> 0 separating)
+  Vec3 tangential_velocity = Vec3::Zero();  // [m/s] in the contact plane
+  double effective_mass = 0.0;              // [kg] m_i m_j / (m_i + m_j); a wall: m_i
+  double effective_radius = 0.0;            // [m]  R_i R_j / (R_i + R_j); a wall: R_i
+  double radius_i = 0.0, radius_j = 0.0;    // [m]  radius_j = 0 for a wall
+};
+
+// Sphere-sphere: `separation` = x_i - x_j (minimum image), distance > 0.
+inline ContactGeometry sphere_sphere_geometry(const Vec3& separation, double distance, double ri, double rj,
+                                              const Vec3& vi, const Vec3& vj, const Vec3& wi, const Vec3& wj,
+                                              double mi, double mj) {
+  ContactGeometry g;
+  g.normal = separation / distance;
+  g.overlap = ri + rj - distance;
+  // Contact point in the middle of the overlap region.
+  g.lever_i = -(ri - 0.5 * g.overlap) * g.normal;
+  g.lever_j = (rj - 0.5 * g.overlap) * g.normal;
+  g.relative_velocity = (vi + wi.cross(g.lever_i)) - (vj + wj.cross(g.lever_j));
+  g.normal_velocity = g.relative_velocity.dot(g.normal);
+  g.tangential_velocity = g.relative_velocity - g.normal_velocity * g.normal;
+  g.effective_mass = mi * mj / (mi + mj);
+  g.effective_radius = ri * rj / (ri + rj);
+  g.radius_i = ri;
+  g.radius_j = rj;
+  return g;
+}
+
+// Sphere-plane: `normal` points from the wall into the box, `distance` = centre to plane.
+inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance, double ri, const Vec3& vi,
+                                            const Vec3& wi, double mi) {
+  ContactGeometry g;
+  g.normal = normal;
+  g.overlap = ri - distance;
+  g.lever_i = -(ri - 0.5 * g.overlap) * normal;
+  g.relative_velocity = vi + wi.cross(g.lever_i);
+  g.normal_velocity = g.relative_velocity.dot(normal);
+  g.tangential_velocity = g.relative_velocity - g.normal_velocity * normal;
+  g.effective_mass = mi;
+  g.effective_radius = ri;
+  g.radius_i = ri;
+  g.radius_j = 0.0;
+  return g;
+}
+
+// Carries the shear displacement into the current contact plane (the smallest rotation that takes
+// the old plane onto the new one keeps its length) and adds this step's tangential motion.
+// Returns the carried displacement before the increment (the laws book energy with it).
+inline Vec3 update_shear_displacement(ContactHistory& h, const ContactGeometry& g, double dt) {
+  const double old_length_sq = h.shear.squaredNorm();
+  if (old_length_sq > 0.0) {
+    Vec3 in_plane = h.shear - h.shear.dot(g.normal) * g.normal;
+    const double new_length_sq = in_plane.squaredNorm();
+    h.shear = new_length_sq > 0.0 ? Vec3(in_plane * std::sqrt(old_length_sq / new_length_sq)) : Vec3::Zero();
+  }
+  const Vec3 previous = h.shear;
+  h.shear += g.tangential_velocity * dt;
+  return previous;
+}
+
+// Energy lost by Coulomb slip of a shear spring of stiffness k during one step: the work the
+// relative motion did on the spring (trapezoid of the forces over the increment) minus the
+// change of the energy it stores. Exactly zero while the spring sticks; zero for a frictionless
+// contact, where no force acts at all.
+inline double slip_dissipation(double k, const Vec3& previous_shear, const Vec3& increment, const Vec3& new_force) {
+  if (k <= 0.0) return 0.0;
+  const Vec3 previous_force = -k * previous_shear;
+  const double work_in = -0.5 * (previous_force + new_force).dot(increment);
+  const double stored_before = 0.5 * k * previous_shear.squaredNorm();
+  const double stored_after = 0.5 * new_force.squaredNorm() / k;
+  return work_in - (stored_after - stored_before);
+}
+
+// What a law returns: the force on body i (the other body gets the opposite) and energy terms.
+struct ContactResponse {
+  Vec3 force = Vec3::Zero();          // [N] on i, applied at the contact point (all parts)
+  Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpot part of `force`
+  double elastic_energy = 0.0;        // [J] stored in the springs now
+  double slip_loss = 0.0;             // [J] dissipated by Coulomb slip during this step
+};
+
+}  // namespace lodestone

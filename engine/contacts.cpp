@@ -1,0 +1,115 @@
+#include "engine/contacts.hpp"
+
+#include "engine/contact_geometry.hpp"
+#include "engine/law_hertz_mindlin.hpp"
+#include "engine/law_linear.hpp"
+
+namespace lodestone {
+namespace {
+
+struct ContactTotals {
+  double elastic = 0.0;
+  double dashpot_energy = 0.0;
+  double slip_loss = 0.0;
+};
+
+// Runs the law on one contact, books its energy and records its events. Returns false when the
+// contact is inactive.
+//
+// Velocity Verlet applies a force over two half steps (the end of this step and the start of the
+// next), so the dashpot work of a step is the trapezoid of the previous and new dashpot forces
+// against the half-step relative velocity; when a contact opens, the half step its last dashpot
+// force still acts is booked then. Booking F(v) v dt instead would be wrong to first order in dt.
+bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g, ContactHistory& h,
+                      double dt, State& state, std::uint64_t id_a, std::uint64_t id_b, ContactTotals& totals,
+                      ContactResponse& response) {
+  const bool linear = model.contact.law == ContactLaw::Linear;
+  const bool active = linear ? linear_active(model.contact.linear, g) : hertz_mindlin_active(g);
+  if (!active) {
+    if (h.active) {
+      totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
+      h = ContactHistory{};
+    }
+    return false;
+  }
+  const bool newly_active = !h.active;
+  if (newly_active) {
+    h = ContactHistory{};
+    h.active = true;
+    state.events.record({state.step, EventKind::ContactActivated, id_a, id_b});
+  }
+  const bool was_slipping = h.slipping;
+  const Vec3 previous_shear = update_shear_displacement(h, g, dt);
+  response = linear ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
+                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear);
+  if (h.slipping != was_slipping)
+    state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
+
+  totals.elastic += response.elastic_energy;
+  totals.dashpot_energy -= 0.5 * dt * (h.dashpot_force + response.dashpot_force).dot(g.relative_velocity);
+  totals.slip_loss += response.slip_loss;
+  h.dashpot_force = response.dashpot_force;
+  return true;
+}
+
+}  // namespace
+
+void compute_contact_forces(const Model& model, State& state, double dt) {
+  Particles& p = state.particles;
+  NeighborLists& lists = state.neighbors;
+  ContactTotals totals;
+
+  // [SECTION] particle-particle
+  for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
+    const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
+    const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
+    const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
+    const double distance = separation.norm();
+    ContactHistory& h = lists.contact_history[k];
+    if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
+    const ContactGeometry g =
+        sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j],
+                               p.angular_velocity[i], p.angular_velocity[j], p.mass[i], p.mass[j]);
+    ContactResponse r;
+    if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, h, dt, state, p.id[i], p.id[j], totals,
+                          r))
+      continue;
+    p.force[i] += r.force;
+    p.force[j] -= r.force;
+    p.torque[i] += g.lever_i.cross(r.force);
+    p.torque[j] -= g.lever_j.cross(r.force);
+  }
+
+  // [SECTION] particle-wall (each side of the box that is a wall)
+  const size_t n = p.size();
+  if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int upper = 0; upper < 2; ++upper) {
+      if (model.box.side(axis, upper) != SideKind::Wall) continue;
+      const int side = 2 * axis + upper;
+      const double plane = upper ? model.box.max[axis] : model.box.min[axis];
+      Vec3 normal = Vec3::Zero();
+      normal[axis] = upper ? -1.0 : 1.0;
+      const double reach = model.contact_reach;
+      for (size_t i = 0; i < n; ++i) {
+        const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
+        ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
+        if (distance > p.radius[i] + reach && !h.active) continue;
+        const ContactGeometry g =
+            sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i], p.mass[i]);
+        ContactResponse r;
+        if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, h, dt, state, p.id[i],
+                              kWallIdBase + static_cast<std::uint64_t>(side), totals, r))
+          continue;
+        p.force[i] += r.force;
+        p.torque[i] += g.lever_i.cross(r.force);
+          }
+    }
+  }
+
+  state.energy.elastic = totals.elastic;
+  state.energy.dissipated_dashpot += totals.dashpot_energy;
+  state.energy.dissipated_friction += totals.slip_loss;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,91 @@
+#include "engine/field.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+Vec3 uniform_field(const FieldParameters& f, double t) {
+  switch (f.program) {
+    case FieldProgram::Constant:
+      return f.strength * f.direction;
+    case FieldProgram::Ramp: {
+      const double s = std::clamp(t / f.ramp_time, 0.0, 1.0);
+      return (f.start_strength + (f.strength - f.start_strength) * s) * f.direction;
+    }
+    case FieldProgram::Rotating: {
+      // Rodrigues rotation of the initial direction about the axis by 2 pi f t.
+      const double angle = 2.0 * pi * f.frequency * t;
+      const Vec3& k = f.rotation_axis;
+      const Vec3& d = f.direction;
+      const Vec3 rotated = d * std::cos(angle) + k.cross(d) * std::sin(angle) + k * k.dot(d) * (1.0 - std::cos(angle));
+      return f.strength * rotated;
+    }
+    case FieldProgram::Oscillating:
+      return f.strength * std::sin(2.0 * pi * f.frequency * t + f.phase) * f.direction;
+  }
+  return Vec3::Zero();
+}
+
+Vec3 field_direction(const FieldParameters& f, double t) {
+  const Vec3 b = uniform_field(f, t);
+  const double norm = b.norm();
+  return norm > 0.0 ? Vec3(b / norm) : f.direction;
+}
+
+void apply_field(const Model& model, State& state, double dt) {
+  Particles& p = state.particles;
+  const FieldParameters& f = model.field;
+  const Vec3 b_now = uniform_field(f, state.time);
+  const bool has_gradient = f.gradient.cwiseAbs().maxCoeff() > 0.0;
+  const Mat3 gradient_t = f.gradient.transpose();
+  double zeeman = 0.0;
+  Vec3 total_moment = Vec3::Zero();
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Vec3& m = p.moment[i];
+    total_moment += m;
+    if (m.squaredNorm() == 0.0) continue;
+    const Vec3 b = has_gradient ? Vec3(b_now + f.gradient * (p.position[i] - f.gradient_origin)) : b_now;
+    p.torque[i] += m.cross(b);
+    if (has_gradient) p.force[i] += gradient_t * m;  // F_b = sum_a m_a dB_a/dx_b
+    zeeman -= m.dot(b);
+  }
+  if (dt > 0.0) {
+    // dE/dt = -sum m . dB/dt for the uniform, time-dependent part (trapezoid in m).
+    const Vec3 b_before = uniform_field(f, state.time - dt);
+    state.energy.field_work -= 0.5 * (state.total_moment + total_moment).dot(b_now - b_before);
+  }
+  state.total_moment = total_moment;
+  state.energy.zeeman = zeeman;
+}
+
+void apply_gravity_and_damping(const Model& model, State& state, double dt) {
+  Particles& p = state.particles;
+  const EnvironmentParameters& env = model.environment;
+  const bool gravity = env.gravity.squaredNorm() > 0.0;
+  const double gamma = env.translational_damping;
+  const double gamma_rot = env.rotational_damping;
+  const size_t n = p.size();
+  if (gamma > 0.0 && state.damping_force.size() != n) state.damping_force.assign(n, Vec3::Zero());
+  if (gamma_rot > 0.0 && state.damping_torque.size() != n) state.damping_torque.assign(n, Vec3::Zero());
+  // Trapezoid of the previous and new damping forces against the half-step velocity (see contacts.cpp).
+  double dissipated = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    if (gravity) p.force[i] += p.mass[i] * env.gravity;
+    if (gamma > 0.0) {
+      const Vec3 f = -gamma * p.velocity[i];
+      dissipated -= 0.5 * dt * (state.damping_force[i] + f).dot(p.velocity[i]);
+      state.damping_force[i] = f;
+      p.force[i] += f;
+    }
+    if (gamma_rot > 0.0) {
+      const Vec3 t = -(p.radius[i] * p.radius[i] * gamma_rot) * p.angular_velocity[i];
+      dissipated -= 0.5 * dt * (state.damping_torque[i] + t).dot(p.angular_velocity[i]);
+      state.damping_torque[i] = t;
+      p.torque[i] += t;
+    }
+  }
+  state.energy.dissipated_viscous += dissipated;
+}
+
+}  // namespace lodestone

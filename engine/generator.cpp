@@ -1,0 +1,181 @@
+#include "engine/generator.hpp"
+
+#include "engine/random.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <sstream>
+#include <unordered_map>
+
+namespace lodestone {
+namespace {
+
+Region fill_region(const Preset& preset) {
+  if (preset.particles.region) return *preset.particles.region;
+  return Region{preset.box.min, preset.box.max};
+}
+
+double draw_diameter(const GeneratorParameters& g, Random& rng) {
+  switch (g.size_distribution) {
+    case SizeDistribution::Monodisperse:
+      return g.diameter;
+    case SizeDistribution::Uniform:
+      return g.diameter * (1.0 + g.size_spread * (2.0 * rng.uniform() - 1.0));
+    case SizeDistribution::LogNormal: {
+      // ln d ~ N(ln D - sigma^2/2, sigma^2): the mean diameter stays D.
+      const double s = g.size_spread;
+      return g.diameter * std::exp(s * rng.normal() - 0.5 * s * s);
+    }
+  }
+  return g.diameter;
+}
+
+// Sets mass, inertia, orientation, moment of particle i from its material and easy-axis direction.
+void finish_particle(Particles& p, size_t i, const Preset& preset, const Quat& orientation,
+                     std::optional<double> moment_override) {
+  const Material& mat = preset.materials[static_cast<size_t>(p.material[i])];
+  const double volume = sphere_volume(p.radius[i]);
+  p.mass[i] = mat.density * volume;
+  p.inertia[i] = 0.4 * p.mass[i] * p.radius[i] * p.radius[i];
+  p.orientation[i] = orientation;
+  p.easy_axis_body[i] = Vec3::UnitZ();
+  const double moment = moment_override.value_or(mat.magnetization * volume);
+  p.moment_body[i] = moment * Vec3::UnitZ();
+  p.moment[i] = orientation * p.moment_body[i];
+}
+
+Quat draw_orientation(const GeneratorParameters& g, Random& rng) {
+  return g.orientation == OrientationKind::Random ? rng.orientation() : rotation_between(Vec3::UnitZ(), g.axis);
+}
+
+void generate_lattice(const Preset& preset, Particles& p, Random& rng) {
+  const GeneratorParameters& g = preset.particles;
+  const Region region = fill_region(preset);
+  std::vector<double> diameters(static_cast<size_t>(g.count));
+  for (double& d : diameters) d = draw_diameter(g, rng);
+  const double d_max = diameters.empty() ? g.diameter : *std::max_element(diameters.begin(), diameters.end());
+  const double spacing = g.spacing.value_or(d_max);
+  if (spacing < d_max)
+    throw PresetError("$.particles.spacing", "spacing " + std::to_string(spacing) +
+                                                 " m is smaller than the largest diameter " + std::to_string(d_max) +
+                                                 " m: neighbours would overlap");
+  const Vec3 extent = region.max - region.min;
+  int cells[3];
+  for (int a = 0; a < 3; ++a) cells[a] = std::max(0, static_cast<int>(std::floor(extent[a] / spacing + 1e-9)));
+  const long capacity = static_cast<long>(cells[0]) * cells[1] * cells[2];
+  if (capacity < g.count) {
+    std::ostringstream os;
+    os << "the region holds " << capacity << " lattice sites at spacing " << spacing << " m (" << cells[0] << " x "
+       << cells[1] << " x " << cells[2] << "), fewer than count = " << g.count
+       << "; enlarge the region or reduce count or spacing";
+    throw PresetError("$.particles.count", os.str());
+  }
+  const int material = material_index(preset.materials, g.material);
+  for (int k = 0; k < g.count; ++k) {
+    const int ix = k % cells[0], iy = (k / cells[0]) % cells[1], iz = k / (cells[0] * cells[1]);
+    const Vec3 x = region.min + spacing * Vec3(ix + 0.5, iy + 0.5, iz + 0.5);
+    const size_t i = p.add(static_cast<std::uint64_t>(k), x, 0.5 * diameters[static_cast<size_t>(k)], 0.0, material);
+    finish_particle(p, i, preset, draw_orientation(g, rng), std::nullopt);
+    for (int a = 0; a < 3; ++a) p.velocity[i][a] = g.velocity_spread * rng.normal();
+  }
+}
+
+// Random sequential addition with a hash grid for the overlap test (linear in N).
+void generate_random(const Preset& preset, Particles& p, Random& rng) {
+  const GeneratorParameters& g = preset.particles;
+  const Region region = fill_region(preset);
+  std::vector<double> diameters(static_cast<size_t>(g.count));
+  for (double& d : diameters) d = draw_diameter(g, rng);
+  // Large spheres first: they are the hardest to place.
+  std::sort(diameters.begin(), diameters.end(), std::greater<>());
+  const double d_max = diameters.empty() ? g.diameter : diameters.front();
+  const double cell = d_max;
+  std::unordered_map<std::uint64_t, std::vector<int>> grid;
+  auto cell_key = [&](int cx, int cy, int cz) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(cx) & 0x1FFFFF) << 42) |
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(cy) & 0x1FFFFF) << 21) |
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(cz) & 0x1FFFFF));
+  };
+  auto cell_of = [&](double x, int a) { return static_cast<int>(std::floor((x - region.min[a]) / cell)); };
+  const int material = material_index(preset.materials, g.material);
+
+  for (int k = 0; k < g.count; ++k) {
+    const double r = 0.5 * diameters[static_cast<size_t>(k)];
+    bool placed = false;
+    Vec3 x;
+    for (int attempt = 0; attempt < g.max_attempts && !placed; ++attempt) {
+      for (int a = 0; a < 3; ++a) {
+        const double lo = region.min[a] + r, hi = region.max[a] - r;
+        if (hi < lo) {
+          throw PresetError("$.particles.region", "a particle of diameter " + std::to_string(2 * r) +
+                                                      " m does not fit into the region along " + "xyz"[a]);
+        }
+        x[a] = rng.uniform(lo, hi);
+      }
+      const int cx = cell_of(x[0], 0), cy = cell_of(x[1], 1), cz = cell_of(x[2], 2);
+      bool overlaps = false;
+      for (int dz = -1; dz <= 1 && !overlaps; ++dz)
+        for (int dy = -1; dy <= 1 && !overlaps; ++dy)
+          for (int dx = -1; dx <= 1 && !overlaps; ++dx) {
+            auto it = grid.find(cell_key(cx + dx, cy + dy, cz + dz));
+            if (it == grid.end()) continue;
+            for (int j : it->second) {
+              const double reach = r + p.radius[static_cast<size_t>(j)];
+              if ((x - p.position[static_cast<size_t>(j)]).squaredNorm() < reach * reach) {
+                overlaps = true;
+                break;
+              }
+            }
+          }
+      placed = !overlaps;
+    }
+    if (!placed) {
+      double volume = 0.0;
+      for (size_t i = 0; i < p.size(); ++i) volume += sphere_volume(p.radius[i]);
+      const Vec3 extent = region.max - region.min;
+      std::ostringstream os;
+      os << "random placement stopped after " << k << " of " << g.count << " particles (volume fraction "
+         << volume / (extent[0] * extent[1] * extent[2]) << " reached; " << g.max_attempts
+         << " attempts each); enlarge the region, reduce count, or use the lattice generator";
+      throw PresetError("$.particles.count", os.str());
+    }
+    const size_t i = p.add(static_cast<std::uint64_t>(k), x, r, 0.0, material);
+    grid[cell_key(cell_of(x[0], 0), cell_of(x[1], 1), cell_of(x[2], 2))].push_back(static_cast<int>(i));
+    finish_particle(p, i, preset, draw_orientation(g, rng), std::nullopt);
+    for (int a = 0; a < 3; ++a) p.velocity[i][a] = g.velocity_spread * rng.normal();
+  }
+}
+
+void generate_list(const Preset& preset, Particles& p) {
+  const GeneratorParameters& g = preset.particles;
+  for (size_t k = 0; k < g.particles.size(); ++k) {
+    const ParticleEntry& e = g.particles[k];
+    const int material = material_index(preset.materials, e.material.empty() ? g.material : e.material);
+    const size_t i = p.add(static_cast<std::uint64_t>(k), e.position, e.radius, 0.0, material);
+    p.velocity[i] = e.velocity;
+    p.angular_velocity[i] = e.angular_velocity;
+    finish_particle(p, i, preset, rotation_between(Vec3::UnitZ(), e.axis), e.moment);
+  }
+}
+
+}  // namespace
+
+Particles generate_particles(const Preset& preset) {
+  Particles p;
+  Random rng(preset.particles.seed);
+  switch (preset.particles.kind) {
+    case GeneratorKind::Lattice:
+      generate_lattice(preset, p, rng);
+      break;
+    case GeneratorKind::Random:
+      generate_random(preset, p, rng);
+      break;
+    case GeneratorKind::List:
+      generate_list(preset, p);
+      break;
+  }
+  return p;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,17 @@
+#pragma once
+// The checks stage: a run that blows up stops with a message naming the particle and a likely
+// cause, instead of crashing or silently continuing (NaN or infinite values, runaway overlap,
+// a particle through a wall).
+
+#include "engine/model.hpp"
+#include "engine/state.hpp"
+
+namespace lodestone {
+
+// Overlap beyond this fraction of the smaller radius counts as a runaway.
+inline constexpr double kRunawayOverlapFraction = 0.5;
+
+// Sets state.health (ok = false with a message) when something is wrong; leaves it alone otherwise.
+void check_health(const Model& model, State& state);
+
+}  // namespace lodestone

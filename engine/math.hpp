@@ -1,0 +1,47 @@
+#pragma once
+// Small vector and rotation vocabulary of the engine: Eigen double precision throughout.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <numbers>
+
+namespace lodestone {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Quat = Eigen::Quaterniond;  // unit quaternion, body frame -> world frame
+
+inline constexpr double pi = std::numbers::pi;
+inline constexpr double mu0 = 4e-7 * pi;             // vacuum permeability [T m / A] (pre-2019 SI value)
+inline constexpr double mu0_over_4pi = 1e-7;         // [T m / A]
+
+inline double sphere_volume(double radius) { return 4.0 / 3.0 * pi * radius * radius * radius; }
+
+// Rotation by the vector angle*axis = w*dt (world frame), applied on the left of q.
+// Exact for a constant angular velocity; keeps |q| = 1 up to round-off (renormalised by callers).
+inline Quat rotate_by(const Quat& q, const Vec3& rotation_vector) {
+  const double angle = rotation_vector.norm();
+  if (angle < 1e-300) return q;
+  const Quat dq(Eigen::AngleAxisd(angle, rotation_vector / angle));
+  return dq * q;
+}
+
+// Minimal rotation taking unit vector `from` onto unit vector `to` (written out: Eigen's
+// FromTwoVectors pulls in JacobiSVD, which multiplies the compile time of every file).
+inline Quat rotation_between(const Vec3& from, const Vec3& to) {
+  const double c = from.dot(to);
+  if (c < -1.0 + 1e-12) {  // opposite: half turn about any axis perpendicular to `from`
+    Vec3 axis = from.cross(Vec3::UnitX());
+    if (axis.squaredNorm() < 1e-12) axis = from.cross(Vec3::UnitY());
+    axis.normalize();
+    return Quat(0.0, axis.x(), axis.y(), axis.z());
+  }
+  const Vec3 axis = from.cross(to);
+  Quat q(1.0 + c, axis.x(), axis.y(), axis.z());  // half-angle construction, then normalise
+  q.normalize();
+  return q;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,166 @@
+#include "engine/model.hpp"
+
+#include "engine/preset.hpp"
+#include "engine/state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace lodestone {
+
+PairCoefficients mix_materials(const Material& a, const Material& b) {
+  PairCoefficients c;
+  c.kn = a.kn * b.kn / (a.kn + b.kn);                                          // seed 000 eq. 11
+  c.ks = (a.ks > 0.0 && b.ks > 0.0) ? a.ks * b.ks / (a.ks + b.ks) : 0.0;
+  c.friction = std::min(a.friction, b.friction);                               // seed 000 eq. 12
+  c.e_star = 1.0 / ((1.0 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus +
+                    (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);  // seed 004 eq. 9
+  c.g_star = 1.0 / (2.0 * (2.0 - a.poisson_ratio) * (1.0 + a.poisson_ratio) / a.youngs_modulus +
+                    2.0 * (2.0 - b.poisson_ratio) * (1.0 + b.poisson_ratio) / b.youngs_modulus);
+  return c;
+}
+
+Model make_model(const Preset& p) {
+  Model m;
+  m.materials = p.materials;
+  m.contact = p.contact;
+  m.magnetics = p.magnetics;
+  m.field = p.field;
+  m.environment = p.environment;
+  m.box = p.box;
+  m.integrator = p.integrator;
+  return m;
+}
+
+void store_model(const Model& m, Preset& p) {
+  p.materials = m.materials;
+  p.contact = m.contact;
+  p.magnetics = m.magnetics;
+  p.field = m.field;
+  p.environment = m.environment;
+  p.box = m.box;
+  p.integrator = m.integrator;
+}
+
+namespace {
+
+double max_field_strength(const FieldParameters& f) {
+  return f.program == FieldProgram::Ramp ? std::max(f.start_strength, f.strength) : f.strength;
+}
+
+// Largest angular frequency in the scene and what sets it; the design rule is
+// dt < 1 / (2 pi omega_max) with omega_max = sqrt(k / m_min) for the stiffest spring.
+TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
+  TimeStepAdvice advice;
+  auto consider = [&](double omega, const char* what) {
+    if (std::isfinite(omega) && omega > advice.omega_max) {
+      advice.omega_max = omega;
+      advice.limited_by = what;
+    }
+  };
+  if (p.size() == 0) {
+    advice.suggested = 1e-4;
+    advice.limited_by = "no particles";
+    return advice;
+  }
+  const size_t n_mat = m.materials.size();
+  std::vector<char> present(n_mat, 0);
+  double r_max = 0.0, m_min = INFINITY;
+  for (size_t i = 0; i < p.size(); ++i) {
+    present[static_cast<size_t>(p.material[i])] = 1;
+    r_max = std::max(r_max, p.radius[i]);
+    m_min = std::min(m_min, p.mass[i]);
+  }
+  present[static_cast<size_t>(m.wall_material)] = 1;
+
+  // Contact springs between every pair of materials present (walls included).
+  for (size_t a = 0; a < n_mat; ++a) {
+    for (size_t b = 0; b < n_mat; ++b) {
+      if (!present[a] || !present[b]) continue;
+      const PairCoefficients& c = m.pair(static_cast<int>(a), static_cast<int>(b));
+      double k = 0.0;
+      if (m.contact.law == ContactLaw::Linear) {
+        const LinearLawParameters& lin = m.contact.linear;
+        if (lin.emod > 0.0) {
+          const double kn = pi * r_max * lin.emod;  // wall contact: A = pi R^2, L = R (the stiffest)
+          k = std::max(kn, lin.kratio > 0.0 ? kn / lin.kratio : 0.0);
+        } else {
+          k = std::max(c.kn, c.ks);
+        }
+      } else {
+        // Hertz stiffness grows with overlap; take the tangent stiffness at 1 % of the largest radius
+        // against a wall (R* = R), the stiffest usual case.
+        const double delta_ref = 0.01 * r_max;
+        k = std::max(2.0 * c.e_star, 8.0 * c.g_star) * std::sqrt(r_max * delta_ref);
+      }
+      consider(std::sqrt(k / m_min), "contact stiffness");
+    }
+  }
+
+  // Field torque (small-angle libration sqrt(m B / I)), dipole coupling at contact, damping.
+  const double b_max = max_field_strength(m.field);
+  const double gamma = m.environment.translational_damping;
+  const double gamma_rot = m.environment.rotational_damping;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const double mu = p.moment_body[i].norm();
+    const double inertia = p.inertia[i];
+    if (mu > 0.0 && b_max > 0.0) consider(std::sqrt(mu * b_max / inertia), "field torque");
+    if (mu > 0.0 && m.magnetics.method != DipoleMethod::Off) {
+      const double d = std::max(2.0 * p.radius[i], m.magnetics.dipole_cap);
+      const double k_rot = 2.0 * mu0_over_4pi * mu * mu / (d * d * d);              // aligned pair, torque stiffness
+      const double k_trans = 24.0 * mu0_over_4pi * mu * mu / (d * d * d * d * d);  // head to tail, dF/dr
+      consider(std::sqrt(k_rot / inertia), "dipole coupling");
+      consider(std::sqrt(k_trans / p.mass[i]), "dipole coupling");
+    }
+    if (gamma > 0.0) consider(gamma / p.mass[i], "viscous damping");
+    if (gamma_rot > 0.0) consider(p.radius[i] * p.radius[i] * gamma_rot / inertia, "viscous damping");
+  }
+  advice.suggested = advice.omega_max > 0.0 ? 1.0 / (2.0 * pi * advice.omega_max) : 1e-4;
+  return advice;
+}
+
+}  // namespace
+
+void prepare_model(Model& m, const Particles& p) {
+  const size_t n_mat = m.materials.size();
+  if (n_mat == 0) throw PresetError("$.materials", "at least one material is needed");
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p.material[i] < 0 || static_cast<size_t>(p.material[i]) >= n_mat)
+      throw PresetError("$.materials", "particle " + std::to_string(p.id[i]) + " uses material index " +
+                                           std::to_string(p.material[i]) + ", which does not exist");
+  m.wall_material = material_index(m.materials, m.box.wall_material);
+  if (m.wall_material < 0) throw PresetError("$.box.wall_material", "no material named '" + m.box.wall_material + "'");
+
+  m.pair_table.assign(n_mat * n_mat, PairCoefficients{});
+  for (size_t a = 0; a < n_mat; ++a)
+    for (size_t b = 0; b < n_mat; ++b) m.pair_table[a * n_mat + b] = mix_materials(m.materials[a], m.materials[b]);
+
+  m.max_radius = 0.0;
+  for (double r : p.radius) m.max_radius = std::max(m.max_radius, r);
+  const double diameter = 2.0 * m.max_radius;
+
+  m.contact_reach = m.contact.law == ContactLaw::Linear ? std::max(0.0, m.contact.linear.rgap) : 0.0;
+  m.skin = m.integrator.neighbor_skin.value_or(diameter > 0.0 ? 0.3 * diameter : 1e-6);
+  m.dipole_cutoff = m.magnetics.cutoff.value_or(diameter > 0.0 ? 4.0 * diameter : 0.0);
+
+  for (int a = 0; a < 3; ++a) {
+    m.periodic_length[a] = m.box.periodic(a) ? m.box.max[a] - m.box.min[a] : 0.0;
+    if (!m.box.periodic(a)) continue;
+    const double length = m.box.max[a] - m.box.min[a];
+    double range = diameter + m.contact_reach;
+    if (m.magnetics.method == DipoleMethod::Cutoff) range = std::max(range, m.dipole_cutoff);
+    if (length < 2.0 * (range + m.skin)) {
+      std::ostringstream os;
+      os << "periodic along " << "xyz"[a] << ": the box length " << length << " m is shorter than twice the "
+         << "interaction range plus skin (2 x (" << range << " + " << m.skin << ") m); enlarge the box or "
+         << "reduce magnetics.cutoff / integrator.neighbor_skin";
+      throw PresetError("$.box", os.str());
+    }
+  }
+
+  m.advice = advise_time_step(m, p);
+  m.time_step = m.integrator.time_step.value_or(m.advice.suggested);
+}
+
+}  // namespace lodestone

@@ -1,0 +1,77 @@
+#pragma once
+// The Model: everything that changes only by command (a preset load, a panel edit), plus tables
+// derived from it once (pair coefficients, time step, cutoffs) so the force loops never mix
+// material properties per contact. Seed 000 eqs. 11-12 (inheritance), seed 004 eq. 9 (moduli).
+
+#include "engine/parameters.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace lodestone {
+
+struct Particles;
+struct Preset;
+
+// Coefficients of one (material, material) pair; symmetric.
+struct PairCoefficients {
+  double kn = 0.0;        // [N/m] linear normal stiffness, materials in series
+  double ks = 0.0;        // [N/m] linear shear stiffness, materials in series
+  double friction = 0.0;  // [-]   the smaller coefficient
+  double e_star = 0.0;    // [Pa]  1/E* = (1-nu1^2)/E1 + (1-nu2^2)/E2
+  double g_star = 0.0;    // [Pa]  1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2 (Mindlin)
+};
+
+// What the suggested time step was limited by (shown to the user).
+struct TimeStepAdvice {
+  double suggested = 0.0;       // [s] 1/(2 pi omega_max)
+  double omega_max = 0.0;       // [rad/s]
+  std::string limited_by;       // "contact stiffness", "field torque", ...
+};
+
+struct Model {
+  // Parameters (the preset's sections).
+  std::vector<Material> materials{Material{}};
+  ContactParameters contact;
+  MagneticParameters magnetics;
+  FieldParameters field;
+  EnvironmentParameters environment;
+  BoxParameters box;
+  IntegratorParameters integrator;
+
+  // Derived by prepare_model(); read-only for the stages.
+  int wall_material = 0;
+  std::vector<PairCoefficients> pair_table;  // material_count x material_count, row-major
+  double time_step = 0.0;                    // [s] the one in use
+  TimeStepAdvice advice;
+  double skin = 0.0;                         // [m] Verlet skin
+  double contact_reach = 0.0;                // [m] largest surface gap at which a contact can be active
+  double dipole_cutoff = 0.0;                // [m] centre distance (cutoff method)
+  double max_radius = 0.0;                   // [m] of the particles the model was prepared for
+  Vec3 periodic_length = Vec3::Zero();       // [m] box length along periodic axes, 0 elsewhere
+
+  const PairCoefficients& pair(int a, int b) const {
+    return pair_table[static_cast<size_t>(a) * materials.size() + static_cast<size_t>(b)];
+  }
+};
+
+// Minimum-image separation along the periodic axes.
+inline Vec3 minimum_image(const Model& m, Vec3 d) {
+  for (int a = 0; a < 3; ++a)
+    if (m.periodic_length[a] > 0.0) d[a] -= m.periodic_length[a] * std::nearbyint(d[a] / m.periodic_length[a]);
+  return d;
+}
+
+// Copies the scene parameters of a preset.
+Model make_model(const Preset& preset);
+// Writes the model's parameters back into a preset (for saving an edited scene).
+void store_model(const Model& model, Preset& preset);
+// Recomputes the derived tables for these particles. Throws PresetError when the parameters do not
+// fit the scene (e.g. a periodic box shorter than twice the interaction range).
+void prepare_model(Model& model, const Particles& particles);
+
+// Mixing rules, exposed for tests.
+PairCoefficients mix_materials(const Material& a, const Material& b);
+
+}  // namespace lodestone

@@ -1,0 +1,188 @@
+#include "engine/neighbor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace lodestone {
+namespace {
+
+std::uint64_t pair_key(std::uint64_t a, std::uint64_t b) {
+  if (a > b) std::swap(a, b);
+  return (a << 32) ^ b;  // ids below 2^32 map one to one; larger ids still hash well
+}
+
+struct CellGrid {
+  Vec3 origin = Vec3::Zero();
+  Vec3 width = Vec3::Ones();
+  std::array<int, 3> count{1, 1, 1};
+  std::array<bool, 3> periodic{false, false, false};
+
+  int cell_coordinate(double x, int axis) const {
+    const int c = static_cast<int>(std::floor((x - origin[axis]) / width[axis]));
+    if (periodic[axis]) return ((c % count[axis]) + count[axis]) % count[axis];
+    return std::clamp(c, 0, count[axis] - 1);  // particles outside the grid go to the edge cells
+  }
+  int index(int cx, int cy, int cz) const { return (cz * count[1] + cy) * count[0] + cx; }
+  int total() const { return count[0] * count[1] * count[2]; }
+};
+
+CellGrid make_grid(const Model& model, const Particles& p, double cell_size) {
+  CellGrid g;
+  const size_t n = p.size();
+  for (int a = 0; a < 3; ++a) {
+    g.periodic[a] = model.periodic_length[a] > 0.0;
+    double lo, hi;
+    if (g.periodic[a]) {
+      lo = model.box.min[a];
+      hi = model.box.max[a];
+    } else {
+      lo = INFINITY;
+      hi = -INFINITY;
+      for (size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, p.position[i][a]);
+        hi = std::max(hi, p.position[i][a]);
+      }
+      if (!(hi > lo)) hi = lo + cell_size;
+    }
+    g.origin[a] = lo;
+    g.count[a] = std::max(1, static_cast<int>(std::floor((hi - lo) / cell_size)));
+    g.width[a] = g.periodic[a] ? (hi - lo) / g.count[a] : std::max(cell_size, (hi - lo) / g.count[a]);
+  }
+  // A sparse scene spread over a large region would otherwise allocate far more cells than particles.
+  const double max_cells = 8.0 * static_cast<double>(n) + 64.0;
+  while (static_cast<double>(g.total()) > max_cells) {
+    for (int a = 0; a < 3; ++a) {
+      if (g.count[a] == 1) continue;
+      const double extent = g.width[a] * g.count[a];
+      g.count[a] = std::max(1, g.count[a] / 2);
+      g.width[a] = extent / g.count[a];
+    }
+  }
+  return g;
+}
+
+}  // namespace
+
+void build_neighbor_lists(const Model& model, State& state) {
+  const Particles& p = state.particles;
+  NeighborLists& lists = state.neighbors;
+  const size_t n = p.size();
+
+  // Keep the history of active contacts, keyed by the (id, id) pair.
+  std::unordered_map<std::uint64_t, ContactHistory> carried;
+  for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
+    const ContactHistory& h = lists.contact_history[k];
+    const IndexPair pr = lists.contact_pairs[k];
+    if (h.active && static_cast<size_t>(std::max(pr.i, pr.j)) < n)
+      carried.emplace(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]), h);
+  }
+
+  lists.contact_pairs.clear();
+  lists.dipole_pairs.clear();
+  const double skin = model.skin;
+  const double contact_extra = model.contact_reach + skin;  // beyond Ri + Rj
+  const bool dipoles = model.magnetics.method == DipoleMethod::Cutoff;
+  const double dipole_range = model.dipole_cutoff + skin;
+  const double dipole_range_sq = dipole_range * dipole_range;
+  double cell_size = 2.0 * model.max_radius + contact_extra;
+  if (dipoles) cell_size = std::max(cell_size, dipole_range);
+
+  if (n > 0) {
+    const CellGrid grid = make_grid(model, p, cell_size);
+    // Counting sort of particle indices by cell.
+    std::vector<int> cell_of(n);
+    std::vector<int> start(static_cast<size_t>(grid.total()) + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const Vec3& x = p.position[i];
+      cell_of[i] = grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1),
+                              grid.cell_coordinate(x[2], 2));
+      ++start[static_cast<size_t>(cell_of[i]) + 1];
+    }
+    for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+    std::vector<int> sorted(n);
+    {
+      std::vector<int> fill(start.begin(), start.end() - 1);
+      for (size_t i = 0; i < n; ++i) sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
+    }
+
+    std::vector<int> neighbours;
+    neighbours.reserve(27);
+    for (int cz = 0; cz < grid.count[2]; ++cz)
+      for (int cy = 0; cy < grid.count[1]; ++cy)
+        for (int cx = 0; cx < grid.count[0]; ++cx) {
+          const int c = grid.index(cx, cy, cz);
+          if (start[static_cast<size_t>(c)] == start[static_cast<size_t>(c) + 1]) continue;
+          // The (deduplicated) 27 cells around c; fewer than 3 cells on a periodic axis wrap onto themselves.
+          neighbours.clear();
+          for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+              for (int dx = -1; dx <= 1; ++dx) {
+                int q[3] = {cx + dx, cy + dy, cz + dz};
+                bool inside = true;
+                for (int a = 0; a < 3; ++a) {
+                  if (grid.periodic[a])
+                    q[a] = (q[a] + grid.count[a]) % grid.count[a];
+                  else if (q[a] < 0 || q[a] >= grid.count[a])
+                    inside = false;
+                }
+                if (inside) neighbours.push_back(grid.index(q[0], q[1], q[2]));
+              }
+          std::sort(neighbours.begin(), neighbours.end());
+          neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+
+          for (int s = start[static_cast<size_t>(c)]; s < start[static_cast<size_t>(c) + 1]; ++s) {
+            const int i = sorted[static_cast<size_t>(s)];
+            const Vec3& xi = p.position[static_cast<size_t>(i)];
+            const double ri = p.radius[static_cast<size_t>(i)];
+            for (int nc : neighbours) {
+              for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
+                const int j = sorted[static_cast<size_t>(t)];
+                if (j <= i) continue;  // each pair once
+                const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
+                const double rsq = d.squaredNorm();
+                const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
+                if (rsq < contact_range * contact_range) lists.contact_pairs.push_back({i, j});
+                if (dipoles && rsq < dipole_range_sq) lists.dipole_pairs.push_back({i, j});
+              }
+            }
+          }
+        }
+  }
+
+  // Deterministic order independent of the grid: sort pairs by (i, j).
+  auto by_index = [](const IndexPair& a, const IndexPair& b) { return a.i != b.i ? a.i < b.i : a.j < b.j; };
+  std::sort(lists.contact_pairs.begin(), lists.contact_pairs.end(), by_index);
+  std::sort(lists.dipole_pairs.begin(), lists.dipole_pairs.end(), by_index);
+
+  lists.contact_history.assign(lists.contact_pairs.size(), ContactHistory{});
+  if (!carried.empty()) {
+    for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
+      const IndexPair pr = lists.contact_pairs[k];
+      auto it = carried.find(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]));
+      if (it != carried.end()) lists.contact_history[k] = it->second;
+    }
+  }
+  lists.reference_position = p.position;
+  lists.valid = true;
+  ++lists.builds;
+}
+
+bool refresh_neighbor_lists(const Model& model, State& state) {
+  NeighborLists& lists = state.neighbors;
+  const Particles& p = state.particles;
+  bool rebuild = !lists.valid || lists.reference_position.size() != p.size();
+  if (!rebuild) {
+    const double limit_sq = 0.25 * model.skin * model.skin;
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) {
+        rebuild = true;
+        break;
+      }
+    }
+  }
+  if (rebuild) build_neighbor_lists(model, state);
+  return rebuild;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,64 @@
+#include "engine/observables.hpp"
+
+#include "engine/field.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+Observables observe(const Model& model, const State& state) {
+  const Particles& p = state.particles;
+  Observables o;
+  o.time = state.time;
+  o.step = state.step;
+  o.elastic = state.energy.elastic;
+  o.dipole = state.energy.dipole;
+  o.zeeman = state.energy.zeeman;
+  o.dissipated_friction = state.energy.dissipated_friction;
+  o.dissipated_dashpot = state.energy.dissipated_dashpot;
+  o.dissipated_viscous = state.energy.dissipated_viscous;
+  o.field_work = state.energy.field_work;
+  o.events = state.events.count;
+
+  const Vec3 b = field_direction(model.field, state.time);
+  const Vec3& g = model.environment.gravity;
+  double volume = 0.0;
+  Vec3 moment_sum = Vec3::Zero();
+  std::int64_t magnetic = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Vec3& v = p.velocity[i];
+    const Vec3& w = p.angular_velocity[i];
+    o.kinetic_translational += 0.5 * p.mass[i] * v.squaredNorm();
+    o.kinetic_rotational += 0.5 * p.inertia[i] * w.squaredNorm();
+    o.gravitational -= p.mass[i] * g.dot(p.position[i]);
+    o.linear_momentum += p.mass[i] * v;
+    o.angular_momentum += p.mass[i] * p.position[i].cross(v) + p.inertia[i] * w;
+    o.alignment += std::abs(p.easy_axis(i).dot(b));
+    const double m_norm = p.moment[i].norm();
+    if (m_norm > 0.0) {
+      o.moment_alignment += p.moment[i].dot(b) / m_norm;
+      ++magnetic;
+    }
+    moment_sum += p.moment[i];
+    volume += sphere_volume(p.radius[i]);
+  }
+  if (p.size() > 0) o.alignment /= static_cast<double>(p.size());
+  if (magnetic > 0) o.moment_alignment /= static_cast<double>(magnetic);
+  if (volume > 0.0) o.magnetization = moment_sum / volume;
+  o.magnetization_along_field = o.magnetization.dot(b);
+
+  const NeighborLists& lists = state.neighbors;
+  for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
+    if (!lists.contact_history[k].active) continue;
+    ++o.particle_contacts;
+    const auto i = static_cast<size_t>(lists.contact_pairs[k].i), j = static_cast<size_t>(lists.contact_pairs[k].j);
+    const double overlap = p.radius[i] + p.radius[j] - minimum_image(model, p.position[i] - p.position[j]).norm();
+    o.max_overlap_ratio = std::max(o.max_overlap_ratio, overlap / std::min(p.radius[i], p.radius[j]));
+  }
+  for (const ContactHistory& h : state.wall_history) o.wall_contacts += h.active ? 1 : 0;
+  if (p.size() > 0) o.coordination = 2.0 * static_cast<double>(o.particle_contacts) / static_cast<double>(p.size());
+  return o;
+}
+
+}  // namespace lodestone

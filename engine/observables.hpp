@@ -1,0 +1,51 @@
+#pragma once
+// What the runner writes as a time series and the app plots: energies by kind, alignment,
+// magnetisation, contacts, momentum, events. Computed on demand from the model and state.
+
+#include "engine/model.hpp"
+#include "engine/state.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace lodestone {
+
+struct Observables {
+  double time = 0.0;  // [s]
+  std::int64_t step = 0;
+  // Energies [J]
+  double kinetic_translational = 0.0;
+  double kinetic_rotational = 0.0;
+  double elastic = 0.0;
+  double dipole = 0.0;
+  double zeeman = 0.0;
+  double gravitational = 0.0;  // -sum m g . x
+  double dissipated_friction = 0.0;
+  double dissipated_dashpot = 0.0;
+  double dissipated_viscous = 0.0;
+  double field_work = 0.0;
+  // Magnetic order
+  double alignment = 0.0;         // <|n . b|>: easy axes (headless) against the field direction b
+  double moment_alignment = 0.0;  // <m_hat . b>
+  Vec3 magnetization = Vec3::Zero();    // [A/m] sum m / sum V (particle volume)
+  double magnetization_along_field = 0.0;  // [A/m]
+  // Mechanics
+  Vec3 linear_momentum = Vec3::Zero();   // [kg m/s]
+  Vec3 angular_momentum = Vec3::Zero();  // [kg m^2/s] about the origin, orbital + spin
+  std::int64_t particle_contacts = 0;
+  std::int64_t wall_contacts = 0;
+  double coordination = 0.0;      // 2 x particle contacts / N
+  double max_overlap_ratio = 0.0; // largest overlap / smaller radius
+  std::array<std::uint64_t, kEventKinds> events{};
+
+  double kinetic() const { return kinetic_translational + kinetic_rotational; }
+  double potential() const { return elastic + dipole + zeeman + gravitational; }
+  double total_energy() const { return kinetic() + potential(); }
+  double dissipated() const { return dissipated_friction + dissipated_dashpot + dissipated_viscous; }
+  // Constant in time when the bookkeeping is complete: total + dissipated - work put in.
+  double energy_balance() const { return total_energy() + dissipated() - field_work; }
+};
+
+Observables observe(const Model& model, const State& state);
+
+}  // namespace lodestone

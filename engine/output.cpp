@@ -1,0 +1,116 @@
+#include "engine/output.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace lodestone {
+namespace {
+
+void append(std::string& s, double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.10g", v);
+  s += buffer;
+}
+
+void append_vec(std::string& s, const Vec3& v, char sep) {
+  append(s, v.x());
+  s += sep;
+  append(s, v.y());
+  s += sep;
+  append(s, v.z());
+}
+
+}  // namespace
+
+std::string series_header() {
+  return "step,time,kinetic_translational,kinetic_rotational,elastic,dipole,zeeman,gravitational,"
+         "dissipated_friction,dissipated_dashpot,dissipated_viscous,field_work,total_energy,energy_balance,"
+         "alignment,moment_alignment,magnetization_x,magnetization_y,magnetization_z,magnetization_along_field,"
+         "momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,"
+         "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
+         "slips_ended\n";
+}
+
+std::string series_row(const Observables& o) {
+  std::string s = std::to_string(o.step);
+  const double values[] = {o.time,
+                           o.kinetic_translational,
+                           o.kinetic_rotational,
+                           o.elastic,
+                           o.dipole,
+                           o.zeeman,
+                           o.gravitational,
+                           o.dissipated_friction,
+                           o.dissipated_dashpot,
+                           o.dissipated_viscous,
+                           o.field_work,
+                           o.total_energy(),
+                           o.energy_balance(),
+                           o.alignment,
+                           o.moment_alignment};
+  for (double v : values) {
+    s += ',';
+    append(s, v);
+  }
+  s += ',';
+  append_vec(s, o.magnetization, ',');
+  s += ',';
+  append(s, o.magnetization_along_field);
+  s += ',';
+  append_vec(s, o.linear_momentum, ',');
+  s += ',';
+  append_vec(s, o.angular_momentum, ',');
+  s += ',' + std::to_string(o.particle_contacts) + ',' + std::to_string(o.wall_contacts) + ',';
+  append(s, o.coordination);
+  s += ',';
+  append(s, o.max_overlap_ratio);
+  for (auto count : o.events) s += ',' + std::to_string(count);
+  s += '\n';
+  return s;
+}
+
+void write_xyz_frame(std::ostream& out, const Model& model, const State& state) {
+  const Particles& p = state.particles;
+  const Vec3 extent = model.box.max - model.box.min;
+  std::string s = std::to_string(p.size()) + "\n";
+  s += "Lattice=\"";
+  append(s, extent.x());
+  s += " 0 0 0 ";
+  append(s, extent.y());
+  s += " 0 0 0 ";
+  append(s, extent.z());
+  s += "\" Origin=\"";
+  append_vec(s, model.box.min, ' ');
+  s += "\" pbc=\"";
+  for (int a = 0; a < 3; ++a) s += std::string(model.box.periodic(a) ? "T" : "F") + (a < 2 ? " " : "");
+  s += "\" Properties=id:I:1:radius:R:1:pos:R:3:velo:R:3:orientation:R:4:easy_axis:R:3:moment:R:3:force:R:3:"
+       "torque:R:3 Time=";
+  append(s, state.time);
+  s += " Step=" + std::to_string(state.step) + "\n";
+  out << s;
+  for (size_t i = 0; i < p.size(); ++i) {
+    s = std::to_string(p.id[i]) + ' ';
+    append(s, p.radius[i]);
+    s += ' ';
+    append_vec(s, p.position[i], ' ');
+    s += ' ';
+    append_vec(s, p.velocity[i], ' ');
+    const Quat& q = p.orientation[i];
+    for (double c : {q.x(), q.y(), q.z(), q.w()}) {
+      s += ' ';
+      append(s, c);
+    }
+    s += ' ';
+    append_vec(s, p.easy_axis(i), ' ');
+    s += ' ';
+    append_vec(s, p.moment[i], ' ');
+    s += ' ';
+    append_vec(s, p.force[i], ' ');
+    s += ' ';
+    append_vec(s, p.torque[i], ' ');
+    s += '\n';
+    out << s;
+  }
+}
+
+}  // namespace lodestone

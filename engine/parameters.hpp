@@ -1,0 +1,166 @@
+#pragma once
+// The parameters of a scene, in SI, exactly as a preset declares them. Each struct here has its
+// field table (key, unit, range, help) in preset_schema.cpp; docs/presets.md is generated from it.
+
+#include "engine/math.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lodestone {
+
+// [SECTION] Materials
+struct Material {
+  std::string name = "material";
+  double density = 7500.0;          // [kg/m^3]
+  double youngs_modulus = 1.0e9;    // [Pa]   Hertz-Mindlin (seed 004 eq. 9)
+  double poisson_ratio = 0.3;       // [-]
+  double kn = 1.0e3;                // [N/m]  linear normal stiffness, inherited in series (seed 000 eq. 11)
+  double ks = 1.0e3;                // [N/m]  linear shear stiffness, inherited in series
+  double friction = 0.5;            // [-]    Coulomb coefficient, inherited as the minimum (seed 000 eq. 12)
+  double magnetization = 0.0;       // [A/m]  remanent magnetisation: moment = M V along the easy axis
+};
+
+// [SECTION] Contact laws
+enum class ContactLaw : int { Linear, HertzMindlin };
+
+// Seed 000 (PFC linear model with dashpot).
+struct LinearLawParameters {
+  int lin_mode = 0;          // 0: absolute normal update, 1: incremental
+  double rgap = 0.0;         // [m] reference gap: active when the surface gap <= rgap
+  double dp_nratio = 0.0;    // [-] normal critical damping ratio
+  double dp_sratio = 0.0;    // [-] shear critical damping ratio
+  int dp_mode = 0;           // 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both
+  double emod = 0.0;         // [Pa] deformability: when > 0, kn = A E*/L per contact (A = pi r_min^2)
+  double kratio = 0.0;       // [-]  deformability: ks = kn / kratio (0: ks = 0)
+};
+
+// Seed 004 eqs. 7-9 with a Mindlin tangential spring and Tsuji-form damping.
+struct HertzMindlinParameters {
+  double damping_ratio_n = 0.0;  // [-] normal damping ratio
+  double damping_ratio_t = 0.0;  // [-] tangential damping ratio
+};
+
+struct ContactParameters {
+  ContactLaw law = ContactLaw::Linear;
+  LinearLawParameters linear;
+  HertzMindlinParameters hertz_mindlin;
+};
+
+// [SECTION] Magnetics
+enum class DipoleMethod : int { Off, Cutoff, Direct };
+
+struct MagneticParameters {
+  DipoleMethod method = DipoleMethod::Cutoff;
+  std::optional<double> cutoff;             // [m] centre distance for the cutoff method; unset = 4 largest diameters
+  double dipole_cap = 0.0;                  // [m] smallest distance used in force and torque (0: none)
+  std::optional<double> activity_distance;  // [m] surface gap beyond which a pair is inactive (PFC dipole_d)
+};
+
+// [SECTION] External field
+enum class FieldProgram : int { Constant, Ramp, Rotating, Oscillating };
+
+struct FieldParameters {
+  FieldProgram program = FieldProgram::Constant;
+  double strength = 0.0;             // [T] |B| (amplitude for oscillating, final value for ramp)
+  Vec3 direction{0.0, 0.0, 1.0};     // unit; rotating: the direction at t = 0
+  double start_strength = 0.0;       // [T] ramp: |B| at t = 0
+  double ramp_time = 1.0;            // [s] ramp: time to reach `strength`
+  double frequency = 1.0;            // [Hz] rotating and oscillating programs
+  Vec3 rotation_axis{1.0, 0.0, 0.0}; // unit; rotating: the field turns about this axis
+  double phase = 0.0;                // [rad] oscillating: B = strength sin(2 pi f t + phase) direction
+  Mat3 gradient = Mat3::Zero();      // [T/m] dB_a/dx_b, constant; must be symmetric and traceless
+  Vec3 gradient_origin = Vec3::Zero();  // [m] point where B equals the program value
+};
+
+// [SECTION] Environment: gravity and global viscous damping (seed 004 eqs. 5-6)
+struct EnvironmentParameters {
+  Vec3 gravity = Vec3::Zero();       // [m/s^2]
+  double translational_damping = 0.0;  // [N s/m]  force -gamma v
+  double rotational_damping = 0.0;     // [N s/m]  torque -R^2 gamma* omega
+};
+
+// [SECTION] Box
+enum class SideKind : int { Wall, Open, Periodic };
+
+struct BoxParameters {
+  Vec3 min = Vec3::Zero();                  // [m]
+  Vec3 max{0.01, 0.01, 0.01};               // [m]
+  SideKind x_min = SideKind::Wall, x_max = SideKind::Wall;
+  SideKind y_min = SideKind::Wall, y_max = SideKind::Wall;
+  SideKind z_min = SideKind::Wall, z_max = SideKind::Wall;
+  std::string wall_material;                // name; empty: the first material
+
+  SideKind side(int axis, int upper) const {
+    static constexpr SideKind BoxParameters::*sides[3][2] = {
+        {&BoxParameters::x_min, &BoxParameters::x_max},
+        {&BoxParameters::y_min, &BoxParameters::y_max},
+        {&BoxParameters::z_min, &BoxParameters::z_max}};
+    return this->*sides[axis][upper];
+  }
+  bool periodic(int axis) const { return side(axis, 0) == SideKind::Periodic; }
+};
+
+// [SECTION] Integrator
+enum class IntegratorScheme : int { VelocityVerlet };
+
+struct IntegratorParameters {
+  IntegratorScheme scheme = IntegratorScheme::VelocityVerlet;
+  std::optional<double> time_step;      // [s] unset: the suggested value
+  std::optional<double> neighbor_skin;  // [m] unset: 0.3 largest diameters
+};
+
+// [SECTION] Particle generation
+enum class GeneratorKind : int { Lattice, Random, List };
+enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
+enum class OrientationKind : int { Aligned, Random };
+
+struct Region {
+  Vec3 min = Vec3::Zero();  // [m]
+  Vec3 max = Vec3::Zero();  // [m]
+};
+
+struct ParticleEntry {
+  Vec3 position = Vec3::Zero();          // [m]
+  double radius = 5e-4;                  // [m]
+  Vec3 velocity = Vec3::Zero();          // [m/s]
+  Vec3 angular_velocity = Vec3::Zero();  // [rad/s]
+  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis (and moment) direction at t = 0
+  std::string material;                  // empty: the generator's material
+  std::optional<double> moment;          // [A m^2] unset: material magnetisation x volume
+};
+
+struct GeneratorParameters {
+  GeneratorKind kind = GeneratorKind::Random;
+  int count = 100;
+  std::string material;                  // empty: the first material
+  std::uint64_t seed = 1;
+  std::optional<Region> region;          // unset: the whole box
+  SizeDistribution size_distribution = SizeDistribution::Monodisperse;
+  double diameter = 1e-3;                // [m] mean diameter
+  double size_spread = 0.0;              // [-] log-normal: sigma of ln d; uniform: half-width / mean
+  std::optional<double> spacing;         // [m] lattice spacing; unset: the largest diameter
+  OrientationKind orientation = OrientationKind::Random;
+  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction for aligned orientation
+  double velocity_spread = 0.0;          // [m/s] standard deviation of each initial velocity component
+  int max_attempts = 1000;               // random placement: tries per particle before giving up
+  std::vector<ParticleEntry> particles;  // list generator
+};
+
+// [SECTION] Run settings (the headless runner's defaults; its options override them)
+struct RunParameters {
+  double duration = 1.0;      // [s] simulated time
+  int series_interval = 100;  // [steps] between time-series rows
+  int frame_interval = 0;     // [steps] between particle frames (0: none)
+};
+
+// [SECTION] Display units: how the app shows values (the engine stays in SI)
+struct DisplayUnits {
+  std::string field = "mT";
+  std::string length = "mm";
+  std::string pressure = "atm";
+};
+
+}  // namespace lodestone

@@ -1,0 +1,254 @@
+// [SECTION] The field tables of a preset: every field declared once, with unit, range and help.
+// Parsing, writing, docs/presets.md and the app's panels all come from these tables.
+
+#include "engine/preset.hpp"
+
+namespace lodestone {
+
+using namespace fields;
+namespace r = ranges;
+using Q = Quantity;
+
+const Schema<Material>& material_schema() {
+  static const Schema<Material> s = {
+      text<Material>("name", &Material::name, "Name used by the generator, the box and particle entries."),
+      real<Material>("density", &Material::density, Q::Density, r::positive(), "Mass density of the particles."),
+      real<Material>("youngs_modulus", &Material::youngs_modulus, Q::Pressure, r::positive(),
+                     "Young's modulus E (Hertz-Mindlin law, seed 004 eq. 9)."),
+      real<Material>("poisson_ratio", &Material::poisson_ratio, Q::Dimensionless, r::half_open(-1.0, 0.5),
+                     "Poisson ratio nu (Hertz-Mindlin law)."),
+      real<Material>("kn", &Material::kn, Q::Stiffness, r::positive(),
+                     "Linear law: normal stiffness; a pair uses both in series (seed 000 eq. 11)."),
+      real<Material>("ks", &Material::ks, Q::Stiffness, r::non_negative(),
+                     "Linear law: shear stiffness; a pair uses both in series."),
+      real<Material>("friction", &Material::friction, Q::Dimensionless, r::non_negative(),
+                     "Coulomb friction coefficient; a pair uses the smaller one (seed 000 eq. 12)."),
+      real<Material>("magnetization", &Material::magnetization, Q::Magnetization, r::non_negative(),
+                     "Remanent magnetisation M; a particle's moment is M V along its easy axis "
+                     "(\"G\" means emu/cm^3 here: 380 G = 3.8e5 A/m)."),
+  };
+  return s;
+}
+
+const Schema<LinearLawParameters>& linear_law_schema() {
+  using P = LinearLawParameters;
+  static const Schema<P> s = {
+      integer<P>("lin_mode", &P::lin_mode, 0, 1,
+                 "Normal-force update: 0 absolute (kn times overlap), 1 incremental (starts at zero when the "
+                 "contact activates, so an initial overlap gives no force)."),
+      real<P>("rgap", &P::rgap, Q::Length, r::any(),
+              "Reference gap: the contact is active when the surface gap is at most rgap."),
+      real<P>("dp_nratio", &P::dp_nratio, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Normal critical damping ratio of the dashpot."),
+      real<P>("dp_sratio", &P::dp_sratio, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Shear critical damping ratio of the dashpot."),
+      integer<P>("dp_mode", &P::dp_mode, 0, 3,
+                 "Dashpot mode: 0 full normal and shear, 1 no-tension normal, 2 slip-cut shear, 3 both cuts."),
+      real<P>("emod", &P::emod, Q::Pressure, r::non_negative(),
+              "Deformability: effective modulus E*; when > 0, kn = pi r_min^2 E* / (R1 + R2) per contact "
+              "and replaces the materials' kn and ks."),
+      real<P>("kratio", &P::kratio, Q::Dimensionless, r::non_negative(),
+              "Deformability: normal-to-shear stiffness ratio kn/ks (0 sets ks = 0)."),
+  };
+  return s;
+}
+
+const Schema<HertzMindlinParameters>& hertz_mindlin_schema() {
+  using P = HertzMindlinParameters;
+  static const Schema<P> s = {
+      real<P>("damping_ratio_n", &P::damping_ratio_n, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Normal damping ratio beta_n: force -2 sqrt(5/6) beta_n sqrt(S_n m*) v_n, S_n = 2 E* sqrt(R* delta)."),
+      real<P>("damping_ratio_t", &P::damping_ratio_t, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Tangential damping ratio beta_t: force -2 sqrt(5/6) beta_t sqrt(S_t m*) v_t, S_t = 8 G* sqrt(R* delta)."),
+  };
+  return s;
+}
+
+const Schema<ContactParameters>& contact_schema() {
+  using P = ContactParameters;
+  static const Schema<P> s = {
+      choice<P>("law", &P::law, {"linear", "hertz_mindlin"},
+                "Contact law for particle-particle and particle-wall contacts."),
+      object<P>("linear", &P::linear, &linear_law_schema, "Linear spring-dashpot law (seed 000)."),
+      object<P>("hertz_mindlin", &P::hertz_mindlin, &hertz_mindlin_schema,
+                "Hertz normal force with Mindlin tangential spring and Coulomb limit (seed 004 eqs. 7-9)."),
+  };
+  return s;
+}
+
+const Schema<MagneticParameters>& magnetics_schema() {
+  using P = MagneticParameters;
+  static const Schema<P> s = {
+      choice<P>("method", &P::method, {"off", "cutoff", "direct"},
+                "Dipole-dipole interactions: off, cutoff (neighbour list), or direct (exact sum over all pairs)."),
+      optional_real<P>("cutoff", &P::cutoff, Q::Length, r::positive(), "auto",
+                       "Centre distance beyond which dipole pairs are ignored (cutoff method); auto: 4 largest "
+                       "diameters."),
+      real<P>("dipole_cap", &P::dipole_cap, Q::Length, r::non_negative(),
+              "Capping distance: smaller distances are replaced by it in force and torque (0: no cap)."),
+      optional_real<P>("activity_distance", &P::activity_distance, Q::Length, r::non_negative(), "none",
+                       "Surface gap beyond which a dipole pair is inactive (PFC dipole_d); none: no limit."),
+  };
+  return s;
+}
+
+const Schema<FieldParameters>& field_schema() {
+  using P = FieldParameters;
+  static const Schema<P> s = {
+      choice<P>("program", &P::program, {"constant", "ramp", "rotating", "oscillating"},
+                "Time dependence of the uniform field B(t)."),
+      real<P>("strength", &P::strength, Q::FluxDensity, r::non_negative(),
+              "Field strength |B| (amplitude for oscillating, final value for ramp). Oe and kOe convert by "
+              "B = mu0 H: 1 kOe = 0.1 T."),
+      direction<P>("direction", &P::direction, "Field direction (at t = 0 for the rotating program)."),
+      real<P>("start_strength", &P::start_strength, Q::FluxDensity, r::non_negative(), "Ramp: |B| at t = 0."),
+      real<P>("ramp_time", &P::ramp_time, Q::Time, r::positive(), "Ramp: time to go from start_strength to strength."),
+      real<P>("frequency", &P::frequency, Q::Frequency, r::non_negative(), "Rotating and oscillating programs."),
+      direction<P>("rotation_axis", &P::rotation_axis,
+                   "Rotating program: axis the field turns about (right-handed); not parallel to direction."),
+      real<P>("phase", &P::phase, Q::Angle, r::any(),
+              "Oscillating program: B = strength sin(2 pi f t + phase) direction."),
+      matrix3<P>("gradient", &P::gradient, Q::FieldGradient,
+                 "Constant gradient dB_a/dx_b (rows a); symmetric and traceless. Adds the force grad(m.B)."),
+      vector3<P>("gradient_origin", &P::gradient_origin, Q::Length, "Point where B equals the program value."),
+  };
+  return s;
+}
+
+const Schema<EnvironmentParameters>& environment_schema() {
+  using P = EnvironmentParameters;
+  static const Schema<P> s = {
+      vector3<P>("gravity", &P::gravity, Q::Acceleration, "Gravitational acceleration."),
+      real<P>("translational_damping", &P::translational_damping, Q::LinearDamping, r::non_negative(),
+              "Global viscous damping gamma: force -gamma v on every particle (seed 004 eq. 5)."),
+      real<P>("rotational_damping", &P::rotational_damping, Q::LinearDamping, r::non_negative(),
+              "Global rotational damping gamma*: torque -R^2 gamma* omega (seed 004 eq. 6)."),
+  };
+  return s;
+}
+
+const Schema<BoxParameters>& box_schema() {
+  using P = BoxParameters;
+  const std::vector<std::string> sides = {"wall", "open", "periodic"};
+  static const Schema<P> s = {
+      vector3<P>("min", &P::min, Q::Length, "Lower corner of the box."),
+      vector3<P>("max", &P::max, Q::Length, "Upper corner of the box."),
+      choice<P>("x_min", &P::x_min, sides, "Side x = min.x: wall, open, or periodic (then x_max too)."),
+      choice<P>("x_max", &P::x_max, sides, "Side x = max.x."),
+      choice<P>("y_min", &P::y_min, sides, "Side y = min.y."),
+      choice<P>("y_max", &P::y_max, sides, "Side y = max.y."),
+      choice<P>("z_min", &P::z_min, sides, "Side z = min.z (the floor when gravity points down)."),
+      choice<P>("z_max", &P::z_max, sides, "Side z = max.z."),
+      text<P>("wall_material", &P::wall_material, "Material of the walls (name); empty: the first material."),
+  };
+  return s;
+}
+
+const Schema<IntegratorParameters>& integrator_schema() {
+  using P = IntegratorParameters;
+  static const Schema<P> s = {
+      choice<P>("scheme", &P::scheme, {"velocity_verlet"},
+                "Time integration: velocity Verlet with quaternion rotation."),
+      optional_real<P>("time_step", &P::time_step, Q::Time, r::positive(), "auto",
+                       "Time step; auto: the suggested 1/(2 pi omega_max) from the stiffest contact, field and "
+                       "damping."),
+      optional_real<P>("neighbor_skin", &P::neighbor_skin, Q::Length, r::positive(), "auto",
+                       "Verlet skin added to the cutoffs; the list is rebuilt when a particle moves half of it. "
+                       "auto: 0.3 largest diameters."),
+  };
+  return s;
+}
+
+const Schema<Region>& region_schema() {
+  static const Schema<Region> s = {
+      vector3<Region>("min", &Region::min, Q::Length, "Lower corner."),
+      vector3<Region>("max", &Region::max, Q::Length, "Upper corner."),
+  };
+  return s;
+}
+
+const Schema<ParticleEntry>& particle_entry_schema() {
+  using P = ParticleEntry;
+  static const Schema<P> s = {
+      vector3<P>("position", &P::position, Q::Length, "Centre position."),
+      real<P>("radius", &P::radius, Q::Length, r::positive(), "Radius."),
+      vector3<P>("velocity", &P::velocity, Q::Velocity, "Initial velocity."),
+      vector3<P>("angular_velocity", &P::angular_velocity, Q::AngularVelocity, "Initial angular velocity."),
+      direction<P>("axis", &P::axis, "Easy axis (and moment) direction at t = 0."),
+      text<P>("material", &P::material, "Material name; empty: the generator's material."),
+      optional_real<P>("moment", &P::moment, Q::MagneticMoment, r::non_negative(), "auto",
+                       "Magnitude of the magnetic moment; auto: material magnetisation times volume."),
+  };
+  return s;
+}
+
+const Schema<GeneratorParameters>& generator_schema() {
+  using P = GeneratorParameters;
+  static const Schema<P> s = {
+      choice<P>("kind", &P::kind, {"lattice", "random", "list"},
+                "lattice: simple cubic; random: random non-overlapping placement; list: the entries in `particles`."),
+      integer<P>("count", &P::count, 0, 10'000'000, "Number of particles (lattice and random)."),
+      text<P>("material", &P::material, "Material name; empty: the first material."),
+      unsigned_integer<P>("seed", &P::seed, "Random seed: the same seed gives the same scene."),
+      optional_object<P>("region", &P::region, &region_schema, "Region to fill; null: the whole box."),
+      choice<P>("size_distribution", &P::size_distribution, {"monodisperse", "uniform", "lognormal"},
+                "Diameter distribution (lattice and random)."),
+      real<P>("diameter", &P::diameter, Q::Length, r::positive(), "Mean diameter."),
+      real<P>("size_spread", &P::size_spread, Q::Dimensionless, r::closed(0.0, 1.0),
+              "lognormal: sigma of ln d (mean diameter kept); uniform: half-width relative to the mean."),
+      optional_real<P>("spacing", &P::spacing, Q::Length, r::positive(), "auto",
+                       "Lattice spacing; auto: the largest diameter."),
+      choice<P>("orientation", &P::orientation, {"aligned", "random"},
+                "Easy axes all along `axis`, or uniformly random."),
+      direction<P>("axis", &P::axis, "Easy axis direction for aligned orientation."),
+      real<P>("velocity_spread", &P::velocity_spread, Q::Velocity, r::non_negative(),
+              "Standard deviation of each initial velocity component."),
+      integer<P>("max_attempts", &P::max_attempts, 1, 1'000'000,
+                 "Random placement: tries per particle before the generator reports the region as too full."),
+      object_list<P>("particles", &P::particles, &particle_entry_schema, "List generator: the particles."),
+  };
+  return s;
+}
+
+const Schema<RunParameters>& run_schema() {
+  using P = RunParameters;
+  static const Schema<P> s = {
+      real<P>("duration", &P::duration, Q::Time, r::positive(), "Simulated time the headless runner covers."),
+      integer<P>("series_interval", &P::series_interval, 1, 1'000'000'000, "Steps between time-series rows."),
+      integer<P>("frame_interval", &P::frame_interval, 0, 1'000'000'000,
+                 "Steps between particle frames (0: no frames unless asked on the command line)."),
+  };
+  return s;
+}
+
+const Schema<DisplayUnits>& display_units_schema() {
+  using P = DisplayUnits;
+  static const Schema<P> s = {
+      text<P>("field", &P::field, "Unit the app shows field strengths in: T, mT, G, Oe, kOe, ..."),
+      text<P>("length", &P::length, "Unit the app shows lengths in: m, mm, um, ..."),
+      text<P>("pressure", &P::pressure, "Unit the app shows pressures in: Pa, kPa, atm, bar, ..."),
+  };
+  return s;
+}
+
+const Schema<Preset>& preset_schema() {
+  using P = Preset;
+  static const Schema<P> s = {
+      integer<P>("version", &P::version, kPresetVersion, kPresetVersion, "Preset format version."),
+      text<P>("description", &P::description, "What the scene shows (the app lists it)."),
+      object<P>("units", &P::units, &display_units_schema, "Display units of the app (values in the file are "
+                                                          "SI numbers or strings with units)."),
+      object_list<P>("materials", &P::materials, &material_schema, "Materials (at least one)."),
+      object<P>("contact", &P::contact, &contact_schema, "Contact law and its parameters."),
+      object<P>("magnetics", &P::magnetics, &magnetics_schema, "Dipole-dipole interactions."),
+      object<P>("field", &P::field, &field_schema, "External magnetic field."),
+      object<P>("environment", &P::environment, &environment_schema, "Gravity and global damping."),
+      object<P>("box", &P::box, &box_schema, "The box: its six sides are walls, open, or periodic."),
+      object<P>("integrator", &P::integrator, &integrator_schema, "Time integration."),
+      object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
+      object<P>("run", &P::run, &run_schema, "Headless runner defaults."),
+  };
+  return s;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,63 @@
+#pragma once
+// A Simulation owns one Model and one State and advances them. The step is a fixed list of
+// named, timed stages (STYLE 8):
+//   integrate (first half) -> neighbours -> moments -> contacts -> dipoles -> field & body forces
+//   -> integrate (second half) -> checks
+// A run that fails a check stops stepping and keeps the message in state().health.
+
+#include "engine/model.hpp"
+#include "engine/observables.hpp"
+#include "engine/preset.hpp"
+#include "engine/state.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace lodestone {
+
+enum class Stage : int { Integrate, Neighbors, Moments, Contacts, Dipoles, BodyForces, Checks, Count };
+inline constexpr int kStageCount = static_cast<int>(Stage::Count);
+std::string_view stage_name(Stage s);
+
+struct StageTimings {
+  std::array<double, kStageCount> total_seconds{};  // since construction
+  std::array<double, kStageCount> last_seconds{};   // the last step
+  std::int64_t steps = 0;
+};
+
+class StageClock;
+
+class Simulation {
+ public:
+  // Builds the scene of a preset (throws PresetError when it cannot be built).
+  explicit Simulation(const Preset& preset);
+  // A scene from parts (tests, tools). The model is prepared for the particles.
+  Simulation(Model model, Particles particles);
+
+  // One time step. Does nothing when the state is unhealthy.
+  void step();
+  // Up to `steps` steps; stops early when a check fails. Returns the steps done.
+  std::int64_t run(std::int64_t steps);
+
+  const Model& model() const { return model_; }
+  const State& state() const { return state_; }
+  Observables observe() const { return lodestone::observe(model_, state_); }
+  const StageTimings& timings() const { return timings_; }
+
+  // Replaces the parameters (a command from the app): the derived tables are rebuilt, the
+  // particles and their contact history are kept. Throws PresetError, leaving the old model.
+  void set_model(const Model& model);
+  // After editing particles directly: re-prepare, rebuild lists, recompute forces at this time.
+  State& edit_state() { return state_; }
+  void reinitialize();
+
+ private:
+  void compute_forces(double dt, StageClock* clock);
+
+  Model model_;
+  State state_;
+  StageTimings timings_;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,51 @@
+#include "engine/state.hpp"
+
+namespace lodestone {
+
+void Particles::resize(size_t n) {
+  position.resize(n, Vec3::Zero());
+  velocity.resize(n, Vec3::Zero());
+  orientation.resize(n, Quat::Identity());
+  angular_velocity.resize(n, Vec3::Zero());
+  force.resize(n, Vec3::Zero());
+  torque.resize(n, Vec3::Zero());
+  radius.resize(n, 0.0);
+  mass.resize(n, 0.0);
+  inertia.resize(n, 0.0);
+  material.resize(n, 0);
+  easy_axis_body.resize(n, Vec3::UnitZ());
+  moment_body.resize(n, Vec3::Zero());
+  moment.resize(n, Vec3::Zero());
+  id.resize(n, 0);
+}
+
+size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index) {
+  const size_t i = size();
+  resize(i + 1);
+  id[i] = particle_id;
+  position[i] = x;
+  radius[i] = r;
+  mass[i] = m;
+  inertia[i] = 0.4 * m * r * r;
+  material[i] = material_index;
+  return i;
+}
+
+void EventLog::record(const Event& e) {
+  ++count[static_cast<int>(e.kind)];
+  if (recent.size() < kRecentCapacity) {
+    recent.push_back(e);
+  } else {
+    recent[next_slot] = e;
+  }
+  next_slot = (next_slot + 1) % kRecentCapacity;
+}
+
+std::vector<Event> EventLog::recent_in_order() const {
+  if (recent.size() < kRecentCapacity) return recent;
+  std::vector<Event> out(recent.begin() + static_cast<long>(next_slot), recent.end());
+  out.insert(out.end(), recent.begin(), recent.begin() + static_cast<long>(next_slot));
+  return out;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,121 @@
+#pragma once
+// The State: what changes every step. Particles are a structure of arrays indexed by a dense
+// index, with a stable id beside them (STYLE 3); contact history is keyed by the (id, id) pair at
+// neighbour-list rebuilds and stored beside the pair list in between (STYLE 9).
+
+#include "engine/math.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lodestone {
+
+struct Particles {
+  std::vector<Vec3> position;          // [m]      (N x 3)
+  std::vector<Vec3> velocity;          // [m/s]
+  std::vector<Quat> orientation;       // body -> world, unit
+  std::vector<Vec3> angular_velocity;  // [rad/s]  world frame
+  std::vector<Vec3> force;             // [N]
+  std::vector<Vec3> torque;            // [N m]
+  std::vector<double> radius;          // [m]
+  std::vector<double> mass;            // [kg]
+  std::vector<double> inertia;         // [kg m^2] sphere: 2/5 m R^2
+  std::vector<int> material;           // index into Model::materials
+  std::vector<Vec3> easy_axis_body;    // unit, body frame
+  std::vector<Vec3> moment_body;       // [A m^2] body frame (rigid dipole)
+  std::vector<Vec3> moment;            // [A m^2] world frame, refreshed every step from the body frame
+  std::vector<std::uint64_t> id;       // stable id
+
+  size_t size() const { return position.size(); }
+  void clear() { resize(0); }
+  void resize(size_t n);
+  // Appends a sphere at rest with identity orientation; returns its index.
+  size_t add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index);
+  Vec3 easy_axis(size_t i) const { return orientation[i] * easy_axis_body[i]; }
+};
+
+// History of one contact (particle-particle or particle-wall).
+struct ContactHistory {
+  Vec3 shear = Vec3::Zero();  // [m] shear displacement of the first body relative to the second, in the contact plane
+  double normal_force = 0.0;  // [N] incremental linear mode: the elastic normal force
+  double gap = 0.0;           // [m] surface gap at the last evaluation (incremental mode)
+  Vec3 dashpot_force = Vec3::Zero();  // [N] dashpot force on the first body at the last evaluation
+  bool active = false;
+  bool slipping = false;
+};
+
+struct IndexPair {
+  int i = 0, j = 0;
+};
+
+struct NeighborLists {
+  std::vector<IndexPair> contact_pairs;         // pairs that may touch before the next rebuild
+  std::vector<ContactHistory> contact_history;  // beside contact_pairs
+  std::vector<IndexPair> dipole_pairs;          // pairs within the dipole cutoff + skin
+  std::vector<Vec3> reference_position;         // positions at the last build
+  bool valid = false;                           // false: rebuild before the next use
+  std::uint64_t builds = 0;
+};
+
+// Energies in J. Potentials are those of the current configuration (set by the force pass);
+// dissipated and work terms accumulate from t = 0 (seed 000 'energy partitions').
+struct EnergyLedger {
+  double elastic = 0.0;              // contact springs (normal and shear)
+  double dipole = 0.0;               // dipole-dipole
+  double zeeman = 0.0;               // -sum m.B
+  double dissipated_friction = 0.0;  // Coulomb slip
+  double dissipated_dashpot = 0.0;   // contact dashpots
+  double dissipated_viscous = 0.0;   // global damping
+  double field_work = 0.0;           // work of a time-varying field on the moments (source term)
+};
+
+enum class EventKind : int { ContactActivated = 0, SlipStarted = 1, SlipEnded = 2 };
+inline constexpr int kEventKinds = 3;
+// Walls appear in events as id_b = kWallIdBase + side (side = 2 axis + upper).
+inline constexpr std::uint64_t kWallIdBase = 0xFFFF'FFFF'FFFF'FF00ull;
+
+struct Event {
+  std::int64_t step = 0;
+  EventKind kind = EventKind::ContactActivated;
+  std::uint64_t id_a = 0, id_b = 0;
+};
+
+// Counts every event since t = 0 and keeps the most recent ones (seed 000 callback events).
+struct EventLog {
+  static constexpr size_t kRecentCapacity = 256;
+  std::array<std::uint64_t, kEventKinds> count{};
+  std::vector<Event> recent;  // ring buffer, oldest overwritten
+  size_t next_slot = 0;
+
+  void record(const Event& e);
+  std::uint64_t total(EventKind k) const { return count[static_cast<int>(k)]; }
+  std::vector<Event> recent_in_order() const;
+};
+
+// Set by the checks stage when the run must stop: names the particle and a likely cause.
+struct Health {
+  bool ok = true;
+  std::string message;
+  std::uint64_t particle_id = 0;
+};
+
+struct State {
+  Particles particles;
+  NeighborLists neighbors;
+  std::vector<ContactHistory> wall_history;  // N x 6, [i * 6 + side], side = 2 axis + upper
+  double time = 0.0;                         // [s]
+  std::int64_t step = 0;
+  EnergyLedger energy;
+  EventLog events;
+  Health health;
+  Vec3 total_moment = Vec3::Zero();          // [A m^2] at the last force pass (field work bookkeeping)
+  // Viscous damping force and torque of the last force pass, per particle (empty without damping):
+  // the dissipation of a step is booked with the trapezoid of the old and new forces.
+  std::vector<Vec3> damping_force;           // [N]
+  std::vector<Vec3> damping_torque;          // [N m]
+  bool forces_current = false;               // forces match the positions (set by a force pass)
+};
+
+}  // namespace lodestone
