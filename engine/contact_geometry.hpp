@@ -73,17 +73,30 @@ inline Vec3 update_shear_displacement(ContactHistory& h, const ContactGeometry& 
   return previous;
 }
 
-// Energy lost by Coulomb slip of a shear spring of stiffness k during one step: the work the
-// relative motion did on the spring (trapezoid of the forces over the increment) minus the
-// change of the energy it stores. Exactly zero while the spring sticks; zero for a frictionless
-// contact, where no force acts at all.
-inline double slip_dissipation(double k, const Vec3& previous_shear, const Vec3& increment, const Vec3& new_force) {
-  if (k <= 0.0) return 0.0;
-  const Vec3 previous_force = -k * previous_shear;
-  const double work_in = -0.5 * (previous_force + new_force).dot(increment);
-  const double stored_before = 0.5 * k * previous_shear.squaredNorm();
-  const double stored_after = 0.5 * new_force.squaredNorm() / k;
-  return work_in - (stored_after - stored_before);
+// Energy terms of a shear spring over one step, booked the way velocity Verlet applies forces.
+//  - work_in: work the relative motion does on the spring, the trapezoid of the force applied last
+//    step (-k_old u_prev) and the new force over the increment u_trial - u_prev;
+//  - stiffness_work: energy the spring gains when its stiffness changes from k_old to k_new at
+//    fixed displacement, 1/2 (k_new - k_old) u_prev . u_trial (the Mindlin stiffness follows the
+//    overlap, and the model applies no normal force for it; zero for the linear law);
+//  - slip_loss = work_in + stiffness_work - (stored energy after - before): exactly zero while the
+//    spring sticks, and zero for a frictionless contact, where no force acts at all.
+struct ShearSpringEnergy {
+  double slip_loss = 0.0;       // [J]
+  double stiffness_work = 0.0;  // [J]
+};
+
+inline ShearSpringEnergy shear_spring_energy(double k_old, double k_new, const Vec3& previous_shear,
+                                             const Vec3& trial_shear, const Vec3& new_force) {
+  if (k_new <= 0.0) return {};
+  const Vec3 increment = trial_shear - previous_shear;
+  const double work_in = 0.5 * (k_old * previous_shear - new_force).dot(increment);
+  ShearSpringEnergy e;
+  e.stiffness_work = 0.5 * (k_new - k_old) * previous_shear.dot(trial_shear);
+  const double stored_before = 0.5 * k_old * previous_shear.squaredNorm();
+  const double stored_after = 0.5 * new_force.squaredNorm() / k_new;
+  e.slip_loss = work_in + e.stiffness_work - (stored_after - stored_before);
+  return e;
 }
 
 // What a law returns: the force on body i (the other body gets the opposite) and energy terms.
@@ -92,6 +105,7 @@ struct ContactResponse {
   Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpot part of `force`
   double elastic_energy = 0.0;        // [J] stored in the springs now
   double slip_loss = 0.0;             // [J] dissipated by Coulomb slip during this step
+  double stiffness_work = 0.0;        // [J] gained by the shear spring from a change of its stiffness
 };
 
 }  // namespace lodestone

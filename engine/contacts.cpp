@@ -11,6 +11,7 @@ struct ContactTotals {
   double elastic = 0.0;
   double dashpot_energy = 0.0;
   double slip_loss = 0.0;
+  double stiffness_work = 0.0;
 };
 
 // Runs the law on one contact, books its energy and records its events. Returns false when the
@@ -41,13 +42,14 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
   const bool was_slipping = h.slipping;
   const Vec3 previous_shear = update_shear_displacement(h, g, dt);
   response = linear ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
-                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear);
+                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);
   if (h.slipping != was_slipping)
     state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
 
   totals.elastic += response.elastic_energy;
   totals.dashpot_energy -= 0.5 * dt * (h.dashpot_force + response.dashpot_force).dot(g.relative_velocity);
   totals.slip_loss += response.slip_loss;
+  totals.stiffness_work += response.stiffness_work;
   h.dashpot_force = response.dashpot_force;
   return true;
 }
@@ -110,6 +112,7 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
   state.energy.elastic = totals.elastic;
   state.energy.dissipated_dashpot += totals.dashpot_energy;
   state.energy.dissipated_friction += totals.slip_loss;
+  state.energy.stiffness_work += totals.stiffness_work;
 }
 
 }  // namespace lodestone

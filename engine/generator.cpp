@@ -61,9 +61,11 @@ void generate_lattice(const Preset& preset, Particles& p, Random& rng) {
                                                  " m is smaller than the largest diameter " + std::to_string(d_max) +
                                                  " m: neighbours would overlap");
   const Vec3 extent = region.max - region.min;
-  int cells[3];
-  for (int a = 0; a < 3; ++a) cells[a] = std::max(0, static_cast<int>(std::floor(extent[a] / spacing + 1e-9)));
-  const long capacity = static_cast<long>(cells[0]) * cells[1] * cells[2];
+  // Sites per axis, capped at `count` (more along one axis are never used), so nothing overflows.
+  long long cells[3];
+  for (int a = 0; a < 3; ++a)
+    cells[a] = static_cast<long long>(std::min<double>(std::floor(extent[a] / spacing + 1e-9), g.count));
+  const double capacity = static_cast<double>(cells[0]) * static_cast<double>(cells[1]) * static_cast<double>(cells[2]);
   if (capacity < g.count) {
     std::ostringstream os;
     os << "the region holds " << capacity << " lattice sites at spacing " << spacing << " m (" << cells[0] << " x "
@@ -73,8 +75,9 @@ void generate_lattice(const Preset& preset, Particles& p, Random& rng) {
   }
   const int material = material_index(preset.materials, g.material);
   for (int k = 0; k < g.count; ++k) {
-    const int ix = k % cells[0], iy = (k / cells[0]) % cells[1], iz = k / (cells[0] * cells[1]);
-    const Vec3 x = region.min + spacing * Vec3(ix + 0.5, iy + 0.5, iz + 0.5);
+    const long long ix = k % cells[0], iy = (k / cells[0]) % cells[1], iz = k / (cells[0] * cells[1]);
+    const Vec3 x = region.min + spacing * Vec3(static_cast<double>(ix) + 0.5, static_cast<double>(iy) + 0.5,
+                                               static_cast<double>(iz) + 0.5);
     const size_t i = p.add(static_cast<std::uint64_t>(k), x, 0.5 * diameters[static_cast<size_t>(k)], 0.0, material);
     finish_particle(p, i, preset, draw_orientation(g, rng), std::nullopt);
     for (int a = 0; a < 3; ++a) p.velocity[i][a] = g.velocity_spread * rng.normal();

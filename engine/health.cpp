@@ -40,10 +40,20 @@ void check_health(const Model& model, State& state) {
       return;
     }
   }
-  // Runaway overlap between particles.
+  const double dt = model.time_step;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const double travel = p.velocity[i].norm() * dt;
+    if (travel > kRunawayOverlapFraction * p.radius[i]) {
+      std::ostringstream what;
+      what << "moves " << travel / p.radius[i] * 100.0 << " % of its radius per step (speed " << p.velocity[i].norm()
+           << " m/s), too far to resolve its collisions";
+      fail(state, p.id[i], what.str(), time_step_hint(model));
+      return;
+    }
+  }
+  // Runaway overlap between particles (every listed pair: coincident centres never become active).
   const NeighborLists& lists = state.neighbors;
   for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
-    if (!lists.contact_history[k].active) continue;
     const auto i = static_cast<size_t>(lists.contact_pairs[k].i), j = static_cast<size_t>(lists.contact_pairs[k].j);
     const double distance = minimum_image(model, p.position[i] - p.position[j]).norm();
     const double overlap = p.radius[i] + p.radius[j] - distance;

@@ -8,7 +8,9 @@
 
 namespace lodestone {
 
-// Overlap beyond this fraction of the smaller radius counts as a runaway.
+// Overlap beyond this fraction of the smaller radius counts as a runaway; so does a particle that
+// moves more than this fraction of its radius in one step (collisions are no longer resolved: two
+// spheres can pass through each other between two force evaluations).
 inline constexpr double kRunawayOverlapFraction = 0.5;
 
 // Sets state.health (ok = false with a message) when something is wrong; leaves it alone otherwise.

@@ -20,7 +20,10 @@ void integrate_first_half(const Model& model, State& state, double dt) {
     const double lo = model.box.min[a];
     for (size_t i = 0; i < p.size(); ++i) {
       double& x = p.position[i][a];
-      if (x < lo || x >= lo + length) x -= length * std::floor((x - lo) / length);
+      if (x < lo || x >= lo + length) {
+        x -= length * std::floor((x - lo) / length);
+        if (x >= lo + length) x = lo;  // x just below lo can round up to lo + length
+      }
     }
   }
   state.time += dt;

@@ -6,7 +6,8 @@
 namespace lodestone {
 
 ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const PairCoefficients& pair,
-                                      const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear) {
+                                      const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
+                                      bool newly_active) {
   static const double kDampingFactor = 2.0 * std::sqrt(5.0 / 6.0);
   const double delta = g.overlap;
   const double root = std::sqrt(g.effective_radius * delta);  // sqrt(R* delta)
@@ -18,7 +19,8 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
   const double fn_damp = -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) * g.normal_velocity;
   const double fn = std::max(fn_elastic + fn_damp, 0.0);
 
-  const Vec3 increment = h.shear - previous_shear;
+  const Vec3 trial_shear = h.shear;
+  const double st_old = newly_active ? st : h.shear_stiffness;
   Vec3 ft = -st * h.shear;
   const double ft_max = pair.friction * fn_elastic;
   const double ft_norm_sq = ft.squaredNorm();
@@ -28,9 +30,11 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
     ft *= scale;
     h.shear *= scale;
   }
-  // The Mindlin stiffness changes with the overlap, so this booking is exact only to first order
-  // in the overlap change; the linear law's is exact.
-  out.slip_loss = slip_dissipation(st, previous_shear, increment, ft);
+  // The Mindlin stiffness follows the overlap: the energy that gives the spring is booked apart.
+  const ShearSpringEnergy spring = shear_spring_energy(st_old, st, previous_shear, trial_shear, ft);
+  out.slip_loss = spring.slip_loss;
+  out.stiffness_work = spring.stiffness_work;
+  h.shear_stiffness = st;
   Vec3 ft_damp = Vec3::Zero();
   if (!h.slipping)
     ft_damp = -kDampingFactor * law.damping_ratio_t * std::sqrt(st * g.effective_mass) * g.tangential_velocity;

@@ -16,6 +16,7 @@ namespace lodestone {
 inline bool hertz_mindlin_active(const ContactGeometry& g) { return g.overlap > 0.0; }
 
 ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const PairCoefficients& pair,
-                                      const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear);
+                                      const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
+                                      bool newly_active);
 
 }  // namespace lodestone

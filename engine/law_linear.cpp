@@ -34,7 +34,8 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
 
   // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, seed 001).
   ContactResponse out;
-  const Vec3 increment = h.shear - previous_shear;
+  const Vec3 trial_shear = h.shear;
+  const double ks_old = newly_active ? k.ks : h.shear_stiffness;
   Vec3 fs = -k.ks * h.shear;
   const double fs_max = pair.friction * fn;
   const double fs_norm_sq = fs.squaredNorm();
@@ -44,7 +45,10 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
     fs *= scale;
     h.shear *= scale;
   }
-  out.slip_loss = slip_dissipation(k.ks, previous_shear, increment, fs);
+  const ShearSpringEnergy spring = shear_spring_energy(ks_old, k.ks, previous_shear, trial_shear, fs);
+  out.slip_loss = spring.slip_loss;
+  out.stiffness_work = spring.stiffness_work;
+  h.shear_stiffness = k.ks;
 
   // Dashpots (critical damping ratio times 2 sqrt(m k)).
   double fn_damp = -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.normal_velocity;

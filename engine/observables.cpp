@@ -19,6 +19,7 @@ Observables observe(const Model& model, const State& state) {
   o.dissipated_dashpot = state.energy.dissipated_dashpot;
   o.dissipated_viscous = state.energy.dissipated_viscous;
   o.field_work = state.energy.field_work;
+  o.stiffness_work = state.energy.stiffness_work;
   o.events = state.events.count;
 
   const Vec3 b = field_direction(model.field, state.time);

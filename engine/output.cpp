@@ -24,7 +24,8 @@ void append_vec(std::string& s, const Vec3& v, char sep) {
 
 std::string series_header() {
   return "step,time,kinetic_translational,kinetic_rotational,elastic,dipole,zeeman,gravitational,"
-         "dissipated_friction,dissipated_dashpot,dissipated_viscous,field_work,total_energy,energy_balance,"
+         "dissipated_friction,dissipated_dashpot,dissipated_viscous,field_work,stiffness_work,total_energy,"
+         "energy_balance,"
          "alignment,moment_alignment,magnetization_x,magnetization_y,magnetization_z,magnetization_along_field,"
          "momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,"
          "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
@@ -44,6 +45,7 @@ std::string series_row(const Observables& o) {
                            o.dissipated_dashpot,
                            o.dissipated_viscous,
                            o.field_work,
+                           o.stiffness_work,
                            o.total_energy(),
                            o.energy_balance(),
                            o.alignment,

@@ -87,8 +87,24 @@ void validate_preset(const Preset& p) {
     }
   }
   for (size_t i = 0; i < gen.particles.size(); ++i) {
+    const ParticleEntry& e = gen.particles[i];
     const std::string path = "$.particles.particles[" + std::to_string(i) + "]";
-    if (!gen.particles[i].material.empty()) require_material(p, gen.particles[i].material, path + ".material");
+    if (!e.material.empty()) require_material(p, e.material, path + ".material");
+    if (gen.kind != GeneratorKind::List) continue;
+    for (int a = 0; a < 3; ++a) {
+      // A sphere must lie between walls, and its centre inside a periodic box; open sides do not bound it.
+      const bool periodic = p.box.periodic(a);
+      const double margin = periodic ? 0.0 : e.radius;
+      const bool below = p.box.side(a, 0) != SideKind::Open && e.position[a] - margin < p.box.min[a];
+      const bool above = p.box.side(a, 1) != SideKind::Open && e.position[a] + margin > p.box.max[a];
+      if (below || above) {
+        std::ostringstream os;
+        os << "the sphere (centre " << e.position[a] << " m, radius " << e.radius << " m) is not inside the box along "
+           << axis_name(a) << " (" << (periodic ? "periodic" : "walls") << " at " << p.box.min[a] << " and "
+           << p.box.max[a] << " m)";
+        throw PresetError(path + ".position", os.str());
+      }
+    }
   }
 }
 
@@ -111,6 +127,12 @@ Preset parse_preset(const std::string& text, const std::string& source) {
     std::string what = e.what();
     const auto pos = what.find("parse error");
     throw PresetError(source, "broken JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  } catch (const json::exception& e) {
+    // e.g. "[json.exception.out_of_range.406] number overflow parsing '1e400'"
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    const std::string detail = pos == std::string::npos ? what : what.substr(pos + 2);
+    throw PresetError(source, "unreadable JSON: " + detail + " (numbers must fit a double, about 1.8e308)");
   }
   try {
     return preset_from_json(j);

@@ -136,9 +136,11 @@ Vec3 read_vector3(const json& j, Quantity q, bool direction, const std::string& 
   Vec3 v;
   for (int k = 0; k < 3; ++k) v[k] = read_real(j[static_cast<size_t>(k)], q, ranges::any(), path + "[" + std::to_string(k) + "]");
   if (direction) {
-    const double n = v.norm();
-    if (!(n > 0.0)) throw PresetError(path, "a direction must not be the zero vector");
-    v /= n;
+    const double norm_sq = v.squaredNorm();
+    if (!(norm_sq > 0.0)) throw PresetError(path, "a direction must not be the zero vector");
+    // Normalise, but leave a vector that is already unit to rounding alone: normalising it again
+    // would change its last bits, and load -> save -> load must give the same scene.
+    if (std::abs(norm_sq - 1.0) > 1e-14) v /= std::sqrt(norm_sq);
   }
   return v;
 }

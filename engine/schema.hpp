@@ -200,10 +200,15 @@ FieldSpec<S> optional_real(std::string key, std::optional<double> S::*member, Qu
   f.unset_word = unset_word;
   f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) {
-    if (j.is_null() || (j.is_string() && j.get<std::string>() == unset_word))
+    if (j.is_null() || (j.is_string() && j.get<std::string>() == unset_word)) {
       s.*member = std::nullopt;
-    else
+      return;
+    }
+    try {
       s.*member = detail::read_real(j, q, range, path);
+    } catch (const PresetError& e) {
+      throw PresetError(e.path(), e.message() + "; or \"" + unset_word + "\"");
+    }
   };
   f.write = [=](const S& s) { return (s.*member) ? json(*(s.*member)) : json(unset_word); };
   f.address = [=](S& s) -> void* { return &(s.*member); };

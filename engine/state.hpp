@@ -42,6 +42,7 @@ struct ContactHistory {
   double normal_force = 0.0;  // [N] incremental linear mode: the elastic normal force
   double gap = 0.0;           // [m] surface gap at the last evaluation (incremental mode)
   Vec3 dashpot_force = Vec3::Zero();  // [N] dashpot force on the first body at the last evaluation
+  double shear_stiffness = 0.0;       // [N/m] shear stiffness at the last evaluation
   bool active = false;
   bool slipping = false;
 };
@@ -69,6 +70,7 @@ struct EnergyLedger {
   double dissipated_dashpot = 0.0;   // contact dashpots
   double dissipated_viscous = 0.0;   // global damping
   double field_work = 0.0;           // work of a time-varying field on the moments (source term)
+  double stiffness_work = 0.0;       // energy given to shear springs by changes of their stiffness (source term)
 };
 
 enum class EventKind : int { ContactActivated = 0, SlipStarted = 1, SlipEnded = 2 };

@@ -104,7 +104,12 @@ bool parse_quantity(std::string_view text, Quantity q, double& si_value, std::st
   double number = 0.0;
   const char* begin = text.data();
   const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') ++begin;  // from_chars does not take a leading plus
   auto [ptr, ec] = std::from_chars(begin, end, number);
+  if (ec == std::errc::result_out_of_range) {
+    error = "'" + std::string(text) + "' has a number too large or too small for a double";
+    return false;
+  }
   if (ec != std::errc() || ptr == begin) {
     error = "'" + std::string(text) + "' does not start with a number";
     return false;

@@ -92,9 +92,15 @@ int main(int argc, char** argv) {
       std::printf("wrote %s\n", options.save_preset_path.c_str());
       return kExitOk;
     }
-    sim = std::make_unique<Simulation>(preset);
   } catch (const PresetError& e) {
     std::cerr << "lodestone-run: bad preset: " << e.what() << "\n";
+    return kExitBadPreset;
+  }
+  try {
+    sim = std::make_unique<Simulation>(preset);
+  } catch (const PresetError& e) {
+    // Raised while building the scene (generator, model): the path is in the preset, name the file.
+    std::cerr << "lodestone-run: bad preset: " << source << " " << e.what() << "\n";
     return kExitBadPreset;
   }
 

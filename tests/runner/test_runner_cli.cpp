@@ -1,0 +1,334 @@
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+// lodestone-run as a user meets it: options, exit codes, messages, and the files it writes.
+// Each test starts the binary (LODESTONE_RUNNER) in a fresh temporary directory.
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
+const std::string kRunner = LODESTONE_RUNNER;
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string preset(const std::string& name) { return quoted((kSourceDir / "presets" / name).string()); }
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> fields;
+  std::string field;
+  std::istringstream in(text);
+  while (std::getline(in, field, sep)) fields.push_back(field);
+  return fields;
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+struct Result {
+  int code = -1;       // exit status; 128 + signal when killed by a signal
+  std::string output;  // stdout and stderr
+};
+
+// A fresh working directory for one test, removed afterwards.
+class Workdir {
+ public:
+  Workdir() {
+    std::string pattern = (fs::temp_directory_path() / "lodestone-runner-test-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path_ = pattern;
+  }
+  ~Workdir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+  // Runs lodestone-run with `arguments` (already quoted for the shell) in this directory.
+  Result run(const std::string& arguments) const {
+    const std::string command = "cd " + quoted(path_.string()) + " && " + quoted(kRunner) + " " + arguments + " 2>&1";
+    Result r;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+    const int status = ::pclose(pipe);
+    if (WIFEXITED(status))
+      r.code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+      r.code = 128 + WTERMSIG(status);
+    UNSCOPED_INFO("$ lodestone-run " << arguments << "\nexit " << r.code << "\n" << r.output);
+    return r;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::vector<fs::path> preset_files() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kSourceDir / "presets"))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("option --help exits 0 and documents the options and the exit codes", "[runner]") {
+  Workdir dir;
+  const Result r = dir.run("--help");
+  CHECK(r.code == 0);
+  for (const char* option : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
+                             "--frames-every", "--table", "--quiet", "--progress-every", "--check", "--save-preset",
+                             "--preset-docs"})
+    CHECK_THAT(r.output, Catch::Contains(option));
+  CHECK_THAT(r.output, Catch::Contains("Exit codes"));
+  for (const char* code : {"0 done", "1 bad command-line arguments", "2 bad preset", "3 the simulation stopped",
+                           "4 an output file could not be written"})
+    CHECK_THAT(r.output, Catch::Contains(code));
+  CHECK_THAT(r.output, Catch::Contains("names the JSON path"));
+  CHECK_THAT(r.output, Catch::Contains("names the particle"));
+}
+
+TEST_CASE("bad command-line arguments exit 1 with a message", "[runner]") {
+  Workdir dir;
+  {
+    const Result r = dir.run("--bogus-option");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains("--bogus-option"));
+    CHECK_THAT(r.output, Catch::Contains("--help"));
+  }
+  {
+    const Result r = dir.run("no-such-preset.json --check");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains("no-such-preset.json"));
+  }
+  {
+    const Result r = dir.run(preset("two-dipoles.json") + " --steps 0");
+    CHECK(r.code == 1);
+  }
+  {
+    const Result r = dir.run(preset("two-dipoles.json") + " --steps 5 --time 1ms");
+    CHECK(r.code == 1);
+  }
+  {
+    const Result r = dir.run(preset("two-dipoles.json") + " --dt fast");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains("fast"));
+  }
+}
+
+TEST_CASE("a preset with a bad value exits 2 and the message names the file and the JSON path", "[runner]") {
+  Workdir dir;
+  write_file(dir.path() / "bad.json",
+             R"({"version": 1, "materials": [{"name": "a", "poisson_ratio": 0.6}]})");
+  const Result r = dir.run("bad.json --check");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("bad.json"));
+  CHECK_THAT(r.output, Catch::Contains("$.materials[0].poisson_ratio"));
+  CHECK_THAT(r.output, Catch::Contains("[-1, 0.5)"));
+
+  write_file(dir.path() / "unit.json", R"({"version": 1, "box": {"max": ["3 parsecs", 0.01, 0.01]}})");
+  const Result u = dir.run("unit.json --steps 1");
+  CHECK(u.code == 2);
+  CHECK_THAT(u.output, Catch::Contains("$.box.max[0]"));
+  CHECK_THAT(u.output, Catch::Contains("parsecs"));
+
+  write_file(dir.path() / "broken.json", "{\n  \"version\": 1,\n  \"box\": {\n}\n");
+  const Result b = dir.run("broken.json --check");
+  CHECK(b.code == 2);
+  CHECK_THAT(b.output, Catch::Contains("broken.json"));
+  CHECK_THAT(b.output, Catch::Contains("line"));
+
+  // A scene the generator cannot build is a bad preset too.
+  write_file(dir.path() / "full.json",
+             R"({"version": 1, "particles": {"count": 5, "diameter": "1 mm", "max_attempts": 20},
+                 "box": {"max": ["1 mm", "1 mm", "1 mm"]}})");
+  const Result f = dir.run("full.json --check");
+  CHECK(f.code == 2);
+  CHECK_THAT(f.output, Catch::Contains("$.particles.count"));
+}
+
+TEST_CASE("a number too large for a double in a preset exits 2, not with a crash", "[runner]") {
+  Workdir dir;
+  write_file(dir.path() / "huge.json", R"({"version": 1, "materials": [{"name": "a", "density": 1e400}]})");
+  const Result r = dir.run("huge.json --check");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("huge.json"));
+  CHECK_THAT(r.output, !Catch::Contains("terminate called"));
+}
+
+TEST_CASE("option --check accepts every preset in presets/", "[runner]") {
+  Workdir dir;
+  const auto files = preset_files();
+  REQUIRE(files.size() >= 4);
+  for (const auto& file : files) {
+    const Result r = dir.run(quoted(file.string()) + " --check");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.output, Catch::Contains("Lodestone: " + file.string()));
+    CHECK_THAT(r.output, Catch::Contains("time step"));
+    CHECK_THAT(r.output, !Catch::Contains("WARNING"));
+  }
+  CHECK(fs::is_empty(dir.path()));  // --check writes nothing
+}
+
+TEST_CASE("a short run writes the CSV time series and extended-XYZ frames from step 0", "[runner]") {
+  Workdir dir;
+  const Result r =
+      dir.run(preset("two-dipoles.json") + " --steps 40 --series out.csv --series-every 10 --frames out.xyz "
+                                           "--frames-every 20 --quiet");
+  REQUIRE(r.code == 0);
+
+  // CSV: a header and one row per 10 steps, step 0 included.
+  const auto csv = lines_of(read_file(dir.path() / "out.csv"));
+  REQUIRE(csv.size() == 6);
+  const auto header = split(csv[0], ',');
+  CHECK(header.size() > 10);
+  CHECK(header[0] == "step");
+  CHECK(header[1] == "time");
+  for (size_t k = 1; k < csv.size(); ++k) {
+    INFO("row " << csv[k]);
+    const auto fields = split(csv[k], ',');
+    CHECK(fields.size() == header.size());
+    CHECK(fields[0] == std::to_string(10 * (k - 1)));
+    for (const auto& f : fields) CHECK(std::isfinite(std::strtod(f.c_str(), nullptr)));
+  }
+
+  // Extended XYZ: frames at steps 0, 20, 40; each a count line, a comment line, N particle lines.
+  const auto xyz = lines_of(read_file(dir.path() / "out.xyz"));
+  REQUIRE(xyz.size() == 3 * (2 + 2));
+  for (int frame = 0; frame < 3; ++frame) {
+    const size_t at = static_cast<size_t>(frame) * 4;
+    INFO("frame " << frame << ": " << xyz[at + 1]);
+    CHECK(xyz[at] == "2");
+    CHECK_THAT(xyz[at + 1], Catch::Contains(" Step=" + std::to_string(20 * frame)));
+    CHECK_THAT(xyz[at + 1], Catch::Contains("Properties=id:I:1:radius:R:1:pos:R:3:"));
+    CHECK_THAT(xyz[at + 1], Catch::Contains(":orientation:R:4:"));
+    CHECK_THAT(xyz[at + 1], Catch::Contains("Lattice=\""));
+    // Columns: id 1, radius 1, pos 3, velo 3, orientation 4, easy_axis 3, moment 3, force 3, torque 3.
+    for (size_t p = 0; p < 2; ++p) {
+      const auto w = words(xyz[at + 2 + p]);
+      INFO("particle line " << xyz[at + 2 + p]);
+      REQUIRE(w.size() == 24);
+      CHECK(w[0] == std::to_string(p));
+      double q2 = 0.0;
+      for (int c = 8; c < 12; ++c) q2 += std::pow(std::strtod(w[static_cast<size_t>(c)].c_str(), nullptr), 2);
+      CHECK(std::abs(q2 - 1.0) < 1e-9);
+    }
+  }
+  CHECK_THAT(xyz[1], Catch::Contains("Time=0 "));
+  // Step 0 is before any motion: the positions and velocities of the preset.
+  const auto first = words(xyz[2]);
+  CHECK(std::strtod(first[4].c_str(), nullptr) == Approx(-0.001).epsilon(1e-12));
+  CHECK(std::strtod(first[7].c_str(), nullptr) == 0.0);
+  const auto later = words(xyz[4 + 2]);
+  CHECK(std::strtod(later[7].c_str(), nullptr) > 0.0);  // particle 0 moves up towards particle 1
+}
+
+TEST_CASE("a run with an absurd time step exits 3 and names the particle", "[runner]") {
+  Workdir dir;
+  SECTION("1 ms: the collision overlaps the spheres") {
+    const Result r = dir.run(preset("two-dipoles.json") + " --dt 1e-3 --steps 50 --quiet --table 0");
+    CHECK(r.code == 3);
+    CHECK_THAT(r.output, Catch::Contains("simulation stopped"));
+    CHECK(std::regex_search(r.output, std::regex("particle [01] ")));
+  }
+  SECTION("10 ms: the spheres jump through each other in one step") {
+    // 10 ms is 7000 times the suggested step: the run is meaningless (energy grows by orders of
+    // magnitude), so it must not finish with exit 0.
+    const Result r = dir.run(preset("two-dipoles.json") + " --dt 1e-2 --steps 50 --quiet --table 0");
+    CHECK(r.code == 3);
+    CHECK(std::regex_search(r.output, std::regex("particle [01] ")));
+  }
+}
+
+TEST_CASE("option --save-preset writes a preset that --check accepts", "[runner]") {
+  Workdir dir;
+  const Result r = dir.run(preset("chains-suspension.json") + " --save-preset saved.json");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("saved.json"));
+  REQUIRE(fs::is_regular_file(dir.path() / "saved.json"));
+  const std::string saved = read_file(dir.path() / "saved.json");
+  CHECK_THAT(saved, Catch::Contains("\"version\": 1"));
+  CHECK_THAT(saved, Catch::Contains("\"density\": 5000.0"));  // every key in SI
+  const Result c = dir.run("saved.json --check");
+  CHECK(c.code == 0);
+  // The --dt override is part of what is saved.
+  const Result d = dir.run(preset("two-dipoles.json") + " --dt 2us --save-preset dt.json");
+  CHECK(d.code == 0);
+  CHECK_THAT(read_file(dir.path() / "dt.json"), Catch::Contains("\"time_step\": 2e-06"));
+  CHECK(dir.run("dt.json --check").code == 0);
+  // Nothing else (no temporary file) is left in the directory.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"dt.json", "saved.json"});
+}
+
+TEST_CASE("an unwritable output path exits 4", "[runner]") {
+  Workdir dir;
+  fs::create_directory(dir.path() / "a-directory");
+  const Result s = dir.run(preset("two-dipoles.json") + " --steps 2 --quiet --series a-directory");
+  CHECK(s.code == 4);
+  CHECK_THAT(s.output, Catch::Contains("a-directory"));
+  const Result f = dir.run(preset("two-dipoles.json") + " --steps 2 --quiet --frames missing/dir/out.xyz");
+  CHECK(f.code == 4);
+  CHECK_THAT(f.output, Catch::Contains("missing/dir/out.xyz"));
+}
+
+TEST_CASE("without a preset the built-in default scene runs", "[runner]") {
+  Workdir dir;
+  const std::string text = read_file(kSourceDir / "presets" / "default.json");
+  std::smatch m;
+  REQUIRE(std::regex_search(text, m, std::regex("\"description\": \"([^\"]+)\"")));
+  const std::string description = m[1];
+  const Result r = dir.run("--steps 2 --quiet --table 0");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("built-in default preset"));
+  CHECK_THAT(r.output, Catch::Contains(description));
+  CHECK_THAT(r.output, Catch::Contains("300 particles"));
+}
