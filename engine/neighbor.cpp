@@ -62,10 +62,28 @@ CellGrid make_grid(const Model& model, const Particles& p, double cell_size) {
   return g;
 }
 
+// Moves particle order[k] to index k, with everything the state keeps per particle index.
+void reorder_particles(State& state, const std::vector<int>& order) {
+  state.particles.permute(order);
+  const size_t n = order.size();
+  if (state.wall_history.size() == 6 * n) {
+    std::vector<ContactHistory> walls(6 * n);
+    for (size_t k = 0; k < n; ++k)
+      for (size_t side = 0; side < 6; ++side) walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
+    state.wall_history.swap(walls);
+  }
+  for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque}) {
+    if (per_particle->size() != n) continue;
+    std::vector<Vec3> moved(n);
+    for (size_t k = 0; k < n; ++k) moved[k] = (*per_particle)[static_cast<size_t>(order[k])];
+    per_particle->swap(moved);
+  }
+}
+
 }  // namespace
 
 void build_neighbor_lists(const Model& model, State& state) {
-  const Particles& p = state.particles;
+  const Particles& p = state.particles;  // reordered in place below for large scenes
   NeighborLists& lists = state.neighbors;
   const size_t n = p.size();
 
@@ -104,6 +122,10 @@ void build_neighbor_lists(const Model& model, State& state) {
     {
       std::vector<int> fill(start.begin(), start.end() - 1);
       for (size_t i = 0; i < n; ++i) sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
+    }
+    if (n >= kSpatialSortMinParticles) {
+      reorder_particles(state, sorted);
+      for (size_t k = 0; k < n; ++k) sorted[k] = static_cast<int>(k);
     }
 
     std::vector<int> neighbours;

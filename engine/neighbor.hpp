@@ -9,6 +9,12 @@
 
 namespace lodestone {
 
+// Scenes with at least this many particles are reordered by cell at every rebuild, so neighbours
+// sit close in memory: with random order the pair loops miss the cache once the arrays outgrow it
+// (measured: 1.6 us per particle-step at 10k particles, 3.0 at 100k; 0.95-1.06 in cell order from
+// 8k to 125k). Smaller scenes fit in cache and keep their order. Ids never change.
+inline constexpr size_t kSpatialSortMinParticles = 4096;
+
 // Rebuilds the lists when they are invalid or a particle moved more than half the skin.
 // Returns true when it rebuilt. Contact history is carried over by (id, id).
 bool refresh_neighbor_lists(const Model& model, State& state);

@@ -31,6 +31,33 @@ size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double
   return i;
 }
 
+namespace {
+template <class T>
+void apply_order(std::vector<T>& v, const std::vector<int>& order) {
+  std::vector<T> out;
+  out.reserve(v.size());
+  for (int k : order) out.push_back(v[static_cast<size_t>(k)]);
+  v.swap(out);
+}
+}  // namespace
+
+void Particles::permute(const std::vector<int>& order) {
+  apply_order(position, order);
+  apply_order(velocity, order);
+  apply_order(orientation, order);
+  apply_order(angular_velocity, order);
+  apply_order(force, order);
+  apply_order(torque, order);
+  apply_order(radius, order);
+  apply_order(mass, order);
+  apply_order(inertia, order);
+  apply_order(material, order);
+  apply_order(easy_axis_body, order);
+  apply_order(moment_body, order);
+  apply_order(moment, order);
+  apply_order(id, order);
+}
+
 void EventLog::record(const Event& e) {
   ++count[static_cast<int>(e.kind)];
   if (recent.size() < kRecentCapacity) {

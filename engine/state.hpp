@@ -33,6 +33,8 @@ struct Particles {
   void resize(size_t n);
   // Appends a sphere at rest with identity orientation; returns its index.
   size_t add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index);
+  // Reorders every array: the particle at old index order[k] moves to index k.
+  void permute(const std::vector<int>& order);
   Vec3 easy_axis(size_t i) const { return orientation[i] * easy_axis_body[i]; }
 };
 
