@@ -2,6 +2,8 @@
 # Installs the Debian packages, builds everything and runs every test (the README's test command).
 #   scripts/test.sh              RelWithDebInfo build in build/, all tests
 #   scripts/test.sh --sanitize   engine and runner tests under AddressSanitizer + UBSan in build-asan/
+#   scripts/test.sh --tsan       the threading tests (command queue, snapshot buffer, simulation
+#                                thread) under ThreadSanitizer in build-tsan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +23,14 @@ case "$mode" in
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure --no-tests=error
     ;;
+  --tsan)
+    cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLODESTONE_ENGINE_ONLY=ON \
+      -DLODESTONE_SANITIZE=thread -DCMAKE_CXX_FLAGS="-O1"
+    cmake --build build-tsan --target engine_tests
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/tests/engine_tests "[threading]"
+    ;;
   *)
-    echo "usage: $0 [--sanitize]" >&2
+    echo "usage: $0 [--sanitize | --tsan]" >&2
     exit 1
     ;;
 esac

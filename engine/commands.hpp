@@ -1,0 +1,42 @@
+#pragma once
+// What the GUI may ask of the simulation thread (DESIGN: "UI changes are queued commands applied
+// between steps"). A closed set; the simulation thread applies them in order.
+
+#include "engine/preset.hpp"
+
+#include <string>
+#include <variant>
+
+namespace lodestone {
+
+// Replace the whole scene: parameters and particles (a preset loaded from a file, or the default).
+struct LoadScene {
+  Preset preset;
+  std::string source;  // shown to the user: the file name
+};
+// Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
+// scene; particles and contact history are kept. Takes effect on the next step.
+struct ApplyParameters {
+  Preset preset;
+};
+// Regenerate the particles of the current scene (time back to 0).
+struct ResetScene {};
+struct SetRunning {
+  bool running = true;
+};
+// Advance a number of steps, then stop (single stepping while paused).
+struct StepOnce {
+  int steps = 1;
+};
+
+enum class PaceMode : int { Fastest, RealTime, StepsPerFrame };
+// How fast a running simulation goes: flat out, a real-time factor (simulated seconds per wall
+// second), or a number of steps per 1/60 s frame.
+struct SetPace {
+  PaceMode mode = PaceMode::Fastest;
+  double value = 1.0;
+};
+
+using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace>;
+
+}  // namespace lodestone

@@ -1,0 +1,166 @@
+#include "engine/simulation_thread.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace lodestone {
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr auto kFrame = std::chrono::microseconds(16667);  // publish at most 60 times a second
+constexpr auto kIdleWait = std::chrono::milliseconds(100);
+}  // namespace
+
+SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running)
+    : running_(start_running) {
+  set_scene(preset, source);  // throws before the thread exists
+  publish();
+  thread_ = std::thread([this] { run(); });
+}
+
+SimulationThread::~SimulationThread() {
+  quit_ = true;
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void SimulationThread::push(Command command) {
+  commands_.push(std::move(command));
+  {
+    // Taking the lock orders this notification after a waiter's check of the queue.
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+  }
+  wake_.notify_one();
+}
+
+void SimulationThread::set_scene(const Preset& preset, const std::string& source) {
+  validate_preset(preset);
+  auto sim = std::make_unique<Simulation>(preset);  // throws PresetError, leaving the old scene
+  sim_ = std::move(sim);
+  scene_ = std::make_shared<const Preset>(preset);
+  source_ = source;
+  ++scene_revision_;
+  rate_steps_ = 0;
+  rate_start_ = Clock::now();
+  steps_per_second_ = 0.0;
+}
+
+void SimulationThread::refuse(const std::string& message) {
+  message_ = message;
+  ++message_revision_;
+}
+
+void SimulationThread::apply(Command& command) {
+  std::visit(
+      [this](auto& c) {
+        using T = std::decay_t<decltype(c)>;
+        try {
+          if constexpr (std::is_same_v<T, LoadScene>) {
+            set_scene(c.preset, c.source);
+          } else if constexpr (std::is_same_v<T, ApplyParameters>) {
+            validate_preset(c.preset);
+            sim_->set_model(make_model(c.preset));  // throws PresetError, keeping the old model
+            scene_ = std::make_shared<const Preset>(c.preset);
+            ++scene_revision_;
+          } else if constexpr (std::is_same_v<T, ResetScene>) {
+            set_scene(*scene_, source_);
+          } else if constexpr (std::is_same_v<T, SetRunning>) {
+            if (c.running && !sim_->state().health.ok)
+              refuse("the run stopped on a failed check; reset the scene or load another first");
+            else
+              running_ = c.running;
+            rate_steps_ = 0;
+            rate_start_ = Clock::now();
+          } else if constexpr (std::is_same_v<T, StepOnce>) {
+            pending_steps_ += c.steps;
+          } else if constexpr (std::is_same_v<T, SetPace>) {
+            pace_ = c;
+          }
+        } catch (const PresetError& e) {
+          refuse(e.what());
+        }
+      },
+      command);
+}
+
+void SimulationThread::advance_running() {
+  const auto start = Clock::now();
+  const auto deadline = start + kFrame;
+  const double time_step = sim_->model().time_step;
+  std::int64_t budget = 0;  // steps to do in this frame
+  switch (pace_.mode) {
+    case PaceMode::Fastest:
+      budget = std::numeric_limits<std::int64_t>::max();
+      break;
+    case PaceMode::RealTime:
+      // Simulated time per frame = factor x frame length (never more than fits in the frame).
+      budget = std::max<std::int64_t>(
+          1, static_cast<std::int64_t>(pace_.value * std::chrono::duration<double>(kFrame).count() / time_step));
+      break;
+    case PaceMode::StepsPerFrame:
+      budget = std::max<std::int64_t>(1, static_cast<std::int64_t>(pace_.value));
+      break;
+  }
+  std::int64_t done = 0;
+  while (done < budget && sim_->state().health.ok) {
+    sim_->step();
+    ++done;
+    // Look at the clock and the queue every few steps: stay responsive without slowing the loop.
+    if ((done & 15) == 0 && (Clock::now() >= deadline || !commands_.empty())) break;
+  }
+  rate_steps_ += done;
+  if (!sim_->state().health.ok) running_ = false;
+  // Paced modes wait out the rest of the frame (a command wakes them early).
+  if (pace_.mode != PaceMode::Fastest) {
+    std::unique_lock<std::mutex> lock(wake_mutex_);
+    wake_.wait_until(lock, deadline, [this] { return quit_.load() || !commands_.empty(); });
+  }
+}
+
+void SimulationThread::publish() {
+  const auto now = Clock::now();
+  const double window = std::chrono::duration<double>(now - rate_start_).count();
+  if (window >= 0.5) {
+    steps_per_second_ = static_cast<double>(rate_steps_) / window;
+    rate_steps_ = 0;
+    rate_start_ = now;
+  }
+  Snapshot& s = snapshots_.write_buffer();
+  capture_snapshot(*sim_, s);
+  s.sequence = ++sequence_;
+  s.running = running_;
+  s.steps_per_second = running_ ? steps_per_second_ : 0.0;
+  s.scene = scene_;
+  s.scene_revision = scene_revision_;
+  s.scene_source = source_;
+  s.message = message_;
+  s.message_revision = message_revision_;
+  snapshots_.publish();
+}
+
+void SimulationThread::run() {
+  std::vector<Command> batch;
+  while (!quit_) {
+    commands_.drain(batch);
+    for (Command& c : batch) apply(c);
+    if (running_) {
+      advance_running();
+      publish();
+      continue;
+    }
+    if (pending_steps_ > 0) {
+      sim_->run(pending_steps_);
+      pending_steps_ = 0;
+      publish();
+      continue;
+    }
+    if (!batch.empty()) publish();
+    std::unique_lock<std::mutex> lock(wake_mutex_);
+    wake_.wait_for(lock, kIdleWait, [this] { return quit_.load() || !commands_.empty(); });
+  }
+}
+
+}  // namespace lodestone

@@ -1,0 +1,70 @@
+#pragma once
+// The simulation thread of the desktop app: it owns the Simulation, drains the command queue
+// between steps, advances at the requested pace, and publishes snapshots (at most every 1/60 s
+// while running) into a triple buffer. The GUI thread pushes commands and takes the newest
+// snapshot; neither waits for the other, and nothing else is shared (ThreadSanitizer-clean).
+
+#include "engine/command_queue.hpp"
+#include "engine/commands.hpp"
+#include "engine/simulation.hpp"
+#include "engine/snapshot.hpp"
+#include "engine/triple_buffer.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace lodestone {
+
+class SimulationThread {
+ public:
+  // Builds the scene on the calling thread (throws PresetError when it cannot be built), then
+  // starts the thread, paused unless `start_running`.
+  SimulationThread(const Preset& preset, std::string source, bool start_running = true);
+  ~SimulationThread();  // stops and joins
+  SimulationThread(const SimulationThread&) = delete;
+  SimulationThread& operator=(const SimulationThread&) = delete;
+
+  // [GUI thread] Queues a command; it runs before the next step.
+  void push(Command command);
+  // [GUI thread] Takes the newest published snapshot; returns true if it is new.
+  bool update_snapshot() { return snapshots_.fetch(); }
+  const Snapshot& snapshot() const { return snapshots_.read_buffer(); }
+
+ private:
+  void run();
+  void apply(Command& command);
+  void advance_running();
+  void publish();
+  void refuse(const std::string& message);
+  void set_scene(const Preset& preset, const std::string& source);
+
+  // Shared between the threads: only these.
+  CommandQueue<Command> commands_;
+  TripleBuffer<Snapshot> snapshots_;
+  std::atomic<bool> quit_{false};
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+
+  // Owned by the simulation thread once it runs.
+  std::unique_ptr<Simulation> sim_;
+  std::shared_ptr<const Preset> scene_;
+  std::string source_;
+  std::uint64_t scene_revision_ = 0;
+  std::string message_;
+  std::uint64_t message_revision_ = 0;
+  bool running_ = true;
+  int pending_steps_ = 0;
+  SetPace pace_;
+  std::uint64_t sequence_ = 0;
+  std::int64_t rate_steps_ = 0;  // steps since the last rate measurement
+  std::chrono::steady_clock::time_point rate_start_;
+  double steps_per_second_ = 0.0;
+  std::thread thread_;  // last: starts after everything above is initialised
+};
+
+}  // namespace lodestone

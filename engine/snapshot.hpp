@@ -1,0 +1,59 @@
+#pragma once
+// A snapshot: what the GUI thread may see of the simulation. The simulation thread fills one
+// and publishes it through a triple buffer (DESIGN: "Threads"); the renderer and the panels read
+// only this, never live engine state. Particle data is float (GPU-friendly), SI units.
+
+#include "engine/model.hpp"
+#include "engine/observables.hpp"
+#include "engine/preset.hpp"
+#include "engine/simulation.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lodestone {
+
+struct ParticleSnapshot {
+  std::vector<std::uint64_t> id;
+  std::vector<float> position;          // [m]      (N x 3)
+  std::vector<float> radius;            // [m]
+  std::vector<float> velocity;          // [m/s]    (N x 3)
+  std::vector<float> angular_velocity;  // [rad/s]  (N x 3)
+  std::vector<float> easy_axis;         // unit     (N x 3)
+  std::vector<float> moment;            // [A m^2]  (N x 3)
+  std::vector<std::uint16_t> contacts;  // active contacts, walls included
+
+  size_t size() const { return radius.size(); }
+  // Dense index of a particle id in this snapshot, or -1.
+  long index_of(std::uint64_t particle_id) const;
+};
+
+struct Snapshot {
+  std::uint64_t sequence = 0;   // counts publications
+  std::int64_t step = 0;
+  double time = 0.0;            // [s]
+  ParticleSnapshot particles;
+  Vec3 field = Vec3::Zero();              // [T] uniform part of B now
+  Vec3 field_direction = Vec3::UnitZ();   // unit (the configured direction while B = 0)
+  Observables observables;
+  StageTimings timings;
+  double steps_per_second = 0.0;          // measured while running
+  double time_step = 0.0;                 // [s] in use
+  TimeStepAdvice advice;
+  bool running = false;
+  Health health;
+  // The scene in force (the parameters the panels show); a new object whenever it changes.
+  std::shared_ptr<const Preset> scene;
+  std::uint64_t scene_revision = 0;
+  std::string scene_source;               // file name, or "built-in default preset"
+  // The last command that was refused, with the reason (e.g. a preset that does not load).
+  std::string message;
+  std::uint64_t message_revision = 0;
+};
+
+// Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.
+void capture_snapshot(const Simulation& sim, Snapshot& out);
+
+}  // namespace lodestone

@@ -1,0 +1,217 @@
+// The two things the GUI and simulation threads share (DESIGN: "Threads"): the command queue and
+// the snapshot triple buffer; and the simulation thread that uses them. CI runs these under
+// ThreadSanitizer too (scripts/test.sh --tsan). No timing thresholds: only ordering and content.
+
+#include "engine/command_queue.hpp"
+#include "engine/simulation_thread.hpp"
+#include "engine/triple_buffer.hpp"
+#include "test_support.hpp"
+
+#include <array>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+using namespace lodestone;
+using namespace lodestone::testing;
+
+namespace {
+
+struct Stamped {
+  std::uint64_t sequence = 0;
+  std::array<std::uint64_t, 64> payload{};  // all equal to sequence when not torn
+};
+
+// Polls the thread's snapshots until `done` holds (or 20 s pass: then the test fails).
+bool wait_until(SimulationThread& t, const std::function<bool(const Snapshot&)>& done) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < give_up) {
+    t.update_snapshot();
+    if (done(t.snapshot())) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+Preset small_scene(int count) {
+  Preset p = bare_preset();
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3::Constant(0.01);
+  p.particles.kind = GeneratorKind::Random;
+  p.particles.count = count;
+  p.particles.diameter = 1e-3;
+  p.particles.velocity_spread = 0.01;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("triple buffer: the reader sees whole values, never older than the last one it saw", "[threading]") {
+  TripleBuffer<Stamped> buffer;
+  constexpr std::uint64_t kValues = 200000;
+  std::thread writer([&] {
+    for (std::uint64_t s = 1; s <= kValues; ++s) {
+      Stamped& w = buffer.write_buffer();
+      w.sequence = s;
+      w.payload.fill(s);
+      buffer.publish();
+    }
+  });
+  std::uint64_t last = 0, fetched = 0;
+  bool torn = false, backwards = false;
+  while (last < kValues) {
+    if (!buffer.fetch()) continue;
+    const Stamped& r = buffer.read_buffer();
+    ++fetched;
+    for (std::uint64_t v : r.payload) torn = torn || v != r.sequence;
+    backwards = backwards || r.sequence <= last;
+    last = r.sequence;
+  }
+  writer.join();
+  CHECK_FALSE(torn);
+  CHECK_FALSE(backwards);
+  CHECK(last == kValues);  // the newest value always arrives
+  CHECK(fetched >= 1);
+  CHECK_FALSE(buffer.fetch());  // nothing new after the last one
+}
+
+TEST_CASE("command queue: nothing lost, each producer's commands in order", "[threading]") {
+  CommandQueue<std::pair<int, int>> queue;
+  constexpr int kProducers = 3, kEach = 20000;
+  std::vector<std::thread> producers;
+  for (int p = 0; p < kProducers; ++p)
+    producers.emplace_back([&, p] {
+      for (int k = 0; k < kEach; ++k) queue.push({p, k});
+    });
+  std::array<int, kProducers> next{};
+  bool in_order = true;
+  int received = 0;
+  std::vector<std::pair<int, int>> batch;
+  while (received < kProducers * kEach) {
+    queue.drain(batch);
+    for (const auto& [p, k] : batch) {
+      in_order = in_order && k == next[static_cast<size_t>(p)];
+      next[static_cast<size_t>(p)] = k + 1;
+      ++received;
+    }
+  }
+  for (auto& t : producers) t.join();
+  queue.drain(batch);
+  CHECK(in_order);
+  CHECK(received == kProducers * kEach);
+  CHECK(batch.empty());
+}
+
+TEST_CASE("simulation thread: paused, single steps, run, pause", "[threading]") {
+  SimulationThread t(small_scene(20), "test scene", /*start_running=*/false);
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  CHECK(t.snapshot().step == 0);
+  CHECK_FALSE(t.snapshot().running);
+  CHECK(t.snapshot().particles.size() == 20);
+  CHECK(t.snapshot().scene_source == "test scene");
+
+  t.push(StepOnce{5});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 5; }));
+  t.push(StepOnce{3});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 8; }));
+
+  t.push(SetRunning{true});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.running && s.step > 100; }));
+  t.push(SetRunning{false});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return !s.running; }));
+  const std::int64_t stopped_at = t.snapshot().step;
+  // Paused: a later command is answered (a new snapshot) but the step does not move.
+  t.push(SetPace{PaceMode::Fastest, 1.0});
+  REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.sequence > 0 && !s.running; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  t.update_snapshot();
+  CHECK(t.snapshot().step == stopped_at);
+}
+
+TEST_CASE("simulation thread: commands apply in order; refused ones keep the scene and say why", "[threading]") {
+  SimulationThread t(small_scene(20), "first", /*start_running=*/false);
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  const std::uint64_t first_revision = t.snapshot().scene_revision;
+
+  // Parameters: two edits in a row, the second wins; the engine uses it (field in the snapshot).
+  Preset edited = *t.snapshot().scene;
+  edited.field.strength = 0.01;
+  t.push(ApplyParameters{edited});
+  edited.field.strength = 0.03;
+  t.push(ApplyParameters{edited});
+  t.push(StepOnce{1});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 1; }));
+  CHECK(t.snapshot().scene->field.strength == 0.03);
+  CHECK(t.snapshot().field.norm() == Approx(0.03).epsilon(1e-12));
+  CHECK(t.snapshot().scene_revision == first_revision + 2);
+  CHECK(t.snapshot().particles.size() == 20);  // particles kept
+
+  // Bad parameters are refused with the reason; the previous ones stay.
+  Preset bad = edited;
+  bad.box.x_min = bad.box.x_max = SideKind::Periodic;
+  bad.box.max.x() = 0.001;  // shorter than twice the interaction range
+  const std::uint64_t messages = t.snapshot().message_revision;
+  t.push(ApplyParameters{bad});
+  REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.message_revision == messages + 1; }));
+  CHECK(t.snapshot().message.find("$.box") != std::string::npos);
+  CHECK(t.snapshot().scene->field.strength == 0.03);
+  CHECK(t.snapshot().scene->box.x_min == SideKind::Wall);
+
+  // A scene that cannot be built is refused; the current one is kept.
+  Preset too_full = small_scene(100000);
+  t.push(LoadScene{too_full, "too full"});
+  REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.message_revision == messages + 2; }));
+  CHECK(t.snapshot().message.find("$.particles.count") != std::string::npos);
+  CHECK(t.snapshot().particles.size() == 20);
+  CHECK(t.snapshot().scene_source == "first");
+
+  // A good scene replaces everything; reset regenerates it at t = 0.
+  t.push(LoadScene{small_scene(7), "second"});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.scene_source == "second"; }));
+  CHECK(t.snapshot().particles.size() == 7);
+  t.push(StepOnce{10});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 10; }));
+  t.push(ResetScene{});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 0 && s.scene_source == "second"; }));
+  CHECK(t.snapshot().particles.size() == 7);
+}
+
+TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses with a message", "[threading]") {
+  SimulationThread t(small_scene(10), "paced", /*start_running=*/false);
+  t.push(SetPace{PaceMode::StepsPerFrame, 3});
+  t.push(SetRunning{true});
+  // Every publication while running advances at most 3 steps.
+  std::int64_t last_step = -1;
+  std::uint64_t last_sequence = 0;
+  bool within_pace = true;
+  int publications = 0;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (publications < 20 && std::chrono::steady_clock::now() < give_up) {
+    if (t.update_snapshot()) {
+      const Snapshot& s = t.snapshot();
+      if (s.running && last_step >= 0 && s.sequence == last_sequence + 1) within_pace = within_pace && s.step - last_step <= 3;
+      if (s.running) ++publications;
+      last_step = s.step;
+      last_sequence = s.sequence;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  CHECK(publications == 20);
+  CHECK(within_pace);
+
+  // An absurd time step: the run stops itself and the snapshot says why.
+  Preset blow_up = small_scene(10);
+  blow_up.particles.velocity_spread = 1.0;
+  blow_up.integrator.time_step = 1e-3;
+  t.push(LoadScene{blow_up, "blow-up"});
+  t.push(SetPace{PaceMode::Fastest, 1.0});
+  t.push(SetRunning{true});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.scene_source == "blow-up" && !s.health.ok && !s.running; }));
+  CHECK(t.snapshot().health.message.find("particle") != std::string::npos);
+  // Running again is refused until the scene is reset.
+  const std::uint64_t messages = t.snapshot().message_revision;
+  t.push(SetRunning{true});
+  REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.message_revision == messages + 1; }));
+  CHECK_FALSE(t.snapshot().running);
+}
