@@ -1,5 +1,10 @@
-# Writes a C++ source defining `const std::string& <FUNCTION>()` that returns the text of INPUT.
-# Usage: cmake -DINPUT=file -DOUTPUT=file.cpp -DFUNCTION=name -DHEADER=engine/preset.hpp -P embed_text.cmake
+# Writes a C++ source defining `const std::string& <FUNCTION>()` (in NAMESPACE, default lodestone)
+# that returns the text of INPUT.
+# Usage: cmake -DINPUT=file -DOUTPUT=file.cpp -DFUNCTION=name -DHEADER=engine/preset.hpp
+#              [-DNAMESPACE=lodestone::render] -P embed_text.cmake
+if(NOT NAMESPACE)
+  set(NAMESPACE lodestone)
+endif()
 file(READ "${INPUT}" content)
 string(FIND "${content}" ")ls_embed" clash)
 if(NOT clash EQUAL -1)
@@ -8,11 +13,11 @@ endif()
 file(WRITE "${OUTPUT}.tmp"
   "// Generated at build time from ${INPUT}; edit that file instead.\n"
   "#include \"${HEADER}\"\n\n"
-  "namespace lodestone {\n"
+  "namespace ${NAMESPACE} {\n"
   "const std::string& ${FUNCTION}() {\n"
   "  static const std::string text = R\"ls_embed(${content})ls_embed\";\n"
   "  return text;\n"
   "}\n"
-  "}  // namespace lodestone\n")
+  "}  // namespace ${NAMESPACE}\n")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUTPUT}.tmp")

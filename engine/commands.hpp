@@ -4,6 +4,7 @@
 
 #include "engine/preset.hpp"
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
@@ -18,6 +19,7 @@ struct LoadScene {
 // scene; particles and contact history are kept. Takes effect on the next step.
 struct ApplyParameters {
   Preset preset;
+  std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied or refused
 };
 // Regenerate the particles of the current scene (time back to 0).
 struct ResetScene {};

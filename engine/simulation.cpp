@@ -59,9 +59,37 @@ void Simulation::reinitialize() {
   check_health(model_, state_);
 }
 
+namespace {
+
+// Material properties particles carry themselves follow an edit of their material.
+void apply_material_edits(const std::vector<Material>& before, const std::vector<Material>& after, Particles& p) {
+  for (size_t i = 0; i < p.size(); ++i) {
+    const auto m = static_cast<size_t>(p.material[i]);
+    if (m >= before.size() || m >= after.size()) continue;
+    const Material& old_material = before[m];
+    const Material& new_material = after[m];
+    const double volume = sphere_volume(p.radius[i]);
+    if (new_material.density != old_material.density) {
+      p.mass[i] = new_material.density * volume;
+      p.inertia[i] = 0.4 * p.mass[i] * p.radius[i] * p.radius[i];
+    }
+    if (new_material.magnetization != old_material.magnetization) {
+      if (old_material.magnetization > 0.0)
+        p.moment_body[i] *= new_material.magnetization / old_material.magnetization;
+      else
+        p.moment_body[i] = new_material.magnetization * volume * p.easy_axis_body[i];
+    }
+  }
+}
+
+}  // namespace
+
 void Simulation::set_model(const Model& model) {
   Model candidate = model;
-  prepare_model(candidate, state_.particles);  // throws before anything changes
+  Particles edited = state_.particles;
+  apply_material_edits(model_.materials, candidate.materials, edited);
+  prepare_model(candidate, edited);  // throws before anything changes
+  state_.particles = std::move(edited);
   model_ = std::move(candidate);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
   refresh_neighbor_lists(model_, state_);

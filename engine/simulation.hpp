@@ -46,7 +46,9 @@ class Simulation {
   const StageTimings& timings() const { return timings_; }
 
   // Replaces the parameters (a command from the app): the derived tables are rebuilt, the
-  // particles and their contact history are kept. Throws PresetError, leaving the old model.
+  // particles and their contact history are kept; particles follow edits of their material's
+  // density (mass, inertia) and magnetisation (moment scaled by M_new / M_old, or M V along the
+  // easy axis when it was zero). Throws PresetError, leaving the old model.
   void set_model(const Model& model);
   // After editing particles directly: re-prepare, rebuild lists, recompute forces at this time.
   State& edit_state() { return state_; }

@@ -61,6 +61,7 @@ void SimulationThread::apply(Command& command) {
           if constexpr (std::is_same_v<T, LoadScene>) {
             set_scene(c.preset, c.source);
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
+            acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
             validate_preset(c.preset);
             sim_->set_model(make_model(c.preset));  // throws PresetError, keeping the old model
             scene_ = std::make_shared<const Preset>(c.preset);
@@ -138,6 +139,7 @@ void SimulationThread::publish() {
   s.scene_source = source_;
   s.message = message_;
   s.message_revision = message_revision_;
+  s.acknowledged_edit = acknowledged_edit_;
   snapshots_.publish();
 }
 

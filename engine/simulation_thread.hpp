@@ -57,6 +57,7 @@ class SimulationThread {
   std::uint64_t scene_revision_ = 0;
   std::string message_;
   std::uint64_t message_revision_ = 0;
+  std::uint64_t acknowledged_edit_ = 0;
   bool running_ = true;
   int pending_steps_ = 0;
   SetPace pace_;

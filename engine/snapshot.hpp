@@ -48,6 +48,9 @@ struct Snapshot {
   std::shared_ptr<const Preset> scene;
   std::uint64_t scene_revision = 0;
   std::string scene_source;               // file name, or "built-in default preset"
+  // The edit_id of the last ApplyParameters handled (applied or refused): the GUI knows when the
+  // scene here reflects all of its edits.
+  std::uint64_t acknowledged_edit = 0;
   // The last command that was refused, with the reason (e.g. a preset that does not load).
   std::string message;
   std::uint64_t message_revision = 0;

@@ -6,6 +6,10 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libeigen3-dev nlohmann-json3-dev libcli11-dev catch2
+  # desktop app: Qt 6 widgets + OpenGL, Dear ImGui (with its OpenGL 3 backend), GLM, Mesa
+  qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev libegl-dev libgl1-mesa-dri
+  # GUI tests and screenshots on a machine without a display
+  xvfb xauth mesa-utils
 )
 
 missing=()

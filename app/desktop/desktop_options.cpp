@@ -1,0 +1,64 @@
+#include "app/desktop/desktop_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace lodestone::desktop {
+
+std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& o) {
+  CLI::App app{"lodestone: interactive simulator of magnetic granular matter.\n"
+               "Without PRESET it opens the built-in default scene."};
+  app.footer(
+      "Mouse: drag to rotate, wheel to zoom, right-drag or shift-drag to pan, click a sphere to inspect it,\n"
+      "double-click to focus on it. Keys: space run/pause, R reset the view, Esc clear the selection.\n"
+      "Scripted: lodestone --preset P --frames N --screenshot out.png renders N frames, saves the window\n"
+      "and exits (works under Xvfb). --benchmark S prints frames/s and steps/s after S seconds.");
+  std::string positional, named, size = "1280x800", camera;
+  app.add_option("PRESET", positional, "Preset JSON file to open")->check(CLI::ExistingFile);
+  app.add_option("--preset", named, "Preset JSON file to open (same as PRESET)")->check(CLI::ExistingFile);
+  app.add_flag("--paused", o.paused, "Start paused");
+  app.add_option("--size", size, "Window size WIDTHxHEIGHT in logical pixels");
+  app.add_option("--camera", camera, "Camera angles YAW,PITCH in degrees (default -70,22)");
+  app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts")
+      ->check(CLI::IsMember({"alignment", "moment", "speed", "contacts"}));
+  app.add_option("--presets-dir", o.presets_directory, "Directory listed in the Presets panel");
+  app.add_option("--frames", o.frames, "Render this many frames, then save --screenshot and exit")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--screenshot", o.screenshot_path, "PNG file written after --frames frames");
+  app.add_option("--benchmark", o.benchmark_seconds, "Run this many seconds, print frames/s and steps/s, exit")
+      ->check(CLI::PositiveNumber);
+  try {
+    app.parse(argc, argv);
+    if (!positional.empty() && !named.empty() && positional != named)
+      throw CLI::ValidationError("PRESET", "give the preset once, as PRESET or --preset");
+    o.preset_path = named.empty() ? positional : named;
+    char x = 0;
+    std::istringstream in(size);
+    if (!(in >> o.width >> x >> o.height) || x != 'x' || o.width < 100 || o.height < 100 || o.width > 16384 ||
+        o.height > 16384)
+      throw CLI::ValidationError("--size", "'" + size + "' is not WIDTHxHEIGHT with both in [100, 16384]");
+    if (!camera.empty()) {
+      float yaw = 0, pitch = 0;
+      char comma = 0;
+      std::istringstream angles(camera);
+      if (!(angles >> yaw >> comma >> pitch) || comma != ',')
+        throw CLI::ValidationError("--camera", "'" + camera + "' is not YAW,PITCH in degrees");
+      o.yaw = yaw;
+      o.pitch = pitch;
+    }
+    if (o.frames > 0 && o.screenshot_path.empty())
+      throw CLI::ValidationError("--frames", "needs --screenshot FILE to write");
+    if (!o.screenshot_path.empty() && o.frames == 0) o.frames = 10;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "lodestone: " << e.what() << "\nRun with --help for the options.\n";
+    return 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace lodestone::desktop

@@ -1,0 +1,26 @@
+#pragma once
+// Command line of the desktop app (parsed with CLI11 after QApplication took its own options).
+
+#include <optional>
+#include <string>
+
+namespace lodestone::desktop {
+
+struct DesktopOptions {
+  std::string preset_path;          // empty: the built-in default preset
+  bool paused = false;              // start paused
+  int width = 1280, height = 800;   // window size [logical pixels]
+  std::optional<float> yaw, pitch;  // camera angles [deg]
+  std::string color_mode;           // "alignment", "moment", "speed", "contacts"
+  std::string presets_directory;    // listed in the Presets panel
+  // Scripted runs (tests, benchmarks): render this many frames, then save a screenshot and exit.
+  int frames = 0;
+  std::string screenshot_path;
+  // Benchmark: run this many seconds, print frames/s and steps/s, exit.
+  double benchmark_seconds = 0.0;
+};
+
+// Returns an exit code when the program should stop (help printed, bad arguments).
+std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& options);
+
+}  // namespace lodestone::desktop

@@ -1,0 +1,69 @@
+// lodestone: the desktop app. A Qt 6 window with an OpenGL 3.3 view and Dear ImGui panels; the
+// engine runs on its own thread (engine/simulation_thread.hpp).
+
+#include "app/desktop/desktop_options.hpp"
+#include "app/desktop/main_window.hpp"
+#include "engine/preset.hpp"
+#include "engine/simulation_thread.hpp"
+
+#include <QApplication>
+#include <QSurfaceFormat>
+
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+using namespace lodestone;
+
+int main(int argc, char** argv) {
+  // The default surface format must be set before the application object exists.
+  bool benchmark = false;
+  for (int i = 1; i < argc; ++i) benchmark = benchmark || std::strcmp(argv[i], "--benchmark") == 0;
+  QSurfaceFormat format;
+  format.setVersion(3, 3);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(24);
+  format.setSwapInterval(benchmark ? 0 : 1);
+  QSurfaceFormat::setDefaultFormat(format);
+
+  QApplication application(argc, argv);  // takes Qt's own options out of argv
+  QApplication::setApplicationName("Lodestone");
+  QApplication::setOrganizationName("Lodestone");
+
+  desktop::DesktopOptions options;
+  if (auto code = desktop::parse_desktop_options(argc, argv, options)) return *code;
+  const bool scripted = options.frames > 0 || options.benchmark_seconds > 0.0;
+
+  ui::UiState state;
+  Preset preset = default_preset();
+  std::string source = "built-in default preset";
+  if (!options.preset_path.empty()) {
+    try {
+      preset = load_preset_file(options.preset_path);
+      source = options.preset_path;
+    } catch (const PresetError& e) {
+      std::cerr << "lodestone: bad preset: " << e.what() << "\n";
+      if (scripted) return 2;
+      state.notice = std::string("not loaded, showing the default scene instead: ") + e.what();
+      state.notice_is_error = true;
+    }
+  }
+  std::string presets = options.presets_directory;
+  if (presets.empty()) presets = std::filesystem::is_directory("presets") ? "presets" : LODESTONE_PRESETS_DIR;
+  ui::scan_presets(state, presets);
+
+  std::unique_ptr<SimulationThread> simulation;
+  try {
+    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused);
+  } catch (const PresetError& e) {
+    std::cerr << "lodestone: bad preset: " << source << " " << e.what() << "\n";
+    return 2;
+  }
+
+  desktop::MainWindow window(*simulation, state, options);
+  window.resize(options.width, options.height);
+  QObject::connect(window.view(), &desktop::SceneView::finished, &application,
+                   [](int code) { QCoreApplication::exit(code); });
+  window.show();
+  return application.exec();
+}

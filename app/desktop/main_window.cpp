@@ -1,0 +1,76 @@
+#include "app/desktop/main_window.hpp"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+
+namespace lodestone::desktop {
+namespace {
+constexpr int kRecentFiles = 8;
+}
+
+MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
+    : state_(state), view_(new SceneView(simulation, state, options, this)) {
+  setWindowTitle("Lodestone");
+  setCentralWidget(view_);
+
+  QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&Open preset...", QKeySequence::Open, this, &MainWindow::open_preset);
+  recent_menu_ = file->addMenu("Open &recent");
+  file->addAction("&Save preset as...", QKeySequence::SaveAs, this, &MainWindow::save_preset_as);
+  file->addSeparator();
+  file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+  QMenu* view = menuBar()->addMenu("&View");
+  view->addAction("&Reset camera", view_, &SceneView::reset_camera);
+  QMenu* help = menuBar()->addMenu("&Help");
+  help->addAction("&About Lodestone", this, &MainWindow::about);
+  rebuild_recent_menu();
+}
+
+void MainWindow::open_preset() {
+  const QString path = QFileDialog::getOpenFileName(this, "Open preset", QString::fromStdString(state_.preset_directory),
+                                                    "Lodestone presets (*.json)");
+  if (!path.isEmpty()) open_path(path);
+}
+
+void MainWindow::open_path(const QString& path) {
+  ui::load_preset(state_, path.toStdString(), view_->sink());
+  if (!state_.notice_is_error) remember(path);
+}
+
+void MainWindow::save_preset_as() {
+  const QString path = QFileDialog::getSaveFileName(this, "Save preset as", QString::fromStdString(state_.save_path),
+                                                    "Lodestone presets (*.json)");
+  if (path.isEmpty()) return;
+  state_.save_path = path.toStdString();
+  ui::save_preset(state_, state_.save_path);
+  if (!state_.notice_is_error) remember(path);
+}
+
+void MainWindow::remember(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recent_files").toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > kRecentFiles) recent.removeLast();
+  settings.setValue("recent_files", recent);
+  rebuild_recent_menu();
+}
+
+void MainWindow::rebuild_recent_menu() {
+  recent_menu_->clear();
+  const QStringList recent = QSettings().value("recent_files").toStringList();
+  for (const QString& path : recent) recent_menu_->addAction(path, this, [this, path] { open_path(path); });
+  recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::about() {
+  QMessageBox::about(this, "About Lodestone",
+                     "<b>Lodestone</b>: an interactive simulator of magnetic granular matter.<br>"
+                     "Contacts (linear spring-dashpot, Hertz-Mindlin), magnetic dipoles, field programs.<br>"
+                     "Physics and sources: docs/physics.md. Preset format: docs/presets.md.");
+}
+
+}  // namespace lodestone::desktop

@@ -1,0 +1,33 @@
+#pragma once
+// The main window: a menu bar (open, save as, recent files, reset view, about) around the
+// OpenGL scene view. Recent files are the only thing kept between runs (QSettings).
+
+#include "app/desktop/scene_view.hpp"
+
+#include <QMainWindow>
+
+class QMenu;
+
+namespace lodestone::desktop {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options);
+  SceneView* view() const { return view_; }
+
+ private:
+  void open_preset();
+  void open_path(const QString& path);
+  void save_preset_as();
+  void remember(const QString& path);
+  void rebuild_recent_menu();
+  void about();
+
+  ui::UiState& state_;
+  SceneView* view_;
+  QMenu* recent_menu_ = nullptr;
+};
+
+}  // namespace lodestone::desktop

@@ -1,0 +1,74 @@
+#pragma once
+// The central OpenGL view: draws the newest snapshot and the ImGui panels on top, turns mouse and
+// keys into camera moves, selection and commands. Renders continuously (each swap asks for the
+// next frame); the simulation runs on its own thread and never waits for a frame.
+
+#include "app/desktop/desktop_options.hpp"
+#include "engine/simulation_thread.hpp"
+#include "render/camera.hpp"
+#include "render/scene_renderer.hpp"
+#include "ui/imgui_bridge.hpp"
+#include "ui/ui_state.hpp"
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+
+#include <memory>
+
+namespace lodestone::desktop {
+
+class SceneView : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  SceneView(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options, QWidget* parent = nullptr);
+  ~SceneView() override;
+
+  void reset_camera();
+  const ui::CommandSink& sink() const { return send_; }
+
+ signals:
+  void finished(int exit_code);  // scripted runs: screenshot saved or benchmark done
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void resizeGL(int width, int height) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+
+ private:
+  void after_frame();
+  void frame_box();
+
+  SimulationThread& simulation_;
+  ui::UiState& state_;
+  DesktopOptions options_;
+  ui::CommandSink send_;
+  std::unique_ptr<ui::ImGuiBridge> bridge_;
+  render::SceneRenderer renderer_;
+  render::OrbitCamera camera_;
+  bool renderer_ready_ = false;
+  std::string renderer_error_;
+  std::string framed_source_;  // the scene the camera was last framed for
+  std::uint64_t framed_revision_ = 0;
+  // Mouse gestures
+  QPoint press_position_, last_position_;
+  Qt::MouseButton dragging_ = Qt::NoButton;
+  bool moved_ = false;
+  // Frame rate
+  QElapsedTimer fps_clock_;
+  int fps_frames_ = 0;
+  long long frames_drawn_ = 0;
+  // Benchmark
+  QElapsedTimer benchmark_clock_;
+  long long benchmark_frames_ = 0;
+  std::int64_t benchmark_first_step_ = -1;
+};
+
+}  // namespace lodestone::desktop

@@ -1,0 +1,58 @@
+#pragma once
+// Orbit camera (z up): drag to rotate, wheel to zoom, pan in the view plane, focus on a point,
+// reset to frame the box. GLM, float: it only feeds the GPU and the picking ray.
+
+#include <glm/glm.hpp>
+
+namespace lodestone::render {
+
+struct Ray {
+  glm::vec3 origin{0.0f};
+  glm::vec3 direction{0.0f, 0.0f, -1.0f};  // unit
+};
+
+class OrbitCamera {
+ public:
+  static constexpr float kDefaultYaw = -70.0f;   // [deg] seen from -y, a little from +x
+  static constexpr float kDefaultPitch = 22.0f;  // [deg] above the horizon
+  static constexpr float kFieldOfView = 35.0f;   // [deg] vertical
+
+  // Looks at the centre of the box from the default direction, far enough to see all of it.
+  void frame_box(const glm::vec3& lo, const glm::vec3& hi);
+  void set_angles(float yaw_degrees, float pitch_degrees);
+  void set_viewport(int width, int height);
+  // Pixels on the left covered by a panel: the view is centred on (and framed to) the rest.
+  void set_left_inset(float pixels) { inset_ = pixels; }
+  float left_inset() const { return inset_; }
+
+  void rotate(float dx_pixels, float dy_pixels);  // a drag across the view turns by 180 degrees
+  void zoom(float wheel_steps);                   // one step = 15 % closer
+  void pan(float dx_pixels, float dy_pixels);     // the point under the cursor follows it
+  void focus(const glm::vec3& point) { target_ = point; }
+
+  glm::mat4 view() const;
+  glm::mat4 projection() const;
+  glm::vec3 eye() const;
+  const glm::vec3& target() const { return target_; }
+  float distance() const { return distance_; }
+  float yaw() const { return yaw_; }
+  float pitch() const { return pitch_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+  // The ray through a pixel (origin top-left, logical pixels).
+  Ray ray_through(float x, float y) const;
+  // Pixel position of a world point (origin top-left); z in [0, 1] is depth, < 0 or > 1 clipped.
+  glm::vec3 project(const glm::vec3& world) const;
+
+ private:
+  glm::vec3 target_{0.0f};
+  float distance_ = 1.0f;
+  float yaw_ = kDefaultYaw;
+  float pitch_ = kDefaultPitch;
+  float scene_size_ = 1.0f;  // box diagonal, for near/far planes
+  int width_ = 1, height_ = 1;
+  float inset_ = 0.0f;
+};
+
+}  // namespace lodestone::render

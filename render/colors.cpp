@@ -1,0 +1,88 @@
+#include "render/colors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace lodestone::render {
+
+Rgb ColorScale::at(float t) const {
+  if (stops.empty()) return {1.0f, 1.0f, 1.0f};
+  if (stops.size() == 1) return stops.front();
+  t = std::clamp(t, 0.0f, 1.0f) * static_cast<float>(stops.size() - 1);
+  const size_t k = std::min(static_cast<size_t>(t), stops.size() - 2);
+  const float f = t - static_cast<float>(k);
+  Rgb out;
+  for (int c = 0; c < 3; ++c) out[static_cast<size_t>(c)] = (1.0f - f) * stops[k][static_cast<size_t>(c)] + f * stops[k + 1][static_cast<size_t>(c)];
+  return out;
+}
+
+namespace {
+
+// Blue across the field to dark red along it, through a light grey (a diverging map, like the
+// seed 004 figures).
+const std::vector<Rgb> kAlignmentStops = {{0.16f, 0.32f, 0.85f}, {0.86f, 0.86f, 0.86f}, {0.55f, 0.02f, 0.02f}};
+const std::vector<Rgb> kSignedStops = {{0.16f, 0.32f, 0.85f}, {0.80f, 0.80f, 0.80f}, {0.80f, 0.10f, 0.08f}};
+// Perceptually ordered (viridis-like) for magnitudes.
+const std::vector<Rgb> kMagnitudeStops = {{0.27f, 0.00f, 0.33f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f},
+                                          {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.14f}};
+const std::vector<Rgb> kCountStops = {{0.35f, 0.35f, 0.38f}, {0.20f, 0.45f, 0.85f}, {0.15f, 0.70f, 0.55f},
+                                      {0.55f, 0.80f, 0.20f}, {0.95f, 0.75f, 0.15f}, {0.95f, 0.40f, 0.10f},
+                                      {0.85f, 0.10f, 0.10f}};
+
+std::string number(double v, const char* unit) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.3g %s", v, unit);
+  return buffer;
+}
+
+}  // namespace
+
+ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>& rgb) {
+  const ParticleSnapshot& p = s.particles;
+  const size_t n = p.size();
+  rgb.resize(3 * n);
+  const float bx = static_cast<float>(s.field_direction.x()), by = static_cast<float>(s.field_direction.y()),
+              bz = static_cast<float>(s.field_direction.z());
+  ColorScale scale;
+  std::vector<float> value(n);
+  switch (mode) {
+    case ColorMode::FieldAlignment:
+      scale = {"easy axis vs field |cos theta|", "0 (across)", "1 (along)", kAlignmentStops};
+      for (size_t i = 0; i < n; ++i)
+        value[i] = std::abs(p.easy_axis[3 * i] * bx + p.easy_axis[3 * i + 1] * by + p.easy_axis[3 * i + 2] * bz);
+      break;
+    case ColorMode::MomentAlignment:
+      scale = {"moment vs field cos", "-1 (against)", "1 (along)", kSignedStops};
+      for (size_t i = 0; i < n; ++i) {
+        const float mx = p.moment[3 * i], my = p.moment[3 * i + 1], mz = p.moment[3 * i + 2];
+        const float norm = std::sqrt(mx * mx + my * my + mz * mz);
+        value[i] = norm > 0.0f ? 0.5f * (1.0f + (mx * bx + my * by + mz * bz) / norm) : 0.5f;
+      }
+      break;
+    case ColorMode::Speed: {
+      float top = 0.0f;
+      for (size_t i = 0; i < n; ++i) {
+        const float vx = p.velocity[3 * i], vy = p.velocity[3 * i + 1], vz = p.velocity[3 * i + 2];
+        value[i] = std::sqrt(vx * vx + vy * vy + vz * vz);
+        top = std::max(top, value[i]);
+      }
+      for (float& v : value) v = top > 0.0f ? v / top : 0.0f;
+      scale = {"speed", "0", number(top, "m/s"), kMagnitudeStops};
+      break;
+    }
+    case ColorMode::Contacts:
+      scale = {"contacts", "0", "6+", kCountStops};
+      for (size_t i = 0; i < n; ++i) value[i] = std::min(static_cast<float>(p.contacts[i]), 6.0f) / 6.0f;
+      break;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Rgb c = scale.at(value[i]);
+    rgb[3 * i] = c[0];
+    rgb[3 * i + 1] = c[1];
+    rgb[3 * i + 2] = c[2];
+  }
+  return scale;
+}
+
+}  // namespace lodestone::render

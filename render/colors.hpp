@@ -1,0 +1,33 @@
+#pragma once
+// How spheres are coloured, and the legend that explains it. Pure CPU, no GL.
+
+#include "engine/snapshot.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace lodestone::render {
+
+using Rgb = std::array<float, 3>;
+
+enum class ColorMode : int {
+  FieldAlignment,   // |easy axis . field direction|: dark red along the field, blue perpendicular (seed 004 Fig. 4)
+  MomentAlignment,  // moment . field direction / |m|: red along, grey across, blue against
+  Speed,            // |v| from 0 to the largest speed in the snapshot
+  Contacts,         // number of contacts, 0 .. 6+
+};
+inline constexpr const char* kColorModeNames[] = {"easy axis vs field", "moment vs field", "speed", "contacts"};
+
+// A continuous colour scale for the legend: colour at 0 .. 1 through `stops`, labelled lo .. hi.
+struct ColorScale {
+  std::string title;
+  std::string low_label, high_label;
+  std::vector<Rgb> stops;  // evenly spaced
+  Rgb at(float t) const;
+};
+
+// Fills `rgb` (3 floats per particle) for the mode, and returns the legend.
+ColorScale color_particles(const Snapshot& snapshot, ColorMode mode, std::vector<float>& rgb);
+
+}  // namespace lodestone::render

@@ -1,0 +1,261 @@
+#include "render/scene_renderer.hpp"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone::render {
+namespace {
+
+constexpr int kGizmoSize = 96;  // [framebuffer pixels]
+
+void push_line(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, const Rgb& color) {
+  for (const glm::vec3* p : {&a, &b}) {
+    out.insert(out.end(), {p->x, p->y, p->z, color[0], color[1], color[2]});
+  }
+}
+
+// A line through the sphere centre along `direction`, with a two-line head at the + end.
+void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec3& direction, float half_length,
+                const Rgb& color, bool head) {
+  const glm::vec3 tip = center + half_length * direction;
+  push_line(out, center - half_length * direction, tip, color);
+  if (!head) return;
+  glm::vec3 side = glm::cross(direction, glm::vec3(0.0f, 0.0f, 1.0f));
+  if (glm::dot(side, side) < 1e-6f) side = glm::cross(direction, glm::vec3(1.0f, 0.0f, 0.0f));
+  side = glm::normalize(side);
+  const float head_length = 0.35f * half_length;
+  push_line(out, tip, tip - head_length * direction + 0.5f * head_length * side, color);
+  push_line(out, tip, tip - head_length * direction - 0.5f * head_length * side, color);
+}
+
+glm::vec3 vec(const Vec3& v) { return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())}; }
+
+}  // namespace
+
+GLuint SceneRenderer::compile(const std::string& vertex, const std::string& fragment, std::string& error) {
+  auto stage = [&](GLenum type, const std::string& source) -> GLuint {
+    const GLuint shader = gl_.glCreateShader(type);
+    const char* text = source.c_str();
+    gl_.glShaderSource(shader, 1, &text, nullptr);
+    gl_.glCompileShader(shader);
+    GLint ok = 0;
+    gl_.glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+      char log[2048];
+      gl_.glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+      error += std::string(type == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader: " + log;
+    }
+    return shader;
+  };
+  const GLuint vs = stage(GL_VERTEX_SHADER, vertex), fs = stage(GL_FRAGMENT_SHADER, fragment);
+  const GLuint program = gl_.glCreateProgram();
+  gl_.glAttachShader(program, vs);
+  gl_.glAttachShader(program, fs);
+  gl_.glLinkProgram(program);
+  GLint ok = 0;
+  gl_.glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    gl_.glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    error += std::string("link: ") + log;
+  }
+  gl_.glDeleteShader(vs);
+  gl_.glDeleteShader(fs);
+  return program;
+}
+
+bool SceneRenderer::initialize(std::string& error) {
+  if (!gl_.initializeOpenGLFunctions()) {
+    error = "OpenGL 3.3 core functions are not available in this context";
+    return false;
+  }
+  sphere_program_ = compile(sphere_vertex_shader(), sphere_fragment_shader(), error);
+  line_program_ = compile(line_vertex_shader(), line_fragment_shader(), error);
+  if (!error.empty()) return false;
+
+  // Spheres: a unit quad (triangle strip) and an instance buffer.
+  static const float corners[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
+  gl_.glGenVertexArrays(1, &sphere_vao_);
+  gl_.glBindVertexArray(sphere_vao_);
+  gl_.glGenBuffers(1, &corner_vbo_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, corner_vbo_);
+  gl_.glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+  gl_.glEnableVertexAttribArray(0);
+  gl_.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  gl_.glGenBuffers(1, &instance_vbo_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
+  const GLsizei stride = 7 * sizeof(float);
+  gl_.glEnableVertexAttribArray(1);
+  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+  gl_.glVertexAttribDivisor(1, 1);
+  gl_.glEnableVertexAttribArray(2);
+  gl_.glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
+  gl_.glVertexAttribDivisor(2, 1);
+  gl_.glEnableVertexAttribArray(3);
+  gl_.glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(4 * sizeof(float)));
+  gl_.glVertexAttribDivisor(3, 1);
+
+  // Lines: position + colour per vertex.
+  gl_.glGenVertexArrays(1, &line_vao_);
+  gl_.glBindVertexArray(line_vao_);
+  gl_.glGenBuffers(1, &line_vbo_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
+  gl_.glEnableVertexAttribArray(0);
+  gl_.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  gl_.glEnableVertexAttribArray(1);
+  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+  gl_.glBindVertexArray(0);
+  return true;
+}
+
+void SceneRenderer::upload_lines(const std::vector<float>& vertices) {
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
+  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(float)), vertices.data(),
+                   GL_STREAM_DRAW);
+}
+
+void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projection, GLsizei vertex_count) {
+  gl_.glUseProgram(line_program_);
+  gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(line_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
+  gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(line_program_, "projection"), 1, GL_FALSE,
+                         glm::value_ptr(projection));
+  gl_.glBindVertexArray(line_vao_);
+  gl_.glDrawArrays(GL_LINES, 0, vertex_count);
+}
+
+void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const ViewOptions& options, int fb_width,
+                         int fb_height) {
+  const ParticleSnapshot& p = s.particles;
+  const size_t n = p.size();
+  gl_.glViewport(0, 0, fb_width, fb_height);
+  gl_.glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
+  gl_.glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  gl_.glEnable(GL_DEPTH_TEST);
+  gl_.glDepthFunc(GL_LESS);
+  gl_.glDisable(GL_BLEND);
+  gl_.glDisable(GL_CULL_FACE);
+  gl_.glDisable(GL_SCISSOR_TEST);
+  const glm::mat4 view = camera.view(), projection = camera.projection();
+
+  // [SECTION] spheres
+  legend_ = color_particles(s, options.color_mode, colors_);
+  const long selected = options.selected ? p.index_of(*options.selected) : -1;
+  instances_.resize(7 * n);
+  for (size_t i = 0; i < n; ++i) {
+    float* out = &instances_[7 * i];
+    out[0] = p.position[3 * i];
+    out[1] = p.position[3 * i + 1];
+    out[2] = p.position[3 * i + 2];
+    out[3] = p.radius[i];
+    const bool highlight = static_cast<long>(i) == selected;
+    out[4] = highlight ? 1.0f : colors_[3 * i];
+    out[5] = highlight ? 0.85f : colors_[3 * i + 1];
+    out[6] = highlight ? 0.15f : colors_[3 * i + 2];
+  }
+  drawn_spheres_ = n;
+  if (n > 0) {
+    gl_.glUseProgram(sphere_program_);
+    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
+    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "projection"), 1, GL_FALSE,
+                           glm::value_ptr(projection));
+    const glm::vec3 light = glm::normalize(glm::vec3(0.4f, 0.6f, 0.7f));
+    gl_.glUniform3fv(gl_.glGetUniformLocation(sphere_program_, "light_direction"), 1, glm::value_ptr(light));
+    gl_.glBindVertexArray(sphere_vao_);
+    gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
+    gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances_.size() * sizeof(float)), instances_.data(),
+                     GL_STREAM_DRAW);
+    gl_.glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(n));
+  }
+
+  // [SECTION] arrows, axes, box
+  lines_.clear();
+  const Rgb moment_color{1.0f, 0.84f, 0.25f}, axis_color{0.55f, 0.95f, 1.0f}, box_color{0.55f, 0.58f, 0.62f};
+  for (size_t i = 0; i < n; ++i) {
+    const glm::vec3 c(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
+    const float r = p.radius[i];
+    const glm::vec3 m(p.moment[3 * i], p.moment[3 * i + 1], p.moment[3 * i + 2]);
+    const float m_norm = glm::length(m);
+    const glm::vec3 axis(p.easy_axis[3 * i], p.easy_axis[3 * i + 1], p.easy_axis[3 * i + 2]);
+    if (options.show_moments && m_norm > 0.0f) push_arrow(lines_, c, m / m_norm, options.arrow_length * r, moment_color, true);
+    // The easy axis is drawn apart only where it differs visibly from the moment direction.
+    if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))
+      push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, axis_color, false);
+  }
+  if (options.show_box && s.scene) {
+    const glm::vec3 lo = vec(s.scene->box.min), hi = vec(s.scene->box.max);
+    for (int a = 0; a < 3; ++a) {
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      for (int corner = 0; corner < 4; ++corner) {
+        glm::vec3 start = lo, end = lo;
+        start[b] = end[b] = (corner & 1) ? hi[b] : lo[b];
+        start[c] = end[c] = (corner & 2) ? hi[c] : lo[c];
+        end[a] = hi[a];
+        push_line(lines_, start, end, box_color);
+      }
+    }
+  }
+  if (!lines_.empty()) {
+    upload_lines(lines_);
+    draw_lines(view, projection, static_cast<GLsizei>(lines_.size() / 6));
+  }
+
+  // [SECTION] gizmo: axes and the field direction, rotated with the camera, bottom-left corner
+  gizmo_labels_.visible = options.show_gizmo;
+  if (options.show_gizmo) {
+    const int size = std::min({kGizmoSize, fb_width, fb_height});
+    const int left = std::clamp(options.gizmo_left, 0, std::max(fb_width - size, 0));
+    gl_.glViewport(left, 8, size, size);
+    gl_.glClear(GL_DEPTH_BUFFER_BIT);
+    glm::mat4 rotation = view;
+    rotation[3] = glm::vec4(0.0f, 0.0f, -3.0f, 1.0f);  // keep the rotation, look from 3 units away
+    const glm::mat4 ortho = glm::ortho(-1.3f, 1.3f, -1.3f, 1.3f, 0.1f, 10.0f);
+    lines_.clear();
+    push_line(lines_, glm::vec3(0.0f), glm::vec3(1, 0, 0), {0.95f, 0.3f, 0.3f});
+    push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 1, 0), {0.35f, 0.9f, 0.35f});
+    push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 0, 1), {0.4f, 0.55f, 1.0f});
+    const glm::vec3 field = glm::normalize(vec(s.field_direction));
+    push_arrow(lines_, 0.45f * field, field, 0.45f, moment_color, true);
+    upload_lines(lines_);
+    draw_lines(rotation, ortho, static_cast<GLsizei>(lines_.size() / 6));
+    // Label positions in window pixels (top-left origin) of framebuffer size.
+    auto to_pixels = [&](const glm::vec3& world) {
+      glm::vec4 clip = ortho * rotation * glm::vec4(world, 1.0f);
+      return glm::vec2(static_cast<float>(left) + (clip.x + 1.0f) * 0.5f * static_cast<float>(size),
+                       static_cast<float>(fb_height) - (8.0f + (clip.y + 1.0f) * 0.5f * static_cast<float>(size)));
+    };
+    gizmo_labels_.x = to_pixels({1.15f, 0, 0});
+    gizmo_labels_.y = to_pixels({0, 1.15f, 0});
+    gizmo_labels_.z = to_pixels({0, 0, 1.15f});
+    gizmo_labels_.field = to_pixels(1.1f * field);
+    gl_.glViewport(0, 0, fb_width, fb_height);
+  }
+  gl_.glBindVertexArray(0);
+  gl_.glUseProgram(0);
+}
+
+std::optional<std::uint64_t> pick_particle(const Snapshot& s, const Ray& ray) {
+  const ParticleSnapshot& p = s.particles;
+  double best = INFINITY;
+  std::optional<std::uint64_t> hit;
+  const Vec3 origin(ray.origin.x, ray.origin.y, ray.origin.z);
+  const Vec3 direction = Vec3(ray.direction.x, ray.direction.y, ray.direction.z).normalized();
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Vec3 center(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
+    const Vec3 to_center = center - origin;
+    const double b = to_center.dot(direction);
+    const double perpendicular_sq = (to_center - b * direction).squaredNorm();
+    const double r = p.radius[i];
+    if (perpendicular_sq > r * r) continue;
+    const double t = b - std::sqrt(r * r - perpendicular_sq);
+    if (t > 0.0 && t < best) {
+      best = t;
+      hit = p.id[i];
+    }
+  }
+  return hit;
+}
+
+}  // namespace lodestone::render

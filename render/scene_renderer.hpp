@@ -1,0 +1,73 @@
+#pragma once
+// Draws a Snapshot with OpenGL 3.3 core: spheres as instanced ray-cast impostors with correct
+// depth, lit and coloured by the chosen mode; moments as arrows and easy axes as lines (lines are
+// several times cheaper than meshes on a software renderer, ../shared/STACK.md); the box; an axes
+// gizmo with the field direction in a corner. Never touches live engine state.
+
+#include "render/camera.hpp"
+#include "render/colors.hpp"
+
+#include <QOpenGLFunctions_3_3_Core>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lodestone::render {
+
+struct ViewOptions {
+  ColorMode color_mode = ColorMode::FieldAlignment;
+  bool show_moments = true;      // moment arrows
+  bool show_easy_axes = false;   // easy axes as lines (where they differ from the moment)
+  bool show_box = true;
+  bool show_gizmo = true;
+  float arrow_length = 1.5f;     // half length of an arrow, in radii (1 = just the surface)
+  int gizmo_left = 8;            // [framebuffer pixels] left edge of the gizmo
+  std::optional<std::uint64_t> selected;  // highlighted particle
+};
+
+// Screen positions (pixels, origin top-left) of the gizmo's axis tips, for labels.
+struct GizmoLabels {
+  bool visible = false;
+  glm::vec2 x, y, z, field;
+};
+
+class SceneRenderer {
+ public:
+  // Needs a current OpenGL 3.3 core context. Returns false and a message when shaders fail.
+  bool initialize(std::string& error);
+  // Draws into the bound framebuffer of size (framebuffer_width, framebuffer_height).
+  void draw(const Snapshot& snapshot, const OrbitCamera& camera, const ViewOptions& options, int framebuffer_width,
+            int framebuffer_height);
+  const ColorScale& legend() const { return legend_; }
+  const GizmoLabels& gizmo_labels() const { return gizmo_labels_; }
+  size_t drawn_spheres() const { return drawn_spheres_; }
+
+ private:
+  GLuint compile(const std::string& vertex, const std::string& fragment, std::string& error);
+  void upload_lines(const std::vector<float>& vertices);
+  void draw_lines(const glm::mat4& view, const glm::mat4& projection, GLsizei vertex_count);
+
+  QOpenGLFunctions_3_3_Core gl_;
+  GLuint sphere_program_ = 0, line_program_ = 0;
+  GLuint sphere_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
+  GLuint line_vao_ = 0, line_vbo_ = 0;
+  std::vector<float> instances_;  // per sphere: centre (3), radius, colour (3)
+  std::vector<float> colors_;
+  std::vector<float> lines_;      // per vertex: position (3), colour (3)
+  ColorScale legend_;
+  GizmoLabels gizmo_labels_;
+  size_t drawn_spheres_ = 0;
+};
+
+// The particle whose sphere the ray hits first, if any (double precision, all particles).
+std::optional<std::uint64_t> pick_particle(const Snapshot& snapshot, const Ray& ray);
+
+// Shader sources, embedded at build time from assets/shaders/.
+const std::string& sphere_vertex_shader();
+const std::string& sphere_fragment_shader();
+const std::string& line_vertex_shader();
+const std::string& line_fragment_shader();
+
+}  // namespace lodestone::render

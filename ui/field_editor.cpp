@@ -1,0 +1,228 @@
+#include "ui/field_editor.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace lodestone::ui {
+namespace {
+
+void tooltip(const std::string& help) {
+  if (!help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+}
+
+std::string with_unit(const std::string& label, const std::string& unit) {
+  return unit.empty() ? label : label + " [" + unit + "]";
+}
+
+void show_error(const std::string& id, const FieldErrors& errors) {
+  const auto it = errors.find(id);
+  if (it != errors.end()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", it->second.c_str());
+}
+
+std::string range_text(const Range& range, Quantity q, const std::string& unit) {
+  // The range in the display unit.
+  Range shown = range;
+  if (std::isfinite(range.lo)) shown.lo = si_to_unit(range.lo, q, unit);
+  if (std::isfinite(range.hi)) shown.hi = si_to_unit(range.hi, q, unit);
+  return shown.text() + (unit.empty() ? "" : " " + unit);
+}
+
+// ImGui ids: everything after "##" is the id, invisible.
+std::string widget(const std::string& label, const std::string& id) { return label + "##" + id; }
+
+}  // namespace
+
+std::string display_unit(Quantity q, const DisplayUnits& units) {
+  if (q == Quantity::FluxDensity && is_accepted_unit(q, units.field)) return units.field;
+  if (q == Quantity::Length && is_accepted_unit(q, units.length)) return units.length;
+  if (q == Quantity::Pressure && is_accepted_unit(q, units.pressure)) return units.pressure;
+  return std::string(si_unit(q));
+}
+
+std::string field_label(const std::string& key) {
+  std::string out = key;
+  for (char& c : out)
+    if (c == '_') c = ' ';
+  return out;
+}
+
+bool edit_real(const std::string& id, const std::string& label, double& value, Quantity q, const Range& range,
+               const std::string& help, EditorContext& context) {
+  const std::string unit = display_unit(q, context.units);
+  double shown = si_to_unit(value, q, unit);
+  ImGui::InputDouble(widget(with_unit(label, unit), id).c_str(), &shown, 0.0, 0.0, "%.6g");
+  tooltip(help);
+  bool changed = false;
+  if (ImGui::IsItemDeactivatedAfterEdit()) {
+    const double si = unit_to_si(shown, q, unit);
+    if (std::isfinite(si) && range.contains(si)) {
+      changed = si != value;
+      value = si;
+      context.errors.erase(id);
+    } else {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%.6g", shown);
+      context.errors[id] = std::string("refused ") + buffer + ": allowed " + range_text(range, q, unit);
+    }
+  }
+  show_error(id, context.errors);
+  return changed;
+}
+
+bool edit_optional_real(const std::string& id, const std::string& label, std::optional<double>& value, Quantity q,
+                        const Range& range, const std::string& unset_word, const std::string& help,
+                        EditorContext& context) {
+  bool unset = !value.has_value();
+  bool changed = false;
+  if (ImGui::Checkbox(widget(unset_word, id + ".unset").c_str(), &unset)) {
+    changed = true;
+    if (unset) {
+      value.reset();
+    } else {
+      // Start from a value in range: the low end, or 1 SI unit.
+      value = std::isfinite(range.lo) && range.lo > 0.0 ? range.lo : (range.contains(1.0) ? 1.0 : range.lo);
+    }
+  }
+  tooltip(help);
+  ImGui::SameLine();
+  if (value) {
+    changed |= edit_real(id, label, *value, q, range, help, context);
+  } else {
+    ImGui::TextDisabled("%s: %s", label.c_str(), unset_word.c_str());
+  }
+  return changed;
+}
+
+bool edit_integer(const std::string& id, const std::string& label, int& value, const Range& range,
+                  const std::string& help, EditorContext& context) {
+  int shown = value;
+  ImGui::InputInt(widget(label, id).c_str(), &shown);
+  tooltip(help);
+  bool changed = false;
+  if (ImGui::IsItemDeactivatedAfterEdit() || (shown != value && !ImGui::IsItemActive())) {
+    if (range.contains(shown)) {
+      changed = shown != value;
+      value = shown;
+      context.errors.erase(id);
+    } else {
+      context.errors[id] = "refused " + std::to_string(shown) + ": allowed " + range.text();
+    }
+  }
+  show_error(id, context.errors);
+  return changed;
+}
+
+bool edit_unsigned(const std::string& id, const std::string& label, std::uint64_t& value, const std::string& help) {
+  std::uint64_t shown = value;
+  ImGui::InputScalar(widget(label, id).c_str(), ImGuiDataType_U64, &shown);
+  tooltip(help);
+  if (ImGui::IsItemDeactivatedAfterEdit() && shown != value) {
+    value = shown;
+    return true;
+  }
+  return false;
+}
+
+bool edit_boolean(const std::string& id, const std::string& label, bool& value, const std::string& help) {
+  const bool changed = ImGui::Checkbox(widget(label, id).c_str(), &value);
+  tooltip(help);
+  return changed;
+}
+
+bool edit_text(const std::string& id, const std::string& label, std::string& value, const std::string& help) {
+  std::string shown = value;
+  ImGui::InputText(widget(label, id).c_str(), &shown);
+  tooltip(help);
+  if (ImGui::IsItemDeactivatedAfterEdit() && shown != value) {
+    value = shown;
+    return true;
+  }
+  return false;
+}
+
+bool edit_choice(const std::string& id, const std::string& label, int& value, const std::vector<std::string>& choices,
+                 const std::string& help) {
+  bool changed = false;
+  const char* current = value >= 0 && static_cast<size_t>(value) < choices.size() ? choices[static_cast<size_t>(value)].c_str() : "?";
+  if (ImGui::BeginCombo(widget(label, id).c_str(), current)) {
+    for (size_t i = 0; i < choices.size(); ++i) {
+      const bool selected = static_cast<int>(i) == value;
+      if (ImGui::Selectable(choices[i].c_str(), selected) && !selected) {
+        value = static_cast<int>(i);
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  tooltip(help);
+  return changed;
+}
+
+bool edit_direction(const std::string& id, const std::string& label, Vec3& value, const std::string& help,
+                    EditorContext& context) {
+  bool changed = false;
+  ImGui::TextUnformatted(label.c_str());
+  tooltip(help);
+  ImGui::SameLine();
+  const struct {
+    const char* name;
+    Vec3 axis;
+  } axes[] = {{"+x", Vec3::UnitX()}, {"+y", Vec3::UnitY()}, {"+z", Vec3::UnitZ()}, {"-z", -Vec3::UnitZ()}};
+  for (const auto& a : axes) {
+    if (ImGui::SmallButton(widget(a.name, id + a.name).c_str())) {
+      changed = value != a.axis;
+      value = a.axis;
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  // Angles: polar from +z, azimuth from +x in the xy plane.
+  float polar = static_cast<float>(std::acos(std::clamp(value.z(), -1.0, 1.0)) * 180.0 / pi);
+  float azimuth = static_cast<float>(std::atan2(value.y(), value.x()) * 180.0 / pi);
+  bool angles = ImGui::SliderFloat(widget("polar angle [deg]", id + ".polar").c_str(), &polar, 0.0f, 180.0f, "%.1f");
+  angles |= ImGui::SliderFloat(widget("azimuth [deg]", id + ".azimuth").c_str(), &azimuth, -180.0f, 180.0f, "%.1f");
+  if (angles) {
+    const double t = polar * pi / 180.0, f = azimuth * pi / 180.0;
+    value = Vec3(std::sin(t) * std::cos(f), std::sin(t) * std::sin(f), std::cos(t));
+    changed = true;
+  }
+  (void)context;
+  return changed;
+}
+
+bool edit_vector(const std::string& id, const std::string& label, Vec3& value, Quantity q, const std::string& help,
+                 EditorContext& context) {
+  const std::string unit = display_unit(q, context.units);
+  double shown[3] = {si_to_unit(value.x(), q, unit), si_to_unit(value.y(), q, unit), si_to_unit(value.z(), q, unit)};
+  ImGui::InputScalarN(widget(with_unit(label, unit), id).c_str(), ImGuiDataType_Double, shown, 3, nullptr, nullptr,
+                      "%.6g");
+  tooltip(help);
+  if (ImGui::IsItemDeactivatedAfterEdit()) {
+    const Vec3 si(unit_to_si(shown[0], q, unit), unit_to_si(shown[1], q, unit), unit_to_si(shown[2], q, unit));
+    if (si.allFinite() && si != value) {
+      value = si;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool edit_matrix(const std::string& id, const std::string& label, Mat3& value, Quantity q, const std::string& help,
+                 EditorContext& context) {
+  bool changed = false;
+  ImGui::TextUnformatted(with_unit(label, display_unit(q, context.units)).c_str());
+  tooltip(help);
+  for (int r = 0; r < 3; ++r) {
+    Vec3 row = value.row(r).transpose();
+    if (edit_vector(id + ".row" + std::to_string(r), "row " + std::to_string(r + 1), row, q, help, context)) {
+      value.row(r) = row.transpose();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace lodestone::ui

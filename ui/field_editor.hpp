@@ -1,0 +1,93 @@
+#pragma once
+// Editors built from the preset field table (engine/preset_schema.cpp): the same declaration that
+// parses and documents a field gives its panel widget, unit, allowed range and tooltip. Values
+// are shown in the preset's display units (field, length, pressure) and converted at this edge.
+// A typed value is committed when the user finishes editing (Enter or focus lost); a value out of
+// range is refused and the range is shown under the field.
+
+#include "engine/parameters.hpp"
+#include "engine/schema.hpp"
+
+#include <map>
+#include <string>
+
+namespace lodestone::ui {
+
+using FieldErrors = std::map<std::string, std::string>;
+
+// The unit a quantity is shown in: the preset's display unit for field, length and pressure,
+// the SI unit otherwise.
+std::string display_unit(Quantity q, const DisplayUnits& units);
+// "youngs_modulus" -> "youngs modulus".
+std::string field_label(const std::string& key);
+
+struct EditorContext {
+  const DisplayUnits& units;
+  FieldErrors& errors;
+};
+
+bool edit_real(const std::string& id, const std::string& label, double& value, Quantity q, const Range& range,
+               const std::string& help, EditorContext& context);
+bool edit_optional_real(const std::string& id, const std::string& label, std::optional<double>& value, Quantity q,
+                        const Range& range, const std::string& unset_word, const std::string& help,
+                        EditorContext& context);
+bool edit_integer(const std::string& id, const std::string& label, int& value, const Range& range,
+                  const std::string& help, EditorContext& context);
+bool edit_unsigned(const std::string& id, const std::string& label, std::uint64_t& value, const std::string& help);
+bool edit_boolean(const std::string& id, const std::string& label, bool& value, const std::string& help);
+bool edit_text(const std::string& id, const std::string& label, std::string& value, const std::string& help);
+bool edit_choice(const std::string& id, const std::string& label, int& value, const std::vector<std::string>& choices,
+                 const std::string& help);
+bool edit_direction(const std::string& id, const std::string& label, Vec3& value, const std::string& help,
+                    EditorContext& context);
+bool edit_vector(const std::string& id, const std::string& label, Vec3& value, Quantity q, const std::string& help,
+                 EditorContext& context);
+bool edit_matrix(const std::string& id, const std::string& label, Mat3& value, Quantity q, const std::string& help,
+                 EditorContext& context);
+
+// Edits one field of `object` by its declaration. Returns true when the value changed.
+template <class S>
+bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, EditorContext& context) {
+  void* address = f.address(object);
+  const std::string id = id_prefix + "." + f.key;
+  const std::string label = field_label(f.key);
+  switch (f.kind) {
+    case FieldKind::Real:
+      return edit_real(id, label, *static_cast<double*>(address), f.quantity, f.range, f.help, context);
+    case FieldKind::OptionalReal:
+      return edit_optional_real(id, label, *static_cast<std::optional<double>*>(address), f.quantity, f.range,
+                                f.unset_word, f.help, context);
+    case FieldKind::Integer:
+      return edit_integer(id, label, *static_cast<int*>(address), f.range, f.help, context);
+    case FieldKind::Unsigned:
+      return edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), f.help);
+    case FieldKind::Boolean:
+      return edit_boolean(id, label, *static_cast<bool*>(address), f.help);
+    case FieldKind::Text:
+      return edit_text(id, label, *static_cast<std::string*>(address), f.help);
+    case FieldKind::Choice:
+      return edit_choice(id, label, *static_cast<int*>(address), f.choices, f.help);
+    case FieldKind::Direction:
+      return edit_direction(id, label, *static_cast<Vec3*>(address), f.help, context);
+    case FieldKind::Vector3:
+      return edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, f.help, context);
+    case FieldKind::Matrix3:
+      return edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, f.help, context);
+    case FieldKind::Object:
+    case FieldKind::OptionalObject:
+    case FieldKind::ObjectList:
+      break;  // panels walk into nested objects themselves
+  }
+  return false;
+}
+
+// Edits the field `key` of `object` (the key must be declared in `schema`).
+template <class S>
+bool edit_key(const Schema<S>& schema, const std::string& key, S& object, const std::string& id_prefix,
+              EditorContext& context) {
+  for (const auto& f : schema)
+    if (f.key == key) return edit_field(f, object, id_prefix, context);
+  return false;
+}
+
+}  // namespace lodestone::ui

@@ -1,0 +1,55 @@
+#pragma once
+// A small Qt -> Dear ImGui input bridge (Debian's ImGui 1.86 has no Qt backend and no input
+// queue): mouse, wheel, keys, text, clipboard, display size and DPI, time. Drawing goes through
+// ImGui's own OpenGL 3 backend. Every event is forwarded; the caller acts on it only when ImGui
+// does not want it (wants_mouse() / wants_keyboard()).
+
+#include <QElapsedTimer>
+#include <Qt>
+
+#include <array>
+
+class QWidget;
+class QMouseEvent;
+class QWheelEvent;
+class QKeyEvent;
+struct ImGuiContext;
+
+namespace lodestone::ui {
+
+class ImGuiBridge {
+ public:
+  explicit ImGuiBridge(QWidget* widget);
+  ~ImGuiBridge();
+  ImGuiBridge(const ImGuiBridge&) = delete;
+  ImGuiBridge& operator=(const ImGuiBridge&) = delete;
+
+  // With the widget's GL context current.
+  bool initialize_gl();
+  void shutdown_gl();
+  void new_frame();  // feeds size, scale, time and latched buttons, then ImGui::NewFrame()
+  void render();     // ImGui::Render() and the OpenGL 3 backend
+
+  void mouse_move(QMouseEvent* event);
+  void mouse_press(QMouseEvent* event);
+  void mouse_release(QMouseEvent* event);
+  void wheel(QWheelEvent* event);
+  void key_press(QKeyEvent* event);
+  void key_release(QKeyEvent* event);
+
+  bool wants_mouse() const;
+  bool wants_keyboard() const;
+
+ private:
+  void set_modifiers(Qt::KeyboardModifiers modifiers);
+
+  QWidget* widget_;
+  ImGuiContext* context_ = nullptr;
+  QElapsedTimer clock_;
+  bool gl_ready_ = false;
+  std::array<bool, 3> down_{};
+  // A press and release between two frames would be lost: report the button down for one frame.
+  std::array<bool, 3> pressed_since_frame_{};
+};
+
+}  // namespace lodestone::ui

@@ -1,0 +1,49 @@
+// Inspector: the selected particle's id, radius, position, velocity, omega, easy axis, moment,
+// the angle between them, and contacts.
+
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+
+namespace lodestone::ui {
+
+void inspector_window(PanelContext& c) {
+  UiState& state = c.state;
+  if (!state.selected) return;
+  const ParticleSnapshot& p = c.snapshot.particles;
+  const long i = p.index_of(*state.selected);
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 340.0f, io.DisplaySize.y - 260.0f), ImGuiCond_FirstUseEver);
+  bool open = true;
+  if (ImGui::Begin("Inspector", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (i < 0) {
+      ImGui::Text("particle %llu no longer exists", static_cast<unsigned long long>(*state.selected));
+    } else {
+      const auto k = static_cast<size_t>(i);
+      auto vec = [&](const std::vector<float>& v) { return Vec3(v[3 * k], v[3 * k + 1], v[3 * k + 2]); };
+      const Vec3 x = vec(p.position), v = vec(p.velocity), w = vec(p.angular_velocity), n = vec(p.easy_axis),
+                 m = vec(p.moment);
+      const std::string lu = display_unit(Quantity::Length, state.edited.units);
+      auto len = [&](double s) { return si_to_unit(s, Quantity::Length, lu); };
+      ImGui::Text("id %llu", static_cast<unsigned long long>(p.id[k]));
+      ImGui::Text("radius      %.5g %s", len(p.radius[k]), lu.c_str());
+      ImGui::Text("position    (%.5g, %.5g, %.5g) %s", len(x.x()), len(x.y()), len(x.z()), lu.c_str());
+      ImGui::Text("velocity    (%.4g, %.4g, %.4g) m/s", v.x(), v.y(), v.z());
+      ImGui::Text("omega       (%.4g, %.4g, %.4g) rad/s", w.x(), w.y(), w.z());
+      ImGui::Text("easy axis   (%.4f, %.4f, %.4f)", n.x(), n.y(), n.z());
+      ImGui::Text("moment      (%.4g, %.4g, %.4g) A m^2", m.x(), m.y(), m.z());
+      const double m_norm = m.norm();
+      if (m_norm > 0.0)
+        ImGui::Text("angle easy axis - moment  %.3f deg", std::acos(std::clamp(n.dot(m / m_norm), -1.0, 1.0)) * 180.0 / pi);
+      const Vec3& b = c.snapshot.field_direction;
+      ImGui::Text("angle easy axis - field   %.3f deg", std::acos(std::clamp(std::abs(n.dot(b)), 0.0, 1.0)) * 180.0 / pi);
+      ImGui::Text("contacts    %u", static_cast<unsigned>(p.contacts[k]));
+    }
+  }
+  ImGui::End();
+  if (!open) state.selected.reset();
+}
+
+}  // namespace lodestone::ui

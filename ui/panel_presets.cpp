@@ -1,0 +1,35 @@
+// Presets panel: the presets/ directory with each description, load, save as (atomic).
+
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+namespace lodestone::ui {
+
+void presets_panel(PanelContext& c) {
+  UiState& state = c.state;
+  if (ImGui::SmallButton("rescan")) scan_presets(state, state.preset_directory);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", state.preset_directory.c_str());
+  for (const PresetEntry& e : state.presets) {
+    ImGui::PushID(e.path.c_str());
+    ImGui::BeginDisabled(!e.loadable);
+    if (ImGui::Button("Load")) load_preset(state, e.path, c.send);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextUnformatted(e.name.c_str());
+    if (e.loadable)
+      ImGui::TextWrapped("%s", e.description.c_str());
+    else
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", e.description.c_str());
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  ImGui::InputText("file##save", &state.save_path);
+  if (ImGui::Button("Save as")) save_preset(state, state.save_path);
+  ImGui::SameLine();
+  ImGui::TextDisabled("parameters as shown; particles from the generator");
+}
+
+}  // namespace lodestone::ui

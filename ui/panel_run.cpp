@@ -1,0 +1,82 @@
+// Run panel: run / pause / step / reset, pace, time step with the suggested value, simulated
+// time, steps/s, frames/s, stage timings, and a failed check's message.
+
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <numeric>
+
+namespace lodestone::ui {
+
+void run_panel(PanelContext& c) {
+  const Snapshot& s = c.snapshot;
+  UiState& state = c.state;
+  if (!s.scene_source.empty()) ImGui::TextDisabled("%s", s.scene_source.c_str());
+  if (s.scene && !s.scene->description.empty()) ImGui::TextWrapped("%s", s.scene->description.c_str());
+
+  if (ImGui::Button(s.running ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!s.running});
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.running);
+  if (ImGui::Button("Step")) c.send(StepOnce{1});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) c.send(ResetScene{});
+
+  if (!s.health.ok) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("Stopped: %s", s.health.message.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // Pace
+  const char* modes[] = {"as fast as possible", "real-time factor", "steps per frame"};
+  int mode = static_cast<int>(state.pace_mode);
+  bool pace_changed = ImGui::Combo("pace", &mode, modes, 3);
+  if (mode != static_cast<int>(PaceMode::Fastest)) {
+    double value = state.pace_value;
+    ImGui::InputDouble(mode == static_cast<int>(PaceMode::RealTime) ? "simulated s per s" : "steps per frame",
+                       &value, 0.0, 0.0, "%.4g");
+    if (ImGui::IsItemDeactivatedAfterEdit() && value > 0.0) {
+      state.pace_value = value;
+      pace_changed = true;
+    }
+  }
+  if (pace_changed) {
+    state.pace_mode = static_cast<PaceMode>(mode);
+    c.send(SetPace{state.pace_mode, state.pace_value});
+  }
+
+  // Time step
+  EditorContext editor = editor_context(state);
+  if (edit_key(integrator_schema(), "time_step", state.edited.integrator, "integrator", editor))
+    send_parameters(state, c.send);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("in use %.4g s; suggested %.4g s (limited by %s)", s.time_step, s.advice.suggested,
+                     s.advice.limited_by.c_str());
+  ImGui::PopStyleColor();
+
+  ImGui::Separator();
+  ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
+  ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second, static_cast<double>(state.frames_per_second),
+              static_cast<long long>(s.observables.particle_contacts));
+  if (ImGui::TreeNode("stage timings")) {
+    const StageTimings& t = s.timings;
+    const double total = std::accumulate(t.total_seconds.begin(), t.total_seconds.end(), 0.0);
+    if (t.steps > 0 && total > 0.0) {
+      ImGui::Text("%.3g us per step (mean of %lld)", 1e6 * total / static_cast<double>(t.steps),
+                  static_cast<long long>(t.steps));
+      for (int k = 0; k < kStageCount; ++k) {
+        const double share = t.total_seconds[static_cast<size_t>(k)] / total;
+        ImGui::ProgressBar(static_cast<float>(share), ImVec2(120, 0), "");
+        ImGui::SameLine();
+        ImGui::Text("%4.1f %%  %s", 100.0 * share, std::string(stage_name(static_cast<Stage>(k))).c_str());
+      }
+    } else {
+      ImGui::TextDisabled("no steps yet");
+    }
+    ImGui::TreePop();
+  }
+}
+
+}  // namespace lodestone::ui

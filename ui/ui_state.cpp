@@ -1,0 +1,97 @@
+#include "ui/ui_state.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace lodestone::ui {
+
+void History::clear() { *this = History{}; }
+
+void History::add(const Snapshot& s) {
+  if (s.step == last_step) return;
+  if (s.step < last_step) clear();  // reset or a new scene
+  last_step = s.step;
+  if (++skipped < stride) return;
+  skipped = 0;
+  const Observables& o = s.observables;
+  time.push_back(static_cast<float>(s.time));
+  alignment.push_back(static_cast<float>(o.alignment));
+  kinetic.push_back(static_cast<float>(o.kinetic()));
+  potential.push_back(static_cast<float>(o.potential()));
+  balance.push_back(static_cast<float>(o.energy_balance()));
+  contacts.push_back(static_cast<float>(o.particle_contacts));
+  if (time.size() >= kCapacity) {
+    for (std::vector<float>* series : {&time, &alignment, &kinetic, &potential, &balance, &contacts}) {
+      for (size_t i = 0; 2 * i < series->size(); ++i) (*series)[i] = (*series)[2 * i];
+      series->resize((series->size() + 1) / 2);
+    }
+    stride *= 2;
+  }
+}
+
+void adopt_snapshot(UiState& state, const Snapshot& s) {
+  if (s.scene && s.scene_revision != state.adopted_revision && s.acknowledged_edit == state.last_edit_id) {
+    state.edited = *s.scene;
+    state.adopted_revision = s.scene_revision;
+    state.field_errors.clear();
+  }
+  if (s.message_revision != state.seen_message_revision) {
+    state.seen_message_revision = s.message_revision;
+    state.notice = s.message;
+    state.notice_is_error = true;
+  }
+  state.history.add(s);
+  if (state.selected && s.particles.index_of(*state.selected) < 0) state.selected.reset();
+}
+
+void send_parameters(UiState& state, const CommandSink& send) {
+  send(ApplyParameters{state.edited, ++state.last_edit_id});
+}
+
+void load_preset(UiState& state, const std::string& path, const CommandSink& send) {
+  try {
+    Preset preset = load_preset_file(path);
+    send(LoadScene{std::move(preset), path});
+    state.notice = "loaded " + path;
+    state.notice_is_error = false;
+    state.history.clear();
+    state.selected.reset();
+  } catch (const PresetError& e) {
+    state.notice = std::string("not loaded (the current scene is kept): ") + e.what();
+    state.notice_is_error = true;
+  }
+}
+
+void save_preset(UiState& state, const std::string& path) {
+  try {
+    save_preset_file(state.edited, path);
+    state.notice = "saved " + path;
+    state.notice_is_error = false;
+  } catch (const PresetError& e) {
+    state.notice = std::string("not saved: ") + e.what();
+    state.notice_is_error = true;
+  }
+}
+
+void scan_presets(UiState& state, const std::string& directory) {
+  state.preset_directory = directory;
+  state.presets.clear();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    PresetEntry e;
+    e.path = entry.path().string();
+    e.name = entry.path().stem().string();
+    try {
+      e.description = load_preset_file(e.path).description;
+      e.loadable = true;
+    } catch (const PresetError& error) {
+      e.description = error.what();
+    }
+    state.presets.push_back(std::move(e));
+  }
+  std::sort(state.presets.begin(), state.presets.end(),
+            [](const PresetEntry& a, const PresetEntry& b) { return a.name < b.name; });
+}
+
+}  // namespace lodestone::ui

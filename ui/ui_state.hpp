@@ -1,0 +1,69 @@
+#pragma once
+// What the GUI thread keeps between frames: its copy of the scene parameters (the panels edit it
+// and send it as a command), view options, plot history, selection, preset list, messages.
+
+#include "engine/commands.hpp"
+#include "engine/snapshot.hpp"
+#include "render/scene_renderer.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lodestone::ui {
+
+using CommandSink = std::function<void(Command)>;
+
+// Time series for the plots, thinned by half whenever it fills up (the whole run stays visible).
+struct History {
+  static constexpr size_t kCapacity = 2000;
+  std::vector<float> time, alignment, kinetic, potential, balance, contacts;
+  std::int64_t last_step = -1;
+  int stride = 1;  // keep one snapshot in `stride`
+  int skipped = 0;
+  void clear();
+  void add(const Snapshot& s);
+};
+
+struct PresetEntry {
+  std::string path;
+  std::string name;
+  std::string description;  // or the error that stops it from loading
+  bool loadable = false;
+};
+
+struct UiState {
+  Preset edited;                        // scene parameters as the panels show and edit them
+  std::uint64_t adopted_revision = 0;   // snapshot scene revision copied into `edited`
+  std::uint64_t last_edit_id = 0;       // ApplyParameters sent
+  std::map<std::string, std::string> field_errors;  // refused typed values, by field id
+  render::ViewOptions view;
+  History history;
+  std::optional<std::uint64_t> selected;
+  std::vector<PresetEntry> presets;
+  std::string preset_directory;
+  std::string save_path = "my-scene.json";
+  std::string notice;                   // last message for the user (refusal, save result)
+  bool notice_is_error = false;
+  std::uint64_t seen_message_revision = 0;
+  PaceMode pace_mode = PaceMode::Fastest;
+  double pace_value = 1.0;
+  float frames_per_second = 0.0f;
+};
+
+// Brings the GUI copy in step with a new snapshot: the scene parameters (once all edits are
+// acknowledged), the plot history, and refusal messages.
+void adopt_snapshot(UiState& state, const Snapshot& snapshot);
+// Sends the edited parameters; they apply on the next step.
+void send_parameters(UiState& state, const CommandSink& send);
+// Parses a preset file in the GUI thread: a clear message on a bad file, the scene kept.
+void load_preset(UiState& state, const std::string& path, const CommandSink& send);
+// Atomic save of the current scene.
+void save_preset(UiState& state, const std::string& path);
+// Lists the presets of `directory` with their descriptions.
+void scan_presets(UiState& state, const std::string& directory);
+
+}  // namespace lodestone::ui
