@@ -93,13 +93,13 @@ double unit_to_si(double value, Quantity q, std::string_view unit) {
   return value;
 }
 
-double si_to_unit(double si_value, Quantity q, std::string_view unit) {
+double si_to_unit(double value_si, Quantity q, std::string_view unit) {
   for (const auto& u : accepted_units(q))
-    if (u.symbol == unit) return si_value / u.to_si;
-  return si_value;
+    if (u.symbol == unit) return value_si / u.to_si;
+  return value_si;
 }
 
-bool parse_quantity(std::string_view text, Quantity q, double& si_value, std::string& error) {
+bool parse_quantity(std::string_view text, Quantity q, double& value_si, std::string& error) {
   text = trim(text);
   double number = 0.0;
   const char* begin = text.data();
@@ -121,7 +121,7 @@ bool parse_quantity(std::string_view text, Quantity q, double& si_value, std::st
   const std::string_view unit = trim(std::string_view(ptr, static_cast<size_t>(end - ptr)));
   for (const auto& u : accepted_units(q)) {
     if (u.symbol == unit) {
-      si_value = number * u.to_si;
+      value_si = number * u.to_si;
       return true;
     }
   }

@@ -44,10 +44,10 @@ std::string accepted_units_text(Quantity q);
 
 // Parses "<number> <unit>" (the space is optional) into SI. Returns false and fills `error`
 // (without the JSON path) when the text is not a number followed by an accepted unit.
-bool parse_quantity(std::string_view text, Quantity q, double& si_value, std::string& error);
+bool parse_quantity(std::string_view text, Quantity q, double& value_si, std::string& error);
 
 // Converts an SI value into the given display unit (e.g. 4 T -> 40 kOe). Unknown unit: SI.
-double si_to_unit(double si_value, Quantity q, std::string_view unit);
+double si_to_unit(double value_si, Quantity q, std::string_view unit);
 double unit_to_si(double value, Quantity q, std::string_view unit);
 bool is_accepted_unit(Quantity q, std::string_view unit);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages, builds everything and runs every test (the README's test command).
-#   scripts/test.sh              RelWithDebInfo build in build/, all tests
+#   scripts/test.sh              RelWithDebInfo build in build/, all tests (GUI tests under Xvfb)
 #   scripts/test.sh --sanitize   engine and runner tests under AddressSanitizer + UBSan in build-asan/
 #   scripts/test.sh --tsan       the threading tests (command queue, snapshot buffer, simulation
 #                                thread) under ThreadSanitizer in build-tsan/
@@ -14,7 +14,8 @@ case "$mode" in
   "")
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
     cmake --build build
-    ctest --test-dir build --output-on-failure --no-tests=error
+    # The desktop tests need a display: a private virtual X server for the run (Mesa llvmpipe).
+    xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" ctest --test-dir build --output-on-failure --no-tests=error
     ;;
   --sanitize)
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLODESTONE_ENGINE_ONLY=ON \

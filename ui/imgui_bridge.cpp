@@ -29,6 +29,8 @@ const std::pair<ImGuiKey_, int> kKeys[] = {
     {ImGuiKey_Z, Qt::Key_Z},
 };
 
+static_assert(std::size(kKeys) < 32, "the key latch arrays hold 31 keys");
+
 int key_index(int qt_key) {
   for (size_t i = 0; i < std::size(kKeys); ++i)
     if (kKeys[i].second == qt_key) return static_cast<int>(i) + 1;
@@ -102,6 +104,16 @@ void ImGuiBridge::new_frame() {
     io.MouseDown[b] = down_[b] || pressed_since_frame_[b];
     pressed_since_frame_[b] = false;
   }
+  for (size_t k = 0; k < keys_down_.size(); ++k) {
+    io.KeysDown[k] = keys_down_[k] || keys_pressed_since_frame_[k];
+    keys_pressed_since_frame_[k] = false;
+  }
+  const Qt::KeyboardModifiers m = modifiers_ | latched_modifiers_;
+  latched_modifiers_ = Qt::NoModifier;
+  io.KeyCtrl = m & Qt::ControlModifier;
+  io.KeyShift = m & Qt::ShiftModifier;
+  io.KeyAlt = m & Qt::AltModifier;
+  io.KeySuper = m & Qt::MetaModifier;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   // The mouse cursor shape ImGui asks for (text fields, resize grips).
@@ -123,13 +135,7 @@ void ImGuiBridge::render() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void ImGuiBridge::set_modifiers(Qt::KeyboardModifiers m) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.KeyCtrl = m & Qt::ControlModifier;
-  io.KeyShift = m & Qt::ShiftModifier;
-  io.KeyAlt = m & Qt::AltModifier;
-  io.KeySuper = m & Qt::MetaModifier;
-}
+void ImGuiBridge::set_modifiers(Qt::KeyboardModifiers m) { modifiers_ = m; }
 
 void ImGuiBridge::mouse_move(QMouseEvent* e) {
   ImGui::SetCurrentContext(context_);
@@ -165,7 +171,11 @@ void ImGuiBridge::key_press(QKeyEvent* e) {
   ImGuiIO& io = ImGui::GetIO();
   set_modifiers(e->modifiers());
   const int k = key_index(e->key());
-  if (k >= 0) io.KeysDown[k] = true;
+  if (k >= 0) {
+    keys_down_[static_cast<size_t>(k)] = true;
+    keys_pressed_since_frame_[static_cast<size_t>(k)] = true;
+    latched_modifiers_ |= e->modifiers();
+  }
   const QString text = e->text();
   if (!text.isEmpty() && text.at(0).isPrint()) io.AddInputCharactersUTF8(text.toUtf8().constData());
 }
@@ -174,7 +184,7 @@ void ImGuiBridge::key_release(QKeyEvent* e) {
   ImGui::SetCurrentContext(context_);
   set_modifiers(e->modifiers());
   const int k = key_index(e->key());
-  if (k >= 0) ImGui::GetIO().KeysDown[k] = false;
+  if (k >= 0) keys_down_[static_cast<size_t>(k)] = false;
 }
 
 bool ImGuiBridge::wants_mouse() const { return ImGui::GetIO().WantCaptureMouse; }

@@ -48,8 +48,15 @@ class ImGuiBridge {
   QElapsedTimer clock_;
   bool gl_ready_ = false;
   std::array<bool, 3> down_{};
-  // A press and release between two frames would be lost: report the button down for one frame.
+  // A press and release between two frames would be lost: report the button or key down for one
+  // frame (keys are indexed as in ImGuiBridge's key table).
   std::array<bool, 3> pressed_since_frame_{};
+  std::array<bool, 32> keys_down_{};
+  std::array<bool, 32> keys_pressed_since_frame_{};
+  // Modifiers held now, and those held with a key pressed since the last frame (so Ctrl+A typed
+  // faster than a frame still selects all).
+  Qt::KeyboardModifiers modifiers_ = Qt::NoModifier;
+  Qt::KeyboardModifiers latched_modifiers_ = Qt::NoModifier;
 };
 
 }  // namespace lodestone::ui

@@ -52,8 +52,8 @@ void overlays(PanelContext& c) {
 
   // The last notice (a refused command, a load or save result), top centre.
   if (!c.state.notice.empty()) {
-    ImGui::SetNextWindowPos(ImVec2(0.5f * (io.DisplaySize.x + kSidebarWidth), 10.0f), ImGuiCond_Always,
-                            ImVec2(0.5f, 0.0f));
+    // Top left of the 3-D view (the plots window sits top right).
+    ImGui::SetNextWindowPos(ImVec2(kSidebarWidth + 10.0f, 10.0f), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.85f);
     if (ImGui::Begin("notice", nullptr, flags & ~ImGuiWindowFlags_NoMove)) {
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);

@@ -15,7 +15,9 @@ void inspector_window(PanelContext& c) {
   const ParticleSnapshot& p = c.snapshot.particles;
   const long i = p.index_of(*state.selected);
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 340.0f, io.DisplaySize.y - 260.0f), ImGuiCond_FirstUseEver);
+  // Above the legend, in the bottom-right corner.
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 110.0f), ImGuiCond_FirstUseEver,
+                          ImVec2(1.0f, 1.0f));
   bool open = true;
   if (ImGui::Begin("Inspector", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
     if (i < 0) {

@@ -19,17 +19,17 @@ void presets_panel(PanelContext& c) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextUnformatted(e.name.c_str());
-    if (e.loadable)
-      ImGui::TextWrapped("%s", e.description.c_str());
-    else
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", e.description.c_str());
+    if (!e.loadable) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", e.description.c_str());
+    if (!e.loadable) ImGui::PopStyleColor();
     ImGui::PopID();
   }
   ImGui::Separator();
   ImGui::InputText("file##save", &state.save_path);
   if (ImGui::Button("Save as")) save_preset(state, state.save_path);
-  ImGui::SameLine();
-  ImGui::TextDisabled("parameters as shown; particles from the generator");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Saves the parameters as shown and the particle generator (atomic: a failed save keeps the old file).");
+  ImGui::PopStyleColor();
 }
 
 }  // namespace lodestone::ui

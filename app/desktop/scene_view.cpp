@@ -76,6 +76,7 @@ void SceneView::paintGL() {
   const qreal scale = devicePixelRatioF();
   const int fb_width = static_cast<int>(width() * scale), fb_height = static_cast<int>(height() * scale);
   state_.view.gizmo_left = static_cast<int>((ui::kSidebarWidth + 8.0f) * scale);
+  state_.view.selected = state_.selected;
   if (renderer_ready_) renderer_.draw(s, camera_, state_.view, fb_width, fb_height);
 
   bridge_->new_frame();
