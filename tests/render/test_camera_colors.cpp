@@ -1,0 +1,364 @@
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+// The CPU side of render/: the orbit camera (projection, picking rays, framing, mouse gestures),
+// the sphere colours and their legend, and picking. No OpenGL context, no display.
+
+#include "render/camera.hpp"
+#include "render/colors.hpp"
+#include "render/scene_renderer.hpp"
+
+#include <glm/glm.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+using namespace lodestone;
+using namespace lodestone::render;
+
+namespace {
+
+// A camera on a 1000 x 700 view with the 380-px side bar, framed on a 6 mm box round the origin
+// (the numbers of the desktop screenshot test).
+OrbitCamera framed_camera(float inset = 380.0f) {
+  OrbitCamera camera;
+  camera.set_viewport(1000, 700);
+  camera.set_left_inset(inset);
+  camera.frame_box(glm::vec3(-0.003f), glm::vec3(0.003f));
+  return camera;
+}
+
+// Distance from the point p to the (infinite forward) ray.
+float distance_to_ray(const Ray& ray, const glm::vec3& p) {
+  const glm::vec3 d = glm::normalize(ray.direction);
+  const glm::vec3 to_p = p - ray.origin;
+  return glm::length(to_p - glm::dot(to_p, d) * d);
+}
+
+// A snapshot with spheres at the given centres and radii, easy axes along +z, field along +z.
+Snapshot spheres(const std::vector<glm::vec3>& centres, const std::vector<float>& radii) {
+  Snapshot s;
+  ParticleSnapshot& p = s.particles;
+  for (size_t i = 0; i < centres.size(); ++i) {
+    p.id.push_back(100 + i);
+    p.position.insert(p.position.end(), {centres[i].x, centres[i].y, centres[i].z});
+    p.radius.push_back(radii[i]);
+    p.velocity.insert(p.velocity.end(), {0.0f, 0.0f, 0.0f});
+    p.angular_velocity.insert(p.angular_velocity.end(), {0.0f, 0.0f, 0.0f});
+    p.easy_axis.insert(p.easy_axis.end(), {0.0f, 0.0f, 1.0f});
+    p.moment.insert(p.moment.end(), {0.0f, 0.0f, 0.0f});
+    p.contacts.push_back(0);
+  }
+  s.field_direction = Vec3::UnitZ();
+  return s;
+}
+
+Rgb color_of(const std::vector<float>& rgb, size_t i) { return {rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]}; }
+
+// Colours are interpolated in float; 1e-5 is float rounding, far below any visible difference.
+void check_rgb(const Rgb& got, const Rgb& want) {
+  INFO("got (" << got[0] << ", " << got[1] << ", " << got[2] << "), want (" << want[0] << ", " << want[1] << ", "
+               << want[2] << ")");
+  for (size_t c = 0; c < 3; ++c) CHECK(got[c] == Approx(want[c]).margin(1e-5));
+}
+
+const Rgb kBlue{0.16f, 0.32f, 0.85f}, kGrey{0.86f, 0.86f, 0.86f}, kDarkRed{0.55f, 0.02f, 0.02f};
+
+}  // namespace
+
+// [SECTION] camera
+
+TEST_CASE("camera: the target projects to the centre of the free area right of the side bar", "[camera]") {
+  for (const float inset : {0.0f, 380.0f}) {
+    OrbitCamera camera = framed_camera(inset);
+    for (const auto& [yaw, pitch] : {std::pair{-70.0f, 22.0f}, {-90.0f, 0.0f}, {30.0f, -60.0f}}) {
+      camera.set_angles(yaw, pitch);
+      const glm::vec3 p = camera.project(camera.target());
+      INFO("inset " << inset << " yaw " << yaw << " pitch " << pitch << ": (" << p.x << ", " << p.y << ")");
+      // 0.01 px: float rounding of a 1000-px projection.
+      CHECK(p.x == Approx(inset + (1000.0f - inset) / 2.0f).margin(0.01));
+      CHECK(p.y == Approx(350.0f).margin(0.01));
+      CHECK(p.z > 0.0f);
+      CHECK(p.z < 1.0f);  // between the near and far planes: drawn
+    }
+  }
+}
+
+TEST_CASE("camera: looking along +y (yaw -90, pitch 0), +x is right and +z is up on the screen", "[camera]") {
+  OrbitCamera camera = framed_camera();
+  camera.set_angles(-90.0f, 0.0f);
+  const glm::vec3 centre = camera.project(glm::vec3(0.0f));
+  const glm::vec3 right = camera.project(glm::vec3(0.002f, 0.0f, 0.0f));
+  const glm::vec3 up = camera.project(glm::vec3(0.0f, 0.0f, 0.002f));
+  const glm::vec3 far = camera.project(glm::vec3(0.0f, 0.002f, 0.0f));
+  CHECK(right.x > centre.x + 10.0f);
+  CHECK(right.y == Approx(centre.y).margin(0.01));
+  CHECK(up.y < centre.y - 10.0f);  // pixel y grows downwards
+  CHECK(up.x == Approx(centre.x).margin(0.01));
+  // +y goes away from the eye: same pixel, larger depth.
+  CHECK(far.x == Approx(centre.x).margin(0.01));
+  CHECK(far.z > centre.z);
+  CHECK(camera.eye().y < -0.003f);  // the eye is outside the box on the -y side
+}
+
+TEST_CASE("camera: the ray through a point's projection passes through the point", "[camera]") {
+  OrbitCamera camera = framed_camera();
+  const float scene = std::sqrt(3.0f) * 0.006f;  // box diagonal
+  for (const auto& [yaw, pitch] : {std::pair{-70.0f, 22.0f}, {-90.0f, 0.0f}, {135.0f, 60.0f}}) {
+    camera.set_angles(yaw, pitch);
+    for (const glm::vec3 point : {glm::vec3(0.0f), glm::vec3(0.003f, -0.002f, 0.001f), glm::vec3(-0.003f, 0.003f, -0.003f),
+                                  glm::vec3(0.0025f, 0.0f, 0.0028f)}) {
+      const glm::vec3 pixel = camera.project(point);
+      const Ray ray = camera.ray_through(pixel.x, pixel.y);
+      INFO("yaw " << yaw << " pitch " << pitch << " point (" << point.x << ", " << point.y << ", " << point.z << ")");
+      CHECK(glm::length(ray.direction) == Approx(1.0f).margin(1e-5));
+      CHECK(ray.origin == camera.eye());
+      // 1e-4 of the scene: float precision of an inverted matrix product, far below a pixel
+      // (a pixel at the target is ~1e-3 of the scene here).
+      CHECK(distance_to_ray(ray, point) < 1e-4f * scene);
+      CHECK(glm::dot(point - ray.origin, ray.direction) > 0.0f);  // in front of the eye
+    }
+  }
+}
+
+TEST_CASE("camera: after frame_box all 8 box corners project inside the free area", "[camera]") {
+  for (const auto& [width, height] : {std::pair{1000, 700}, {1280, 800}, {800, 1200}, {600, 400}}) {
+    OrbitCamera camera;
+    camera.set_viewport(width, height);
+    camera.set_left_inset(380.0f);
+    const glm::vec3 lo(-0.004f, -0.002f, 0.0f), hi(0.004f, 0.002f, 0.01f);  // not a cube, not at the origin
+    camera.frame_box(lo, hi);
+    CHECK(camera.yaw() == OrbitCamera::kDefaultYaw);
+    CHECK(camera.pitch() == OrbitCamera::kDefaultPitch);
+    CHECK(camera.target() == 0.5f * (lo + hi));
+    const float free_left = std::min(380.0f, 0.75f * static_cast<float>(width));
+    float min_x = 1e9f, max_x = -1e9f, min_y = 1e9f, max_y = -1e9f;
+    for (int corner = 0; corner < 8; ++corner) {
+      const glm::vec3 c((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y, (corner & 4) ? hi.z : lo.z);
+      const glm::vec3 p = camera.project(c);
+      INFO(width << "x" << height << " corner " << corner << " at (" << p.x << ", " << p.y << ", " << p.z << ")");
+      CHECK(p.x >= free_left);
+      CHECK(p.x <= static_cast<float>(width));
+      CHECK(p.y >= 0.0f);
+      CHECK(p.y <= static_cast<float>(height));
+      CHECK(p.z > 0.0f);
+      CHECK(p.z < 1.0f);
+      min_x = std::min(min_x, p.x);
+      max_x = std::max(max_x, p.x);
+      min_y = std::min(min_y, p.y);
+      max_y = std::max(max_y, p.y);
+    }
+    // And it is not framed absurdly small: the box spans over a third of the free area in its
+    // tighter direction (the bounding-sphere rule with 5 % margin gives about half or more).
+    const float free_width = static_cast<float>(width) - free_left;
+    INFO(width << "x" << height << ": box spans " << (max_x - min_x) << " x " << (max_y - min_y) << " px");
+    CHECK(std::max((max_x - min_x) / free_width, (max_y - min_y) / static_cast<float>(height)) > 0.33f);
+  }
+}
+
+TEST_CASE("camera: zoom, rotate and pan", "[camera]") {
+  OrbitCamera camera = framed_camera();
+  const float d0 = camera.distance();
+  const glm::vec3 target0 = camera.target();
+
+  SECTION("one wheel step in brings the eye 15 % closer, one out undoes it") {
+    camera.zoom(1.0f);
+    CHECK(camera.distance() == Approx(0.85f * d0).epsilon(1e-5));
+    CHECK(glm::length(camera.eye() - camera.target()) == Approx(0.85f * d0).epsilon(1e-4));
+    camera.zoom(2.0f);
+    CHECK(camera.distance() == Approx(0.85f * 0.85f * 0.85f * d0).epsilon(1e-5));
+    camera.zoom(-3.0f);
+    CHECK(camera.distance() == Approx(d0).epsilon(1e-5));
+    CHECK(camera.target() == target0);  // zoom never moves the target
+  }
+
+  SECTION("zoom stops at 1/1000 and 1000 times the scene size") {
+    const float scene = std::sqrt(3.0f) * 0.006f;
+    camera.zoom(1000.0f);
+    CHECK(camera.distance() == Approx(1e-3f * scene).epsilon(1e-4));
+    camera.zoom(-2000.0f);
+    CHECK(camera.distance() == Approx(1e3f * scene).epsilon(1e-4));
+  }
+
+  SECTION("a drag across the whole width turns the yaw by 180 degrees; pitch stays within +-89") {
+    camera.set_angles(-90.0f, 0.0f);
+    camera.rotate(1000.0f, 0.0f);
+    CHECK(camera.yaw() == Approx(-270.0f));
+    CHECK(camera.pitch() == Approx(0.0f));
+    CHECK(camera.distance() == d0);
+    CHECK(camera.target() == target0);
+    camera.rotate(0.0f, 350.0f);  // half the height: 90 degrees, clamped
+    CHECK(camera.pitch() == Approx(89.0f));
+    camera.rotate(0.0f, -2000.0f);
+    CHECK(camera.pitch() == Approx(-89.0f));
+  }
+
+  SECTION("pan moves the target in the view plane, and the scene follows the cursor") {
+    camera.set_angles(-90.0f, 0.0f);
+    const glm::vec3 eye0 = camera.eye();
+    const glm::vec3 forward = glm::normalize(target0 - eye0);
+    const glm::vec3 world_point(0.001f, 0.0f, 0.0005f);
+    const glm::vec3 before = camera.project(world_point);
+    camera.pan(40.0f, -25.0f);
+    const glm::vec3 moved = camera.target() - target0;
+    CHECK(glm::length(moved) > 0.0f);
+    // Perpendicular to the view direction (1e-4 of the move: float rounding).
+    CHECK(std::abs(glm::dot(moved, forward)) < 1e-4f * glm::length(moved));
+    // The camera translates with the target: same distance and direction.
+    CHECK(glm::length((camera.eye() - eye0) - moved) < 1e-4f * glm::length(moved));
+    CHECK(camera.distance() == d0);
+    // Dragging right by 40 px and up by 25 px moves a point at the target's depth with the cursor.
+    const glm::vec3 after = camera.project(world_point);
+    CHECK(after.x - before.x == Approx(40.0f).margin(0.05));
+    CHECK(after.y - before.y == Approx(-25.0f).margin(0.05));
+  }
+}
+
+// [SECTION] colours
+
+TEST_CASE("colors: the colour scale interpolates evenly between its stops and clamps outside", "[colors]") {
+  const ColorScale scale{"t", "lo", "hi", {kBlue, kGrey, kDarkRed}};
+  check_rgb(scale.at(0.0f), kBlue);
+  check_rgb(scale.at(0.5f), kGrey);
+  check_rgb(scale.at(1.0f), kDarkRed);
+  check_rgb(scale.at(0.25f), {(0.16f + 0.86f) / 2, (0.32f + 0.86f) / 2, (0.85f + 0.86f) / 2});
+  check_rgb(scale.at(0.75f), {(0.86f + 0.55f) / 2, (0.86f + 0.02f) / 2, (0.86f + 0.02f) / 2});
+  check_rgb(scale.at(-1.0f), kBlue);
+  check_rgb(scale.at(2.0f), kDarkRed);
+  const ColorScale two{"t", "lo", "hi", {{0.0f, 0.0f, 0.0f}, {1.0f, 0.5f, 0.25f}}};
+  check_rgb(two.at(0.5f), {0.5f, 0.25f, 0.125f});
+}
+
+TEST_CASE("colors: easy axis vs field is blue across, grey at 60 degrees, dark red along either way", "[colors]") {
+  Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f), glm::vec3(4.0f)},
+                       {1, 1, 1, 1, 1});
+  s.field_direction = Vec3(1.0, 0.0, 0.0);  // field along x
+  const std::vector<float> axes = {1, 0, 0,  -1, 0, 0,  0, 1, 0,  0.5f, 0.8660254f, 0,  0, 0, 1};
+  s.particles.easy_axis = axes;
+  std::vector<float> rgb;
+  const ColorScale legend = color_particles(s, ColorMode::FieldAlignment, rgb);
+  REQUIRE(rgb.size() == 15);
+  check_rgb(color_of(rgb, 0), kDarkRed);  // along the field
+  check_rgb(color_of(rgb, 1), kDarkRed);  // against it: the easy axis has no sign
+  check_rgb(color_of(rgb, 2), kBlue);     // across
+  check_rgb(color_of(rgb, 3), kGrey);     // |cos 60| = 0.5
+  check_rgb(color_of(rgb, 4), kBlue);     // across (along z)
+  // The legend runs from blue (0, across) to dark red (1, along).
+  check_rgb(legend.at(0.0f), kBlue);
+  check_rgb(legend.at(1.0f), kDarkRed);
+  CHECK(legend.low_label.find("across") != std::string::npos);
+  CHECK(legend.high_label.find("along") != std::string::npos);
+}
+
+TEST_CASE("colors: moment vs field runs from blue against through grey across to red along", "[colors]") {
+  Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f)}, {1, 1, 1, 1});
+  s.particles.moment = {0, 0, 2e-3f,  0, 0, -5e-4f,  3e-3f, 0, 0,  0, 0, 0};  // field along +z
+  std::vector<float> rgb;
+  const ColorScale legend = color_particles(s, ColorMode::MomentAlignment, rgb);
+  check_rgb(color_of(rgb, 0), legend.at(1.0f));
+  check_rgb(color_of(rgb, 1), legend.at(0.0f));
+  check_rgb(color_of(rgb, 2), legend.at(0.5f));
+  check_rgb(color_of(rgb, 3), legend.at(0.5f));  // no moment: neutral
+  CHECK(legend.at(1.0f)[0] > legend.at(1.0f)[2] + 0.5f);  // red end
+  CHECK(legend.at(0.0f)[2] > legend.at(0.0f)[0] + 0.5f);  // blue end
+}
+
+TEST_CASE("colors: speed is normalised to the largest speed in the snapshot", "[colors]") {
+  Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f)}, {1, 1, 1});
+  s.particles.velocity = {0, 0, 0,  0.03f, 0, -0.04f,  0, 0.1f, 0};  // speeds 0, 0.05, 0.1 m/s
+  std::vector<float> rgb;
+  const ColorScale legend = color_particles(s, ColorMode::Speed, rgb);
+  check_rgb(color_of(rgb, 0), legend.at(0.0f));
+  check_rgb(color_of(rgb, 1), legend.at(0.5f));
+  check_rgb(color_of(rgb, 2), legend.at(1.0f));
+  CHECK(legend.high_label == "0.1 m/s");
+  CHECK(legend.low_label == "0");
+  // Twice as fast everywhere: the same colours, only the label changes.
+  for (float& v : s.particles.velocity) v *= 2.0f;
+  std::vector<float> faster;
+  const ColorScale legend2 = color_particles(s, ColorMode::Speed, faster);
+  for (size_t i = 0; i < rgb.size(); ++i) CHECK(faster[i] == Approx(rgb[i]).margin(1e-5));
+  CHECK(legend2.high_label == "0.2 m/s");
+  // All at rest: no division by zero, every sphere gets the low end.
+  for (float& v : s.particles.velocity) v = 0.0f;
+  std::vector<float> rest;
+  color_particles(s, ColorMode::Speed, rest);
+  for (size_t i = 0; i < 3; ++i) check_rgb(color_of(rest, i), legend.at(0.0f));
+}
+
+TEST_CASE("colors: contacts map 0..6 evenly and cap at 6", "[colors]") {
+  Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f)}, {1, 1, 1, 1});
+  s.particles.contacts = {0, 3, 6, 11};
+  std::vector<float> rgb;
+  const ColorScale legend = color_particles(s, ColorMode::Contacts, rgb);
+  check_rgb(color_of(rgb, 0), legend.at(0.0f));
+  check_rgb(color_of(rgb, 1), legend.at(0.5f));
+  check_rgb(color_of(rgb, 2), legend.at(1.0f));
+  check_rgb(color_of(rgb, 3), legend.at(1.0f));  // 11 contacts look like 6
+  CHECK(legend.high_label == "6+");
+  // Seven evenly spaced stops: each count has its own stop colour, and neighbours differ.
+  REQUIRE(legend.stops.size() == 7);
+  for (size_t k = 0; k + 1 < legend.stops.size(); ++k) {
+    const Rgb& a = legend.stops[k];
+    const Rgb& b = legend.stops[k + 1];
+    CHECK(std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 0.1f);
+  }
+}
+
+TEST_CASE("colors: an empty snapshot gives no colours and still a legend", "[colors]") {
+  const Snapshot s;
+  std::vector<float> rgb(9, 1.0f);
+  const ColorScale legend = color_particles(s, ColorMode::FieldAlignment, rgb);
+  CHECK(rgb.empty());
+  CHECK_FALSE(legend.stops.empty());
+  CHECK_FALSE(legend.title.empty());
+}
+
+// [SECTION] picking
+
+TEST_CASE("pick: the nearest sphere along the ray wins, a miss gives nothing, spheres behind are ignored", "[pick]") {
+  // Three spheres on the x axis; the ray starts at x = -10 and looks along +x.
+  const Snapshot s = spheres({glm::vec3(-20.0f, 0, 0), glm::vec3(5.0f, 0, 0), glm::vec3(2.0f, 0.5f, 0)}, {1, 1, 1});
+  Ray ray;
+  ray.origin = glm::vec3(-10.0f, 0.0f, 0.0f);
+  ray.direction = glm::vec3(1.0f, 0.0f, 0.0f);
+  SECTION("nearest in front") { CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(102)); }
+  SECTION("the order in the snapshot does not matter") {
+    Snapshot reversed = spheres({glm::vec3(2.0f, 0.5f, 0), glm::vec3(5.0f, 0, 0), glm::vec3(-20.0f, 0, 0)}, {1, 1, 1});
+    CHECK(pick_particle(reversed, ray) == std::optional<std::uint64_t>(100));  // the one at x = 2
+  }
+  SECTION("a ray just outside a sphere misses it and hits the next") {
+    ray.origin.y = 1.6f;  // 1.1 from the sphere at y = 0.5, 1.6 from the one at y = 0: misses both
+    CHECK_FALSE(pick_particle(s, ray).has_value());
+    ray.origin.y = 0.9f;  // 0.4 from the sphere at y = 0.5 (hit first), 0.9 from the one at x = 5
+    CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(102));
+    ray.origin.y = -0.9f;  // 1.4 from the sphere at y = 0.5: only the one at x = 5
+    CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(101));
+  }
+  SECTION("looking the other way, the sphere behind the origin is the only one in front") {
+    ray.direction = glm::vec3(-1.0f, 0.0f, 0.0f);
+    CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(100));
+    ray.origin = glm::vec3(-30.0f, 0.0f, 0.0f);  // now every sphere is behind
+    CHECK_FALSE(pick_particle(s, ray).has_value());
+  }
+  SECTION("an unnormalised direction picks the same sphere") {
+    ray.direction = glm::vec3(7.0f, 0.0f, 0.0f);
+    CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(102));
+  }
+  SECTION("no particles: nothing") { CHECK_FALSE(pick_particle(Snapshot{}, ray).has_value()); }
+}
+
+TEST_CASE("pick: a click through the camera on a sphere's projected centre selects it", "[pick]") {
+  OrbitCamera camera = framed_camera();
+  camera.set_angles(-70.0f, 22.0f);
+  const Snapshot s = spheres({glm::vec3(-0.002f, 0, 0), glm::vec3(0.0f), glm::vec3(0.002f, 0, 0)},
+                             {0.0007f, 0.0007f, 0.0007f});
+  for (size_t i = 0; i < 3; ++i) {
+    const glm::vec3 centre(s.particles.position[3 * i], 0.0f, 0.0f);
+    const glm::vec3 pixel = camera.project(centre);
+    CHECK(pick_particle(s, camera.ray_through(pixel.x, pixel.y)) == std::optional<std::uint64_t>(100 + i));
+  }
+  // A pixel in the empty corner of the free area picks nothing.
+  CHECK_FALSE(pick_particle(s, camera.ray_through(990.0f, 10.0f)).has_value());
+}
