@@ -73,7 +73,9 @@ bool SceneRenderer::initialize(std::string& error) {
     return false;
   }
   sphere_program_ = compile(sphere_vertex_shader(), sphere_fragment_shader(), error);
+  point_sphere_program_ = compile(point_sphere_vertex_shader(), point_sphere_fragment_shader(), error);
   line_program_ = compile(line_vertex_shader(), line_fragment_shader(), error);
+  arrow_program_ = compile(arrow_vertex_shader(), line_fragment_shader(), error);
   if (!error.empty()) return false;
 
   // Spheres: a unit quad (triangle strip) and an instance buffer.
@@ -87,16 +89,23 @@ bool SceneRenderer::initialize(std::string& error) {
   gl_.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
   gl_.glGenBuffers(1, &instance_vbo_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
-  const GLsizei stride = 7 * sizeof(float);
-  gl_.glEnableVertexAttribArray(1);
-  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
-  gl_.glVertexAttribDivisor(1, 1);
-  gl_.glEnableVertexAttribArray(2);
-  gl_.glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
-  gl_.glVertexAttribDivisor(2, 1);
-  gl_.glEnableVertexAttribArray(3);
-  gl_.glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(4 * sizeof(float)));
-  gl_.glVertexAttribDivisor(3, 1);
+  auto sphere_attributes = [&](GLuint divisor) {
+    const GLsizei stride = kSphereFloats * sizeof(float);
+    const auto offset = [](size_t k) { return reinterpret_cast<void*>(k * sizeof(float)); };
+    gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(0));  // centre
+    gl_.glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, offset(3));  // radius
+    gl_.glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, offset(4));  // colour
+    for (GLuint attribute : {1u, 2u, 3u}) {
+      gl_.glEnableVertexAttribArray(attribute);
+      gl_.glVertexAttribDivisor(attribute, divisor);
+    }
+  };
+  sphere_attributes(1);  // one quad per sphere (instanced)
+  // Small spheres: the same buffer read as one point per sphere (not instanced).
+  gl_.glGenVertexArrays(1, &point_vao_);
+  gl_.glBindVertexArray(point_vao_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
+  sphere_attributes(0);
 
   // Lines: position + colour per vertex.
   gl_.glGenVertexArrays(1, &line_vao_);
@@ -107,6 +116,18 @@ bool SceneRenderer::initialize(std::string& error) {
   gl_.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
   gl_.glEnableVertexAttribArray(1);
   gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+
+  // Moment arrows: six vertices per instance, all from the instance attributes.
+  gl_.glGenVertexArrays(1, &arrow_vao_);
+  gl_.glBindVertexArray(arrow_vao_);
+  gl_.glGenBuffers(1, &arrow_vbo_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
+  for (GLuint attribute : {0u, 1u, 2u}) {
+    gl_.glEnableVertexAttribArray(attribute);
+    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, 9 * sizeof(float),
+                              reinterpret_cast<void*>(3 * attribute * sizeof(float)));
+    gl_.glVertexAttribDivisor(attribute, 1);
+  }
   gl_.glBindVertexArray(0);
   return true;
 }
@@ -141,14 +162,25 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
   const glm::mat4 view = camera.view(), projection = camera.projection();
 
   // [SECTION] spheres
+  // Level of detail: spheres at least kExactDepthRadius pixels in radius on screen are ray-cast
+  // quads writing their exact depth (intersections and contacts look right up close); smaller ones
+  // are point sprites at the depth of their centre, a pixel's difference at that size. On a
+  // software rasteriser this halves the cost of 10 000 small spheres: one vertex instead of a
+  // quad's two triangles, and no gl_FragDepth (which turns off the early depth test).
   legend_ = color_particles(s, options.color_mode, colors_);
   const long selected = options.selected ? p.index_of(*options.selected) : -1;
-  instances_.resize(7 * n);
+  const float pixels_per_unit = 0.5f * static_cast<float>(camera.height()) /
+                                std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
+  instances_.resize(kSphereFloats * n);
+  size_t exact_count = 0, point_end = n;  // ray-cast quads from the front, points from the back
   for (size_t i = 0; i < n; ++i) {
-    float* out = &instances_[7 * i];
-    out[0] = p.position[3 * i];
-    out[1] = p.position[3 * i + 1];
-    out[2] = p.position[3 * i + 2];
+    const glm::vec3 centre(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
+    const float depth = -(view * glm::vec4(centre, 1.0f)).z;
+    const bool exact = depth <= 0.0f || p.radius[i] * pixels_per_unit >= kExactDepthRadius * depth;
+    float* out = &instances_[kSphereFloats * (exact ? exact_count++ : --point_end)];
+    out[0] = centre.x;
+    out[1] = centre.y;
+    out[2] = centre.z;
     out[3] = p.radius[i];
     const bool highlight = static_cast<long>(i) == selected;
     out[4] = highlight ? 1.0f : colors_[3 * i];
@@ -156,22 +188,38 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
     out[6] = highlight ? 0.15f : colors_[3 * i + 2];
   }
   drawn_spheres_ = n;
+  exact_depth_spheres_ = exact_count;
   if (n > 0) {
-    gl_.glUseProgram(sphere_program_);
-    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
-    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "projection"), 1, GL_FALSE,
-                           glm::value_ptr(projection));
-    const glm::vec3 light = glm::normalize(glm::vec3(0.4f, 0.6f, 0.7f));
-    gl_.glUniform3fv(gl_.glGetUniformLocation(sphere_program_, "light_direction"), 1, glm::value_ptr(light));
     gl_.glBindVertexArray(sphere_vao_);
     gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
     gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances_.size() * sizeof(float)), instances_.data(),
                      GL_STREAM_DRAW);
-    gl_.glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(n));
+    const glm::vec3 light = glm::normalize(glm::vec3(0.4f, 0.6f, 0.7f));  // view space
+    if (exact_count > 0) {
+      gl_.glUseProgram(sphere_program_);
+      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
+      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "projection"), 1, GL_FALSE,
+                             glm::value_ptr(projection));
+      gl_.glUniform3fv(gl_.glGetUniformLocation(sphere_program_, "light_direction"), 1, glm::value_ptr(light));
+      gl_.glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(exact_count));
+    }
+    if (exact_count < n) {
+      gl_.glEnable(GL_PROGRAM_POINT_SIZE);
+      gl_.glUseProgram(point_sphere_program_);
+      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
+      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "projection"), 1, GL_FALSE,
+                             glm::value_ptr(projection));
+      gl_.glUniform3fv(gl_.glGetUniformLocation(point_sphere_program_, "light_direction"), 1, glm::value_ptr(light));
+      const float fb_pixels_per_unit = pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height());
+      gl_.glUniform1f(gl_.glGetUniformLocation(point_sphere_program_, "pixels_per_unit"), fb_pixels_per_unit);
+      gl_.glBindVertexArray(point_vao_);
+      gl_.glDrawArrays(GL_POINTS, static_cast<GLint>(exact_count), static_cast<GLsizei>(n - exact_count));
+    }
   }
 
   // [SECTION] arrows, axes, box
   lines_.clear();
+  arrows_.clear();
   const Rgb moment_color{1.0f, 0.84f, 0.25f}, axis_color{0.55f, 0.95f, 1.0f}, box_color{0.55f, 0.58f, 0.62f};
   for (size_t i = 0; i < n; ++i) {
     const glm::vec3 c(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
@@ -179,7 +227,10 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
     const glm::vec3 m(p.moment[3 * i], p.moment[3 * i + 1], p.moment[3 * i + 2]);
     const float m_norm = glm::length(m);
     const glm::vec3 axis(p.easy_axis[3 * i], p.easy_axis[3 * i + 1], p.easy_axis[3 * i + 2]);
-    if (options.show_moments && m_norm > 0.0f) push_arrow(lines_, c, m / m_norm, options.arrow_length * r, moment_color, true);
+    if (options.show_moments && m_norm > 0.0f) {
+      const glm::vec3 half = (options.arrow_length * r / m_norm) * m;
+      arrows_.insert(arrows_.end(), {c.x, c.y, c.z, half.x, half.y, half.z, moment_color[0], moment_color[1], moment_color[2]});
+    }
     // The easy axis is drawn apart only where it differs visibly from the moment direction.
     if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))
       push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, axis_color, false);
@@ -196,6 +247,17 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
         push_line(lines_, start, end, box_color);
       }
     }
+  }
+  if (!arrows_.empty()) {
+    gl_.glUseProgram(arrow_program_);
+    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(arrow_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
+    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(arrow_program_, "projection"), 1, GL_FALSE,
+                           glm::value_ptr(projection));
+    gl_.glBindVertexArray(arrow_vao_);
+    gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
+    gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(arrows_.size() * sizeof(float)), arrows_.data(),
+                     GL_STREAM_DRAW);
+    gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(arrows_.size() / 9));
   }
   if (!lines_.empty()) {
     upload_lines(lines_);

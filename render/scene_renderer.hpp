@@ -1,8 +1,8 @@
 #pragma once
-// Draws a Snapshot with OpenGL 3.3 core: spheres as instanced ray-cast impostors with correct
-// depth, lit and coloured by the chosen mode; moments as arrows and easy axes as lines (lines are
-// several times cheaper than meshes on a software renderer, ../shared/STACK.md); the box; an axes
-// gizmo with the field direction in a corner. Never touches live engine state.
+// Draws a Snapshot with OpenGL 3.3 core: spheres as instanced ray-cast impostors with exact depth,
+// or as point sprites when they are only a few pixels across; lit and coloured by the chosen
+// mode; moments as needle arrows (one triangle each) and easy axes as lines (lines are several times cheaper than meshes on
+// a software renderer, ../shared/STACK.md); the box; an axes gizmo with the field direction in a corner. Never touches live engine state.
 
 #include "render/camera.hpp"
 #include "render/colors.hpp"
@@ -43,6 +43,7 @@ class SceneRenderer {
   const ColorScale& legend() const { return legend_; }
   const GizmoLabels& gizmo_labels() const { return gizmo_labels_; }
   size_t drawn_spheres() const { return drawn_spheres_; }
+  size_t exact_depth_spheres() const { return exact_depth_spheres_; }  // drawn ray-cast, not as points
 
  private:
   GLuint compile(const std::string& vertex, const std::string& fragment, std::string& error);
@@ -50,15 +51,19 @@ class SceneRenderer {
   void draw_lines(const glm::mat4& view, const glm::mat4& projection, GLsizei vertex_count);
 
   QOpenGLFunctions_3_3_Core gl_;
-  GLuint sphere_program_ = 0, line_program_ = 0;
-  GLuint sphere_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
+  static constexpr size_t kSphereFloats = 7;          // per sphere: centre (3), radius, colour (3)
+  static constexpr float kExactDepthRadius = 8.0f;    // [pixels] smaller spheres are point sprites
+  GLuint sphere_program_ = 0, point_sphere_program_ = 0, line_program_ = 0, arrow_program_ = 0;
+  GLuint sphere_vao_ = 0, point_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
   GLuint line_vao_ = 0, line_vbo_ = 0;
-  std::vector<float> instances_;  // per sphere: centre (3), radius, colour (3)
+  GLuint arrow_vao_ = 0, arrow_vbo_ = 0;
+  std::vector<float> instances_;  // kSphereFloats per sphere, exact-depth spheres first
   std::vector<float> colors_;
   std::vector<float> lines_;      // per vertex: position (3), colour (3)
+  std::vector<float> arrows_;     // per moment arrow: centre (3), half vector (3), colour (3)
   ColorScale legend_;
   GizmoLabels gizmo_labels_;
-  size_t drawn_spheres_ = 0;
+  size_t drawn_spheres_ = 0, exact_depth_spheres_ = 0;
 };
 
 // The particle whose sphere the ray hits first, if any (double precision, all particles).
@@ -69,5 +74,8 @@ const std::string& sphere_vertex_shader();
 const std::string& sphere_fragment_shader();
 const std::string& line_vertex_shader();
 const std::string& line_fragment_shader();
+const std::string& arrow_vertex_shader();
+const std::string& point_sphere_vertex_shader();
+const std::string& point_sphere_fragment_shader();
 
 }  // namespace lodestone::render

@@ -8,7 +8,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
-#include <QWidget>
+#include <QWindow>
 
 #include <string>
 #include <utility>
@@ -55,7 +55,7 @@ void set_clipboard(void*, const char* text) { QGuiApplication::clipboard()->setT
 
 }  // namespace
 
-ImGuiBridge::ImGuiBridge(QWidget* widget) : widget_(widget) {
+ImGuiBridge::ImGuiBridge(QWindow* window) : window_(window) {
   IMGUI_CHECKVERSION();
   context_ = ImGui::CreateContext();
   ImGui::SetCurrentContext(context_);
@@ -94,8 +94,8 @@ void ImGuiBridge::shutdown_gl() {
 void ImGuiBridge::new_frame() {
   ImGui::SetCurrentContext(context_);
   ImGuiIO& io = ImGui::GetIO();
-  const qreal scale = widget_->devicePixelRatioF();
-  io.DisplaySize = ImVec2(static_cast<float>(widget_->width()), static_cast<float>(widget_->height()));
+  const qreal scale = window_->devicePixelRatio();
+  io.DisplaySize = ImVec2(static_cast<float>(window_->width()), static_cast<float>(window_->height()));
   io.DisplayFramebufferScale = ImVec2(static_cast<float>(scale), static_cast<float>(scale));
   const double elapsed = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
   clock_.restart();
@@ -126,7 +126,7 @@ void ImGuiBridge::new_frame() {
     case ImGuiMouseCursor_Hand: shape = Qt::PointingHandCursor; break;
     default: break;
   }
-  if (widget_->cursor().shape() != shape) widget_->setCursor(shape);
+  if (window_->cursor().shape() != shape) window_->setCursor(shape);
 }
 
 void ImGuiBridge::render() {

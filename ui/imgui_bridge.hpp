@@ -9,7 +9,7 @@
 
 #include <array>
 
-class QWidget;
+class QWindow;
 class QMouseEvent;
 class QWheelEvent;
 class QKeyEvent;
@@ -19,12 +19,12 @@ namespace lodestone::ui {
 
 class ImGuiBridge {
  public:
-  explicit ImGuiBridge(QWidget* widget);
+  explicit ImGuiBridge(QWindow* window);
   ~ImGuiBridge();
   ImGuiBridge(const ImGuiBridge&) = delete;
   ImGuiBridge& operator=(const ImGuiBridge&) = delete;
 
-  // With the widget's GL context current.
+  // With the window's GL context current.
   bool initialize_gl();
   void shutdown_gl();
   void new_frame();  // feeds size, scale, time and latched buttons, then ImGui::NewFrame()
@@ -43,7 +43,7 @@ class ImGuiBridge {
  private:
   void set_modifiers(Qt::KeyboardModifiers modifiers);
 
-  QWidget* widget_;
+  QWindow* window_;
   ImGuiContext* context_ = nullptr;
   QElapsedTimer clock_;
   bool gl_ready_ = false;

@@ -9,13 +9,23 @@
 #include <QApplication>
 #include <QSurfaceFormat>
 
+#include <algorithm>
 #include <cstring>
+#include <thread>
 #include <filesystem>
 #include <iostream>
 
 using namespace lodestone;
 
 int main(int argc, char** argv) {
+  // Mesa's software rasteriser (llvmpipe) starts one drawing thread per core. The physics thread
+  // runs flat out on a core of its own, so leave it one (docs/performance.md: with 2 cores this
+  // costs the window a few frames/s and gives the physics back the steps/s it lost). Read at the
+  // first OpenGL context; a value the user set wins; other drivers ignore it.
+  if (qEnvironmentVariableIsEmpty("LP_NUM_THREADS")) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    qputenv("LP_NUM_THREADS", QByteArray::number(std::max(1u, cores - 1)));
+  }
   // The default surface format must be set before the application object exists.
   bool benchmark = false;
   for (int i = 1; i < argc; ++i) benchmark = benchmark || std::strcmp(argv[i], "--benchmark") == 0;

@@ -12,14 +12,18 @@ constexpr int kRecentFiles = 8;
 }
 
 MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
-    : state_(state), view_(new SceneView(simulation, state, options, this)) {
+    : state_(state), view_(new SceneView(simulation, state, options)) {
   setWindowTitle("Lodestone");
-  setCentralWidget(view_);
+  QWidget* container = QWidget::createWindowContainer(view_, this);  // takes ownership of the view
+  container->setFocusPolicy(Qt::StrongFocus);
+  container->setMinimumSize(320, 240);
+  setCentralWidget(container);
+  container->setFocus();
 
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open preset...", QKeySequence::Open, this, &MainWindow::open_preset);
   recent_menu_ = file->addMenu("Open &recent");
-  file->addAction("&Save preset as...", QKeySequence::SaveAs, this, &MainWindow::save_preset_as);
+  file->addAction("&Save preset as...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::save_preset_as);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
   QMenu* view = menuBar()->addMenu("&View");

@@ -24,15 +24,13 @@ glm::vec3 to_glm(const Vec3& v) { return {static_cast<float>(v.x()), static_cast
 
 }  // namespace
 
-SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options, QWidget* parent)
-    : QOpenGLWidget(parent), simulation_(simulation), state_(state), options_(options) {
+SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
+    : simulation_(simulation), state_(state), options_(options) {
   send_ = [this](Command command) { simulation_.push(std::move(command)); };
   bridge_ = std::make_unique<ui::ImGuiBridge>(this);
-  setMouseTracking(true);
-  setFocusPolicy(Qt::StrongFocus);
   if (!options.color_mode.empty()) state_.view.color_mode = color_mode_from_name(options.color_mode);
   // Continuous rendering: every finished frame asks for the next one.
-  connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+  connect(this, &QOpenGLWindow::frameSwapped, this, [this] {
     after_frame();
     update();
   });
@@ -73,7 +71,7 @@ void SceneView::paintGL() {
     frame_box();
   }
   camera_.set_viewport(width(), height());
-  const qreal scale = devicePixelRatioF();
+  const qreal scale = devicePixelRatio();
   const int fb_width = static_cast<int>(width() * scale), fb_height = static_cast<int>(height() * scale);
   state_.view.gizmo_left = static_cast<int>((ui::kSidebarWidth + 8.0f) * scale);
   state_.view.selected = state_.selected;
@@ -188,7 +186,7 @@ void SceneView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_R: reset_camera(); break;
     case Qt::Key_Space: send_(SetRunning{!simulation_.snapshot().running}); break;
     case Qt::Key_Escape: state_.selected.reset(); break;
-    default: QOpenGLWidget::keyPressEvent(event);
+    default: QOpenGLWindow::keyPressEvent(event);
   }
 }
 
