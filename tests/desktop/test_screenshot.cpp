@@ -32,12 +32,15 @@ namespace {
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 const std::string kApp = LODESTONE_APP;
 const fs::path kScene = kSourceDir / "tests" / "data" / "screenshot-scene.json";
+// The same three spheres, 0.12 mm in radius: about 6 px on screen, so drawn as point sprites.
+const fs::path kSmallScene = kSourceDir / "tests" / "data" / "screenshot-small-spheres.json";
 
 // The window size asked for, and what tests/data/screenshot-scene.json holds.
 constexpr int kWindowWidth = 1000, kWindowHeight = 700;
 constexpr double kSidebar = 380.0;             // ui::kSidebarWidth [px]
 constexpr double kBoxHalf = 3e-3;              // the box is [-3, 3] mm in x, y and z
 constexpr double kRadius = 0.75e-3;            // every sphere
+constexpr double kSmallRadius = 0.12e-3;       // every sphere of the small-sphere scene
 constexpr double kSphereX[] = {-2.1e-3, 0.0, 2.1e-3};  // centres on the x axis (y = z = 0)
 
 using Rgb = std::array<int, 3>;
@@ -146,7 +149,7 @@ struct Projection {
     const double depth = distance + y;
     return {centre_x + focal * x / depth, centre_y - focal * z / depth};
   }
-  double radius_pixels() const { return focal * kRadius / distance; }
+  double radius_pixels(double radius = kRadius) const { return focal * radius / distance; }
 };
 
 // Every pixel within `reach` of (x, y) satisfies `ok`; reports the first that does not.
@@ -191,11 +194,11 @@ double distance_to_background(const QImage& image, double x, double y, int dx, i
   return -1.0;
 }
 
-QImage screenshot(const Workdir& work, const std::string& extra = "") {
+QImage screenshot(const Workdir& work, const fs::path& scene = kScene) {
   const fs::path png = work.path() / "scene.png";
-  const Result run = run_app(work.path(), "--preset " + quoted(kScene.string()) + " --frames 10 --screenshot " +
+  const Result run = run_app(work.path(), "--preset " + quoted(scene.string()) + " --frames 10 --screenshot " +
                                               quoted(png.string()) + " --size " + std::to_string(kWindowWidth) + "x" +
-                                              std::to_string(kWindowHeight) + " --camera -90,0 --paused " + extra);
+                                              std::to_string(kWindowHeight) + " --camera -90,0 --paused");
   INFO("lodestone printed:\n" << run.output);
   REQUIRE(run.code == 0);
   REQUIRE(fs::is_regular_file(png));
@@ -338,6 +341,40 @@ TEST_CASE("a paused scene looks right: spheres, colours, background, side bar, l
     }
     CHECK(bar_rows >= 10);  // the bar is 14 px high
     CHECK(bar_left > width - 260);  // in the corner: its right end within ~60 px of the edge
+  }
+}
+
+TEST_CASE("small spheres (point sprites) are where and the size and colour they should be", "[desktop]") {
+  // Under 8 px in radius the renderer draws spheres as point sprites sized from the projection,
+  // not as ray-cast quads: the same checks as above, at a scale where a pixel matters.
+  require_display();
+  Workdir work;
+  const QImage image = screenshot(work, kSmallScene);
+  const Projection project(image);
+  const double r = project.radius_pixels(kSmallRadius);
+  REQUIRE(r < 8.0);  // the point-sprite path (render/scene_renderer.hpp kExactDepthRadius)
+  REQUIRE(r > 4.0);
+  bool (*const families[])(const Rgb&) = {dark_red, grey, blue};
+  for (int i = 0; i < 3; ++i) {
+    const auto [x, y] = project(kSphereX[i], 0.0, 0.0);
+    INFO("sphere " << i << ": projected centre (" << x << ", " << y << "), radius " << r << " px, pixel there "
+                   << text(pixel(image, static_cast<int>(x), static_cast<int>(y))));
+    // The centre pixel and its neighbours below and to the left: well inside a 6-px sphere, and
+    // away from the specular spot up and right of the centre (which whitens a pixel by ~20 levels
+    // one pixel from the centre at this size).
+    for (const auto& [dx, dy] : {std::pair{0, 0}, {-1, 0}, {0, 1}, {-1, 1}}) {
+      const Rgb c = pixel(image, static_cast<int>(x) + dx, static_cast<int>(y) + dy);
+      INFO("pixel offset (" << dx << ", " << dy << ") is " << text(c));
+      CHECK(families[i](c));
+    }
+    // Silhouette: the first background pixel's centre lies on average half a pixel beyond the
+    // edge; within 1 px of that in each direction (whole pixels; point sprites are whole pixels
+    // wide). A sprite 20 % too small or too large is off by 1.3 px.
+    for (const auto& [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+      const double edge = distance_to_background(image, x, y, dx, dy);
+      INFO("direction (" << dx << ", " << dy << "): background at " << edge << " px");
+      CHECK(std::abs(edge - 0.5 - r) < 1.0);
+    }
   }
 }
 
