@@ -12,8 +12,6 @@
 #include <QImage>
 #include <QString>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -25,7 +23,11 @@
 #include <sstream>
 #include <string>
 
+#include "../test_process.hpp"
+
 namespace fs = std::filesystem;
+using lodestone::test::quoted;
+using lodestone::test::Result;
 
 namespace {
 
@@ -55,49 +57,9 @@ void require_display() {
          "xvfb-run, e.g. xvfb-run -a -s \"-screen 0 1280x800x24 -nolisten tcp\" ctest -R desktop");
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct Result {
-  int code = -1;       // exit status; 128 + signal when killed by a signal
-  std::string output;  // stdout and stderr
-};
-
-// Runs the app in `directory` with `arguments` (already quoted where needed).
-Result run_app(const fs::path& directory, const std::string& arguments) {
-  const std::string command = "cd " + quoted(directory.string()) + " && " + quoted(kApp) + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  if (WIFEXITED(status))
-    result.code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    result.code = 128 + WTERMSIG(status);
-  return result;
-}
-
-// A fresh working directory for one test, removed afterwards.
-class Workdir {
- public:
-  Workdir() {
-    std::string pattern = (fs::temp_directory_path() / "lodestone-desktop-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~Workdir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
+// Every test runs the app in a fresh temporary directory.
+struct Workdir : lodestone::test::Workdir {
+  Workdir() : lodestone::test::Workdir(kApp) {}
 };
 
 Rgb pixel(const QImage& image, int x, int y) {
@@ -196,7 +158,7 @@ double distance_to_background(const QImage& image, double x, double y, int dx, i
 
 QImage screenshot(const Workdir& work, const fs::path& scene = kScene) {
   const fs::path png = work.path() / "scene.png";
-  const Result run = run_app(work.path(), "--preset " + quoted(scene.string()) + " --frames 10 --screenshot " +
+  const Result run = work.run("--preset " + quoted(scene.string()) + " --frames 10 --screenshot " +
                                               quoted(png.string()) + " --size " + std::to_string(kWindowWidth) + "x" +
                                               std::to_string(kWindowHeight) + " --camera -90,0 --paused");
   INFO("lodestone printed:\n" << run.output);
@@ -384,7 +346,7 @@ TEST_CASE("bad presets exit non-zero and write no PNG", "[desktop]") {
   const fs::path png = work.path() / "out.png";
 
   SECTION("a preset file that does not exist") {
-    const Result run = run_app(work.path(), "--preset " + quoted((work.path() / "missing.json").string()) +
+    const Result run = work.run("--preset " + quoted((work.path() / "missing.json").string()) +
                                                 " --frames 5 --screenshot " + quoted(png.string()));
     INFO(run.output);
     CHECK(run.code != 0);
@@ -397,7 +359,7 @@ TEST_CASE("bad presets exit non-zero and write no PNG", "[desktop]") {
     const fs::path bad = work.path() / "bad.json";
     std::ofstream(bad) << R"({"version": 1, "particles": {"kind": "list", "particles": [{"radius": -1}]}})";
     const Result run =
-        run_app(work.path(), "--preset " + quoted(bad.string()) + " --frames 5 --screenshot " + quoted(png.string()));
+        work.run("--preset " + quoted(bad.string()) + " --frames 5 --screenshot " + quoted(png.string()));
     INFO(run.output);
     CHECK(run.code == 2);
     CHECK(run.output.find("bad preset") != std::string::npos);
@@ -408,7 +370,7 @@ TEST_CASE("bad presets exit non-zero and write no PNG", "[desktop]") {
     const fs::path bad = work.path() / "broken.json";
     std::ofstream(bad) << "{ this is not json";
     const Result run =
-        run_app(work.path(), "--preset " + quoted(bad.string()) + " --frames 5 --screenshot " + quoted(png.string()));
+        work.run("--preset " + quoted(bad.string()) + " --frames 5 --screenshot " + quoted(png.string()));
     INFO(run.output);
     CHECK(run.code == 2);
     CHECK_FALSE(fs::exists(png));
@@ -419,7 +381,7 @@ TEST_CASE("a screenshot into a directory that does not exist exits 4", "[desktop
   require_display();
   Workdir work;
   const fs::path png = work.path() / "no-such-directory" / "out.png";
-  const Result run = run_app(work.path(), "--preset " + quoted(kScene.string()) + " --frames 5 --paused --screenshot " +
+  const Result run = work.run("--preset " + quoted(kScene.string()) + " --frames 5 --paused --screenshot " +
                                               quoted(png.string()) + " --size 400x300");
   INFO(run.output);
   CHECK(run.code == 4);

@@ -24,24 +24,16 @@
 #include <typeinfo>
 #include <vector>
 
+#include "../test_process.hpp"
+
 using namespace lodestone;
 namespace fs = std::filesystem;
+using lodestone::test::read_file;
+using lodestone::test::write_file;
 
 namespace {
 
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
 
 std::vector<fs::path> preset_files() {
   std::vector<fs::path> files;

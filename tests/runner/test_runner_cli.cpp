@@ -4,8 +4,6 @@
 // Each test starts the binary (LODESTONE_RUNNER) in a fresh temporary directory.
 
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,32 +16,21 @@
 #include <string>
 #include <vector>
 
+#include "../test_process.hpp"
+
 namespace fs = std::filesystem;
+using lodestone::test::quoted;
+using lodestone::test::read_file;
+using lodestone::test::Result;
+using lodestone::test::write_file;
+namespace test = lodestone::test;
 
 namespace {
 
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 const std::string kRunner = LODESTONE_RUNNER;
 
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string preset(const std::string& name) { return quoted((kSourceDir / "presets" / name).string()); }
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -67,45 +54,9 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-struct Result {
-  int code = -1;       // exit status; 128 + signal when killed by a signal
-  std::string output;  // stdout and stderr
-};
-
-// A fresh working directory for one test, removed afterwards.
-class Workdir {
- public:
-  Workdir() {
-    std::string pattern = (fs::temp_directory_path() / "lodestone-runner-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~Workdir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
-  // Runs lodestone-run with `arguments` (already quoted for the shell) in this directory.
-  Result run(const std::string& arguments) const {
-    const std::string command = "cd " + quoted(path_.string()) + " && " + quoted(kRunner) + " " + arguments + " 2>&1";
-    Result r;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-    const int status = ::pclose(pipe);
-    if (WIFEXITED(status))
-      r.code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status))
-      r.code = 128 + WTERMSIG(status);
-    UNSCOPED_INFO("$ lodestone-run " << arguments << "\nexit " << r.code << "\n" << r.output);
-    return r;
-  }
-
- private:
-  fs::path path_;
+// Every test runs lodestone-run in a fresh temporary directory.
+struct Workdir : test::Workdir {
+  Workdir() : test::Workdir(kRunner) {}
 };
 
 std::vector<fs::path> preset_files() {
