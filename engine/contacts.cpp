@@ -1,6 +1,7 @@
 #include "engine/contacts.hpp"
 
 #include "engine/contact_geometry.hpp"
+#include "engine/law_hertz_coulomb.hpp"
 #include "engine/law_hertz_mindlin.hpp"
 #include "engine/law_linear.hpp"
 
@@ -24,8 +25,8 @@ struct ContactTotals {
 bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g, ContactHistory& h,
                       double dt, State& state, std::uint64_t id_a, std::uint64_t id_b, ContactTotals& totals,
                       ContactResponse& response) {
-  const bool linear = model.contact.law == ContactLaw::Linear;
-  const bool active = linear ? linear_active(model.contact.linear, g) : hertz_mindlin_active(g);
+  const ContactLaw law = model.contact.law;
+  const bool active = law == ContactLaw::Linear ? linear_active(model.contact.linear, g) : g.overlap > 0.0;
   if (!active) {
     if (h.active) {
       totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
@@ -40,15 +41,20 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
     state.events.record({state.step, EventKind::ContactActivated, id_a, id_b});
   }
   const bool was_slipping = h.slipping;
-  const Vec3 previous_shear = update_shear_displacement(h, g, dt);
-  response = linear ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
-                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);
+  if (law == ContactLaw::HertzCoulomb) {
+    response = hertz_coulomb_contact(model.contact.hertz_coulomb, pair, g, h);
+  } else {
+    const Vec3 previous_shear = update_shear_displacement(h, g, dt);
+    response = law == ContactLaw::Linear
+                   ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
+                   : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);
+  }
   if (h.slipping != was_slipping)
     state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
 
   totals.elastic += response.elastic_energy;
   totals.dashpot_energy -= 0.5 * dt * (h.dashpot_force + response.dashpot_force).dot(g.relative_velocity);
-  totals.slip_loss += response.slip_loss;
+  totals.slip_loss += response.slip_loss + response.friction_power * dt;
   totals.stiffness_work += response.stiffness_work;
   h.dashpot_force = response.dashpot_force;
   return true;
@@ -85,11 +91,15 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
   // [SECTION] particle-wall (each side of the box that is a wall)
   const size_t n = p.size();
   if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  std::array<Vec3, 6> wall_force;
+  wall_force.fill(Vec3::Zero());
   for (int axis = 0; axis < 3; ++axis) {
     for (int upper = 0; upper < 2; ++upper) {
       if (model.box.side(axis, upper) != SideKind::Wall) continue;
       const int side = 2 * axis + upper;
-      const double plane = upper ? model.box.max[axis] : model.box.min[axis];
+      // With a lid the top side moves: its height is part of the state.
+      const bool lid = axis == 2 && upper && model.pressure.method == PressureMethod::Lid;
+      const double plane = lid ? state.lid_height : upper ? model.box.max[axis] : model.box.min[axis];
       Vec3 normal = Vec3::Zero();
       normal[axis] = upper ? -1.0 : 1.0;
       const double reach = model.contact_reach;
@@ -105,9 +115,11 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
           continue;
         p.force[i] += r.force;
         p.torque[i] += g.lever_i.cross(r.force);
-          }
+        wall_force[side] -= r.force;
+      }
     }
   }
+  state.wall_force = wall_force;
 
   state.energy.elastic = totals.elastic;
   state.energy.dissipated_dashpot += totals.dashpot_energy;

@@ -1,5 +1,7 @@
 #include "engine/field.hpp"
 
+#include "engine/stoner_wohlfarth.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -46,7 +48,24 @@ void apply_field(const Model& model, State& state, double dt) {
     total_moment += m;
     if (m.squaredNorm() == 0.0) continue;
     const Vec3 b = has_gradient ? Vec3(b_now + f.gradient * (p.position[i] - f.gradient_origin)) : b_now;
-    p.torque[i] += m.cross(b);
+    const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
+    switch (mat.moment_model) {
+      case MomentModel::Rigid:
+        p.torque[i] += m.cross(b);
+        break;
+      case MomentModel::StonerWohlfarth: {
+        // The field turns the moment; the anisotropy passes the torque on to the body (eq. 3).
+        const double volume = sphere_volume(p.radius[i]);
+        const Vec3 n = p.easy_axis(i);
+        const Vec3 m_hat = m / m.norm();
+        p.torque[i] += sw_body_torque(m_hat, n, mat.anisotropy, volume);
+        const double c = m_hat.dot(n);
+        zeeman -= mat.anisotropy * volume * c * c;  // the anisotropy energy, booked with the field's
+        break;
+      }
+      case MomentModel::Induced:
+        break;  // m is parallel to the field: no torque, and none reaches the body anyway
+    }
     if (has_gradient) p.force[i] += gradient_t * m;  // F_b = sum_a m_a dB_a/dx_b
     zeeman -= m.dot(b);
   }
@@ -63,8 +82,10 @@ void apply_gravity_and_damping(const Model& model, State& state, double dt) {
   Particles& p = state.particles;
   const EnvironmentParameters& env = model.environment;
   const bool gravity = env.gravity.squaredNorm() > 0.0;
-  const double gamma = env.translational_damping;
-  const double gamma_rot = env.rotational_damping;
+  // Overdamped: the damping is the left-hand side of the equation of motion, not a force.
+  const bool overdamped = model.integrator.scheme == IntegratorScheme::OverdampedHeun;
+  const double gamma = overdamped ? 0.0 : env.translational_damping;
+  const double gamma_rot = overdamped ? 0.0 : env.rotational_damping;
   const size_t n = p.size();
   if (gamma > 0.0 && state.damping_force.size() != n) state.damping_force.assign(n, Vec3::Zero());
   if (gamma_rot > 0.0 && state.damping_torque.size() != n) state.damping_torque.assign(n, Vec3::Zero());

@@ -131,7 +131,7 @@ void generate_random(const Preset& preset, Particles& p, Random& rng) {
               }
             }
           }
-      placed = !overlaps;
+      placed = g.allow_overlap || !overlaps;
     }
     if (!placed) {
       double volume = 0.0;

@@ -51,9 +51,10 @@ void check_health(const Model& model, State& state) {
       return;
     }
   }
-  // Runaway overlap between particles (every listed pair: coincident centres never become active).
+  // Runaway overlap between particles (every listed pair: coincident centres never become active);
+  // not while a protocol stage is removing the overlaps of a random placement.
   const NeighborLists& lists = state.neighbors;
-  for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
+  for (size_t k = 0; k < lists.contact_pairs.size() && !state.overlaps_expected; ++k) {
     const auto i = static_cast<size_t>(lists.contact_pairs[k].i), j = static_cast<size_t>(lists.contact_pairs[k].j);
     const double distance = minimum_image(model, p.position[i] - p.position[j]).norm();
     const double overlap = p.radius[i] + p.radius[j] - distance;

@@ -1,15 +1,87 @@
 #include "engine/magnetics.hpp"
 
 #include "engine/dipole.hpp"
+#include "engine/field.hpp"
+#include "engine/stoner_wohlfarth.hpp"
 
 namespace lodestone {
+namespace {
 
-void update_moments(const Model&, State& state) {
+// Applied field at a particle (uniform program plus the constant gradient).
+Vec3 applied_field(const Model& model, const Vec3& b_uniform, const Vec3& x) {
+  return b_uniform + model.field.gradient * (x - model.field.gradient_origin);
+}
+
+// Dipole fields of all other moments at each particle (cutoff list or direct sum).
+void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>& b) {
+  const Particles& p = state.particles;
+  auto pair = [&](size_t i, size_t j, double cutoff_sq) {
+    const Vec3 r = minimum_image(model, p.position[i] - p.position[j]);
+    const double rsq = r.squaredNorm();
+    if (rsq > cutoff_sq || rsq == 0.0) return;
+    const double cap = model.magnetics.dipole_cap;
+    const Vec3 rc = rsq < cap * cap ? Vec3(r * (cap / std::sqrt(rsq))) : r;
+    b[i] += dipole_field(rc, p.moment[j]);
+    b[j] += dipole_field(-rc, p.moment[i]);
+  };
+  if (model.magnetics.method == DipoleMethod::Cutoff) {
+    const double cutoff_sq = model.dipole_cutoff * model.dipole_cutoff;
+    for (const IndexPair& pr : state.neighbors.dipole_pairs)
+      pair(static_cast<size_t>(pr.i), static_cast<size_t>(pr.j), cutoff_sq);
+  } else if (model.magnetics.method == DipoleMethod::Direct) {
+    for (size_t i = 0; i < p.size(); ++i)
+      for (size_t j = i + 1; j < p.size(); ++j) pair(i, j, INFINITY);
+  }
+}
+
+}  // namespace
+
+void update_moments(const Model& model, State& state) {
   Particles& p = state.particles;
-  for (size_t i = 0; i < p.size(); ++i) p.moment[i] = p.orientation[i] * p.moment_body[i];
+  const Vec3 b_uniform = uniform_field(model.field, state.time);
+  bool any_induced = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
+    switch (mat.moment_model) {
+      case MomentModel::Rigid:
+        p.moment[i] = p.orientation[i] * p.moment_body[i];
+        break;
+      case MomentModel::StonerWohlfarth: {
+        // The previous direction picks the branch; a particle starts with its moment on the easy axis.
+        const Vec3 n = p.easy_axis(i);
+        const double m_norm = p.moment[i].norm();
+        const Vec3 previous = m_norm > 0.0 ? Vec3(p.moment[i] / m_norm) : n;
+        const Vec3 b = applied_field(model, b_uniform, p.position[i]);
+        const double scale = anisotropy_field_tesla(mat.anisotropy, mat.magnetization);
+        p.moment[i] = mat.magnetization * sphere_volume(p.radius[i]) * sw_moment_direction(n, b, scale, previous);
+        break;
+      }
+      case MomentModel::Induced:
+        p.moment[i] = (mat.susceptibility * sphere_volume(p.radius[i]) / mu0) *
+                      applied_field(model, b_uniform, p.position[i]);
+        any_induced = true;
+        break;
+    }
+  }
+  if (!any_induced || model.magnetics.method == DipoleMethod::Off) return;
+  // Induced moments in the applied field plus their neighbours' fields: Jacobi fixed-point passes.
+  std::vector<Vec3> b(p.size());
+  for (int pass = 0; pass < model.magnetics.induced_iterations; ++pass) {
+    for (size_t i = 0; i < p.size(); ++i) b[i] = applied_field(model, b_uniform, p.position[i]);
+    add_dipole_fields(model, state, b);
+    for (size_t i = 0; i < p.size(); ++i) {
+      const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
+      if (mat.moment_model == MomentModel::Induced)
+        p.moment[i] = (mat.susceptibility * sphere_volume(p.radius[i]) / mu0) * b[i];
+    }
+  }
 }
 
 namespace {
+
+inline bool moment_is_induced(const Model& model, const Particles& p, size_t i) {
+  return model.materials[static_cast<size_t>(p.material[i])].moment_model == MomentModel::Induced;
+}
 
 // Adds the pair (i, j) if it is within reach; returns its energy.
 inline double add_dipole_pair(const Model& model, Particles& p, size_t i, size_t j, double cutoff_sq) {
@@ -26,8 +98,9 @@ inline double add_dipole_pair(const Model& model, Particles& p, size_t i, size_t
   const DipolePair d = dipole_pair(separation, mi, mj, model.magnetics.dipole_cap);
   p.force[i] += d.force_i;
   p.force[j] -= d.force_i;
-  p.torque[i] += d.torque_i;
-  p.torque[j] += d.torque_j;
+  // An induced moment is not attached to the body: it turns with the field, the sphere does not.
+  if (!moment_is_induced(model, p, i)) p.torque[i] += d.torque_i;
+  if (!moment_is_induced(model, p, j)) p.torque[j] += d.torque_j;
   return d.energy;
 }
 

@@ -28,14 +28,19 @@ inline Quat rotate_by(const Quat& q, const Vec3& rotation_vector) {
   return dq * q;
 }
 
+// A unit vector perpendicular to unit vector v.
+inline Vec3 any_perpendicular(const Vec3& v) {
+  Vec3 axis = v.cross(Vec3::UnitX());
+  if (axis.squaredNorm() < 1e-12) axis = v.cross(Vec3::UnitY());
+  return axis.normalized();
+}
+
 // Minimal rotation taking unit vector `from` onto unit vector `to` (written out: Eigen's
 // FromTwoVectors pulls in JacobiSVD, which multiplies the compile time of every file).
 inline Quat rotation_between(const Vec3& from, const Vec3& to) {
   const double c = from.dot(to);
   if (c < -1.0 + 1e-12) {  // opposite: half turn about any axis perpendicular to `from`
-    Vec3 axis = from.cross(Vec3::UnitX());
-    if (axis.squaredNorm() < 1e-12) axis = from.cross(Vec3::UnitY());
-    axis.normalize();
+    const Vec3 axis = any_perpendicular(from);
     return Quat(0.0, axis.x(), axis.y(), axis.z());
   }
   const Vec3 axis = from.cross(to);

@@ -1,6 +1,8 @@
 #include "engine/model.hpp"
 
 #include "engine/preset.hpp"
+#include "engine/pressure.hpp"
+#include "engine/stoner_wohlfarth.hpp"
 #include "engine/state.hpp"
 
 #include <algorithm>
@@ -30,6 +32,7 @@ Model make_model(const Preset& p) {
   m.environment = p.environment;
   m.box = p.box;
   m.integrator = p.integrator;
+  m.pressure = p.pressure;
   return m;
 }
 
@@ -41,6 +44,7 @@ void store_model(const Model& m, Preset& p) {
   p.environment = m.environment;
   p.box = m.box;
   p.integrator = m.integrator;
+  p.pressure = m.pressure;
 }
 
 namespace {
@@ -64,6 +68,7 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
     advice.limited_by = "no particles";
     return advice;
   }
+  const bool overdamped = m.integrator.scheme == IntegratorScheme::OverdampedHeun;
   const size_t n_mat = m.materials.size();
   std::vector<char> present(n_mat, 0);
   double r_max = 0.0, m_min = INFINITY;
@@ -90,11 +95,13 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
         }
       } else {
         // Hertz stiffness grows with overlap; take the tangent stiffness at 1 % of the largest radius
-        // against a wall (R* = R), the stiffest usual case.
+        // against a wall (R* = R), the stiffest usual case. Hertz-Coulomb has no tangential spring.
         const double delta_ref = 0.01 * r_max;
-        k = std::max(2.0 * c.e_star, 8.0 * c.g_star) * std::sqrt(r_max * delta_ref);
+        const double tangential = m.contact.law == ContactLaw::HertzMindlin ? 8.0 * c.g_star : 0.0;
+        k = std::max(2.0 * c.e_star, tangential) * std::sqrt(r_max * delta_ref);
       }
-      consider(std::sqrt(k / m_min), "contact stiffness");
+      // Overdamped, a spring k relaxes at the rate k / gamma; the rule becomes dt < 1 / (2 pi rate).
+      consider(overdamped ? k / m.environment.translational_damping : std::sqrt(k / m_min), "contact stiffness");
     }
   }
 
@@ -103,6 +110,18 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
   const double gamma = m.environment.translational_damping;
   const double gamma_rot = m.environment.rotational_damping;
   for (size_t i = 0; i < p.size(); ++i) {
+    const Material& mat = m.materials[static_cast<size_t>(p.material[i])];
+    if (overdamped) {
+      // Relaxation rates: field or anisotropy torque stiffness over the rotational drag.
+      const double drag = p.radius[i] * p.radius[i] * m.environment.rotational_damping;
+      const double volume = sphere_volume(p.radius[i]);
+      double k_rot = p.moment_body[i].norm() * b_max;
+      if (mat.moment_model == MomentModel::StonerWohlfarth)
+        k_rot = std::min(mat.magnetization * volume * b_max, 2.0 * mat.anisotropy * volume);
+      if (mat.moment_model == MomentModel::Induced) k_rot = 0.0;
+      consider(k_rot / drag, "field torque");
+      continue;
+    }
     const double mu = p.moment_body[i].norm();
     const double inertia = p.inertia[i];
     if (mu > 0.0 && b_max > 0.0) consider(std::sqrt(mu * b_max / inertia), "field torque");
@@ -122,9 +141,40 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
 
 }  // namespace
 
+namespace {
+
+// Combinations the field tables cannot check one field at a time.
+void check_model_combinations(const Model& m) {
+  for (size_t k = 0; k < m.materials.size(); ++k) {
+    const Material& mat = m.materials[k];
+    const std::string path = "$.materials[" + std::to_string(k) + "]";
+    if (mat.moment_model == MomentModel::StonerWohlfarth && (mat.magnetization <= 0.0 || mat.anisotropy <= 0.0))
+      throw PresetError(path + ".moment_model",
+                        "stoner_wohlfarth needs magnetization (Ms) > 0 and anisotropy (K) > 0; got Ms = " +
+                            std::to_string(mat.magnetization) + " A/m, K = " + std::to_string(mat.anisotropy) +
+                            " J/m^3");
+  }
+  if (m.integrator.scheme == IntegratorScheme::OverdampedHeun &&
+      (m.environment.translational_damping <= 0.0 || m.environment.rotational_damping <= 0.0))
+    throw PresetError("$.integrator.scheme",
+                      "overdamped_heun needs environment.translational_damping > 0 and rotational_damping > 0 "
+                      "(v = F / gamma); got " + std::to_string(m.environment.translational_damping) + " and " +
+                          std::to_string(m.environment.rotational_damping) + " N s/m");
+  if (m.pressure.method == PressureMethod::Lid) {
+    if (m.box.z_max != SideKind::Wall)
+      throw PresetError("$.pressure.method", "lid needs box.z_max = \"wall\" (the lid replaces that side)");
+    if (!m.pressure.lid_damping && m.environment.translational_damping <= 0.0)
+      throw PresetError("$.pressure.lid_damping",
+                        "auto needs environment.translational_damping > 0; give lid_damping in N s/m");
+  }
+}
+
+}  // namespace
+
 void prepare_model(Model& m, const Particles& p) {
   const size_t n_mat = m.materials.size();
   if (n_mat == 0) throw PresetError("$.materials", "at least one material is needed");
+  check_model_combinations(m);
   for (size_t i = 0; i < p.size(); ++i)
     if (p.material[i] < 0 || static_cast<size_t>(p.material[i]) >= n_mat)
       throw PresetError("$.materials", "particle " + std::to_string(p.id[i]) + " uses material index " +
@@ -159,6 +209,7 @@ void prepare_model(Model& m, const Particles& p) {
     }
   }
 
+  m.lid_damping = m.pressure.lid_damping.value_or(auto_lid_damping(m, p));
   m.advice = advise_time_step(m, p);
   m.time_step = m.integrator.time_step.value_or(m.advice.suggested);
 }

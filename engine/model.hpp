@@ -39,6 +39,7 @@ struct Model {
   EnvironmentParameters environment;
   BoxParameters box;
   IntegratorParameters integrator;
+  PressureParameters pressure;
 
   // Derived by prepare_model(); read-only for the stages.
   int wall_material = 0;
@@ -50,6 +51,7 @@ struct Model {
   double dipole_cutoff = 0.0;                // [m] centre distance (cutoff method)
   double max_radius = 0.0;                   // [m] of the particles the model was prepared for
   Vec3 periodic_length = Vec3::Zero();       // [m] box length along periodic axes, 0 elsewhere
+  double lid_damping = 0.0;                  // [N s/m] pressure.method = lid
 
   const PairCoefficients& pair(int a, int b) const {
     return pair_table[static_cast<size_t>(a) * materials.size() + static_cast<size_t>(b)];

@@ -58,6 +58,17 @@ Observables observe(const Model& model, const State& state) {
     o.max_overlap_ratio = std::max(o.max_overlap_ratio, overlap / std::min(p.radius[i], p.radius[j]));
   }
   for (const ContactHistory& h : state.wall_history) o.wall_contacts += h.active ? 1 : 0;
+
+  double top = model.box.min.z();
+  for (size_t i = 0; i < p.size(); ++i) top = std::max(top, p.position[i].z() + p.radius[i]);
+  const double floor_area = (model.box.max.x() - model.box.min.x()) * (model.box.max.y() - model.box.min.y());
+  if (top > model.box.min.z() && floor_area > 0.0) o.packing_fraction = volume / (floor_area * (top - model.box.min.z()));
+  o.floor_force = -state.wall_force[4].z();
+  o.lid_force = state.wall_force[5].z();
+  o.lid_height = model.pressure.method == PressureMethod::Lid ? state.lid_height : model.box.max.z();
+  o.stage = state.stage;
+  o.stage_time = state.time - state.stage_start_time;
+  o.alignment_time = state.alignment_time.value_or(-1.0);
   if (p.size() > 0) o.coordination = 2.0 * static_cast<double>(o.particle_contacts) / static_cast<double>(p.size());
   return o;
 }

@@ -37,6 +37,14 @@ struct Observables {
   std::int64_t wall_contacts = 0;
   double coordination = 0.0;      // 2 x particle contacts / N
   double max_overlap_ratio = 0.0; // largest overlap / smaller radius
+  double packing_fraction = 0.0;  // particle volume / (floor area x height of the highest particle top)
+  double floor_force = 0.0;       // [N] normal force of the particles on the floor (z_min side)
+  double lid_height = 0.0;        // [m] lid (pressure.method = lid), else the box top
+  double lid_force = 0.0;         // [N] normal force of the particles on the lid / z_max side
+  // Protocol (seed 004 Sec. 3) and the alignment time tau_0.95 within the current stage.
+  int stage = 0;                  // index of the running stage (0 without a protocol)
+  double stage_time = 0.0;        // [s] since the stage began
+  double alignment_time = -1.0;   // [s] tau_0.95 in this stage; -1 until reached
   std::array<std::uint64_t, kEventKinds> events{};
 
   double kinetic() const { return kinetic_translational + kinetic_rotational; }

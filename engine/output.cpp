@@ -29,7 +29,7 @@ std::string series_header() {
          "alignment,moment_alignment,magnetization_x,magnetization_y,magnetization_z,magnetization_along_field,"
          "momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,"
          "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
-         "slips_ended\n";
+         "slips_ended,packing_fraction,floor_force,lid_force,lid_height,stage,stage_time,alignment_time\n";
 }
 
 std::string series_row(const Observables& o) {
@@ -67,6 +67,14 @@ std::string series_row(const Observables& o) {
   s += ',';
   append(s, o.max_overlap_ratio);
   for (auto count : o.events) s += ',' + std::to_string(count);
+  for (double v : {o.packing_fraction, o.floor_force, o.lid_force, o.lid_height}) {
+    s += ',';
+    append(s, v);
+  }
+  s += ',' + std::to_string(o.stage) + ',';
+  append(s, o.stage_time);
+  s += ',';
+  append(s, o.alignment_time);
   s += '\n';
   return s;
 }

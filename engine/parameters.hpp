@@ -4,6 +4,8 @@
 
 #include "engine/math.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +14,10 @@
 namespace lodestone {
 
 // [SECTION] Materials
+// How a particle's moment follows the field: fixed in the body (permanent dipole), the
+// Stoner-Wohlfarth equilibrium about the easy axis (seed 004 eqs. 1-4), or induced m = chi V H.
+enum class MomentModel : int { Rigid, StonerWohlfarth, Induced };
+
 struct Material {
   std::string name = "material";
   double density = 7500.0;          // [kg/m^3]
@@ -20,11 +26,14 @@ struct Material {
   double kn = 1.0e3;                // [N/m]  linear normal stiffness, inherited in series (seed 000 eq. 11)
   double ks = 1.0e3;                // [N/m]  linear shear stiffness, inherited in series
   double friction = 0.5;            // [-]    Coulomb coefficient, inherited as the minimum (seed 000 eq. 12)
-  double magnetization = 0.0;       // [A/m]  remanent magnetisation: moment = M V along the easy axis
+  double magnetization = 0.0;       // [A/m]  rigid: moment = M V along the easy axis; Stoner-Wohlfarth: Ms
+  MomentModel moment_model = MomentModel::Rigid;
+  double anisotropy = 0.0;          // [J/m^3] uniaxial anisotropy constant K (Stoner-Wohlfarth)
+  double susceptibility = 0.0;      // [-]    induced: m = chi V B / mu0
 };
 
 // [SECTION] Contact laws
-enum class ContactLaw : int { Linear, HertzMindlin };
+enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb };
 
 // Seed 000 (PFC linear model with dashpot).
 struct LinearLawParameters {
@@ -43,10 +52,18 @@ struct HertzMindlinParameters {
   double damping_ratio_t = 0.0;  // [-] tangential damping ratio
 };
 
+// Seed 004 eqs. 7-8 as written: Hertz normal force, and sliding friction -mu F_n v_t/|v_t| with no
+// tangential spring (below `slip_velocity` the friction grows linearly from zero).
+struct HertzCoulombParameters {
+  double damping_ratio_n = 0.0;  // [-] normal damping ratio (inertial runs; the overdamped scheme needs none)
+  double slip_velocity = 0.0;    // [m/s] regularisation of the friction direction (0: none)
+};
+
 struct ContactParameters {
   ContactLaw law = ContactLaw::Linear;
   LinearLawParameters linear;
   HertzMindlinParameters hertz_mindlin;
+  HertzCoulombParameters hertz_coulomb;
 };
 
 // [SECTION] Magnetics
@@ -57,6 +74,7 @@ struct MagneticParameters {
   std::optional<double> cutoff;             // [m] centre distance for the cutoff method; unset = 4 largest diameters
   double dipole_cap = 0.0;                  // [m] smallest distance used in force and torque (0: none)
   std::optional<double> activity_distance;  // [m] surface gap beyond which a pair is inactive (PFC dipole_d)
+  int induced_iterations = 0;               // fixed-point passes making induced moments feel their neighbours
 };
 
 // [SECTION] External field
@@ -104,12 +122,41 @@ struct BoxParameters {
 };
 
 // [SECTION] Integrator
-enum class IntegratorScheme : int { VelocityVerlet };
+// Overdamped: inertia neglected (seed 004 eqs. 5-6 without the left-hand sides), v = F / gamma and
+// omega = T / (R^2 gamma*), advanced with Heun's method.
+enum class IntegratorScheme : int { VelocityVerlet, OverdampedHeun };
 
 struct IntegratorParameters {
   IntegratorScheme scheme = IntegratorScheme::VelocityVerlet;
+  std::optional<double> max_displacement;  // [m] overdamped: shorten a step so no particle moves more
   std::optional<double> time_step;      // [s] unset: the suggested value
   std::optional<double> neighbor_skin;  // [m] unset: 0.3 largest diameters
+};
+
+// [SECTION] Pressure on the packing (seed 004 Sec. 3)
+// lid: the z_max side is a flat lid pushed down with `pressure` x its area, moving with the
+// velocity (F_particles - P A) / lid_damping (a servo). top_layer: the paper's method, a force
+// pi R^2 P down on every particle with z > top_fraction z_max.
+enum class PressureMethod : int { None, Lid, TopLayer };
+
+struct PressureParameters {
+  PressureMethod method = PressureMethod::None;
+  double pressure = 0.0;                 // [Pa]
+  std::optional<double> lid_damping;     // [N s/m] unset: gamma x (lid area / pi r_mean^2)
+  double top_fraction = 0.9;             // [-] top_layer: particles above this fraction of z_max
+};
+
+// [SECTION] Protocol: stages run in order (seed 004 Sec. 3); each changes preset fields
+// and ends after a time or when a condition holds.
+enum class StageEnd : int { Time, NoOverlap, Settled, Aligned };
+
+struct ProtocolStage {
+  std::string name = "stage";
+  double duration = 1.0;          // [s] longest the stage runs
+  StageEnd until = StageEnd::Time;
+  double threshold = 0.0;         // no_overlap: largest overlap / radius; settled: largest speed [m/s];
+                                  // aligned: <cos theta>
+  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
 };
 
 // [SECTION] Particle generation
@@ -146,6 +193,7 @@ struct GeneratorParameters {
   Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction for aligned orientation
   double velocity_spread = 0.0;          // [m/s] standard deviation of each initial velocity component
   int max_attempts = 1000;               // random placement: tries per particle before giving up
+  bool allow_overlap = false;            // random placement: accept overlaps (removed by a protocol stage)
   std::vector<ParticleEntry> particles;  // list generator
 };
 

@@ -24,7 +24,9 @@ struct Preset {
   EnvironmentParameters environment;
   BoxParameters box;
   IntegratorParameters integrator;
+  PressureParameters pressure;
   GeneratorParameters particles;
+  std::vector<ProtocolStage> protocol;
   RunParameters run;
 };
 
@@ -34,6 +36,9 @@ const Schema<Material>& material_schema();
 const Schema<ContactParameters>& contact_schema();
 const Schema<LinearLawParameters>& linear_law_schema();
 const Schema<HertzMindlinParameters>& hertz_mindlin_schema();
+const Schema<HertzCoulombParameters>& hertz_coulomb_schema();
+const Schema<PressureParameters>& pressure_schema();
+const Schema<ProtocolStage>& protocol_stage_schema();
 const Schema<MagneticParameters>& magnetics_schema();
 const Schema<FieldParameters>& field_schema();
 const Schema<EnvironmentParameters>& environment_schema();

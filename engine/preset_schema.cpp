@@ -25,7 +25,16 @@ const Schema<Material>& material_schema() {
                      "Coulomb friction coefficient; a pair uses the smaller one (seed 000 eq. 12)."),
       real<Material>("magnetization", &Material::magnetization, Q::Magnetization, r::non_negative(),
                      "Remanent magnetisation M; a particle's moment is M V along its easy axis "
-                     "(\"G\" means emu/cm^3 here: 380 G = 3.8e5 A/m)."),
+                     "(\"G\" means emu/cm^3 here: 380 G = 3.8e5 A/m). Stoner-Wohlfarth: the saturation "
+                     "magnetisation Ms."),
+      choice<Material>("moment_model", &Material::moment_model, {"rigid", "stoner_wohlfarth", "induced"},
+                       "rigid: moment M V fixed along the easy axis in the body; stoner_wohlfarth: moment Ms V at "
+                       "the energy minimum between easy axis and field, the body feels -2KV (m.n)(m x n) (seed 004 "
+                       "eqs. 1-4); induced: m = chi V B / mu0 along the local field, no torque on the body."),
+      real<Material>("anisotropy", &Material::anisotropy, Q::EnergyDensity, r::non_negative(),
+                     "Stoner-Wohlfarth: uniaxial anisotropy constant K (3.5e6 erg/cm^3 for Sr-ferrite)."),
+      real<Material>("susceptibility", &Material::susceptibility, Q::Dimensionless, r::non_negative(),
+                     "Induced: volume susceptibility chi of the sphere (effective, demagnetisation included)."),
   };
   return s;
 }
@@ -64,14 +73,27 @@ const Schema<HertzMindlinParameters>& hertz_mindlin_schema() {
   return s;
 }
 
+const Schema<HertzCoulombParameters>& hertz_coulomb_schema() {
+  using P = HertzCoulombParameters;
+  static const Schema<P> s = {
+      real<P>("damping_ratio_n", &P::damping_ratio_n, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Normal damping ratio (as hertz_mindlin); the overdamped integrator needs none."),
+      real<P>("slip_velocity", &P::slip_velocity, Q::Velocity, r::non_negative(),
+              "Friction -mu F_n v_t / max(|v_t|, slip_velocity): 0 is eq. 8 exactly (no force at v_t = 0)."),
+  };
+  return s;
+}
+
 const Schema<ContactParameters>& contact_schema() {
   using P = ContactParameters;
   static const Schema<P> s = {
-      choice<P>("law", &P::law, {"linear", "hertz_mindlin"},
+      choice<P>("law", &P::law, {"linear", "hertz_mindlin", "hertz_coulomb"},
                 "Contact law for particle-particle and particle-wall contacts."),
       object<P>("linear", &P::linear, &linear_law_schema, "Linear spring-dashpot law (seed 000)."),
       object<P>("hertz_mindlin", &P::hertz_mindlin, &hertz_mindlin_schema,
                 "Hertz normal force with Mindlin tangential spring and Coulomb limit (seed 004 eqs. 7-9)."),
+      object<P>("hertz_coulomb", &P::hertz_coulomb, &hertz_coulomb_schema,
+                "Hertz normal force and pure sliding friction, seed 004 eqs. 7-8 as written."),
   };
   return s;
 }
@@ -88,6 +110,9 @@ const Schema<MagneticParameters>& magnetics_schema() {
               "Capping distance: smaller distances are replaced by it in force and torque (0: no cap)."),
       optional_real<P>("activity_distance", &P::activity_distance, Q::Length, r::non_negative(), "none",
                        "Surface gap beyond which a dipole pair is inactive (PFC dipole_d); none: no limit."),
+      integer<P>("induced_iterations", &P::induced_iterations, 0, 100,
+                 "Induced moments: fixed-point passes in which each moment also feels its neighbours' dipole "
+                 "fields (0: the applied field only)."),
   };
   return s;
 }
@@ -147,14 +172,18 @@ const Schema<BoxParameters>& box_schema() {
 const Schema<IntegratorParameters>& integrator_schema() {
   using P = IntegratorParameters;
   static const Schema<P> s = {
-      choice<P>("scheme", &P::scheme, {"velocity_verlet"},
-                "Time integration: velocity Verlet with quaternion rotation."),
+      choice<P>("scheme", &P::scheme, {"velocity_verlet", "overdamped_heun"},
+                "velocity_verlet: inertial, quaternion rotation; overdamped_heun: inertia neglected, v = F/gamma, "
+                "omega = T/(R^2 gamma*), Heun's method (seed 004; needs both environment dampings > 0)."),
       optional_real<P>("time_step", &P::time_step, Q::Time, r::positive(), "auto",
                        "Time step; auto: the suggested 1/(2 pi omega_max) from the stiffest contact, field and "
                        "damping."),
       optional_real<P>("neighbor_skin", &P::neighbor_skin, Q::Length, r::positive(), "auto",
                        "Verlet skin added to the cutoffs; the list is rebuilt when a particle moves half of it. "
                        "auto: 0.3 largest diameters."),
+      optional_real<P>("max_displacement", &P::max_displacement, Q::Length, r::positive(), "none",
+                       "Overdamped: a step is shortened so that no particle moves further (for removing large "
+                       "initial overlaps); none: fixed steps."),
   };
   return s;
 }
@@ -205,7 +234,43 @@ const Schema<GeneratorParameters>& generator_schema() {
               "Standard deviation of each initial velocity component."),
       integer<P>("max_attempts", &P::max_attempts, 1, 1'000'000,
                  "Random placement: tries per particle before the generator reports the region as too full."),
+      boolean<P>("allow_overlap", &P::allow_overlap,
+                 "Random placement: put centres anywhere in the region, overlaps allowed (a protocol stage "
+                 "removes them, seed 004 Sec. 2.1)."),
       object_list<P>("particles", &P::particles, &particle_entry_schema, "List generator: the particles."),
+  };
+  return s;
+}
+
+const Schema<PressureParameters>& pressure_schema() {
+  using P = PressureParameters;
+  static const Schema<P> s = {
+      choice<P>("method", &P::method, {"none", "lid", "top_layer"},
+                "lid: the z_max side becomes a lid pressed down with pressure x area (a servo); top_layer: seed "
+                "004's force pi R^2 P down on particles with z > top_fraction z_max."),
+      real<P>("pressure", &P::pressure, Q::Pressure, r::non_negative(), "Pressure on the packing."),
+      optional_real<P>("lid_damping", &P::lid_damping, Q::LinearDamping, r::positive(), "auto",
+                       "Lid: velocity = (force from the particles - P A) / lid_damping; auto: the translational "
+                       "damping times the number of mean particle cross-sections in the lid area."),
+      real<P>("top_fraction", &P::top_fraction, Q::Dimensionless, r::open_closed(0.0, 1.0),
+              "top_layer: particles with z - floor > top_fraction (z_max - floor) are pushed (z_max: highest "
+              "particle top)."),
+  };
+  return s;
+}
+
+const Schema<ProtocolStage>& protocol_stage_schema() {
+  using P = ProtocolStage;
+  static const Schema<P> s = {
+      text<P>("name", &P::name, "Shown in the app and the runner's progress."),
+      real<P>("duration", &P::duration, Q::Time, r::positive(), "Longest the stage runs."),
+      choice<P>("until", &P::until, {"time", "no_overlap", "settled", "aligned"},
+                "Ends the stage early: no_overlap (largest overlap / smaller radius <= threshold), settled (fastest "
+                "particle slower than threshold m/s), aligned (<cos theta> >= threshold); time: only duration."),
+      real<P>("threshold", &P::threshold, Q::Dimensionless, r::non_negative(), "Threshold of `until` (see there)."),
+      json_object<P>("set", &P::set,
+                     "Preset fields changed when the stage starts, as {\"dotted.path\": value}, e.g. "
+                     "{\"field.strength\": \"40 kOe\", \"materials.0.friction\": 0.2}; they stay for later stages."),
   };
   return s;
 }
@@ -245,7 +310,10 @@ const Schema<Preset>& preset_schema() {
       object<P>("environment", &P::environment, &environment_schema, "Gravity and global damping."),
       object<P>("box", &P::box, &box_schema, "The box: its six sides are walls, open, or periodic."),
       object<P>("integrator", &P::integrator, &integrator_schema, "Time integration."),
+      object<P>("pressure", &P::pressure, &pressure_schema, "Pressure on the packing: a lid or seed 004's top layer."),
       object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
+      object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
+                     "Stages run in order by the app and the runner (empty: one open-ended run)."),
       object<P>("run", &P::run, &run_schema, "Headless runner defaults."),
   };
   return s;

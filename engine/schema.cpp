@@ -32,6 +32,7 @@ std::string kind_text(FieldKind kind, const std::vector<std::string>& choices, c
     case FieldKind::Object: return "object";
     case FieldKind::OptionalObject: return "object or null";
     case FieldKind::ObjectList: return "list of objects";
+    case FieldKind::JsonObject: return "object {\"path\": value}";
   }
   return "";
 }

@@ -60,7 +60,7 @@ inline Range open_closed(double lo, double hi) { return {lo, hi, true, false}; }
 }  // namespace ranges
 
 enum class FieldKind { Real, OptionalReal, Integer, Unsigned, Boolean, Text, Choice, Vector3, Direction, Matrix3,
-                       Object, OptionalObject, ObjectList };
+                       Object, OptionalObject, ObjectList, JsonObject };
 
 // One row of the generated documentation (docs/presets.md).
 struct FieldDoc {
@@ -262,6 +262,22 @@ FieldSpec<S> text(std::string key, std::string S::*member, std::string help) {
   f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_text(j, path); };
   f.write = [=](const S& s) { return json(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// A JSON object kept as it is (checked by its user, e.g. protocol stage overrides).
+template <class S>
+FieldSpec<S> json_object(std::string key, json S::*member, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::JsonObject;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    detail::expect_object(j, path);
+    s.*member = j;
+  };
+  f.write = [=](const S& s) { return s.*member; };
   f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }

@@ -7,6 +7,8 @@
 #include "engine/integrator.hpp"
 #include "engine/magnetics.hpp"
 #include "engine/neighbor.hpp"
+#include "engine/pressure.hpp"
+#include "engine/protocol.hpp"
 
 #include <chrono>
 
@@ -43,15 +45,48 @@ class StageClock {
   std::chrono::steady_clock::time_point last_;
 };
 
-Simulation::Simulation(const Preset& preset) : Simulation(make_model(preset), generate_particles(preset)) {}
+namespace {
+
+std::vector<Preset> stage_presets_of(const Preset& preset) {
+  std::vector<Preset> out;
+  for (size_t k = 0; k < preset.protocol.size(); ++k) out.push_back(stage_preset(preset, static_cast<int>(k)));
+  return out;
+}
+
+const Preset& first_stage_or(const std::vector<Preset>& stages, const Preset& preset) {
+  return stages.empty() ? preset : stages.front();
+}
+
+}  // namespace
+
+Simulation::Simulation(const Preset& preset) : Simulation(preset, stage_presets_of(preset)) {}
+
+Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
+    : Simulation(make_model(first_stage_or(stages, preset)), generate_particles(preset)) {
+  protocol_ = preset.protocol;
+  stage_presets_ = std::move(stages);
+  if (!protocol_.empty()) {
+    state_.overlaps_expected = protocol_.front().until == StageEnd::NoOverlap;
+    state_.health = Health{};
+    check_health(model_, state_);
+  }
+}
 
 Simulation::Simulation(Model model, Particles particles) : model_(std::move(model)) {
   state_.particles = std::move(particles);
   reinitialize();
 }
 
+std::string Simulation::stage_label() const {
+  if (protocol_.empty()) return {};
+  if (state_.protocol_finished) return "protocol done";
+  const int k = std::min(state_.stage, stage_count() - 1);
+  return std::to_string(k + 1) + "/" + std::to_string(stage_count()) + " " + protocol_[static_cast<size_t>(k)].name;
+}
+
 void Simulation::reinitialize() {
   prepare_model(model_, state_.particles);
+  place_lid(model_, state_);
   state_.neighbors.valid = false;
   state_.wall_history.resize(6 * state_.particles.size());
   refresh_neighbor_lists(model_, state_);
@@ -91,6 +126,7 @@ void Simulation::set_model(const Model& model) {
   prepare_model(candidate, edited);  // throws before anything changes
   state_.particles = std::move(edited);
   model_ = std::move(candidate);
+  place_lid(model_, state_);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
   refresh_neighbor_lists(model_, state_);
   compute_forces(0.0, nullptr);
@@ -113,6 +149,8 @@ void Simulation::compute_forces(double dt, StageClock* clock) {
   lap(Stage::Dipoles);
   apply_field(model_, state_, dt);
   apply_gravity_and_damping(model_, state_, dt);
+  apply_top_layer_pressure(model_, state_);
+  update_lid_velocity(model_, state_);
   lap(Stage::BodyForces);
   state_.forces_current = true;
 }
@@ -121,7 +159,30 @@ void Simulation::step() {
   if (!state_.health.ok) return;
   timings_.last_seconds.fill(0.0);
   StageClock clock(timings_);
+  if (model_.integrator.scheme == IntegratorScheme::OverdampedHeun)
+    step_overdamped(clock);
+  else
+    step_verlet(clock);
+  check_health(model_, state_);
+  track_alignment();
+  clock.lap(Stage::Checks);
+  ++timings_.steps;
+  if (!protocol_.empty() && !state_.protocol_finished && state_.health.ok) advance_protocol();
+}
+
+// tau_0.95 of seed 004: the first time in this stage at which <cos theta> of the easy axes with
+// the field reaches 0.95 (only while a field is on).
+void Simulation::track_alignment() {
+  if (state_.alignment_time || uniform_field(model_.field, state_.time).squaredNorm() == 0.0) return;
+  ProtocolStage aligned;
+  aligned.until = StageEnd::Aligned;
+  aligned.threshold = kAlignmentThreshold;
+  if (stage_condition_met(aligned, model_, state_)) state_.alignment_time = state_.time - state_.stage_start_time;
+}
+
+void Simulation::step_verlet(StageClock& clock) {
   const double dt = model_.time_step;
+  state_.last_time_step = dt;
   integrate_first_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
   refresh_neighbor_lists(model_, state_);
@@ -129,9 +190,92 @@ void Simulation::step() {
   compute_forces(dt, &clock);
   integrate_second_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
-  check_health(model_, state_);
-  clock.lap(Stage::Checks);
-  ++timings_.steps;
+}
+
+namespace {
+
+// What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass
+// so that contact history, energy books and events count each step once.
+struct TrialBackup {
+  std::vector<ContactHistory> contacts, walls;
+  EnergyLedger energy;
+  EventLog events;
+  Vec3 total_moment = Vec3::Zero();
+
+  void save(const State& s) {
+    contacts = s.neighbors.contact_history;
+    walls = s.wall_history;
+    energy = s.energy;
+    events = s.events;
+    total_moment = s.total_moment;
+  }
+  void restore(State& s) const {
+    s.neighbors.contact_history = contacts;
+    s.wall_history = walls;
+    s.energy = energy;
+    s.events = events;
+    s.total_moment = total_moment;
+  }
+};
+
+}  // namespace
+
+// Heun: slopes k0 at the start (forces are current from the previous step), predictor x0 + dt k0,
+// slopes k1 there, then x0 + dt (k0 + k1)/2; the forces at the new point are the next step's k0.
+void Simulation::step_overdamped(StageClock& clock) {
+  if (!state_.forces_current) compute_forces(0.0, nullptr);
+  thread_local StepOrigin origin;
+  thread_local OverdampedSlopes k0, k1;
+  thread_local TrialBackup backup;
+  overdamped_slopes(model_, state_, k0);
+  double dt = model_.time_step;
+  if (model_.integrator.max_displacement && k0.max_speed * dt > *model_.integrator.max_displacement)
+    dt = *model_.integrator.max_displacement / k0.max_speed;
+  save_origin(state_, origin);
+  advance_from(model_, origin, k0.velocity, k0.angular_velocity, k0.lid_velocity, dt, state_);
+  state_.time += dt;
+  clock.lap(Stage::Integrate);
+  backup.save(state_);
+  compute_forces(dt, &clock);
+  overdamped_slopes(model_, state_, k1);
+  backup.restore(state_);
+  for (size_t i = 0; i < k1.velocity.size(); ++i) {
+    k1.velocity[i] = 0.5 * (k0.velocity[i] + k1.velocity[i]);
+    k1.angular_velocity[i] = 0.5 * (k0.angular_velocity[i] + k1.angular_velocity[i]);
+  }
+  advance_from(model_, origin, k1.velocity, k1.angular_velocity, 0.5 * (k0.lid_velocity + k1.lid_velocity), dt,
+               state_);
+  ++state_.step;
+  state_.last_time_step = dt;
+  clock.lap(Stage::Integrate);
+  refresh_neighbor_lists(model_, state_);
+  clock.lap(Stage::Neighbors);
+  compute_forces(dt, &clock);  // velocities are the step's mean: friction and damping see the motion made
+}
+
+void Simulation::start_stage(int stage) {
+  state_.stage = stage;
+  state_.stage_start_time = state_.time;
+  state_.alignment_time.reset();
+  state_.overlaps_expected = protocol_[static_cast<size_t>(stage)].until == StageEnd::NoOverlap;
+  try {
+    set_model(make_model(stage_presets_[static_cast<size_t>(stage)]));
+  } catch (const PresetError& e) {
+    state_.health.ok = false;
+    state_.health.message = "protocol stage " + std::to_string(stage + 1) + " '" +
+                            protocol_[static_cast<size_t>(stage)].name + "' cannot start: " + e.what();
+  }
+}
+
+void Simulation::advance_protocol() {
+  const ProtocolStage& current = protocol_[static_cast<size_t>(state_.stage)];
+  const double elapsed = state_.time - state_.stage_start_time;
+  if (elapsed < current.duration * (1.0 - 1e-12) && !stage_condition_met(current, model_, state_)) return;
+  if (state_.stage + 1 >= stage_count()) {
+    state_.protocol_finished = true;
+    return;
+  }
+  start_stage(state_.stage + 1);
 }
 
 std::int64_t Simulation::run(std::int64_t steps) {

@@ -3,7 +3,10 @@
 // named, timed stages (STYLE 8):
 //   integrate (first half) -> neighbours -> moments -> contacts -> dipoles -> field & body forces
 //   -> integrate (second half) -> checks
+// The overdamped scheme runs the force stages twice (Heun's predictor and the new positions).
 // A run that fails a check stops stepping and keeps the message in state().health.
+// A preset with a protocol runs its stages in order: each starts by applying its changes to the
+// preset's parameters and ends after its duration or when its condition holds.
 
 #include "engine/model.hpp"
 #include "engine/observables.hpp"
@@ -11,10 +14,13 @@
 #include "engine/state.hpp"
 
 #include <array>
+#include <vector>
 #include <cstdint>
 #include <string_view>
 
 namespace lodestone {
+
+inline constexpr double kAlignmentThreshold = 0.95;  // <cos theta> defining tau_0.95 (seed 004)
 
 enum class Stage : int { Integrate, Neighbors, Moments, Contacts, Dipoles, BodyForces, Checks, Count };
 inline constexpr int kStageCount = static_cast<int>(Stage::Count);
@@ -45,6 +51,11 @@ class Simulation {
   Observables observe() const { return lodestone::observe(model_, state_); }
   const StageTimings& timings() const { return timings_; }
 
+  // Protocol (seed 004 Sec. 3). Without one: a single open-ended stage.
+  int stage_count() const { return static_cast<int>(protocol_.size()); }
+  std::string stage_label() const;  // "2/3 drop", or "" without a protocol
+  bool protocol_finished() const { return state_.protocol_finished; }
+
   // Replaces the parameters (a command from the app): the derived tables are rebuilt, the
   // particles and their contact history are kept; particles follow edits of their material's
   // density (mass, inertia) and magnetisation (moment scaled by M_new / M_old, or M V along the
@@ -55,8 +66,16 @@ class Simulation {
   void reinitialize();
 
  private:
+  Simulation(const Preset& preset, std::vector<Preset> stage_presets);
   void compute_forces(double dt, StageClock* clock);
+  void step_verlet(StageClock& clock);
+  void step_overdamped(StageClock& clock);
+  void advance_protocol();
+  void track_alignment();
+  void start_stage(int stage);
 
+  std::vector<ProtocolStage> protocol_;
+  std::vector<Preset> stage_presets_;  // the preset each stage runs with (validated up front)
   Model model_;
   State state_;
   StageTimings timings_;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,7 @@ struct NeighborLists {
 struct EnergyLedger {
   double elastic = 0.0;              // contact springs (normal and shear)
   double dipole = 0.0;               // dipole-dipole
-  double zeeman = 0.0;               // -sum m.B
+  double zeeman = 0.0;               // -sum m.B, plus -K V (m.n)^2 for Stoner-Wohlfarth moments
   double dissipated_friction = 0.0;  // Coulomb slip
   double dissipated_dashpot = 0.0;   // contact dashpots
   double dissipated_viscous = 0.0;   // global damping
@@ -120,6 +121,19 @@ struct State {
   std::vector<Vec3> damping_force;           // [N]
   std::vector<Vec3> damping_torque;          // [N m]
   bool forces_current = false;               // forces match the positions (set by a force pass)
+  // Force the particles exert on each wall side at the last force pass [N], side = 2 axis + upper.
+  std::array<Vec3, 6> wall_force{};
+  double lid_height = 0.0;                   // [m] z of the lid (pressure.method = lid)
+  double lid_velocity = 0.0;                 // [m/s] of the lid, set by the last force pass
+  bool lid_placed = false;                   // the lid sits on the packing (placed when switched on)
+  // Protocol: the stage running (0 without a protocol), when it began, and whether all stages ran.
+  int stage = 0;
+  double stage_start_time = 0.0;             // [s]
+  bool protocol_finished = false;
+  bool overlaps_expected = false;            // a stage is removing overlaps: the overlap check is off
+  double last_time_step = 0.0;               // [s] the step just made (overdamped steps may be shortened)
+  // First time since the stage began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
+  std::optional<double> alignment_time;      // [s]
 };
 
 }  // namespace lodestone

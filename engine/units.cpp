@@ -34,6 +34,7 @@ const std::vector<UnitFactor> kMagnetization = {{"A/m", 1.0}, {"kA/m", 1e3}, {"M
                                                 {"G", 1e3}, {"emu/cm^3", 1e3}};
 const std::vector<UnitFactor> kFrequency = {{"Hz", 1.0}, {"kHz", 1e3}, {"MHz", 1e6}};
 const std::vector<UnitFactor> kAngle = {{"rad", 1.0}, {"deg", pi / 180.0}};
+const std::vector<UnitFactor> kEnergyDensity = {{"J/m^3", 1.0}, {"kJ/m^3", 1e3}, {"MJ/m^3", 1e6}, {"erg/cm^3", 0.1}};
 const std::vector<UnitFactor> kEnergy = {{"J", 1.0}, {"erg", 1e-7}, {"eV", 1.602176634e-19}};
 
 std::string_view trim(std::string_view s) {
@@ -65,6 +66,7 @@ const std::vector<UnitFactor>& accepted_units(Quantity q) {
     case Quantity::Frequency: return kFrequency;
     case Quantity::Angle: return kAngle;
     case Quantity::Energy: return kEnergy;
+    case Quantity::EnergyDensity: return kEnergyDensity;
   }
   return kDimensionless;
 }

@@ -28,6 +28,7 @@ enum class Quantity {
   Frequency,         // [Hz]
   Angle,             // [rad]
   Energy,            // [J]
+  EnergyDensity,     // [J/m^3] anisotropy constant; erg/cm^3 = 0.1 J/m^3
 };
 
 struct UnitFactor {

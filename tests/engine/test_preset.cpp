@@ -643,6 +643,7 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(contact_schema(), "contact.", specs);
   check_schema(linear_law_schema(), "contact.linear.", specs);
   check_schema(hertz_mindlin_schema(), "contact.hertz_mindlin.", specs);
+  check_schema(hertz_coulomb_schema(), "contact.hertz_coulomb.", specs);
   check_schema(magnetics_schema(), "magnetics.", specs);
   check_schema(field_schema(), "field.", specs);
   check_schema(environment_schema(), "environment.", specs);
@@ -651,6 +652,8 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(generator_schema(), "particles.", specs);
   check_schema(region_schema(), "particles.region.", specs);
   check_schema(particle_entry_schema(), "particles.particles[].", specs);
+  check_schema(pressure_schema(), "pressure.", specs);
+  check_schema(protocol_stage_schema(), "protocol[].", specs);
   check_schema(run_schema(), "run.", specs);
 
   const std::vector<FieldDoc> docs = preset_field_docs();

@@ -40,7 +40,7 @@ const Quantity kAllQuantities[] = {
     Quantity::Velocity,      Quantity::AngularVelocity, Quantity::Acceleration, Quantity::Density,
     Quantity::Pressure,      Quantity::Force,         Quantity::Stiffness,      Quantity::LinearDamping,
     Quantity::FluxDensity,   Quantity::FieldGradient, Quantity::MagneticMoment, Quantity::Magnetization,
-    Quantity::Frequency,     Quantity::Angle,         Quantity::Energy};
+    Quantity::Frequency,     Quantity::Angle,         Quantity::Energy, Quantity::EnergyDensity};
 
 }  // namespace
 
@@ -94,6 +94,8 @@ TEST_CASE("parse_quantity knows the SI and common units of every quantity", "[un
   CHECK(si("90 deg", Quantity::Angle) == Approx(pi / 2.0).epsilon(1e-12));
   CHECK(si("1e7 erg", Quantity::Energy) == Approx(1.0).epsilon(1e-12));
   CHECK(si("1 eV", Quantity::Energy) == Approx(1.602176634e-19).epsilon(1e-12));
+  // Seed 004's Sr-ferrite anisotropy: 3.5e6 erg/cm^3 = 3.5e5 J/m^3 (1 erg = 1e-7 J, 1 cm^3 = 1e-6 m^3).
+  CHECK(si("3.5e6 erg/cm^3", Quantity::EnergyDensity) == Approx(3.5e5).epsilon(1e-12));
   // Dimensionless values are plain numbers.
   CHECK(si("0.25", Quantity::Dimensionless) == 0.25);
 

@@ -1,0 +1,104 @@
+#include "engine/protocol.hpp"
+
+#include "engine/field.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace lodestone {
+
+void set_json_path(json& root, const std::string& dotted_path, const json& value, const std::string& where) {
+  json* node = &root;
+  std::string walked;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = dotted_path.find('.', start);
+    const std::string segment = dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const std::string here = walked.empty() ? "$" : "$." + walked;
+    json* next = nullptr;
+    if (node->is_object()) {
+      auto it = node->find(segment);
+      if (it != node->end()) next = &*it;
+      if (!next) {
+        std::vector<std::string> keys;
+        for (auto k = node->begin(); k != node->end(); ++k) keys.push_back(k.key());
+        throw PresetError(where, "'" + dotted_path + "': " + here + " has no key '" + segment +
+                                     "'; keys there: " + detail::join(keys, ", "));
+      }
+    } else if (node->is_array()) {
+      size_t index = 0;
+      const bool numeric = !segment.empty() && std::all_of(segment.begin(), segment.end(), ::isdigit);
+      if (numeric) index = std::stoul(segment);
+      if (!numeric || index >= node->size())
+        throw PresetError(where, "'" + dotted_path + "': " + here + " is a list of " + std::to_string(node->size()) +
+                                     "; '" + segment + "' is not an index in it");
+      next = &(*node)[index];
+    } else {
+      throw PresetError(where, "'" + dotted_path + "': " + here + " is a value, not an object or list");
+    }
+    walked += (walked.empty() ? "" : ".") + segment;
+    if (dot == std::string::npos) {
+      *next = value;
+      return;
+    }
+    node = next;
+    start = dot + 1;
+  }
+}
+
+Preset stage_preset(const Preset& base, int stage) {
+  json j = preset_to_json(base);
+  for (int k = 0; k <= stage && k < static_cast<int>(base.protocol.size()); ++k) {
+    const json& set = base.protocol[static_cast<size_t>(k)].set;
+    for (auto it = set.begin(); it != set.end(); ++it) {
+      const std::string where = "$.protocol[" + std::to_string(k) + "].set." + it.key();
+      if (it.key().rfind("protocol", 0) == 0 || it.key().rfind("particles", 0) == 0)
+        throw PresetError(where, "a stage cannot change the protocol or the particle generator");
+      set_json_path(j, it.key(), it.value(), where);
+    }
+  }
+  try {
+    return preset_from_json(j);
+  } catch (const PresetError& e) {
+    throw PresetError("$.protocol[" + std::to_string(stage) + "]", std::string("with the stage's changes: ") + e.what());
+  }
+}
+
+double max_overlap_ratio(const Model& model, const State& state) {
+  const Particles& p = state.particles;
+  double worst = 0.0;
+  for (const IndexPair& pr : state.neighbors.contact_pairs) {
+    const auto i = static_cast<size_t>(pr.i), j = static_cast<size_t>(pr.j);
+    const double overlap = p.radius[i] + p.radius[j] - minimum_image(model, p.position[i] - p.position[j]).norm();
+    worst = std::max(worst, overlap / std::min(p.radius[i], p.radius[j]));
+  }
+  return worst;
+}
+
+double max_speed(const State& state) {
+  double fastest = 0.0;
+  for (const Vec3& v : state.particles.velocity) fastest = std::max(fastest, v.squaredNorm());
+  return std::sqrt(fastest);
+}
+
+bool stage_condition_met(const ProtocolStage& stage, const Model& model, const State& state) {
+  switch (stage.until) {
+    case StageEnd::Time:
+      return false;
+    case StageEnd::NoOverlap:
+      return max_overlap_ratio(model, state) <= stage.threshold;
+    case StageEnd::Settled:
+      return max_speed(state) < stage.threshold;
+    case StageEnd::Aligned: {
+      const Vec3 b = field_direction(model.field, state.time);
+      const Particles& p = state.particles;
+      double sum = 0.0;
+      for (size_t i = 0; i < p.size(); ++i) sum += std::abs(p.easy_axis(i).dot(b));
+      return p.size() > 0 && sum / static_cast<double>(p.size()) >= stage.threshold;
+    }
+  }
+  return false;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,121 @@
+// Stoner-Wohlfarth solver (seed 004 eqs. 1-4) against closed forms derived by hand:
+//  - theta = 90 deg: h cos psi = sin psi cos psi gives sin psi = h (h < 1), psi = 90 deg beyond;
+//  - the torque sin 2 psi peaks where psi = 45 deg; for theta > 45 deg that happens at
+//    h* = 1 / (2 sin(theta - 45 deg)) (eq. 2 with psi = 45 deg), seed 004 Fig. 3c;
+//  - for theta <= 45 deg, psi < theta <= 45 deg, so the torque only grows with the field;
+//  - the branch starting at psi = 0 against a field at theta survives up to the astroid field
+//    h_sw = (cos^{2/3} theta + sin^{2/3} theta)^{-3/2} and jumps past it.
+
+#include "engine/stoner_wohlfarth.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace lodestone;
+
+namespace {
+constexpr double deg = pi / 180.0;
+
+double psi_after_ramp(double theta, double h_end, int steps = 2000) {
+  double psi = 0.0;
+  for (int k = 1; k <= steps; ++k) psi = sw_equilibrium_angle(h_end * k / steps, theta, psi);
+  return psi;
+}
+}  // namespace
+
+TEST_CASE("Stoner-Wohlfarth: the solution satisfies eq. 2 and is a minimum", "[stoner_wohlfarth]") {
+  for (double theta_deg = 0.0; theta_deg <= 90.0; theta_deg += 7.5) {
+    for (double h : {0.0, 0.01, 0.2, 0.5, 0.9, 1.0, 1.7, 5.0, 50.0}) {
+      const double theta = theta_deg * deg;
+      const double psi = psi_after_ramp(theta, h, 200);
+      INFO("theta " << theta_deg << " deg, h " << h << ", psi " << psi / deg << " deg");
+      CHECK(std::abs(h * std::sin(theta - psi) - 0.5 * std::sin(2.0 * psi)) < 1e-12);
+      CHECK(sw_curvature(h, theta, psi) >= 0.0);
+      CHECK(psi >= -1e-12);
+      CHECK(psi <= theta + 1e-12);  // the moment lies between the easy axis and the field
+    }
+  }
+}
+
+TEST_CASE("Stoner-Wohlfarth: perpendicular field gives sin psi = h", "[stoner_wohlfarth]") {
+  for (double h : {0.05, 0.3, 0.7071, 0.95}) CHECK(std::sin(psi_after_ramp(90.0 * deg, h)) == Approx(h).epsilon(1e-10));
+  CHECK(psi_after_ramp(90.0 * deg, 1.5) == Approx(90.0 * deg).epsilon(1e-7));
+}
+
+TEST_CASE("Stoner-Wohlfarth: the torque peaks where psi = 45 deg, at h* = 1/(2 sin(theta - 45 deg))",
+          "[stoner_wohlfarth]") {
+  for (double theta_deg : {50.0, 60.0, 70.0, 80.0, 85.0}) {
+    const double theta = theta_deg * deg;
+    // Scan the field finely, then refine the maximum of sin 2 psi by golden section.
+    double best_h = 0.0, best = -1.0;
+    for (double h = 0.01; h < 10.0; h += 0.001) {
+      const double t = std::sin(2.0 * sw_equilibrium_angle(h, theta, 0.5 * theta));
+      if (t > best) best = t, best_h = h;
+    }
+    double a = best_h - 0.002, b = best_h + 0.002;
+    const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+    for (int k = 0; k < 60; ++k) {
+      const double c = b - g * (b - a), d = a + g * (b - a);
+      const double tc = std::sin(2.0 * sw_equilibrium_angle(c, theta, 0.5 * theta));
+      const double td = std::sin(2.0 * sw_equilibrium_angle(d, theta, 0.5 * theta));
+      if (tc > td) b = d; else a = c;
+    }
+    const double h_peak = 0.5 * (a + b);
+    INFO("theta " << theta_deg << " deg");
+    CHECK(h_peak == Approx(1.0 / (2.0 * std::sin(theta - 45.0 * deg))).epsilon(1e-4));
+    CHECK(sw_equilibrium_angle(h_peak, theta, 0.5 * theta) == Approx(45.0 * deg).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("Stoner-Wohlfarth: for theta <= 45 deg the torque only grows with the field", "[stoner_wohlfarth]") {
+  for (double theta_deg : {10.0, 30.0, 45.0}) {
+    double psi = 0.0, last = 0.0;
+    for (double h = 0.0; h <= 100.0; h += 0.01) {
+      psi = sw_equilibrium_angle(h, theta_deg * deg, psi);
+      const double torque = std::sin(2.0 * psi);
+      REQUIRE(torque >= last - 1e-14);
+      last = torque;
+    }
+    CHECK(last == Approx(std::sin(2.0 * theta_deg * deg)).epsilon(1e-2));  // psi -> theta
+  }
+}
+
+TEST_CASE("Stoner-Wohlfarth: the branch is kept until the astroid field, then the moment switches",
+          "[stoner_wohlfarth]") {
+  for (double theta_deg : {150.0, 165.0, 175.0}) {
+    const double theta = theta_deg * deg;
+    const double c = std::pow(std::abs(std::cos(theta)), 2.0 / 3.0), s = std::pow(std::sin(theta), 2.0 / 3.0);
+    const double h_switch = std::pow(c + s, -1.5);
+    INFO("theta " << theta_deg << " deg, astroid h " << h_switch);
+    const double before = psi_after_ramp(theta, 0.995 * h_switch, 4000);
+    const double after = psi_after_ramp(theta, 1.005 * h_switch, 4000);
+    CHECK(std::abs(before) < 60.0 * deg);            // still near the easy axis (the metastable branch)
+    CHECK(std::abs(after - theta) < 30.0 * deg);     // switched: close to the field
+    // Starting from the field side instead, the same field gives the other minimum.
+    CHECK(std::abs(sw_equilibrium_angle(0.995 * h_switch, theta, theta) - theta) < 30.0 * deg);
+  }
+}
+
+TEST_CASE("Stoner-Wohlfarth in 3-D: the moment lies in the plane of n and B, and the body torque "
+          "equals m x B at equilibrium",
+          "[stoner_wohlfarth]") {
+  const double ms = 3.8e5, k = 3.5e5, volume = 5.2e-19;  // Sr-ferrite, a 1 um sphere
+  const double scale = anisotropy_field_tesla(k, ms);
+  CHECK(scale == Approx(1.8421).epsilon(1e-4));  // H_K = 2K/Ms = 18.42 kOe in CGS
+  const Vec3 n = Vec3(0.3, -0.5, 0.81).normalized();
+  for (double b_tesla : {0.1, 1.0, 4.0, 10.0}) {
+    const Vec3 b = b_tesla * Vec3(-0.2, 0.9, 0.4).normalized();
+    const Vec3 m = sw_moment_direction(n, b, scale, n);
+    CHECK(m.norm() == Approx(1.0).epsilon(1e-14));
+    CHECK(std::abs(m.dot(n.cross(b).normalized())) < 1e-12);
+    const Vec3 torque = sw_body_torque(m, n, k, volume);
+    const Vec3 field_torque = ms * volume * m.cross(b);
+    CHECK((torque - field_torque).norm() < 1e-10 * field_torque.norm() + 1e-30);
+    // Magnitude KV sin 2 psi (eq. 4).
+    CHECK(torque.norm() == Approx(k * volume * std::abs(std::sin(2.0 * std::acos(m.dot(n))))).epsilon(1e-10));
+    // The torque turns the easy axis towards the moment, or its negative when the moment points
+    // away from it (n and -n are the same axis): the sign of sin 2 psi.
+    CHECK(torque.dot(n.cross(m)) * m.dot(n) > 0.0);
+  }
+}
