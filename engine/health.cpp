@@ -40,7 +40,7 @@ void check_health(const Model& model, State& state) {
       return;
     }
   }
-  const double dt = model.time_step;
+  const double dt = state.last_time_step > 0.0 ? state.last_time_step : model.time_step;  // overdamped steps may be shorter
   for (size_t i = 0; i < p.size(); ++i) {
     const double travel = p.velocity[i].norm() * dt;
     if (travel > kRunawayOverlapFraction * p.radius[i]) {

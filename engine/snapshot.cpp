@@ -60,6 +60,7 @@ void capture_snapshot(const Simulation& sim, Snapshot& out) {
   out.time_step = model.time_step;
   out.advice = model.advice;
   out.health = state.health;
+  out.stage_label = sim.stage_label();
 }
 
 }  // namespace lodestone

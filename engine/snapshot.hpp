@@ -41,6 +41,7 @@ struct Snapshot {
   StageTimings timings;
   double steps_per_second = 0.0;          // measured while running
   double time_step = 0.0;                 // [s] in use
+  std::string stage_label;                // protocol stage ("2/4 drop"), "" without a protocol
   TimeStepAdvice advice;
   bool running = false;
   Health health;

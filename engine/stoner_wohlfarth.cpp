@@ -13,7 +13,38 @@ double sw_slope(double h, double theta, double psi) { return -h * std::sin(theta
 
 double sw_curvature(double h, double theta, double psi) { return h * std::cos(theta - psi) + std::cos(2.0 * psi); }
 
+namespace {
+
+// Newton from the previous angle: between steps the minimum moves a hair, and a few iterations
+// land on it. Accepted only when it converges to a minimum close by; otherwise the bracketing
+// search below decides the branch.
+bool newton_near(double h, double theta, double psi_start, double& psi_out) {
+  double psi = psi_start;
+  for (int k = 0; k < 6; ++k) {
+    const double s = sw_slope(h, theta, psi);
+    const double c = sw_curvature(h, theta, psi);
+    if (!(c > 0.0)) return false;
+    const double step = s / c;
+    psi -= step;
+    if (std::abs(psi - psi_start) > 0.05) return false;
+    if (std::abs(step) < 1e-13) {
+      psi_out = psi;
+      return sw_curvature(h, theta, psi) > 0.0;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 double sw_equilibrium_angle(double h, double theta, double psi_start) {
+  if (h == 0.0) {
+    // No field: the moment sits on the easy axis, on the side it was nearer to.
+    const double half_turns = std::nearbyint(psi_start / pi);
+    return half_turns * pi;
+  }
+  double near = 0.0;
+  if (newton_near(h, theta, psi_start, near)) return near;
   double g = sw_slope(h, theta, psi_start);
   if (g == 0.0 && sw_curvature(h, theta, psi_start) > 0.0) return psi_start;
   // Walk downhill in steps small enough not to jump over a maximum-minimum pair (they are closer

@@ -45,6 +45,11 @@ void plots_window(PanelContext& c) {
       ImGui::TextDisabled("t from %.4g to %.4g s (%zu points)", static_cast<double>(h.time.front()),
                           static_cast<double>(h.time.back()), h.time.size());
       plot("<|cos theta|>", h.alignment, 0.0f, 1.0f);
+      const Observables& o = c.snapshot.observables;
+      if (o.alignment_time >= 0.0)
+        ImGui::Text("tau_0.95 = %.4g s in this stage", o.alignment_time);
+      else
+        ImGui::TextDisabled("<cos theta> = %.3f; tau_0.95: not reached in this stage", o.alignment);
       const auto [elo, ehi] = bounds(h.kinetic);
       plot("kinetic [J]", h.kinetic, elo, ehi);
       const auto [plo, phi] = bounds(h.potential, h.balance);

@@ -57,6 +57,12 @@ void run_panel(PanelContext& c) {
   ImGui::PopStyleColor();
 
   ImGui::Separator();
+  if (!s.stage_label.empty()) {
+    // The protocol stage running (seed 004: overlap removal, drop, alignment), with its own clock.
+    ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "stage %s", s.stage_label.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%.4g s in this stage)", s.observables.stage_time);
+  }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
   ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second, static_cast<double>(state.frames_per_second),
               static_cast<long long>(s.observables.particle_contacts));

@@ -3,6 +3,8 @@
 
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
+#include "app/runner/sweep.hpp"
+#include "engine/field.hpp"
 #include "engine/output.hpp"
 #include "engine/preset.hpp"
 #include "engine/simulation.hpp"
@@ -19,7 +21,14 @@ using namespace lodestone::runner;
 
 namespace {
 
-const char* law_name(ContactLaw law) { return law == ContactLaw::Linear ? "linear" : "Hertz-Mindlin"; }
+const char* law_name(ContactLaw law) {
+  switch (law) {
+    case ContactLaw::Linear: return "linear";
+    case ContactLaw::HertzMindlin: return "Hertz-Mindlin";
+    case ContactLaw::HertzCoulomb: return "Hertz-Coulomb";
+  }
+  return "?";
+}
 const char* dipole_name(DipoleMethod m) {
   return m == DipoleMethod::Off ? "off" : m == DipoleMethod::Cutoff ? "cutoff" : "direct sum";
 }
@@ -46,8 +55,16 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
               si_to_unit(m.field.strength, Quantity::FluxDensity, u.field), u.field.c_str());
   std::printf("  time step %.4g s (suggested %.4g s, limited by %s)%s\n", m.time_step, m.advice.suggested,
               m.advice.limited_by.c_str(), m.time_step > m.advice.suggested ? "  WARNING: above the suggestion" : "");
-  std::printf("  running %lld steps = %.4g s of simulated time\n", static_cast<long long>(steps),
-              static_cast<double>(steps) * m.time_step);
+  if (steps > 0)
+    std::printf("  running %lld steps = %.4g s of simulated time\n", static_cast<long long>(steps),
+                static_cast<double>(steps) * m.time_step);
+  for (size_t k = 0; k < preset.protocol.size(); ++k) {
+    const ProtocolStage& s = preset.protocol[k];
+    static const char* until[] = {"time", "no overlap", "settled", "aligned"};
+    std::printf("  stage %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
+    if (s.until != StageEnd::Time) std::printf(", until %s (%.4g)", until[static_cast<int>(s.until)], s.threshold);
+    std::printf("\n");
+  }
 }
 
 void print_table_header() {
@@ -76,6 +93,8 @@ void print_timings(const StageTimings& t) {
 int main(int argc, char** argv) {
   RunOptions options;
   if (auto code = parse_run_options(argc, argv, options)) return *code;
+  if (!options.sweeps.empty()) return run_sweep(options);  // jobs are child processes of this binary
+  if (!options.collect_dir.empty()) return collect_sweep(options);
   if (options.preset_docs) {
     std::cout << preset_docs_markdown();
     return kExitOk;
@@ -104,10 +123,15 @@ int main(int argc, char** argv) {
     return kExitBadPreset;
   }
 
+  // A protocol runs until its last stage ends (at most the sum of the stage durations, or --time);
+  // otherwise the run is a number of steps.
+  const bool protocol = sim->stage_count() > 0;
+  double protocol_time = 0.0;
+  for (const ProtocolStage& s : preset.protocol) protocol_time += s.duration;
   const double dt = sim->model().time_step;
-  const double duration = options.duration.value_or(preset.run.duration);
+  const double duration = options.duration.value_or(protocol ? protocol_time : preset.run.duration);
   const std::int64_t steps =
-      options.steps.value_or(std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
+      options.steps.value_or(protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
   print_summary(source, preset, *sim, steps);
   if (!sim->state().health.ok) {
     std::cerr << "lodestone-run: the initial state fails a check: " << sim->state().health.message << "\n";
@@ -134,7 +158,9 @@ int main(int argc, char** argv) {
   const int frames_every =
       options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
   const std::int64_t table_every =
-      options.table_rows > 0 ? std::max<std::int64_t>(1, steps / options.table_rows) : 0;
+      options.table_rows > 0
+          ? std::max<std::int64_t>(1, (steps > 0 ? steps : static_cast<std::int64_t>(duration / dt)) / options.table_rows)
+          : 0;
 
   auto write_outputs = [&](bool force) {
     const std::int64_t step = sim->state().step;
@@ -147,16 +173,21 @@ int main(int argc, char** argv) {
   if (table_every > 0) print_table_header();
   write_outputs(true);  // step 0, before any motion
 
-  Progress progress(steps, options.progress_seconds, !options.quiet);
+  Progress progress(steps, duration, options.progress_seconds, !options.quiet);
   std::int64_t done = 0;
-  while (done < steps) {
+  auto finished = [&] {
+    if (steps > 0) return done >= steps;
+    return sim->protocol_finished() || sim->state().time >= duration * (1.0 - 1e-12);
+  };
+  while (!finished()) {
+    const int stage = sim->state().stage;
     sim->step();
     if (!sim->state().health.ok) break;
     ++done;
-    const bool last = done == steps;
-    write_outputs(false);
+    const bool last = finished();
+    write_outputs(last || sim->state().stage != stage);  // a row when a stage begins and at the end
     if (last && table_every > 0 && sim->state().step % table_every != 0) print_table_row(sim->observe());
-    progress.update(done, sim->state().time);
+    progress.update(done, sim->state().time, sim->stage_label());
   }
   progress.finish(done, sim->state().time);
   std::fflush(stdout);
@@ -171,6 +202,13 @@ int main(int argc, char** argv) {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     code = code == kExitOk ? kExitOutputError : code;
   }
+  const Observables end = sim->observe();
+  if (protocol) std::printf("\n%s after %.4g s\n", sim->stage_label().c_str(), end.time);
+  if (end.alignment_time >= 0.0)
+    std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last stage); final <cos theta> = %.4f\n",
+                end.alignment_time, end.alignment);
+  else if (uniform_field(sim->model().field, end.time).squaredNorm() > 0.0)
+    std::printf("<cos theta> = %.4f: 0.95 not reached in the last stage\n", end.alignment);
   print_timings(sim->timings());
   return code;
 }

@@ -1,5 +1,7 @@
 #include "app/runner/run_options.hpp"
 
+#include "app/runner/sweep.hpp"
+
 #include "engine/units.hpp"
 
 #include <CLI/CLI.hpp>
@@ -47,6 +49,11 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "  lodestone-run                                   the default scene for its preset duration\n"
       "  lodestone-run presets/two-dipoles.json --time 20ms --series out.csv --frames out.xyz --frames-every 50\n"
       "  lodestone-run my.json --check                   validate a preset and show the time step it would use\n"
+      "  lodestone-run my.json --sweep field.strength=20mT,40mT --sweep particles.seed=1,2,3 --sweep-dir runs --jobs 2\n"
+      "                                                  run the 6 combinations, 2 at a time; results in runs/results.csv\n"
+      "  lodestone-run my.json --sweep materials.0.friction=0.1,0.3 --sweep-dir runs --cluster-script sweep.sh\n"
+      "                                                  write the job presets and a SLURM array script (sbatch or bash)\n"
+      "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
       "\n"
       "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
       "Outputs: the CSV time series and the extended-XYZ frames are described in docs/outputs.md;\n"
@@ -54,7 +61,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "\n"
       "Exit codes: 0 done; 1 bad command-line arguments; 2 bad preset (the message names the JSON path);\n"
       "3 the simulation stopped on a failed check (NaN, runaway overlap; the message names the particle);\n"
-      "4 an output file could not be written.");
+      "4 an output file could not be written. A sweep exits 3 when any of its jobs did not finish ok.");
   app.get_formatter()->column_width(34);
 
   app.add_option("PRESET", o.preset_path, "Preset JSON file (default: the built-in default scene)")
@@ -83,12 +90,62 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "Write the loaded preset with every key in SI (atomic) and exit");
   app.add_flag("--preset-docs", o.preset_docs, "Print the preset field reference (Markdown) and exit");
 
+  // Sweeps. Each --sweep takes exactly one KEY=VALUES argument (allow_extra_args(false)), so the
+  // positional PRESET may follow it.
+  auto* sweep = app.add_option("--sweep", o.sweeps,
+                               "Sweep a preset key: KEY=V1,V2,... (dotted path, e.g. field.strength, "
+                               "materials.0.friction); repeat for the Cartesian product")
+                    ->type_name("KEY=VALUES")
+                    ->allow_extra_args(false)
+                    ->check([](const std::string& text) {
+                      SweepAxis axis;
+                      return parse_sweep_spec(text, axis);
+                    });
+  auto* sweep_dir = app.add_option("--sweep-dir", o.sweep_dir, "Directory for a sweep's job presets, series and logs");
+  auto* jobs = app.add_option("-j,--jobs", o.jobs, "Sweep jobs run at a time (default: the hardware threads)")
+                   ->check(CLI::Range(1, 4096));
+  auto* sweep_out = app.add_option("--sweep-out", o.sweep_out, "Results CSV of a sweep (default: DIR/results.csv)");
+  auto* tau = app.add_option("--tau-threshold", o.tau_threshold,
+                             "<|n.b|> at which a sweep's tau is taken (default: as at set-up, else 0.95)")
+                  ->check(CLI::Range(-1.0, 1.0));
+  auto* collect = app.add_option("--collect-sweep", o.collect_dir,
+                                 "Only collect the results of the sweep in this directory (after its jobs ran)")
+                      ->check(CLI::ExistingDirectory);
+  auto* script = app.add_option("--cluster-script", o.cluster_script,
+                                "With --sweep: write the job presets and this SLURM array / bash script, run nothing");
+  sweep->needs(sweep_dir);
+  sweep_dir->needs(sweep);
+  jobs->needs(sweep);
+  script->needs(sweep)->excludes(jobs);
+  collect->excludes(sweep)->excludes(sweep_dir);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "lodestone-run: " << e.what() << "\nRun with --help for the options.\n";
+    return kExitBadArguments;
+  }
+  // A sweep's job command line is fixed (docs/sweeps.md): single-run options would be silently
+  // ignored, so they are refused (checked here rather than with excludes(), which would clutter
+  // every line of --help). Run length, time step and series interval are preset keys to sweep.
+  if (sweep->count() > 0 || collect->count() > 0) {
+    for (const char* name : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
+                             "--frames-every", "--check", "--save-preset", "--preset-docs"}) {
+      if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
+      const bool sweeping = sweep->count() > 0;
+      std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
+                << (sweeping ? " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
+                               "sweep them)"
+                             : "")
+                << "\nRun with --help for the options.\n";
+      return kExitBadArguments;
+    }
+  }
+  if ((sweep_out->count() > 0 || tau->count() > 0) && o.sweeps.empty() && o.collect_dir.empty()) {
+    std::cerr << "lodestone-run: --sweep-out and --tau-threshold need --sweep or --collect-sweep\n"
+                 "Run with --help for the options.\n";
     return kExitBadArguments;
   }
   if (!duration_text.empty()) o.duration = parse_time(duration_text);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace lodestone::runner {
 
@@ -31,6 +32,15 @@ struct RunOptions {
   bool check_only = false;                // validate, print the summary, exit
   std::string save_preset_path;           // write the loaded preset (SI, every key) and exit
   bool preset_docs = false;               // print the preset reference (docs/presets.md) and exit
+
+  // Parameter sweeps (sweep.hpp, docs/sweeps.md).
+  std::vector<std::string> sweeps;        // "KEY=V1,V2,..." per --sweep
+  std::string sweep_dir;                  // job presets, series, logs, sweep.json
+  std::optional<int> jobs;                // jobs at a time (default: hardware threads)
+  std::string sweep_out;                  // results CSV ("" = <dir>/results.csv)
+  std::optional<double> tau_threshold;    // <|n.b|> that defines tau (default: sweep.json's, else 0.95)
+  std::string collect_dir;                // --collect-sweep: only collect the results of this directory
+  std::string cluster_script;             // write a SLURM/bash script instead of running the jobs
 };
 
 // Parses argv. On --help or a bad argument prints to stdout/stderr and returns the exit code to

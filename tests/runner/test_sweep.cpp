@@ -1,0 +1,275 @@
+#include <catch2/catch.hpp>
+// lodestone-run --sweep / --collect-sweep / --cluster-script (docs/sweeps.md): the jobs it writes
+// and runs, the results CSV, tau recomputed here from each job's own series, and the errors.
+// Each test starts the binary (LODESTONE_RUNNER) in a fresh temporary directory.
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../test_process.hpp"
+
+namespace fs = std::filesystem;
+using lodestone::test::quoted;
+using lodestone::test::read_file;
+using lodestone::test::Result;
+using lodestone::test::write_file;
+
+namespace {
+
+const std::string kRunner = LODESTONE_RUNNER;
+
+// Six magnets in a viscous fluid, no contacts or dipole pairs: they turn to the field within a
+// millisecond or two. Two stages, so tau must be taken in the last one, from its start.
+const char* kTinyPreset = R"({
+  "version": 1,
+  "description": "Sweep test: a few magnets in a viscous fluid turn to the field.",
+  "materials": [{"name": "bead", "density": "5000 kg/m^3", "magnetization": "100 kA/m"}],
+  "magnetics": {"method": "off"},
+  "field": {"strength": "10 mT", "direction": [1, 0, 0]},
+  "environment": {"translational_damping": "1e-3 N s/m", "rotational_damping": "1e-3 N s/m"},
+  "box": {"min": [0, 0, 0], "max": ["10 mm", "10 mm", "10 mm"]},
+  "integrator": {"scheme": "overdamped_heun", "time_step": "20 us"},
+  "particles": {"kind": "random", "count": 6, "seed": 1, "diameter": "1 mm", "orientation": "random"},
+  "protocol": [
+    {"name": "sideways", "duration": "1 ms"},
+    {"name": "upright", "duration": "4 ms", "set": {"field.direction": [0, 0, 1]}}
+  ],
+  "run": {"series_interval": 5}
+})";
+
+const std::string kSweep = "tiny.json --sweep field.strength=10mT,20mT --sweep particles.seed=1,2";
+
+struct Workdir : lodestone::test::Workdir {
+  Workdir() : lodestone::test::Workdir(kRunner) { write_file(path() / "tiny.json", kTinyPreset); }
+};
+
+// One CSV line; fields may be quoted ("a,b", "" for a quote).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted_field = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted_field && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+      fields.back() += line[i++];
+    else if (c == '"')
+      quoted_field = !quoted_field;
+    else if (c == ',' && !quoted_field)
+      fields.emplace_back();
+    else if (c != '\r')
+      fields.back() += c;
+  }
+  return fields;
+}
+
+// A CSV file as rows of column name -> text.
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path& path) {
+  std::istringstream in(read_file(path));
+  std::string line;
+  std::vector<std::map<std::string, std::string>> rows;
+  if (!std::getline(in, line)) return rows;
+  const std::vector<std::string> header = csv_fields(line);
+  while (std::getline(in, line)) {
+    const std::vector<std::string> fields = csv_fields(line);
+    REQUIRE(fields.size() == header.size());
+    auto& row = rows.emplace_back();
+    for (size_t c = 0; c < header.size(); ++c) row[header[c]] = fields[c];
+  }
+  return rows;
+}
+
+double number(const std::string& text) {
+  return std::strtod(text.c_str(), nullptr);
+}
+
+// tau from a job's series, written independently of the runner: rows of the highest stage, the
+// first whose alignment reaches the threshold, stage_time interpolated from the row before it.
+std::optional<double> tau_from_series(const fs::path& series, double threshold) {
+  const auto rows = read_csv(series);
+  REQUIRE(!rows.empty());
+  double last_stage = 0.0;
+  for (const auto& r : rows) last_stage = std::max(last_stage, number(r.at("stage")));
+  std::vector<std::pair<double, double>> stage;  // (stage_time, alignment) in the last stage
+  for (const auto& r : rows)
+    if (number(r.at("stage")) == last_stage) stage.emplace_back(number(r.at("stage_time")), number(r.at("alignment")));
+  for (size_t k = 0; k < stage.size(); ++k) {
+    if (stage[k].second < threshold) continue;
+    if (k == 0) return stage[0].first;
+    const auto [t0, a0] = stage[k - 1];
+    const auto [t1, a1] = stage[k];
+    return t0 + (t1 - t0) * (threshold - a0) / (a1 - a0);
+  }
+  return std::nullopt;
+}
+
+bool executable(const fs::path& path) {
+  struct stat s {};
+  return ::stat(path.c_str(), &s) == 0 && (s.st_mode & S_IXUSR) != 0;
+}
+
+int run_bash(const fs::path& dir, const std::string& command) {
+  const int status = std::system(("cd " + quoted(dir.string()) + " && " + command + " > bash.log 2>&1").c_str());
+  UNSCOPED_INFO("$ " << command << "\n" << read_file(dir / "bash.log"));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep of 2 field strengths x 2 seeds runs 4 jobs and collects tau from their series", "[runner][sweep]") {
+  Workdir dir;
+  const Result r = dir.run(kSweep + " --sweep-dir runs --jobs 2");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("4/4 jobs done"));
+
+  const auto rows = read_csv(dir.path() / "runs" / "results.csv");
+  REQUIRE(rows.size() == 4);
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"10mT", "1"}, {"10mT", "2"}, {"20mT", "1"}, {"20mT", "2"}};  // the first --sweep varies slowest
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const auto& row = rows[k];
+    const std::string job = "job_00" + std::to_string(k);
+    INFO(job);
+    CHECK(row.at("job") == job);
+    CHECK(row.at("field.strength") == expected[k].first);
+    CHECK(row.at("particles.seed") == expected[k].second);
+    CHECK(row.at("status") == "ok");
+    CHECK(row.at("exit_code") == "0");
+    CHECK(number(row.at("wall_seconds")) >= 0.0);
+
+    // The job preset holds the swept values, as typed (units kept).
+    const std::string preset = read_file(dir.path() / "runs" / (job + ".json"));
+    CHECK_THAT(preset, Catch::Contains("\"strength\": \"" + expected[k].first + "\""));
+    CHECK_THAT(preset, Catch::Contains("\"seed\": " + expected[k].second));
+
+    const fs::path series = dir.path() / "runs" / (job + ".csv");
+    const auto tau = tau_from_series(series, 0.95);
+    REQUIRE(tau);
+    REQUIRE(!row.at("tau").empty());
+    CHECK(number(row.at("tau")) == Approx(*tau).epsilon(1e-8));
+    CHECK(*tau > 0.0);
+    CHECK(*tau < 0.004);
+    const auto series_rows = read_csv(series);
+    CHECK(number(row.at("final_alignment")) == Approx(number(series_rows.back().at("alignment"))));
+    CHECK(number(row.at("final_time")) == Approx(0.005));
+  }
+  // A stronger field turns the same scene faster.
+  CHECK(number(rows[2].at("tau")) < number(rows[0].at("tau")));
+  CHECK(number(rows[3].at("tau")) < number(rows[1].at("tau")));
+
+  // Collecting again with another threshold: tau from the same series, earlier.
+  const Result c = dir.run("--collect-sweep runs --sweep-out tau80.csv --tau-threshold 0.8");
+  REQUIRE(c.code == 0);
+  const auto rows80 = read_csv(dir.path() / "tau80.csv");
+  REQUIRE(rows80.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    const auto tau = tau_from_series(dir.path() / "runs" / ("job_00" + std::to_string(k) + ".csv"), 0.8);
+    REQUIRE(tau);
+    CHECK(number(rows80[k].at("tau")) == Approx(*tau).epsilon(1e-8));
+    CHECK(number(rows80[k].at("tau")) < number(rows[k].at("tau")));
+  }
+}
+
+TEST_CASE("a failed job does not stop the sweep and is recorded with its exit code and message", "[runner][sweep]") {
+  Workdir dir;
+  // 5000 beads do not fit the box: the generator refuses when the job builds its scene (exit 2),
+  // which parsing the preset before the sweep cannot know.
+  const Result r = dir.run("tiny.json --sweep particles.count=5000,6 --sweep-dir runs --jobs 1");
+  CHECK(r.code == 3);
+  CHECK_THAT(r.output, Catch::Contains("job_000 failed (exit 2)"));
+  const auto rows = read_csv(dir.path() / "runs" / "results.csv");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].at("status") == "failed");
+  CHECK(rows[0].at("exit_code") == "2");
+  CHECK_THAT(rows[0].at("message"), Catch::Contains("$.particles.count"));
+  CHECK(rows[0].at("tau").empty());
+  CHECK(rows[1].at("status") == "ok");
+  CHECK(!rows[1].at("tau").empty());
+}
+
+TEST_CASE("a sweep key that is not in the preset exits 2 and names the path and the keys there", "[runner][sweep]") {
+  Workdir dir;
+  const Result r = dir.run("tiny.json --sweep field.strenght=10mT,20mT --sweep-dir runs");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("field.strenght"));
+  CHECK_THAT(r.output, Catch::Contains("strength, direction"));
+  const Result i = dir.run("tiny.json --sweep materials.2.friction=0.1 --sweep-dir runs");
+  CHECK(i.code == 2);
+  CHECK_THAT(i.output, Catch::Contains("materials.2.friction"));
+  CHECK(!fs::exists(dir.path() / "runs"));  // nothing is written before every job checks out
+}
+
+TEST_CASE("a sweep value the preset refuses exits 2 naming the key and the value, before any job runs",
+          "[runner][sweep]") {
+  Workdir dir;
+  const Result r = dir.run("tiny.json --sweep particles.seed=1,2 --sweep field.strength=10mT,-5mT --sweep-dir runs");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--sweep field.strength=-5mT: "));
+  CHECK_THAT(r.output, Catch::Contains("$.field.strength"));
+  CHECK(!fs::exists(dir.path() / "runs"));
+}
+
+TEST_CASE("a malformed --sweep exits 1", "[runner][sweep]") {
+  Workdir dir;
+  for (const char* arguments : {"tiny.json --sweep foo --sweep-dir runs", "tiny.json --sweep foo= --sweep-dir runs",
+                                "tiny.json --sweep field.strength=1mT,,2mT --sweep-dir runs",
+                                "tiny.json --sweep field.strength=1mT",  // no --sweep-dir
+                                "tiny.json --sweep field.strength=1mT --sweep field.strength=2mT --sweep-dir runs"}) {
+    const Result r = dir.run(arguments);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.output, Catch::Contains("--sweep"));
+  }
+  CHECK(!fs::exists(dir.path() / "runs"));
+}
+
+TEST_CASE("option --cluster-script writes a SLURM array script whose results match a direct sweep", "[runner][sweep]") {
+  Workdir dir;
+  REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
+
+  const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh");
+  REQUIRE(w.code == 0);
+  const fs::path script = dir.path() / "sweep.sh";
+  REQUIRE(fs::is_regular_file(script));
+  CHECK(executable(script));
+  const std::string text = read_file(script);
+  CHECK_THAT(text, Catch::StartsWith("#!/bin/bash\n"));
+  CHECK_THAT(text, Catch::Contains("#SBATCH --array=0-3\n"));
+  CHECK_THAT(text, Catch::Contains("#SBATCH --output=" + (dir.path() / "cluster" / "slurm_%a.log").string()));
+  CHECK_THAT(text, Catch::Contains(quoted(fs::canonical(kRunner).string())));
+  CHECK_THAT(text, Catch::Contains("--collect-sweep"));
+  CHECK(fs::is_regular_file(dir.path() / "cluster" / "job_003.json"));
+  CHECK(!fs::exists(dir.path() / "cluster" / "job_000.csv"));  // nothing ran
+
+  // As SLURM array task 1: only job_001 runs; collecting now reports the others as missing.
+  CHECK(run_bash(dir.path(), "SLURM_ARRAY_TASK_ID=1 bash sweep.sh") == 0);
+  CHECK(fs::is_regular_file(dir.path() / "cluster" / "job_001.csv"));
+  CHECK(!fs::exists(dir.path() / "cluster" / "job_000.csv"));
+  const Result partial = dir.run("--collect-sweep cluster --sweep-out partial.csv");
+  CHECK(partial.code == 3);
+  const auto some = read_csv(dir.path() / "partial.csv");
+  REQUIRE(some.size() == 4);
+  CHECK(some[0].at("status") == "missing");
+  CHECK(some[0].at("tau").empty());
+  CHECK(some[1].at("status") == "ok");
+
+  // Without SLURM: every job in turn, then the collection.
+  CHECK(run_bash(dir.path(), "bash sweep.sh") == 0);
+  const Result c = dir.run("--collect-sweep cluster");
+  REQUIRE(c.code == 0);
+  const auto direct = read_csv(dir.path() / "direct" / "results.csv");
+  const auto cluster = read_csv(dir.path() / "cluster" / "results.csv");
+  REQUIRE(direct.size() == 4);
+  REQUIRE(cluster.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    INFO("row " << k);
+    for (const char* column :
+         {"job", "field.strength", "particles.seed", "status", "tau", "final_alignment", "final_time", "exit_code"})
+      CHECK(cluster[k].at(column) == direct[k].at(column));
+  }
+}
