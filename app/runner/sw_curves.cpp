@@ -1,0 +1,43 @@
+// lodestone-sw-curves: the Stoner-Wohlfarth torque against the field from the engine's own solver
+// (seed 004 Fig. 3), for the reproduction document. Prints two CSV tables to stdout:
+//   torque,theta_deg,field_kOe,psi_deg,torque_over_KV     (T / KV = sin 2 psi, eq. 4)
+//   peak,theta_deg,field_kOe,psi_deg,closed_form_kOe      (field of the largest torque, theta > 45)
+// Material: Sr-ferrite, Ms = 380 G, K = 3.5e6 erg/cm^3, so H_K = 2K/Ms = 18.42 kOe.
+
+#include "engine/stoner_wohlfarth.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace lodestone;
+
+int main() {
+  const double ms = 3.8e5, k = 3.5e5;               // A/m, J/m^3
+  const double hk_kOe = anisotropy_field_tesla(k, ms) / 0.1;  // mu0 H_K in T; 1 kOe = 0.1 T
+  const double deg = pi / 180.0;
+  std::printf("table,theta_deg,field_kOe,psi_deg,value\n");  // value: sin 2 psi, or the closed-form field
+  for (double theta_deg : {10.0, 20.0, 30.0, 40.0, 45.0, 50.0, 60.0, 70.0, 80.0, 85.0}) {
+    double psi = 0.0;  // the branch that starts on the easy axis, the field ramped up
+    for (int i = 0; i <= 400; ++i) {
+      const double field = 0.1 * std::pow(1000.0, i / 400.0);  // 0.1 .. 100 kOe
+      psi = sw_equilibrium_angle(field / hk_kOe, theta_deg * deg, psi);
+      std::printf("torque,%g,%.6g,%.6g,%.8g\n", theta_deg, field, psi / deg, std::sin(2.0 * psi));
+    }
+  }
+  // Field of the largest torque: golden-section search on sin 2 psi(h); closed form from eq. 2 with
+  // psi = 45 deg: h* = 1 / (2 sin(theta - 45 deg)).
+  for (double theta_deg = 47.5; theta_deg <= 89.0; theta_deg += 2.5) {
+    const double theta = theta_deg * deg;
+    auto torque = [&](double h) { return std::sin(2.0 * sw_equilibrium_angle(h, theta, 0.5 * theta)); };
+    double a = 0.01, b = 20.0;
+    const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+    for (int it = 0; it < 200; ++it) {
+      const double c = b - g * (b - a), d = a + g * (b - a);
+      if (torque(c) > torque(d)) b = d; else a = c;
+    }
+    const double h_peak = 0.5 * (a + b);
+    std::printf("peak,%g,%.6g,%.6g,%.6g\n", theta_deg, h_peak * hk_kOe, sw_equilibrium_angle(h_peak, theta, 0.5 * theta) / deg,
+                hk_kOe / (2.0 * std::sin(theta - 45.0 * deg)));
+  }
+  return 0;
+}
