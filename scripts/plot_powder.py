@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Figures of docs/reproduction-powder.md from the sweeps of scripts/reproduce-powder.sh.
 
     plot_powder.py RUNS_DIR FIGURES_DIR

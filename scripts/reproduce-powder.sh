@@ -27,4 +27,6 @@ sweep friction --sweep "$field=40kOe" --sweep materials.0.friction=0.05,0.5 --sw
 sweep pressure --sweep "$field=40kOe" --sweep protocol.2.set.pressure.pressure=2atm,10atm --sweep materials.0.friction=0.2 --sweep particles.seed=1
 "$build/app/runner/lodestone-sw-curves" > "$out/sw_curves.csv"
 echo "sweeps took $(( $(date +%s) - start )) s" | tee "$out/wall_time.txt"
-python3 "$root/scripts/plot_powder.py" "$out" "$root/docs/figures"
+# Debian's matplotlib (the system python, not one a version manager puts first on PATH).
+/usr/bin/python3 -c "import matplotlib" 2>/dev/null || { apt-get update -q && apt-get install -y -q python3-matplotlib; }
+/usr/bin/python3 "$root/scripts/plot_powder.py" "$out" "$root/docs/figures"
