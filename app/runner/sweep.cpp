@@ -680,8 +680,22 @@ SeriesSummary summarize_series(const std::string& csv_path, double threshold) {
   return summary;
 }
 
-int run_sweep(const RunOptions& options) {
+// Runs a sweep step; a SweepError or a file-system error becomes a message and an exit code.
+template <class Step>
+int reporting_errors(Step step) {
   try {
+    return step();
+  } catch (const SweepError& e) {
+    std::cerr << "lodestone-run: " << e.what() << "\n";
+    return e.code;
+  } catch (const fs::filesystem_error& e) {
+    std::cerr << "lodestone-run: " << e.what() << "\n";
+    return kExitOutputError;
+  }
+}
+
+int run_sweep(const RunOptions& options) {
+  return reporting_errors([&]() -> int {
     const std::vector<SweepAxis> axes = parse_axes(options.sweeps);
     std::string source;
     const json base = load_base(options.preset_path, source);
@@ -710,27 +724,15 @@ int run_sweep(const RunOptions& options) {
                                        static_cast<int>(jobs.size()));
     run_pool(dir, jobs, parallel, options.quiet);
     return collect(dir, out, options.tau_threshold);
-  } catch (const SweepError& e) {
-    std::cerr << "lodestone-run: " << e.what() << "\n";
-    return e.code;
-  } catch (const fs::filesystem_error& e) {
-    std::cerr << "lodestone-run: " << e.what() << "\n";
-    return kExitOutputError;
-  }
+  });
 }
 
 int collect_sweep(const RunOptions& options) {
-  try {
+  return reporting_errors([&] {
     const fs::path dir = fs::absolute(options.collect_dir).lexically_normal();
     const fs::path out = options.sweep_out.empty() ? dir / "results.csv" : fs::absolute(options.sweep_out);
     return collect(dir, out, options.tau_threshold);
-  } catch (const SweepError& e) {
-    std::cerr << "lodestone-run: " << e.what() << "\n";
-    return e.code;
-  } catch (const fs::filesystem_error& e) {
-    std::cerr << "lodestone-run: " << e.what() << "\n";
-    return kExitOutputError;
-  }
+  });
 }
 
 }  // namespace lodestone::runner
