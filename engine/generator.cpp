@@ -1,5 +1,6 @@
 #include "engine/generator.hpp"
 
+#include "engine/checkpoint.hpp"
 #include "engine/random.hpp"
 
 #include <algorithm>
@@ -176,6 +177,13 @@ Particles generate_particles(const Preset& preset) {
       break;
     case GeneratorKind::List:
       generate_list(preset, p);
+      break;
+    case GeneratorKind::Checkpoint:
+      try {
+        p = load_checkpoint(preset.particles.file).state.particles;
+      } catch (const CheckpointError& e) {
+        throw PresetError("$.particles.file", e.what());
+      }
       break;
   }
   return p;

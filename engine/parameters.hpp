@@ -160,7 +160,8 @@ struct ProtocolStage {
 };
 
 // [SECTION] Particle generation
-enum class GeneratorKind : int { Lattice, Random, List };
+// Checkpoint: the whole state of a saved run (engine/checkpoint.hpp) instead of generated particles.
+enum class GeneratorKind : int { Lattice, Random, List, Checkpoint };
 enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
 enum class OrientationKind : int { Aligned, Random };
 
@@ -195,6 +196,7 @@ struct GeneratorParameters {
   int max_attempts = 1000;               // random placement: tries per particle before giving up
   bool allow_overlap = false;            // random placement: accept overlaps (removed by a protocol stage)
   std::vector<ParticleEntry> particles;  // list generator
+  std::string file;                      // checkpoint: path (relative paths: to the preset file's folder)
 };
 
 // [SECTION] Run settings (the headless runner's defaults; its options override them)

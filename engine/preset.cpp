@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -86,6 +87,8 @@ void validate_preset(const Preset& p) {
         throw PresetError("$.particles.region", std::string("the region leaves the box along ") + axis_name(a));
     }
   }
+  if (gen.kind == GeneratorKind::Checkpoint && gen.file.empty())
+    throw PresetError("$.particles.file", "kind 'checkpoint' needs the checkpoint file's path here");
   for (size_t i = 0; i < gen.particles.size(); ++i) {
     const ParticleEntry& e = gen.particles[i];
     const std::string path = "$.particles.particles[" + std::to_string(i) + "]";
@@ -146,7 +149,12 @@ Preset load_preset_file(const std::string& path) {
   if (!in) throw PresetError(path, "cannot open the file for reading");
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  return parse_preset(buffer.str(), path);
+  Preset preset = parse_preset(buffer.str(), path);
+  // Files a preset names are found next to it, wherever the program runs.
+  std::string& file = preset.particles.file;
+  if (!file.empty() && std::filesystem::path(file).is_relative())
+    file = (std::filesystem::absolute(path).parent_path() / file).lexically_normal().string();
+  return preset;
 }
 
 json preset_to_json(const Preset& preset) { return write_object(preset, preset_schema()); }

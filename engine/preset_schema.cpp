@@ -214,8 +214,10 @@ const Schema<ParticleEntry>& particle_entry_schema() {
 const Schema<GeneratorParameters>& generator_schema() {
   using P = GeneratorParameters;
   static const Schema<P> s = {
-      choice<P>("kind", &P::kind, {"lattice", "random", "list"},
-                "lattice: simple cubic; random: random non-overlapping placement; list: the entries in `particles`."),
+      choice<P>("kind", &P::kind, {"lattice", "random", "list", "checkpoint"},
+                "lattice: simple cubic; random: random non-overlapping placement; list: the entries in `particles`; "
+                "checkpoint: continue the saved run in `file` (particles, contacts, time, protocol stage) with this "
+                "preset's parameters."),
       integer<P>("count", &P::count, 0, 10'000'000, "Number of particles (lattice and random)."),
       text<P>("material", &P::material, "Material name; empty: the first material."),
       unsigned_integer<P>("seed", &P::seed, "Random seed: the same seed gives the same scene."),
@@ -238,6 +240,9 @@ const Schema<GeneratorParameters>& generator_schema() {
                  "Random placement: put centres anywhere in the region, overlaps allowed (a protocol stage "
                  "removes them, seed 004 Sec. 2.1)."),
       object_list<P>("particles", &P::particles, &particle_entry_schema, "List generator: the particles."),
+      text<P>("file", &P::file,
+              "checkpoint: the checkpoint file (lodestone-run --checkpoint); a relative path is relative to the "
+              "preset file's folder."),
   };
   return s;
 }

@@ -11,6 +11,7 @@
 #include "engine/protocol.hpp"
 
 #include <chrono>
+#include <optional>
 
 namespace lodestone {
 
@@ -62,9 +63,19 @@ const Preset& first_stage_or(const std::vector<Preset>& stages, const Preset& pr
 Simulation::Simulation(const Preset& preset) : Simulation(preset, stage_presets_of(preset)) {}
 
 Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
-    : Simulation(make_model(first_stage_or(stages, preset)), generate_particles(preset)) {
-  protocol_ = preset.protocol;
-  stage_presets_ = std::move(stages);
+    : document_(preset), protocol_(preset.protocol), stage_presets_(std::move(stages)) {
+  if (preset.particles.kind == GeneratorKind::Checkpoint) {
+    try {
+      Checkpoint saved = load_checkpoint(preset.particles.file);
+      restore(saved.preset, std::move(saved.state));
+    } catch (const CheckpointError& e) {
+      throw PresetError("$.particles.file", e.what());
+    }
+    return;
+  }
+  model_ = make_model(first_stage_or(stage_presets_, preset));
+  state_.particles = generate_particles(preset);
+  reinitialize();
   if (!protocol_.empty()) {
     state_.overlaps_expected = protocol_.front().until == StageEnd::NoOverlap;
     state_.health = Health{};
@@ -72,26 +83,16 @@ Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
   }
 }
 
+Simulation::Simulation(const Checkpoint& checkpoint)
+    : document_(checkpoint.preset),
+      protocol_(checkpoint.preset.protocol),
+      stage_presets_(stage_presets_of(checkpoint.preset)) {
+  restore(checkpoint.preset, checkpoint.state);
+}
+
 Simulation::Simulation(Model model, Particles particles) : model_(std::move(model)) {
   state_.particles = std::move(particles);
   reinitialize();
-}
-
-std::string Simulation::stage_label() const {
-  if (protocol_.empty()) return {};
-  if (state_.protocol_finished) return "protocol done";
-  const int k = std::min(state_.stage, stage_count() - 1);
-  return std::to_string(k + 1) + "/" + std::to_string(stage_count()) + " " + protocol_[static_cast<size_t>(k)].name;
-}
-
-void Simulation::reinitialize() {
-  prepare_model(model_, state_.particles);
-  place_lid(model_, state_);
-  state_.neighbors.valid = false;
-  state_.wall_history.resize(6 * state_.particles.size());
-  refresh_neighbor_lists(model_, state_);
-  compute_forces(0.0, nullptr);
-  check_health(model_, state_);
 }
 
 namespace {
@@ -118,6 +119,80 @@ void apply_material_edits(const std::vector<Material>& before, const std::vector
 }
 
 }  // namespace
+
+namespace {
+
+// The preset stage `stage` runs with (the preset itself without a protocol), if it has that stage.
+std::optional<Preset> running_preset(const Preset& preset, int stage) {
+  if (preset.protocol.empty()) return stage == 0 ? std::optional<Preset>(preset) : std::nullopt;
+  if (stage >= static_cast<int>(preset.protocol.size())) return std::nullopt;
+  return stage_preset(preset, stage);
+}
+
+// What enters the model: the preset as JSON without the particle generator, run settings,
+// description and display units.
+json model_parameters(const std::optional<Preset>& preset) {
+  if (!preset) return nullptr;
+  json j = preset_to_json(*preset);
+  for (const char* key : {"particles", "run", "description", "units"}) j.erase(key);
+  return j;
+}
+
+}  // namespace
+
+// Continues a saved state. With the parameters it was saved with, everything (neighbour lists,
+// forces, contact history) is taken as it was, so the run goes on bit-identically. With other
+// parameters (a sweep changing the field, say) the lists and forces are remade for them, as a
+// panel edit would.
+void Simulation::restore(const Preset& saved_with, State state) {
+  int stage = state.stage;
+  if (protocol_.empty()) {
+    state.stage = 0;
+    state.protocol_finished = false;
+    stage = 0;
+  } else if (stage >= stage_count()) {
+    throw PresetError("$.protocol", "the checkpoint was saved in protocol stage " + std::to_string(stage + 1) +
+                                        ", but this preset's protocol has " + std::to_string(stage_count()) +
+                                        " stages");
+  }
+  for (int m : state.particles.material)
+    if (static_cast<size_t>(m) >= document_.materials.size())
+      throw PresetError("$.materials", "the checkpoint's particles use material index " + std::to_string(m) +
+                                           " but this preset defines " + std::to_string(document_.materials.size()));
+  const std::optional<Preset> saved_stage = running_preset(saved_with, stage);
+  const bool same_parameters = model_parameters(running_preset(document_, stage)) == model_parameters(saved_stage);
+  model_ = make_model(protocol_.empty() ? document_ : stage_presets_[static_cast<size_t>(stage)]);
+  state_ = std::move(state);
+  // Particles follow edited material densities and magnetisations, as after a panel edit.
+  if (!same_parameters && saved_stage) apply_material_edits(saved_stage->materials, model_.materials, state_.particles);
+  prepare_model(model_, state_.particles);
+  if (state_.wall_history.size() != 6 * state_.particles.size())
+    state_.wall_history.assign(6 * state_.particles.size(), ContactHistory{});
+  if (!same_parameters) {
+    place_lid(model_, state_);
+    state_.neighbors.valid = false;  // ranges may differ; contact history is carried by (id, id)
+    refresh_neighbor_lists(model_, state_);
+    compute_forces(0.0, nullptr);
+  }
+}
+
+std::string Simulation::stage_label() const {
+  if (protocol_.empty()) return {};
+  if (state_.protocol_finished) return "protocol done";
+  const int k = std::min(state_.stage, stage_count() - 1);
+  return std::to_string(k + 1) + "/" + std::to_string(stage_count()) + " " + protocol_[static_cast<size_t>(k)].name;
+}
+
+void Simulation::reinitialize() {
+  prepare_model(model_, state_.particles);
+  place_lid(model_, state_);
+  state_.neighbors.valid = false;
+  state_.wall_history.resize(6 * state_.particles.size());
+  refresh_neighbor_lists(model_, state_);
+  compute_forces(0.0, nullptr);
+  check_health(model_, state_);
+}
+
 
 void Simulation::set_model(const Model& model) {
   Model candidate = model;

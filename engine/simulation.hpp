@@ -8,6 +8,7 @@
 // A preset with a protocol runs its stages in order: each starts by applying its changes to the
 // preset's parameters and ends after its duration or when its condition holds.
 
+#include "engine/checkpoint.hpp"
 #include "engine/model.hpp"
 #include "engine/observables.hpp"
 #include "engine/preset.hpp"
@@ -36,8 +37,12 @@ class StageClock;
 
 class Simulation {
  public:
-  // Builds the scene of a preset (throws PresetError when it cannot be built).
+  // Builds the scene of a preset (throws PresetError when it cannot be built). With
+  // `particles.kind: "checkpoint"` the scene is the saved state, run with this preset's parameters.
   explicit Simulation(const Preset& preset);
+  // Continues a checkpoint with its own preset: the next steps are bit-identical to those the saved
+  // run would have made.
+  explicit Simulation(const Checkpoint& checkpoint);
   // A scene from parts (tests, tools). The model is prepared for the particles.
   Simulation(Model model, Particles particles);
 
@@ -47,6 +52,8 @@ class Simulation {
   std::int64_t run(std::int64_t steps);
 
   const Model& model() const { return model_; }
+  // The preset the scene was built from (its protocol included): what a checkpoint stores.
+  const Preset& document() const { return document_; }
   const State& state() const { return state_; }
   Observables observe() const { return lodestone::observe(model_, state_); }
   const StageTimings& timings() const { return timings_; }
@@ -67,6 +74,7 @@ class Simulation {
 
  private:
   Simulation(const Preset& preset, std::vector<Preset> stage_presets);
+  void restore(const Preset& saved_with, State state);
   void compute_forces(double dt, StageClock* clock);
   void step_verlet(StageClock& clock);
   void step_overdamped(StageClock& clock);
@@ -74,6 +82,7 @@ class Simulation {
   void track_alignment();
   void start_stage(int stage);
 
+  Preset document_;
   std::vector<ProtocolStage> protocol_;
   std::vector<Preset> stage_presets_;  // the preset each stage runs with (validated up front)
   Model model_;

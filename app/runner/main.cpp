@@ -4,6 +4,7 @@
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
 #include "app/runner/sweep.hpp"
+#include "engine/checkpoint.hpp"
 #include "engine/field.hpp"
 #include "engine/output.hpp"
 #include "engine/preset.hpp"
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 using namespace lodestone;
 using namespace lodestone::runner;
@@ -67,6 +69,13 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
   }
 }
 
+// A protocol stage by name or by its number from 1 (as the progress shows it).
+std::optional<int> find_stage(const Preset& preset, const std::string& text) {
+  for (size_t k = 0; k < preset.protocol.size(); ++k)
+    if (preset.protocol[k].name == text || std::to_string(k + 1) == text) return static_cast<int>(k);
+  return std::nullopt;
+}
+
 void print_table_header() {
   std::printf("\n%10s %12s %12s %12s %12s %9s %9s %9s\n", "step", "time [s]", "E_kin [J]", "E_pot [J]",
               "balance [J]", "<|n.b|>", "contacts", "Z");
@@ -100,23 +109,47 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
 
-  const std::string source = options.preset_path.empty() ? "built-in default preset" : options.preset_path;
+  const std::string source = !options.restart_path.empty() ? "checkpoint " + options.restart_path
+                             : options.preset_path.empty() ? "built-in default preset"
+                                                           : options.preset_path;
   Preset preset;
   std::unique_ptr<Simulation> sim;
   try {
-    preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
+    if (!options.restart_path.empty()) {
+      Checkpoint saved = load_checkpoint(options.restart_path);
+      preset = saved.preset;
+      sim = std::make_unique<Simulation>(saved);
+    } else {
+      preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
+    }
     if (options.time_step) preset.integrator.time_step = *options.time_step;
     if (!options.save_preset_path.empty()) {
       save_preset_file(preset, options.save_preset_path);
       std::printf("wrote %s\n", options.save_preset_path.c_str());
       return kExitOk;
     }
+  } catch (const CheckpointError& e) {
+    std::cerr << "lodestone-run: bad checkpoint: " << e.what() << "\n";
+    return kExitBadPreset;
   } catch (const PresetError& e) {
     std::cerr << "lodestone-run: bad preset: " << e.what() << "\n";
     return kExitBadPreset;
   }
+  std::optional<int> stop_stage;
+  if (!options.stop_at_stage.empty()) {
+    stop_stage = find_stage(preset, options.stop_at_stage);
+    if (!stop_stage) {
+      std::string names;
+      for (size_t k = 0; k < preset.protocol.size(); ++k)
+        names += (k ? ", " : "") + std::to_string(k + 1) + " '" + preset.protocol[k].name + "'";
+      std::cerr << "lodestone-run: --stop-at-stage " << options.stop_at_stage << ": "
+                << (preset.protocol.empty() ? "the preset has no protocol" : "no such stage; the stages are " + names)
+                << "\n";
+      return kExitBadArguments;
+    }
+  }
   try {
-    sim = std::make_unique<Simulation>(preset);
+    if (!sim) sim = std::make_unique<Simulation>(preset);
   } catch (const PresetError& e) {
     // Raised while building the scene (generator, model): the path is in the preset, name the file.
     std::cerr << "lodestone-run: bad preset: " << source << " " << e.what() << "\n";
@@ -130,6 +163,7 @@ int main(int argc, char** argv) {
   for (const ProtocolStage& s : preset.protocol) protocol_time += s.duration;
   const double dt = sim->model().time_step;
   const double duration = options.duration.value_or(protocol ? protocol_time : preset.run.duration);
+  const double start_time = sim->state().time;  // a restart runs --time (or the rest of its protocol) from here
   const std::int64_t steps =
       options.steps.value_or(protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
   print_summary(source, preset, *sim, steps);
@@ -162,6 +196,17 @@ int main(int argc, char** argv) {
           ? std::max<std::int64_t>(1, (steps > 0 ? steps : static_cast<std::int64_t>(duration / dt)) / options.table_rows)
           : 0;
 
+  auto write_checkpoint = [&]() {
+    try {
+      save_checkpoint(options.checkpoint_path, sim->document(), sim->state());
+      return true;
+    } catch (const CheckpointError& e) {
+      std::cerr << "lodestone-run: " << e.what() << "\n";
+      return false;
+    }
+  };
+  bool checkpoint_failed = false;
+
   auto write_outputs = [&](bool force) {
     const std::int64_t step = sim->state().step;
     if (series.is_open() && (force || step % series_every == 0)) series << series_row(sim->observe());
@@ -177,17 +222,22 @@ int main(int argc, char** argv) {
   std::int64_t done = 0;
   auto finished = [&] {
     if (steps > 0) return done >= steps;
-    return sim->protocol_finished() || sim->state().time >= duration * (1.0 - 1e-12);
+    return sim->protocol_finished() || sim->state().time - start_time >= duration * (1.0 - 1e-12);
   };
+  bool stopped_at_stage = false;
   while (!finished()) {
     const int stage = sim->state().stage;
     sim->step();
     if (!sim->state().health.ok) break;
     ++done;
-    const bool last = finished();
+    stopped_at_stage = stop_stage && sim->state().stage == *stop_stage && stage != *stop_stage;
+    const bool last = finished() || stopped_at_stage;
     write_outputs(last || sim->state().stage != stage);  // a row when a stage begins and at the end
     if (last && table_every > 0 && sim->state().step % table_every != 0) print_table_row(sim->observe());
     progress.update(done, sim->state().time, sim->stage_label());
+    if (options.checkpoint_every && sim->state().step % *options.checkpoint_every == 0 && !last)
+      checkpoint_failed |= !write_checkpoint();
+    if (stopped_at_stage) break;
   }
   progress.finish(done, sim->state().time);
   std::fflush(stdout);
@@ -202,6 +252,15 @@ int main(int argc, char** argv) {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     code = code == kExitOk ? kExitOutputError : code;
   }
+  if (!options.checkpoint_path.empty()) {
+    if (write_checkpoint() && !checkpoint_failed)
+      std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),
+                  static_cast<long long>(sim->state().step), sim->state().time, protocol ? ", stage " : "",
+                  protocol ? sim->stage_label().c_str() : "");
+    else
+      code = code == kExitOk ? kExitOutputError : code;
+  }
+  if (stopped_at_stage) std::printf("stopped as stage %s began\n", sim->stage_label().c_str());
   const Observables end = sim->observe();
   if (protocol) std::printf("\n%s after %.4g s\n", sim->stage_label().c_str(), end.time);
   if (end.alignment_time >= 0.0)

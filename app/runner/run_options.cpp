@@ -54,6 +54,8 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "  lodestone-run my.json --sweep materials.0.friction=0.1,0.3 --sweep-dir runs --cluster-script sweep.sh\n"
       "                                                  write the job presets and a SLURM array script (sbatch or bash)\n"
       "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
+      "  lodestone-run powder.json --stop-at-stage alignment --checkpoint packed.ckpt\n"
+      "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
       "\n"
       "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
       "Outputs: the CSV time series and the extended-XYZ frames are described in docs/outputs.md;\n"
@@ -89,6 +91,20 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   app.add_option("--save-preset", o.save_preset_path,
                  "Write the loaded preset with every key in SI (atomic) and exit");
   app.add_flag("--preset-docs", o.preset_docs, "Print the preset field reference (Markdown) and exit");
+  auto* restart = app.add_option("--restart", o.restart_path,
+                                 "Continue the run saved in this checkpoint, with the preset it holds (for other "
+                                 "parameters: a preset with particles.kind checkpoint)")
+                      ->check(CLI::ExistingFile);
+  auto* checkpoint = app.add_option("--checkpoint", o.checkpoint_path,
+                                    "Write a checkpoint (the whole state, for --restart) here when the run ends");
+  app.add_option("--checkpoint-every", o.checkpoint_every,
+                 "With --checkpoint: also every this many steps (the file is replaced atomically)")
+      ->check(CLI::PositiveNumber)
+      ->needs(checkpoint);
+  app.add_option("--stop-at-stage", o.stop_at_stage,
+                 "Stop when this protocol stage begins (its name, or its number from 1), e.g. to save a prepared "
+                 "packing with --checkpoint");
+  restart->excludes(app.get_option("PRESET"));
 
   // Sweeps. Each --sweep takes exactly one KEY=VALUES argument (allow_extra_args(false)), so the
   // positional PRESET may follow it.
@@ -132,7 +148,8 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   // every line of --help). Run length, time step and series interval are preset keys to sweep.
   if (sweep->count() > 0 || collect->count() > 0) {
     for (const char* name : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
-                             "--frames-every", "--check", "--save-preset", "--preset-docs"}) {
+                             "--frames-every", "--check", "--save-preset", "--preset-docs", "--restart",
+                             "--checkpoint", "--checkpoint-every", "--stop-at-stage"}) {
       if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
       const bool sweeping = sweep->count() > 0;
       std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
@@ -146,6 +163,11 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   if ((sweep_out->count() > 0 || tau->count() > 0) && o.sweeps.empty() && o.collect_dir.empty()) {
     std::cerr << "lodestone-run: --sweep-out and --tau-threshold need --sweep or --collect-sweep\n"
                  "Run with --help for the options.\n";
+    return kExitBadArguments;
+  }
+  if (restart->count() > 0 && !dt_text.empty()) {
+    std::cerr << "lodestone-run: --dt cannot be used with --restart (a restart continues with the checkpoint's own "
+                 "parameters; to change them, write a preset with particles.kind checkpoint and file set)\n";
     return kExitBadArguments;
   }
   if (!duration_text.empty()) o.duration = parse_time(duration_text);

@@ -32,6 +32,10 @@ struct RunOptions {
   bool check_only = false;                // validate, print the summary, exit
   std::string save_preset_path;           // write the loaded preset (SI, every key) and exit
   bool preset_docs = false;               // print the preset reference (docs/presets.md) and exit
+  std::string restart_path;               // continue this checkpoint (with its own preset)
+  std::string checkpoint_path;            // write a checkpoint here at the end ("" = none)
+  std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
+  std::string stop_at_stage;              // stop when this protocol stage (name or number from 1) begins
 
   // Parameter sweeps (sweep.hpp, docs/sweeps.md).
   std::vector<std::string> sweeps;        // "KEY=V1,V2,..." per --sweep

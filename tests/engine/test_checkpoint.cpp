@@ -1,0 +1,222 @@
+// Checkpoints: a run continued from a checkpoint is bit-identical to the run that never stopped;
+// other parameters on a saved state act as a panel edit at that moment; damaged files are refused.
+
+#include "test_support.hpp"
+
+#include "engine/checkpoint.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace lodestone;
+using namespace lodestone::testing;
+
+namespace {
+
+// Magnets in a walled box with gravity: dipoles (cutoff lists), Hertz-Mindlin contacts whose shear
+// springs carry history, walls, damping: every kind of state a restart must carry.
+Preset inertial_scene() {
+  Preset p = bare_preset();
+  p.materials[0].magnetization = 2e5;
+  p.materials[0].youngs_modulus = 1e7;
+  p.materials[0].friction = 0.4;
+  p.magnetics.method = DipoleMethod::Cutoff;
+  p.contact.law = ContactLaw::HertzMindlin;
+  p.contact.hertz_mindlin.damping_ratio_n = 0.3;
+  p.contact.hertz_mindlin.damping_ratio_t = 0.3;
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3(6e-3, 6e-3, 6e-3);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.environment.gravity = Vec3(0, 0, -9.81);
+  p.field.strength = 5e-3;
+  p.particles.kind = GeneratorKind::Random;
+  p.particles.count = 40;
+  p.particles.diameter = 8e-4;
+  p.particles.velocity_spread = 0.05;
+  p.particles.seed = 7;
+  return p;
+}
+
+// Overdamped grains with overlaps removed, then a stage that switches a field on (seed 004 style).
+Preset staged_scene() {
+  Preset p = bare_preset();
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3(4e-3, 4e-3, 4e-3);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.materials[0].magnetization = 1e5;
+  p.materials[0].anisotropy = 2e4;
+  p.materials[0].moment_model = MomentModel::StonerWohlfarth;
+  p.contact.law = ContactLaw::HertzCoulomb;
+  p.environment.translational_damping = 1.0;
+  p.environment.rotational_damping = 1.0;
+  p.integrator.scheme = IntegratorScheme::OverdampedHeun;
+  p.integrator.time_step = 1e-5;
+  p.integrator.max_displacement = 1e-5;
+  p.particles.kind = GeneratorKind::Random;
+  p.particles.count = 30;
+  p.particles.diameter = 1e-3;
+  p.particles.allow_overlap = true;
+  ProtocolStage remove, field;
+  remove.name = "overlap removal";
+  remove.until = StageEnd::NoOverlap;
+  remove.threshold = 1e-3;
+  remove.duration = 10.0;
+  field.name = "field";
+  field.duration = 1.0;
+  field.set = json::object({{"field.strength", "50 mT"}});
+  p.protocol = {remove, field};
+  return p;
+}
+
+// Bitwise comparison of everything that changes during a run.
+void require_same_state(const State& a, const State& b) {
+  REQUIRE(a.step == b.step);
+  REQUIRE(a.time == b.time);
+  REQUIRE(a.stage == b.stage);
+  const Particles& p = a.particles;
+  const Particles& q = b.particles;
+  REQUIRE(p.size() == q.size());
+  for (size_t i = 0; i < p.size(); ++i) {
+    INFO("particle " << i);
+    REQUIRE(p.id[i] == q.id[i]);
+    REQUIRE(p.position[i] == q.position[i]);
+    REQUIRE(p.velocity[i] == q.velocity[i]);
+    REQUIRE(p.orientation[i].coeffs() == q.orientation[i].coeffs());
+    REQUIRE(p.angular_velocity[i] == q.angular_velocity[i]);
+    REQUIRE(p.force[i] == q.force[i]);
+    REQUIRE(p.torque[i] == q.torque[i]);
+    REQUIRE(p.moment[i] == q.moment[i]);
+  }
+  REQUIRE(a.energy.dissipated_friction == b.energy.dissipated_friction);
+  REQUIRE(a.energy.dissipated_dashpot == b.energy.dissipated_dashpot);
+  REQUIRE(a.energy.elastic == b.energy.elastic);
+  REQUIRE(a.events.count == b.events.count);
+}
+
+struct TemporaryFile {
+  std::string path;
+  explicit TemporaryFile(const std::string& name)
+      : path((std::filesystem::temp_directory_path() / ("lodestone-test-" + std::to_string(::getpid()) + "-" + name))
+                 .string()) {}
+  ~TemporaryFile() { std::remove(path.c_str()); }
+};
+
+// The bytes of a checkpoint with the trailing checksum recomputed (to test the checks behind it).
+std::string with_checksum(std::string bytes) {
+  bytes.resize(bytes.size() - 8);
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64, as the format documents
+  for (char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ull;
+  }
+  bytes.append(reinterpret_cast<const char*>(&h), 8);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("a run continued from a checkpoint is bit-identical to the run that never stopped", "[checkpoint]") {
+  const Preset preset = inertial_scene();
+  Simulation straight(preset);
+  Simulation first_half(preset);
+  run_checked(first_half, 1500);  // contacts form and slide, lists are rebuilt on the way
+  REQUIRE(first_half.state().neighbors.builds > 1);
+  REQUIRE(first_half.observe().particle_contacts + first_half.observe().wall_contacts > 0);
+
+  TemporaryFile file("restart.ckpt");
+  save_checkpoint(file.path, first_half.document(), first_half.state());
+  Simulation resumed(load_checkpoint(file.path));
+  run_checked(resumed, 1500);
+  run_checked(straight, 3000);
+  require_same_state(straight.state(), resumed.state());
+}
+
+TEST_CASE("an overdamped protocol continues bit-identically across a stage boundary", "[checkpoint]") {
+  const Preset preset = staged_scene();
+  Simulation straight(preset);
+  Simulation part(preset);
+  while (part.state().stage == 0 && part.state().health.ok) part.step();
+  INFO(part.state().health.message);
+  REQUIRE(part.state().health.ok);
+  part.run(50);  // into the field stage: Stoner-Wohlfarth moments are turning
+  const std::int64_t at = part.state().step;
+
+  const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
+  Simulation resumed(checkpoint_from_bytes(bytes));
+  CHECK(resumed.stage_label() == "2/2 field");
+  CHECK(resumed.model().field.strength == Approx(0.05));
+  resumed.run(400);
+  straight.run(at + 400);
+  require_same_state(straight.state(), resumed.state());
+  // Writing what was read gives the same bytes: every field makes the round trip.
+  CHECK(checkpoint_to_bytes(part.document(), checkpoint_from_bytes(bytes).state) == bytes);
+}
+
+TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edit at that moment", "[checkpoint]") {
+  const Preset preset = inertial_scene();
+  Simulation original(preset);
+  run_checked(original, 800);
+  TemporaryFile file("edit.ckpt");
+  save_checkpoint(file.path, original.document(), original.state());
+
+  Preset edited = preset;
+  edited.field.strength = 20e-3;
+  edited.materials[0].friction = 0.1;
+  // The same change as a live edit of the running scene...
+  original.set_model(make_model(edited));
+  run_checked(original, 700);
+  // ...and as a preset whose particles come from the checkpoint.
+  edited.particles.kind = GeneratorKind::Checkpoint;
+  edited.particles.file = file.path;
+  Simulation continued(edited);
+  CHECK(continued.model().field.strength == Approx(20e-3));
+  run_checked(continued, 700);
+  require_same_state(original.state(), continued.state());
+}
+
+TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[checkpoint]") {
+  const Preset preset = inertial_scene();
+  Simulation sim(preset);
+  run_checked(sim, 10);
+  const std::string good = checkpoint_to_bytes(sim.document(), sim.state());
+  REQUIRE_NOTHROW(checkpoint_from_bytes(good));
+
+  CHECK_THROWS_WITH(checkpoint_from_bytes("{\"version\": 1}"), Catch::Contains("not a Lodestone checkpoint"));
+  CHECK_THROWS_WITH(checkpoint_from_bytes(good.substr(0, good.size() / 2)), Catch::Contains("checksum"));
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x20;
+  CHECK_THROWS_WITH(checkpoint_from_bytes(flipped), Catch::Contains("checksum"));
+  // Truncated with a valid checksum: the reader notices the missing data itself.
+  CHECK_THROWS_WITH(checkpoint_from_bytes(with_checksum(good.substr(0, good.size() - 100))),
+                    Catch::Contains("ends inside") || Catch::Contains("claims"));
+
+  State bad = sim.state();
+  bad.neighbors.contact_pairs.push_back({0, 999});
+  bad.neighbors.contact_history.emplace_back();
+  CHECK_THROWS_WITH(checkpoint_from_bytes(checkpoint_to_bytes(preset, bad)), Catch::Contains("(0, 999)"));
+  bad = sim.state();
+  bad.particles.id[1] = bad.particles.id[0];
+  CHECK_THROWS_WITH(checkpoint_from_bytes(checkpoint_to_bytes(preset, bad)), Catch::Contains("appears twice"));
+  bad = sim.state();
+  bad.particles.material[3] = 5;
+  CHECK_THROWS_WITH(checkpoint_from_bytes(checkpoint_to_bytes(preset, bad)), Catch::Contains("material index 5"));
+
+  // A preset naming a checkpoint: a missing file and a protocol too short are PresetErrors on the path.
+  Preset from_file = preset;
+  from_file.particles.kind = GeneratorKind::Checkpoint;
+  from_file.particles.file = "/nonexistent/x.ckpt";
+  CHECK_THROWS_WITH(Simulation(from_file), Catch::Contains("$.particles.file") && Catch::Contains("cannot open"));
+  Simulation staged(staged_scene());
+  while (staged.state().stage == 0 && staged.state().health.ok) staged.step();
+  TemporaryFile file("stage.ckpt");
+  save_checkpoint(file.path, staged.document(), staged.state());
+  Preset one_stage = staged_scene();
+  one_stage.protocol.resize(1);
+  one_stage.particles.kind = GeneratorKind::Checkpoint;
+  one_stage.particles.file = file.path;
+  CHECK_THROWS_WITH(Simulation(one_stage), Catch::Contains("stage 2") && Catch::Contains("has 1 stages"));
+  CHECK_THROWS_WITH(save_checkpoint("/nonexistent-dir/x.ckpt", preset, sim.state()), Catch::Contains("cannot write"));
+}
