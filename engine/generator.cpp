@@ -47,7 +47,19 @@ void finish_particle(Particles& p, size_t i, const Preset& preset, const Quat& o
 }
 
 Quat draw_orientation(const GeneratorParameters& g, Random& rng) {
-  return g.orientation == OrientationKind::Random ? rng.orientation() : rotation_between(Vec3::UnitZ(), g.axis);
+  switch (g.orientation) {
+    case OrientationKind::Aligned:
+      return rotation_between(Vec3::UnitZ(), g.axis);
+    case OrientationKind::Random:
+      return rng.orientation();
+    case OrientationKind::RandomHemisphere: {
+      // Turning a body by pi about its own x axis maps its z axis to -z: folds the sphere onto the
+      // half around `axis` and keeps the distribution uniform there.
+      const Quat q = rng.orientation();
+      return (q * Vec3::UnitZ()).dot(g.axis) >= 0.0 ? q : Quat(q * Quat(0.0, 1.0, 0.0, 0.0));
+    }
+  }
+  return Quat::Identity();
 }
 
 void generate_lattice(const Preset& preset, Particles& p, Random& rng) {

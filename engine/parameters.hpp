@@ -163,7 +163,9 @@ struct ProtocolStage {
 // Checkpoint: the whole state of a saved run (engine/checkpoint.hpp) instead of generated particles.
 enum class GeneratorKind : int { Lattice, Random, List, Checkpoint };
 enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
-enum class OrientationKind : int { Aligned, Random };
+// RandomHemisphere: uniform over the half sphere around `axis`, so every moment starts on the side of the
+// easy axis nearer that direction (seed 004 treats 0 <= theta <= pi/2 only).
+enum class OrientationKind : int { Aligned, Random, RandomHemisphere };
 
 struct Region {
   Vec3 min = Vec3::Zero();  // [m]
@@ -191,7 +193,7 @@ struct GeneratorParameters {
   double size_spread = 0.0;              // [-] log-normal: sigma of ln d; uniform: half-width / mean
   std::optional<double> spacing;         // [m] lattice spacing; unset: the largest diameter
   OrientationKind orientation = OrientationKind::Random;
-  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction for aligned orientation
+  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction (aligned), pole of the hemisphere (random_hemisphere)
   double velocity_spread = 0.0;          // [m/s] standard deviation of each initial velocity component
   int max_attempts = 1000;               // random placement: tries per particle before giving up
   bool allow_overlap = false;            // random placement: accept overlaps (removed by a protocol stage)

@@ -229,9 +229,11 @@ const Schema<GeneratorParameters>& generator_schema() {
               "lognormal: sigma of ln d (mean diameter kept); uniform: half-width relative to the mean."),
       optional_real<P>("spacing", &P::spacing, Q::Length, r::positive(), "auto",
                        "Lattice spacing; auto: the largest diameter."),
-      choice<P>("orientation", &P::orientation, {"aligned", "random"},
-                "Easy axes all along `axis`, or uniformly random."),
-      direction<P>("axis", &P::axis, "Easy axis direction for aligned orientation."),
+      choice<P>("orientation", &P::orientation, {"aligned", "random", "random_hemisphere"},
+                "Easy axes (body z, the moment's starting direction) all along `axis`, uniformly random, or "
+                "uniformly random on the half sphere around `axis` (moments start on the side of the easy axis "
+                "nearer `axis`: seed 004's 0 <= theta <= 90 deg when `axis` is the field)."),
+      direction<P>("axis", &P::axis, "Easy axis direction (aligned), or the pole of the half sphere (random_hemisphere)."),
       real<P>("velocity_spread", &P::velocity_spread, Q::Velocity, r::non_negative(),
               "Standard deviation of each initial velocity component."),
       integer<P>("max_attempts", &P::max_attempts, 1, 1'000'000,

@@ -341,6 +341,37 @@ TEST_CASE("aligned orientation turns the body z axis onto `axis`", "[generator]"
   }
 }
 
+TEST_CASE("random_hemisphere orientations are uniform on the half sphere around `axis`", "[generator]") {
+  // Uniform on a half sphere: cos(theta) to the pole is uniform on [0, 1] (mean 1/2, variance 1/12),
+  // the azimuth uniform (the perpendicular components have mean 0). N = 4000: standard errors 0.0046
+  // (mean of cos) and below 0.011 (perpendicular components); bounds are 5 of them. A full-sphere
+  // draw fails the first (mean 0), an unfolded hemisphere made by |cos| alone would pass it but
+  // the all-positive check catches a wrong fold direction.
+  const int n = 4000;
+  const Vec3 pole = Vec3(1, -2, 2) / 3.0;
+  Preset p = scene(GeneratorKind::Lattice, n);
+  p.particles.orientation = OrientationKind::RandomHemisphere;
+  p.particles.axis = pole;
+  const Particles particles = generate(p);
+  REQUIRE(particles.size() == static_cast<size_t>(n));
+  const Vec3 u = pole.unitOrthogonal(), w = pole.cross(u);
+  double cos_sum = 0.0, cos_sq = 0.0, u_sum = 0.0, w_sum = 0.0;
+  for (size_t i = 0; i < particles.size(); ++i) {
+    REQUIRE(particles.orientation[i].norm() == Approx(1.0).epsilon(1e-12));
+    const Vec3 e = particles.easy_axis(i);
+    REQUIRE(e.dot(pole) >= 0.0);
+    REQUIRE((particles.moment[i].normalized() - e).norm() < 1e-12);
+    cos_sum += e.dot(pole);
+    cos_sq += e.dot(pole) * e.dot(pole);
+    u_sum += e.dot(u);
+    w_sum += e.dot(w);
+  }
+  CHECK(cos_sum / n == Approx(0.5).margin(5 * 0.0046));
+  CHECK(cos_sq / n == Approx(1.0 / 3.0).margin(5 * std::sqrt(4.0 / 45.0 / n)));
+  CHECK(std::abs(u_sum / n) < 5 * std::sqrt(1.0 / 3.0 / n));
+  CHECK(std::abs(w_sum / n) < 5 * std::sqrt(1.0 / 3.0 / n));
+}
+
 TEST_CASE("random orientations are isotropic", "[generator]") {
   // For easy axes uniform on the sphere each component has mean 0 and variance 1/3, and its square
   // has mean 1/3 and variance 1/5 - 1/9 = 4/45. With N = 4000 the standard errors are 0.0091 and
