@@ -186,7 +186,6 @@ int main(int argc, char** argv) {
     ++done;
     const bool last = finished();
     write_outputs(last || sim->state().stage != stage);  // a row when a stage begins and at the end
-    if (last && table_every > 0 && sim->state().step % table_every != 0) print_table_row(sim->observe());
     progress.update(done, sim->state().time, sim->stage_label());
   }
   progress.finish(done, sim->state().time);
