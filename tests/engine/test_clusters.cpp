@@ -238,22 +238,28 @@ TEST_CASE("a contact through a periodic boundary joins the cluster", "[clusters]
 }
 
 TEST_CASE("labels are the smallest particle id, whatever the order in memory", "[clusters]") {
-  // The same chain of 3 listed with ids 42, 7, 19: every particle carries label 7, and the
-  // analysis does not depend on the dense order.
-  Particles particles;
-  const double mass = 7500.0 * sphere_volume(kRadius);
-  const std::uint64_t ids[] = {42, 7, 19, 3};
-  for (int k = 0; k < 3; ++k) particles.add(ids[k], Vec3(k * kSpacing, 0, 0), kRadius, mass, 0);
-  particles.add(ids[3], Vec3(0.03, 0, 0), kRadius, mass, 0);  // a single sphere, id 3
-  Simulation sim(make_model(bare_preset()), particles);
-  const Clusters c = find_clusters(sim.state());
-  REQUIRE(c.clusters.size() == 2);
-  CHECK(c.clusters[0].label == 3);  // sorted by label
-  CHECK(c.clusters[0].size == 1);
-  CHECK(c.clusters[1].label == 7);
-  CHECK(c.clusters[1].size == 3);
-  for (size_t i = 0; i < 3; ++i) CHECK(c.label_of(i) == 7);
-  CHECK(c.label_of(3) == 3);
+  // A chain of 3 listed with ids 42, 7, 19 and a single sphere with id 3 after it: the chain is
+  // found first but sorts after the single sphere. Small ids take the bucket path of the sort,
+  // ids scaled by 10^9 (far above the particle count) the comparison sort; the answer is the same.
+  for (const std::uint64_t scale : {std::uint64_t{1}, std::uint64_t{1000000000}}) {
+    INFO("ids x " << scale);
+    Particles particles;
+    const double mass = 7500.0 * sphere_volume(kRadius);
+    const std::uint64_t ids[] = {42 * scale, 7 * scale, 19 * scale, 3 * scale};
+    for (int k = 0; k < 3; ++k) particles.add(ids[k], Vec3(k * kSpacing, 0, 0), kRadius, mass, 0);
+    particles.add(ids[3], Vec3(0.03, 0, 0), kRadius, mass, 0);
+    Simulation sim(make_model(bare_preset()), particles);
+    const Clusters c = find_clusters(sim.state());
+    REQUIRE(c.clusters.size() == 2);
+    CHECK(c.clusters[0].label == 3 * scale);  // sorted by label
+    CHECK(c.clusters[0].size == 1);
+    CHECK(c.clusters[1].label == 7 * scale);
+    CHECK(c.clusters[1].size == 3);
+    CHECK(c.clusters[1].chain);
+    for (size_t i = 0; i < 3; ++i) CHECK(c.label_of(i) == 7 * scale);
+    CHECK(c.label_of(3) == 3 * scale);
+    CHECK(c.size_of(0) == 3);
+  }
 }
 
 TEST_CASE("two dipoles that attract and stick become one aligned chain carrying 2 m", "[clusters]") {
