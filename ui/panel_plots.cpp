@@ -10,11 +10,17 @@
 namespace lodestone::ui {
 namespace {
 
+// ImGui 1.86's PlotLines takes a negative width literally (other widgets read it as "fill the
+// row"): a width of -1 drew every plot as an empty sliver. The width is given, and the label is
+// hidden (the overlay names the plot and its last value).
 void plot(const char* label, const std::vector<float>& values, float lo, float hi) {
   if (values.empty()) return;
   char overlay[96];
   std::snprintf(overlay, sizeof overlay, "%s: %.4g", label, static_cast<double>(values.back()));
-  ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, overlay, lo, hi, ImVec2(-1.0f, 70.0f));
+  ImGui::PushID(label);
+  ImGui::PlotLines("##plot", values.data(), static_cast<int>(values.size()), 0, overlay, lo, hi,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
+  ImGui::PopID();
 }
 
 std::pair<float, float> bounds(const std::vector<float>& a, const std::vector<float>& b = {}) {
