@@ -8,6 +8,10 @@
 namespace lodestone {
 
 Observables observe(const Model& model, const State& state) {
+  return observe(model, state, find_clusters(state));
+}
+
+Observables observe(const Model& model, const State& state, const Clusters& clusters) {
   const Particles& p = state.particles;
   Observables o;
   o.time = state.time;
@@ -21,6 +25,7 @@ Observables observe(const Model& model, const State& state) {
   o.field_work = state.energy.field_work;
   o.stiffness_work = state.energy.stiffness_work;
   o.events = state.events.count;
+  o.clusters = cluster_statistics(clusters);
 
   const Vec3 b = field_direction(model.field, state.time);
   const Vec3& g = model.environment.gravity;

@@ -1,7 +1,8 @@
 #pragma once
 // What the runner writes as a time series and the app plots: energies by kind, alignment,
-// magnetisation, contacts, momentum, events. Computed on demand from the model and state.
+// magnetisation, contacts, momentum, events, clusters. Computed on demand from the model and state.
 
+#include "engine/clusters.hpp"
 #include "engine/model.hpp"
 #include "engine/state.hpp"
 
@@ -46,6 +47,8 @@ struct Observables {
   double stage_time = 0.0;        // [s] since the stage began
   double alignment_time = -1.0;   // [s] tau_0.95 in this stage; -1 until reached
   std::array<std::uint64_t, kEventKinds> events{};
+  // Clusters of particles in contact (seed 002 Sec. 3.3): count, mean size S (eq. 17), chains, rings.
+  ClusterStatistics clusters;
 
   double kinetic() const { return kinetic_translational + kinetic_rotational; }
   double potential() const { return elastic + dipole + zeeman + gravitational; }
@@ -56,5 +59,7 @@ struct Observables {
 };
 
 Observables observe(const Model& model, const State& state);
+// The same with the clusters already found (find_clusters(state)), when the caller needs them too.
+Observables observe(const Model& model, const State& state, const Clusters& clusters);
 
 }  // namespace lodestone

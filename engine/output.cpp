@@ -29,7 +29,8 @@ std::string series_header() {
          "alignment,moment_alignment,magnetization_x,magnetization_y,magnetization_z,magnetization_along_field,"
          "momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,"
          "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
-         "slips_ended,packing_fraction,floor_force,lid_force,lid_height,stage,stage_time,alignment_time\n";
+         "slips_ended,packing_fraction,floor_force,lid_force,lid_height,stage,stage_time,alignment_time,"
+         "clusters,mean_cluster_size,chains,mean_chain_length,rings,largest_cluster\n";
 }
 
 std::string series_row(const Observables& o) {
@@ -75,6 +76,12 @@ std::string series_row(const Observables& o) {
   append(s, o.stage_time);
   s += ',';
   append(s, o.alignment_time);
+  const ClusterStatistics& c = o.clusters;
+  s += ',' + std::to_string(c.clusters) + ',';
+  append(s, c.mean_cluster_size);
+  s += ',' + std::to_string(c.chains) + ',';
+  append(s, c.mean_chain_length);
+  s += ',' + std::to_string(c.rings) + ',' + std::to_string(c.largest_cluster);
   s += '\n';
   return s;
 }

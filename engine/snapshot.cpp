@@ -1,5 +1,6 @@
 #include "engine/snapshot.hpp"
 
+#include "engine/clusters.hpp"
 #include "engine/field.hpp"
 
 #include <algorithm>
@@ -51,11 +52,20 @@ void capture_snapshot(const Simulation& sim, Snapshot& out) {
     for (size_t i = 0; i < n; ++i)
       for (size_t side = 0; side < 6; ++side) s.contacts[i] += state.wall_history[6 * i + side].active ? 1 : 0;
 
+  // One cluster pass serves the labels and the observables.
+  const Clusters clusters = find_clusters(state);
+  s.cluster.resize(n);
+  s.cluster_size.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    s.cluster[i] = clusters.label_of(i);
+    s.cluster_size[i] = static_cast<std::uint32_t>(clusters.size_of(i));
+  }
+
   out.step = state.step;
   out.time = state.time;
   out.field = uniform_field(model.field, state.time);
   out.field_direction = field_direction(model.field, state.time);
-  out.observables = sim.observe();
+  out.observables = observe(model, state, clusters);
   out.timings = sim.timings();
   out.time_step = model.time_step;
   out.advice = model.advice;

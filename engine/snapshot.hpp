@@ -24,6 +24,10 @@ struct ParticleSnapshot {
   std::vector<float> easy_axis;         // unit     (N x 3)
   std::vector<float> moment;            // [A m^2]  (N x 3)
   std::vector<std::uint16_t> contacts;  // active contacts, walls included
+  // Cluster of particles in contact (engine/clusters.hpp): its label (the smallest particle id in
+  // it, so a cluster keeps its label, and its colour, while others join it) and its size.
+  std::vector<std::uint64_t> cluster;
+  std::vector<std::uint32_t> cluster_size;
 
   size_t size() const { return radius.size(); }
   // Dense index of a particle id in this snapshot, or -1.

@@ -30,6 +30,29 @@ const std::vector<Rgb> kCountStops = {{0.35f, 0.35f, 0.38f}, {0.20f, 0.45f, 0.85
                                       {0.55f, 0.80f, 0.20f}, {0.95f, 0.75f, 0.15f}, {0.95f, 0.40f, 0.10f},
                                       {0.85f, 0.10f, 0.10f}};
 
+// HSV with s, v in [0, 1] and the hue in turns.
+Rgb from_hsv(float hue, float saturation, float value) {
+  const float h = 6.0f * (hue - std::floor(hue));
+  const int sector = std::min(static_cast<int>(h), 5);
+  const float f = h - static_cast<float>(sector);
+  const float p = value * (1.0f - saturation), q = value * (1.0f - saturation * f),
+              t = value * (1.0f - saturation * (1.0f - f));
+  switch (sector) {
+    case 0:
+      return {value, t, p};
+    case 1:
+      return {q, value, p};
+    case 2:
+      return {p, value, t};
+    case 3:
+      return {p, q, value};
+    case 4:
+      return {t, p, value};
+    default:
+      return {value, p, q};
+  }
+}
+
 std::string number(double v, const char* unit) {
   char buffer[48];
   std::snprintf(buffer, sizeof buffer, "%.3g %s", v, unit);
@@ -37,6 +60,16 @@ std::string number(double v, const char* unit) {
 }
 
 }  // namespace
+
+// The hue steps by the golden ratio from one label to the next, so labels close together (and
+// any few labels) get hues far apart; saturated and bright, never the grey of single particles. A
+// cluster keeps its label, hence its colour, while others join it. The label is reduced modulo
+// 2^20 first so that the product stays exact in double.
+Rgb cluster_color(std::uint64_t label) {
+  constexpr double kGoldenRatioConjugate = 0.6180339887498949;
+  const double turns = static_cast<double>(label & 0xFFFFF) * kGoldenRatioConjugate;
+  return from_hsv(static_cast<float>(turns - std::floor(turns)), 0.75f, 0.92f);
+}
 
 ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>& rgb) {
   const ParticleSnapshot& p = s.particles;
@@ -75,6 +108,23 @@ ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>
       scale = {"contacts", "0", "6+", kCountStops};
       for (size_t i = 0; i < n; ++i) value[i] = std::min(static_cast<float>(p.contacts[i]), 6.0f) / 6.0f;
       break;
+    case ColorMode::Cluster: {
+      // Categorical, not a scale: each particle gets its cluster's colour directly. The legend shows
+      // grey and a few cluster colours.
+      const ClusterStatistics& c = s.observables.clusters;
+      char title[96];
+      std::snprintf(title, sizeof title, "clusters: %lld, mean size S %.3g", static_cast<long long>(c.clusters),
+                    c.mean_cluster_size);
+      scale = {title, "single", "largest " + std::to_string(c.largest_cluster), {kSingleParticleGrey}};
+      for (std::uint64_t label = 0; label < 5; ++label) scale.stops.push_back(cluster_color(label));
+      scale.categorical = true;
+      const bool known = p.cluster.size() == n && p.cluster_size.size() == n;
+      for (size_t i = 0; i < n; ++i) {
+        const Rgb colour = known && p.cluster_size[i] > 1 ? cluster_color(p.cluster[i]) : kSingleParticleGrey;
+        for (size_t k = 0; k < 3; ++k) rgb[3 * i + k] = colour[k];
+      }
+      return scale;
+    }
   }
   for (size_t i = 0; i < n; ++i) {
     const Rgb c = scale.at(value[i]);

@@ -4,6 +4,7 @@
 #include "engine/snapshot.hpp"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,14 +17,22 @@ enum class ColorMode : int {
   MomentAlignment,  // moment . field direction / |m|: red along, grey across, blue against
   Speed,            // |v| from 0 to the largest speed in the snapshot
   Contacts,         // number of contacts, 0 .. 6+
+  Cluster,          // each cluster of touching particles its own colour, single particles grey
 };
-inline constexpr const char* kColorModeNames[] = {"easy axis vs field", "moment vs field", "speed", "contacts"};
+inline constexpr const char* kColorModeNames[] = {"easy axis vs field", "moment vs field", "speed", "contacts",
+                                                  "cluster"};
+
+// Cluster mode: the colour of single particles, and of the cluster with this label (the smallest
+// particle id in it; engine/clusters.hpp).
+inline constexpr Rgb kSingleParticleGrey = {0.50f, 0.50f, 0.52f};
+Rgb cluster_color(std::uint64_t label);
 
 // A continuous colour scale for the legend: colour at 0 .. 1 through `stops`, labelled lo .. hi.
 struct ColorScale {
   std::string title;
   std::string low_label, high_label;
   std::vector<Rgb> stops;  // evenly spaced
+  bool categorical = false;  // the stops are separate categories (draw swatches, not a gradient)
   Rgb at(float t) const;
 };
 

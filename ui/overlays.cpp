@@ -4,6 +4,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace lodestone::ui {
 
 void overlays(PanelContext& c) {
@@ -22,7 +24,17 @@ void overlays(PanelContext& c) {
     const float width = 200.0f, height = 14.0f;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const int segments = 32;
-    for (int k = 0; k < segments; ++k) {
+    if (scale.categorical) {
+      // One swatch per category with a gap between them (cluster colours: no order between them).
+      const float step = width / static_cast<float>(std::max<size_t>(scale.stops.size(), 1));
+      for (size_t k = 0; k < scale.stops.size(); ++k) {
+        const render::Rgb& rgb = scale.stops[k];
+        const ImU32 colour = ImGui::ColorConvertFloat4ToU32(ImVec4(rgb[0], rgb[1], rgb[2], 1.0f));
+        draw->AddRectFilled(ImVec2(origin.x + step * static_cast<float>(k) + 1.0f, origin.y),
+                            ImVec2(origin.x + step * static_cast<float>(k + 1) - 1.0f, origin.y + height), colour);
+      }
+    }
+    for (int k = 0; k < segments && !scale.categorical; ++k) {
       const render::Rgb a = scale.at(static_cast<float>(k) / segments), b = scale.at(static_cast<float>(k + 1) / segments);
       const ImU32 ca = ImGui::ColorConvertFloat4ToU32(ImVec4(a[0], a[1], a[2], 1.0f));
       const ImU32 cb = ImGui::ColorConvertFloat4ToU32(ImVec4(b[0], b[1], b[2], 1.0f));

@@ -1,5 +1,5 @@
-// Plots: alignment <|cos theta|>, energies and the contact count against time (ImGui lines;
-// Debian has no ImPlot).
+// Plots: alignment <|cos theta|>, energies, the contact count and the mean cluster size S against
+// time (ImGui lines; Debian has no ImPlot).
 
 #include "ui/panels.hpp"
 
@@ -10,11 +10,17 @@
 namespace lodestone::ui {
 namespace {
 
+// ImGui 1.86's PlotLines takes a negative width literally (other widgets read it as "fill the
+// row"): a width of -1 drew every plot as an empty sliver. The width is given, and the label is
+// hidden (the overlay names the plot and its last value).
 void plot(const char* label, const std::vector<float>& values, float lo, float hi) {
   if (values.empty()) return;
   char overlay[96];
   std::snprintf(overlay, sizeof overlay, "%s: %.4g", label, static_cast<double>(values.back()));
-  ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, overlay, lo, hi, ImVec2(-1.0f, 70.0f));
+  ImGui::PushID(label);
+  ImGui::PlotLines("##plot", values.data(), static_cast<int>(values.size()), 0, overlay, lo, hi,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
+  ImGui::PopID();
 }
 
 std::pair<float, float> bounds(const std::vector<float>& a, const std::vector<float>& b = {}) {
@@ -36,7 +42,7 @@ void plots_window(PanelContext& c) {
   const History& h = c.state.history;
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 380.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(370.0f, 330.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(370.0f, 545.0f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Plots")) {
     if (h.time.empty()) {
@@ -57,6 +63,15 @@ void plots_window(PanelContext& c) {
       plot("balance [J]", h.balance, plo, phi);
       const auto [clo, chi] = bounds(h.contacts);
       plot("contacts", h.contacts, clo, chi);
+      // S(t) from 1 (nothing touches) up; the dynamic exponent z of S ~ t^z (seed 002 eq. 18) is
+      // fitted by the runner (--clusters), the plot shows the growth.
+      const auto [slo, shi] = bounds(h.mean_cluster_size);
+      plot("mean cluster size S", h.mean_cluster_size, std::min(slo, 1.0f), std::max(shi, 1.0f + 1e-3f));
+      const ClusterStatistics& cs = o.clusters;
+      ImGui::TextDisabled("%lld clusters, the largest of %lld", static_cast<long long>(cs.clusters),
+                          static_cast<long long>(cs.largest_cluster));
+      ImGui::TextDisabled("%lld chains of mean length %.3g, %lld rings", static_cast<long long>(cs.chains),
+                          cs.mean_chain_length, static_cast<long long>(cs.rings));
     }
   }
   ImGui::End();

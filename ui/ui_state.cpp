@@ -20,8 +20,10 @@ void History::add(const Snapshot& s) {
   potential.push_back(static_cast<float>(o.potential()));
   balance.push_back(static_cast<float>(o.energy_balance()));
   contacts.push_back(static_cast<float>(o.particle_contacts));
+  mean_cluster_size.push_back(static_cast<float>(o.clusters.mean_cluster_size));
   if (time.size() >= kCapacity) {
-    for (std::vector<float>* series : {&time, &alignment, &kinetic, &potential, &balance, &contacts}) {
+    for (std::vector<float>* series :
+         {&time, &alignment, &kinetic, &potential, &balance, &contacts, &mean_cluster_size}) {
       for (size_t i = 0; 2 * i < series->size(); ++i) (*series)[i] = (*series)[2 * i];
       series->resize((series->size() + 1) / 2);
     }

@@ -22,8 +22,8 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_flag("--paused", o.paused, "Start paused");
   app.add_option("--size", size, "Window size WIDTHxHEIGHT in logical pixels");
   app.add_option("--camera", camera, "Camera angles YAW,PITCH in degrees (default -70,22)");
-  app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts")
-      ->check(CLI::IsMember({"alignment", "moment", "speed", "contacts"}));
+  app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts, cluster")
+      ->check(CLI::IsMember({"alignment", "moment", "speed", "contacts", "cluster"}));
   app.add_option("--presets-dir", o.presets_directory, "Directory listed in the Presets panel");
   app.add_option("--frames", o.frames, "Render this many frames, then save --screenshot and exit")
       ->check(CLI::PositiveNumber);

@@ -11,7 +11,7 @@ struct DesktopOptions {
   bool paused = false;              // start paused
   int width = 1280, height = 800;   // window size [logical pixels]
   std::optional<float> yaw, pitch;  // camera angles [deg]
-  std::string color_mode;           // "alignment", "moment", "speed", "contacts"
+  std::string color_mode;           // "alignment", "moment", "speed", "contacts", "cluster"
   std::string presets_directory;    // listed in the Presets panel
   // Scripted runs (tests, benchmarks): render this many frames, then save a screenshot and exit.
   int frames = 0;

@@ -17,6 +17,7 @@ render::ColorMode color_mode_from_name(const std::string& name) {
   if (name == "moment") return render::ColorMode::MomentAlignment;
   if (name == "speed") return render::ColorMode::Speed;
   if (name == "contacts") return render::ColorMode::Contacts;
+  if (name == "cluster") return render::ColorMode::Cluster;
   return render::ColorMode::FieldAlignment;
 }
 

@@ -1,10 +1,12 @@
 // lodestone-run: runs a preset headless, writes the time series and particle frames, reports
 // progress, and exits non-zero with a clear message on a bad preset or a failed check.
 
+#include "app/runner/cluster_output.hpp"
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
 #include "app/runner/sweep.hpp"
 #include "engine/checkpoint.hpp"
+#include "engine/clusters.hpp"
 #include "engine/field.hpp"
 #include "engine/output.hpp"
 #include "engine/preset.hpp"
@@ -188,6 +190,11 @@ int main(int argc, char** argv) {
       return kExitOutputError;
     }
   }
+  ClusterOutput cluster_output;
+  if (!options.clusters_path.empty() && !cluster_output.open(options.clusters_path)) {
+    std::cerr << "lodestone-run: cannot write the cluster sizes to " << options.clusters_path << "\n";
+    return kExitOutputError;
+  }
   const int series_every = options.series_every.value_or(preset.run.series_interval);
   const int frames_every =
       options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
@@ -207,11 +214,27 @@ int main(int argc, char** argv) {
   };
   bool checkpoint_failed = false;
 
+  // One cluster pass and one set of observables per row, shared by the outputs that need them.
   auto write_outputs = [&](bool force) {
-    const std::int64_t step = sim->state().step;
-    if (series.is_open() && (force || step % series_every == 0)) series << series_row(sim->observe());
-    if (frames.is_open() && (force || step % frames_every == 0)) write_xyz_frame(frames, sim->model(), sim->state());
-    if (table_every > 0 && (force || step % table_every == 0)) print_table_row(sim->observe());
+    const State& state = sim->state();
+    const std::int64_t step = state.step;
+    std::optional<Clusters> clusters;
+    std::optional<Observables> observed;
+    auto observables = [&]() -> const Observables& {
+      if (!observed) {
+        clusters = find_clusters(state);
+        observed = observe(sim->model(), state, *clusters);
+      }
+      return *observed;
+    };
+    const bool row = force || step % series_every == 0;
+    if (series.is_open() && row) series << series_row(observables());
+    if (cluster_output.is_open() && row) {
+      observables();
+      cluster_output.record(step, state.time, *clusters);
+    }
+    if (frames.is_open() && (force || step % frames_every == 0)) write_xyz_frame(frames, sim->model(), state);
+    if (table_every > 0 && (force || step % table_every == 0)) print_table_row(observables());
   };
 
   if (series.is_open()) series << series_header();
@@ -233,7 +256,6 @@ int main(int argc, char** argv) {
     stopped_at_stage = stop_stage && sim->state().stage == *stop_stage && stage != *stop_stage;
     const bool last = finished() || stopped_at_stage;
     write_outputs(last || sim->state().stage != stage);  // a row when a stage begins and at the end
-    if (last && table_every > 0 && sim->state().step % table_every != 0) print_table_row(sim->observe());
     progress.update(done, sim->state().time, sim->stage_label());
     if (options.checkpoint_every && sim->state().step % *options.checkpoint_every == 0 && !last)
       checkpoint_failed |= !write_checkpoint();
@@ -248,7 +270,8 @@ int main(int argc, char** argv) {
     std::cerr << "lodestone-run: simulation stopped: " << sim->state().health.message << "\n";
     code = kExitSimulationStopped;
   }
-  if ((series.is_open() && !series.flush()) || (frames.is_open() && !frames.flush())) {
+  if ((series.is_open() && !series.flush()) || (frames.is_open() && !frames.flush()) ||
+      (cluster_output.is_open() && !cluster_output.flush())) {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     code = code == kExitOk ? kExitOutputError : code;
   }
@@ -268,6 +291,7 @@ int main(int argc, char** argv) {
                 end.alignment_time, end.alignment);
   else if (uniform_field(sim->model().field, end.time).squaredNorm() > 0.0)
     std::printf("<cos theta> = %.4f: 0.95 not reached in the last stage\n", end.alignment);
+  if (cluster_output.is_open()) cluster_output.print_fits(stdout, end.time, find_clusters(sim->state()));
   print_timings(sim->timings());
   return code;
 }

@@ -36,6 +36,9 @@ const std::string kApp = LODESTONE_APP;
 const fs::path kScene = kSourceDir / "tests" / "data" / "screenshot-scene.json";
 // The same three spheres, 0.12 mm in radius: about 6 px on screen, so drawn as point sprites.
 const fs::path kSmallScene = kSourceDir / "tests" / "data" / "screenshot-small-spheres.json";
+// Three spheres of 0.75 mm: the left two touching (one cluster), the right one single.
+const fs::path kClusterScene = kSourceDir / "tests" / "data" / "screenshot-clusters.json";
+constexpr double kClusterSphereX[] = {-1.45e-3, 0.0, 2.1e-3};
 
 // The window size asked for, and what tests/data/screenshot-scene.json holds.
 constexpr int kWindowWidth = 1000, kWindowHeight = 700;
@@ -49,6 +52,9 @@ using Rgb = std::array<int, 3>;
 // Documented colours (render/colors.cpp, scene background in render/scene_renderer.cpp), 0..255.
 constexpr std::array<double, 3> kBlue{0.16, 0.32, 0.85}, kGrey{0.86, 0.86, 0.86}, kDarkRed{0.55, 0.02, 0.02};
 const Rgb kBackground{28, 31, 36};  // glClearColor(0.11, 0.12, 0.14)
+// Cluster mode: single particles grey; the cluster labelled 0 has hue 0 of HSV(h, 0.75, 0.92), i.e.
+// (0.92, 0.92 x 0.25, 0.92 x 0.25).
+constexpr std::array<double, 3> kSingleGrey{0.50, 0.50, 0.52}, kClusterZeroRed{0.92, 0.23, 0.23};
 
 void require_display() {
   const char* display = std::getenv("DISPLAY");
@@ -156,11 +162,11 @@ double distance_to_background(const QImage& image, double x, double y, int dx, i
   return -1.0;
 }
 
-QImage screenshot(const Workdir& work, const fs::path& scene = kScene) {
+QImage screenshot(const Workdir& work, const fs::path& scene = kScene, const std::string& options = "") {
   const fs::path png = work.path() / "scene.png";
   const Result run = work.run("--preset " + quoted(scene.string()) + " --frames 10 --screenshot " +
-                                              quoted(png.string()) + " --size " + std::to_string(kWindowWidth) + "x" +
-                                              std::to_string(kWindowHeight) + " --camera -90,0 --paused");
+                              quoted(png.string()) + " --size " + std::to_string(kWindowWidth) + "x" +
+                              std::to_string(kWindowHeight) + " --camera -90,0 --paused" + options);
   INFO("lodestone printed:\n" << run.output);
   REQUIRE(run.code == 0);
   REQUIRE(fs::is_regular_file(png));
@@ -303,6 +309,27 @@ TEST_CASE("a paused scene looks right: spheres, colours, background, side bar, l
     }
     CHECK(bar_rows >= 10);  // the bar is 14 px high
     CHECK(bar_left > width - 260);  // in the corner: its right end within ~60 px of the edge
+  }
+}
+
+TEST_CASE("colour by cluster: touching spheres share a cluster colour, a single sphere is grey", "[desktop]") {
+  require_display();
+  Workdir work;
+  const QImage image = screenshot(work, kClusterScene, " --color cluster");
+  const Projection project(image);
+  auto red = [](const Rgb& c) { return c[0] - std::max(c[1], c[2]) > 50 && lit(c, kClusterZeroRed); };
+  auto single = [](const Rgb& c) {
+    return std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]}) < 20 && lit(c, kSingleGrey);
+  };
+  bool (*const families[])(const Rgb&) = {+red, +red, +single};
+  const char* names[] = {"cluster red (left, touching the middle)", "cluster red (middle, touching the left)",
+                         "single grey (right)"};
+  for (int i = 0; i < 3; ++i) {
+    const auto [x, y] = project(kClusterSphereX[i], 0.0, 0.0);
+    INFO(names[i] << ": projected centre (" << x << ", " << y << "), pixel there "
+                  << text(pixel(image, static_cast<int>(x), static_cast<int>(y))));
+    // +-3 px around the centre of a sphere ~40 px in radius, as in the scene test above.
+    check_neighbourhood(image, x, y, 3, names[i], families[i]);
   }
 }
 

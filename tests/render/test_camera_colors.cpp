@@ -49,6 +49,8 @@ Snapshot spheres(const std::vector<glm::vec3>& centres, const std::vector<float>
     p.easy_axis.insert(p.easy_axis.end(), {0.0f, 0.0f, 1.0f});
     p.moment.insert(p.moment.end(), {0.0f, 0.0f, 0.0f});
     p.contacts.push_back(0);
+    p.cluster.push_back(100 + i);  // every sphere on its own
+    p.cluster_size.push_back(1);
   }
   s.field_direction = Vec3::UnitZ();
   return s;
@@ -304,6 +306,58 @@ TEST_CASE("colors: contacts map 0..6 evenly and cap at 6", "[colors]") {
     const Rgb& b = legend.stops[k + 1];
     CHECK(std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 0.1f);
   }
+}
+
+TEST_CASE("colors: cluster mode gives each cluster one colour and single particles grey", "[colors]") {
+  // Clusters 100 (3 spheres) and 103 (2), and a single sphere 105, as capture_snapshot labels them.
+  Snapshot s =
+      spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f), glm::vec3(4.0f), glm::vec3(5.0f)},
+              {1, 1, 1, 1, 1, 1});
+  s.particles.cluster = {100, 100, 100, 103, 103, 105};
+  s.particles.cluster_size = {3, 3, 3, 2, 2, 1};
+  s.observables.clusters.clusters = 3;
+  s.observables.clusters.largest_cluster = 3;
+  std::vector<float> rgb;
+  const ColorScale legend = color_particles(s, ColorMode::Cluster, rgb);
+  REQUIRE(rgb.size() == 18);
+  for (size_t i = 0; i < 3; ++i) check_rgb(color_of(rgb, i), cluster_color(100));
+  for (size_t i = 3; i < 5; ++i) check_rgb(color_of(rgb, i), cluster_color(103));
+  check_rgb(color_of(rgb, 5), kSingleParticleGrey);
+  // The two clusters are told apart, and neither looks like a single particle: cluster colours are
+  // saturated (channels spread by more than 0.5), the grey is not (0.02).
+  const Rgb a = color_of(rgb, 0), b = color_of(rgb, 3);
+  CHECK(std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 0.2f);
+  for (const Rgb& c : {a, b}) CHECK(std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]}) > 0.5f);
+  CHECK(legend.categorical);
+  check_rgb(legend.stops.front(), kSingleParticleGrey);
+  CHECK(legend.title.find("clusters: 3") != std::string::npos);
+  CHECK(legend.high_label == "largest 3");
+
+  // Without cluster data (an older snapshot) every sphere is grey rather than a wrong colour.
+  s.particles.cluster.clear();
+  s.particles.cluster_size.clear();
+  color_particles(s, ColorMode::Cluster, rgb);
+  for (size_t i = 0; i < 6; ++i) check_rgb(color_of(rgb, i), kSingleParticleGrey);
+}
+
+TEST_CASE("colors: cluster colours are saturated and any of the first eight labels far apart", "[colors]") {
+  // HSV(hue, 0.75, 0.92): the largest channel is 0.92 and the smallest 0.92 x 0.25 = 0.23 for every
+  // hue. Hues step by the golden ratio, so the first 8 labels leave gaps of at least 0.09 turn
+  // (three-gap theorem); across a 60-degree sector one channel moves by 0.69, so 0.09 turn (32
+  // degrees) moves it by at least 0.69 x 32/60 = 0.37 (0.3 allows for the sector boundaries).
+  for (std::uint64_t label = 0; label < 200; ++label) {
+    const Rgb c = cluster_color(label);
+    CHECK(std::max({c[0], c[1], c[2]}) == Approx(0.92f).margin(1e-5));
+    CHECK(std::min({c[0], c[1], c[2]}) == Approx(0.23f).margin(1e-5));
+  }
+  for (std::uint64_t i = 0; i < 8; ++i)
+    for (std::uint64_t j = i + 1; j < 8; ++j) {
+      const Rgb a = cluster_color(i), b = cluster_color(j);
+      INFO("labels " << i << " and " << j);
+      CHECK(std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 0.3f);
+    }
+  // Label 0 is hue 0: pure red at this saturation and value.
+  check_rgb(cluster_color(0), {0.92f, 0.23f, 0.23f});
 }
 
 TEST_CASE("colors: an empty snapshot gives no colours and still a legend", "[colors]") {

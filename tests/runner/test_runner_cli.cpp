@@ -283,3 +283,18 @@ TEST_CASE("without a preset the built-in default scene runs", "[runner]") {
   CHECK_THAT(r.output, Catch::Contains(description));
   CHECK_THAT(r.output, Catch::Contains("300 particles"));
 }
+
+TEST_CASE("the summary table has one row per table interval and the final state once", "[runner]") {
+  // 41 steps in 4 rows: rows at steps 0, 10, 20, 30, 40 and the final step 41, each once.
+  Workdir dir;
+  const Result r = dir.run(preset("two-dipoles.json") + " --steps 41 --table 4 --quiet");
+  REQUIRE(r.code == 0);
+  std::vector<std::string> steps;
+  bool in_table = false;  // rows follow the header line
+  for (const auto& line : lines_of(r.output)) {
+    const auto w = words(line);
+    if (in_table && w.size() == 8 && std::regex_match(w[0], std::regex("\\d+"))) steps.push_back(w[0]);
+    in_table = in_table || line.find("time [s]") != std::string::npos;
+  }
+  CHECK(steps == std::vector<std::string>{"0", "10", "20", "30", "40", "41"});
+}
