@@ -1,5 +1,7 @@
 #include "engine/state.hpp"
 
+#include <utility>
+
 namespace lodestone {
 
 void Particles::resize(size_t n) {
@@ -73,6 +75,17 @@ std::vector<Event> EventLog::recent_in_order() const {
   std::vector<Event> out(recent.begin() + static_cast<long>(next_slot), recent.end());
   out.insert(out.end(), recent.begin(), recent.begin() + static_cast<long>(next_slot));
   return out;
+}
+
+void swap_bodies(ContactHistory& h) {
+  h.shear = -h.shear;
+  h.dashpot_force = -h.dashpot_force;
+  // The relative rotation of the first body flips; the twist about the normal does not (both the
+  // relative rotation and the normal, which points towards the first body, change sign).
+  h.rolling.rolling = -h.rolling.rolling;
+  h.rolling.dashpot_couple = -h.rolling.dashpot_couple;
+  std::swap(h.sand.p1, h.sand.p2);
+  std::swap(h.sand.q1, h.sand.q2);
 }
 
 }  // namespace lodestone
