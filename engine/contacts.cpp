@@ -37,7 +37,8 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
   if (!active) {
     if (h.active) {
       totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
-      totals.dashpot_energy -= 0.5 * dt * h.rolling.dashpot_couple.dot(g.relative_angular_velocity);
+      if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
+        totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
       // A sand contact that breaks loses what is still stored in it (seed 002 App. A.6).
       if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
       h = ContactHistory{};
@@ -65,14 +66,17 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
     state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
 
   if (rolling) {
+    RollingHistory* rh = std::get_if<RollingHistory>(&h.law_state);
+    const bool fresh = newly_active || !rh;  // also when rolling resistance was just switched on
+    if (!rh) rh = &h.law_state.emplace<RollingHistory>();
     const RollingResponse r = rolling_resistance(model.contact.rolling, g, response.normal_force_elastic,
-                                                 response.normal_stiffness, h.rolling, dt, newly_active);
+                                                 response.normal_stiffness, *rh, dt, fresh);
     response.couple += r.couple;
     response.elastic_energy += r.elastic_energy;
     response.slip_loss += r.slip_loss;
     response.stiffness_work += r.stiffness_work;
-    totals.dashpot_energy -= 0.5 * dt * (h.rolling.dashpot_couple + r.dashpot_couple).dot(g.relative_angular_velocity);
-    h.rolling.dashpot_couple = r.dashpot_couple;
+    totals.dashpot_energy -= 0.5 * dt * (rh->dashpot_couple + r.dashpot_couple).dot(g.relative_angular_velocity);
+    rh->dashpot_couple = r.dashpot_couple;
   }
 
   totals.elastic += response.elastic_energy;
@@ -99,6 +103,9 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
     const double distance = separation.norm();
     ContactHistory& h = lists.contact_history[k];
     if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
+    // Cheap radius check before the geometry (STYLE 9): a pair beyond the reach of every law cannot
+    // touch; an active one is still evaluated, so that its opening is booked.
+    if (!h.active && distance > p.radius[i] + p.radius[j] + model.contact_reach) continue;
     const ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
                                                      p.velocity[j], p.angular_velocity[i], p.angular_velocity[j],
                                                      p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);

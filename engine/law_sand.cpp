@@ -226,23 +226,28 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
   const Quat to_body_i = b.orientation_i.conjugate();
   const Quat to_body_j = b.orientation_j.conjugate();
 
-  if (newly_active) {
+  // Pointers are formed when the contact forms, or when it was made under another law before a
+  // parameter edit switched to this one (the record then holds no pointers).
+  SandPointers* pointers = std::get_if<SandPointers>(&h.law_state);
+  if (newly_active || !pointers) {
     // Contact pointers to the contact point and a unit vector normal to the line of centres, each
     // kept in its body's frame (App. A.5).
+    pointers = &h.law_state.emplace<SandPointers>();
     const Vec3 q = any_perpendicular(g.normal);
-    h.sand.p1 = to_body_i * g.lever_i;
-    h.sand.q1 = to_body_i * q;
+    pointers->p1 = to_body_i * g.lever_i;
+    pointers->q1 = to_body_i * q;
     if (b.wall) {
-      h.sand.p2 = b.position_i + g.lever_i;
-      h.sand.q2 = q;
+      pointers->p2 = b.position_i + g.lever_i;
+      pointers->q2 = q;
     } else {
-      h.sand.p2 = to_body_j * g.lever_j;
-      h.sand.q2 = to_body_j * q;
+      pointers->p2 = to_body_j * g.lever_j;
+      pointers->q2 = to_body_j * q;
     }
   }
+  SandPointers& ptr = *pointers;
 
   ContactResponse out;
-  const World trial_world = to_world(g, b, h.sand);
+  const World trial_world = to_world(g, b, ptr);
   World w = trial_world;
   const Moves moved = move_contact(law, w);
   h.slipping = moved.slid;
@@ -250,16 +255,16 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
   if (moved.any()) {
     trial = springs(trial_world, c, true);
     // New equilibrium position of the contact: store the moved pointers in the body frames.
-    h.sand.p1 = to_body_i * w.p1;
-    h.sand.q1 = to_body_i * w.q1;
+    ptr.p1 = to_body_i * w.p1;
+    ptr.q1 = to_body_i * w.q1;
     if (b.wall) {
-      h.sand.p2 = b.position_i + w.p2;
-      h.sand.q2 = w.q2;
+      ptr.p2 = b.position_i + w.p2;
+      ptr.q2 = w.q2;
     } else {
-      h.sand.p2 = to_body_j * w.p2;
-      h.sand.q2 = to_body_j * w.q2;
+      ptr.p2 = to_body_j * w.p2;
+      ptr.q2 = to_body_j * w.q2;
     }
-    w = to_world(g, b, h.sand);  // the forces see exactly what the next step will start from
+    w = to_world(g, b, ptr);  // the forces see exactly what the next step will start from
   }
   const Springs now = springs(w, c, true);
   if (moved.any()) {
@@ -301,7 +306,9 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
 double sand_breaking_energy(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
                             const SandBodies& b, const ContactHistory& h) {
   const SandConstants c = sand_constants(law, pair, g.effective_radius);
-  return sand_normal_energy(pair, c, g.effective_radius, g.overlap) + springs(to_world(g, b, h.sand), c, false).total();
+  const double normal = sand_normal_energy(pair, c, g.effective_radius, g.overlap);
+  const SandPointers* ptr = std::get_if<SandPointers>(&h.law_state);
+  return ptr ? normal + springs(to_world(g, b, *ptr), c, false).total() : normal;
 }
 
 }  // namespace lodestone

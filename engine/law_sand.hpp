@@ -107,8 +107,8 @@ inline bool sand_active(const SandConstants& c, const ContactGeometry& g, bool w
 }
 
 // Evaluates the law (forming the pointers when `newly_active`, moving them when a critical value is
-// exceeded). Updates h.sand and h.slipping (set when the contact slides this step). `dt` is the step
-// just made (0: a static evaluation); the plastic loss is booked as the integrator applied the forces.
+// exceeded). Updates the pointers in h.law_state and h.slipping (set when the contact slides this step). `dt` is the
+// step just made (0: a static evaluation); the plastic loss is booked as the integrator applied the forces.
 ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
                              const SandBodies& b, ContactHistory& h, bool newly_active, double dt = 0.0);
 

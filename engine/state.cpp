@@ -82,10 +82,14 @@ void swap_bodies(ContactHistory& h) {
   h.dashpot_force = -h.dashpot_force;
   // The relative rotation of the first body flips; the twist about the normal does not (both the
   // relative rotation and the normal, which points towards the first body, change sign).
-  h.rolling.rolling = -h.rolling.rolling;
-  h.rolling.dashpot_couple = -h.rolling.dashpot_couple;
-  std::swap(h.sand.p1, h.sand.p2);
-  std::swap(h.sand.q1, h.sand.q2);
+  if (RollingHistory* r = std::get_if<RollingHistory>(&h.law_state)) {
+    r->rolling = -r->rolling;
+    r->dashpot_couple = -r->dashpot_couple;
+  }
+  if (SandPointers* s = std::get_if<SandPointers>(&h.law_state)) {
+    std::swap(s->p1, s->p2);
+    std::swap(s->q1, s->q2);
+  }
 }
 
 }  // namespace lodestone

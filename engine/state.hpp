@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace lodestone {
@@ -59,9 +60,10 @@ struct SandPointers {
   Vec3 q2 = Vec3::Zero();  // unit, body frame of the second body (a wall: world)
 };
 
-// History of one contact (particle-particle or particle-wall). One record serves every law; each
-// law uses its own part (about 250 bytes in all; the flags come first, since the contact loop reads
-// them for every listed pair).
+// History of one contact (particle-particle or particle-wall). One record serves every law: the
+// shear spring of the linear and Hertz-Mindlin laws (80 bytes, as before), and one law-specific
+// state, the rolling springs or the sand pointers, which never coexist (184 bytes in all). The flags
+// come first: the contact loop reads them for every listed pair.
 struct ContactHistory {
   bool active = false;
   bool slipping = false;
@@ -70,8 +72,9 @@ struct ContactHistory {
   double gap = 0.0;           // [m] surface gap at the last evaluation (incremental mode)
   Vec3 dashpot_force = Vec3::Zero();  // [N] dashpot force on the first body at the last evaluation
   double shear_stiffness = 0.0;       // [N/m] shear stiffness at the last evaluation
-  RollingHistory rolling;             // linear and Hertz-Mindlin with contact.rolling.enabled
-  SandPointers sand;                  // sand law
+  // Empty until the rolling sub-law (linear and Hertz-Mindlin with contact.rolling.enabled) or the
+  // sand law first evaluates the contact; a law that finds the other's state starts afresh.
+  std::variant<std::monostate, RollingHistory, SandPointers> law_state;
 };
 
 // The same contact seen with its two bodies swapped (the pair list orders a pair by index, and

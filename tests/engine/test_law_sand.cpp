@@ -108,7 +108,7 @@ ContactHistory form(const SandParameters& law, const Body& i, const Body& j) {
 
 SandDisplacements displacements(const ContactHistory& h, const Body& i, const Body& j) {
   const Probe p = pair_probe(i, j);
-  return sand_displacements(p.g, p.b, h.sand);
+  return sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
 }
 
 // Two touching spheres on the z axis, j at the origin, with overlap s0: i at (0, 0, 2R - s0).
@@ -257,14 +257,14 @@ TEST_CASE("sand: a sphere rolled or moved on a wall: xi is the tangential part o
   for (double phi : {1e-4, 0.05, 0.5}) {
     const Body turned{start.x, rotation(Vec3::UnitY(), phi)};
     const Probe p = probe(turned);
-    const SandDisplacements d = sand_displacements(p.g, p.b, h.sand);
+    const SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
     CHECK((d.rolling - kLever * std::sin(phi) * Vec3::UnitX()).norm() < kRoundoff);
     CHECK(d.rolling_angle == Approx(phi).epsilon(1e-9));
     CHECK((d.sliding - kLever * std::sin(phi) * Vec3::UnitX()).norm() < kRoundoff);
   }
   const Vec3 u(2e-8, -1e-8, 0.0);
   const Probe moved = probe(Body{start.x + u, Quat::Identity()});
-  const SandDisplacements d = sand_displacements(moved.g, moved.b, h.sand);
+  const SandDisplacements d = sand_displacements(moved.g, moved.b, std::get<SandPointers>(h.law_state));
   CHECK((d.sliding + u).norm() < kRoundoff);
   CHECK(d.rolling.norm() < kRoundoff);
 }
@@ -288,7 +288,7 @@ TEST_CASE("sand: sliding beyond delta_crit moves the pointers back to delta_crit
     const double slide_sq = u.squaredNorm() - std::pow(u.dot(e_new), 2);
     const Probe p = pair_probe(i, j);
     const ContactResponse r = sand_contact(law, pair, p.g, p.b, h, false);
-    const SandDisplacements d = sand_displacements(p.g, p.b, h.sand);
+    const SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
     CHECK(h.slipping);
     CHECK(d.sliding.norm() == Approx(law.sliding_limit).epsilon(1e-9));
     // delta = -u; its part normal to the new line of centres e' is the slide direction.
@@ -339,7 +339,7 @@ TEST_CASE("sand: rolling and twisting beyond their limits release the excess", "
   const Body rolled{2.0 * kLever * e, rotation(Vec3::UnitY(), 2.0 * t)};
   Probe p = pair_probe(rolled, j);
   ContactResponse r = sand_contact(law, pair, p.g, p.b, h, false);
-  SandDisplacements d = sand_displacements(p.g, p.b, h.sand);
+  SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
   const double xi0 = kLever * std::sin(t);
   CHECK(d.rolling.norm() == Approx(law.rolling_limit).epsilon(1e-9));
   CHECK(d.sliding.norm() < kRoundoff);
@@ -351,7 +351,7 @@ TEST_CASE("sand: rolling and twisting beyond their limits release the excess", "
   const Body twisted{j.x, rotation(Vec3::UnitZ(), psi)};
   p = pair_probe(i0, twisted);
   r = sand_contact(law, pair, p.g, p.b, h, false);
-  d = sand_displacements(p.g, p.b, h.sand);
+  d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
   CHECK(d.twisting_angle == Approx(law.twisting_limit).epsilon(1e-12));
   CHECK(r.slip_loss == Approx(0.5 * x.k_t * (psi * psi - std::pow(law.twisting_limit, 2))).epsilon(1e-9));
   // The twisting torque is k_t alpha_crit about e, on i (j gets the opposite).
@@ -587,7 +587,7 @@ Loading contact_loading(const Simulation& sim) {
     b.position_i = p.position[i];
     b.orientation_i = p.orientation[i];
     b.orientation_j = p.orientation[j];
-    const SandDisplacements d = sand_displacements(g, b, h.sand);
+    const SandDisplacements d = sand_displacements(g, b, std::get<SandPointers>(h.law_state));
     out.sliding = std::max(out.sliding, d.sliding.norm() / law.sliding_limit);
     out.rolling = std::max(out.rolling, d.rolling.norm() / law.rolling_limit);
     out.twisting = std::max(out.twisting, std::abs(d.twisting_angle) / law.twisting_limit);
@@ -692,4 +692,25 @@ TEST_CASE("sand: the energy balance of a bonded cluster with plastic moves is se
   CHECK(friction > 0.1 * lost);  // the plastic moves are a large part of the losses
   CHECK(errors[0] < bound);
   CHECK(errors[0] / errors[1] > 8.0);
+}
+
+TEST_CASE("sand: contacts made under another law get their pointers when the law changes", "[sand]") {
+  // A parameter edit can switch the law while contacts are active: their records have no pointers
+  // yet. They are formed at the first evaluation under the sand law (no NaN, no jump: the springs
+  // start unstrained, so only the normal force acts).
+  Preset p = sand_pair_scene(3e-8);
+  p.contact.law = ContactLaw::Linear;
+  Simulation sim(p);
+  run_checked(sim, 5);
+  REQUIRE(active_pair_contacts(sim) == 1);
+  Model model = sim.model();
+  model.contact.law = ContactLaw::Sand;
+  sim.set_model(model);
+  const ContactHistory& h = sim.state().neighbors.contact_history[0];
+  CHECK(std::get<SandPointers>(h.law_state).q1.norm() == Approx(1.0).epsilon(1e-12));
+  CHECK(std::isfinite(sim.state().particles.force[0].norm()));
+  const Loading loaded = contact_loading(sim);
+  CHECK(loaded.sliding < 1e-6);
+  CHECK(loaded.rolling < 1e-6);
+  run_checked(sim, 100);
 }
