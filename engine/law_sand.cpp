@@ -88,7 +88,7 @@ double twist_sine(const World& w) {
 struct Springs {
   double sliding = 0.0, rolling = 0.0, twisting = 0.0;    // [J]
   Vec3 force_i = Vec3::Zero();                            // [N] on i
-  Vec3 torque_i = Vec3::Zero(), torque_j = Vec3::Zero();  // [N m]
+  Vec3 torque_i = Vec3::Zero(), torque_j = Vec3::Zero();  // [N m] (the stage uses torque_i; see sand_contact)
   double total() const { return sliding + rolling + twisting; }
 };
 
@@ -146,13 +146,13 @@ Springs springs(const World& w, const SandConstants& c, bool with_gradient) {
   return out;
 }
 
-// Moves the pointers so that no displacement exceeds its critical value (App. A.6). Returns true
-// when the contact slid.
+// Which degrees of freedom a contact moved in.
 struct Moves {
   bool slid = false, rolled = false, twisted = false;
   bool any() const { return slid || rolled || twisted; }
 };
 
+// Moves the pointers so that no displacement exceeds its critical value (App. A.6).
 Moves move_contact(const SandParameters& law, World& w) {
   Moves m;
   // Sliding: both pointer tips follow the excess D, shared in proportion to the pointers' lengths,
