@@ -19,12 +19,18 @@ struct ContactGeometry {
   double effective_mass = 0.0;              // [kg] m_i m_j / (m_i + m_j); a wall: m_i
   double effective_radius = 0.0;            // [m]  R_i R_j / (R_i + R_j); a wall: R_i
   double radius_i = 0.0, radius_j = 0.0;    // [m]  radius_j = 0 for a wall
+  Vec3 relative_angular_velocity = Vec3::Zero();  // [rad/s] w_i - w_j; a wall: w_i
+  // Rolling: the bodies' moments of inertia about the contact point in series, 1/I = sum 1/(I + m R^2)
+  // (Ai et al. 2011); twisting: about the line of centres, 1/I = sum 1/I. A wall: body i alone.
+  double rolling_inertia = 0.0;   // [kg m^2]
+  double twisting_inertia = 0.0;  // [kg m^2]
 };
 
 // Sphere-sphere: `separation` = x_i - x_j (minimum image), distance > 0.
+// `ii`, `ij` are the moments of inertia (only the rolling and twisting laws use them).
 inline ContactGeometry sphere_sphere_geometry(const Vec3& separation, double distance, double ri, double rj,
-                                              const Vec3& vi, const Vec3& vj, const Vec3& wi, const Vec3& wj,
-                                              double mi, double mj) {
+                                              const Vec3& vi, const Vec3& vj, const Vec3& wi, const Vec3& wj, double mi,
+                                              double mj, double ii = 0.0, double ij = 0.0) {
   ContactGeometry g;
   g.normal = separation / distance;
   g.overlap = ri + rj - distance;
@@ -38,12 +44,16 @@ inline ContactGeometry sphere_sphere_geometry(const Vec3& separation, double dis
   g.effective_radius = ri * rj / (ri + rj);
   g.radius_i = ri;
   g.radius_j = rj;
+  g.relative_angular_velocity = wi - wj;
+  const double ri_contact = ii + mi * ri * ri, rj_contact = ij + mj * rj * rj;
+  g.rolling_inertia = ri_contact * rj_contact / (ri_contact + rj_contact);
+  g.twisting_inertia = ii + ij > 0.0 ? ii * ij / (ii + ij) : 0.0;
   return g;
 }
 
 // Sphere-plane: `normal` points from the wall into the box, `distance` = centre to plane.
 inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance, double ri, const Vec3& vi,
-                                            const Vec3& wi, double mi) {
+                                            const Vec3& wi, double mi, double ii = 0.0) {
   ContactGeometry g;
   g.normal = normal;
   g.overlap = ri - distance;
@@ -55,19 +65,27 @@ inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance,
   g.effective_radius = ri;
   g.radius_i = ri;
   g.radius_j = 0.0;
+  g.relative_angular_velocity = wi;
+  g.rolling_inertia = ii + mi * ri * ri;
+  g.twisting_inertia = ii;
   return g;
+}
+
+// Turns a vector kept in the contact plane into the current plane by the smallest rotation that
+// takes the old plane onto the new one (its length is kept).
+inline void carry_into_plane(Vec3& v, const Vec3& normal) {
+  const double old_length_sq = v.squaredNorm();
+  if (old_length_sq == 0.0) return;
+  const Vec3 in_plane = v - v.dot(normal) * normal;
+  const double new_length_sq = in_plane.squaredNorm();
+  v = new_length_sq > 0.0 ? Vec3(in_plane * std::sqrt(old_length_sq / new_length_sq)) : Vec3::Zero();
 }
 
 // Carries the shear displacement into the current contact plane (the smallest rotation that takes
 // the old plane onto the new one keeps its length) and adds this step's tangential motion.
 // Returns the carried displacement before the increment (the laws book energy with it).
 inline Vec3 update_shear_displacement(ContactHistory& h, const ContactGeometry& g, double dt) {
-  const double old_length_sq = h.shear.squaredNorm();
-  if (old_length_sq > 0.0) {
-    Vec3 in_plane = h.shear - h.shear.dot(g.normal) * g.normal;
-    const double new_length_sq = in_plane.squaredNorm();
-    h.shear = new_length_sq > 0.0 ? Vec3(in_plane * std::sqrt(old_length_sq / new_length_sq)) : Vec3::Zero();
-  }
+  carry_into_plane(h.shear, g.normal);
   const Vec3 previous = h.shear;
   h.shear += g.tangential_velocity * dt;
   return previous;
@@ -100,9 +118,14 @@ inline ShearSpringEnergy shear_spring_energy(double k_old, double k_new, const V
 }
 
 // What a law returns: the force on body i (the other body gets the opposite) and energy terms.
+// A pure torque (couple) goes to i and its opposite to j, so that a contact never changes the total
+// angular momentum: with the force at one contact point for both bodies, r x F sums to zero too.
 struct ContactResponse {
   Vec3 force = Vec3::Zero();          // [N] on i, applied at the contact point (all parts)
   Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpot part of `force`
+  Vec3 couple = Vec3::Zero();         // [N m] torque on i besides lever_i x force; j gets -couple
+  double normal_force_elastic = 0.0;  // [N] elastic normal force (> 0 compressive): the rolling limits use it
+  double normal_stiffness = 0.0;      // [N/m] tangent normal stiffness: the rolling stiffness scales with it
   double elastic_energy = 0.0;        // [J] stored in the springs now
   double slip_loss = 0.0;             // [J] dissipated by Coulomb slip during this step
   double stiffness_work = 0.0;        // [J] gained by the shear spring from a change of its stiffness

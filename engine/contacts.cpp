@@ -4,6 +4,8 @@
 #include "engine/law_hertz_coulomb.hpp"
 #include "engine/law_hertz_mindlin.hpp"
 #include "engine/law_linear.hpp"
+#include "engine/law_rolling.hpp"
+#include "engine/law_sand.hpp"
 
 namespace lodestone {
 namespace {
@@ -22,14 +24,23 @@ struct ContactTotals {
 // next), so the dashpot work of a step is the trapezoid of the previous and new dashpot forces
 // against the half-step relative velocity; when a contact opens, the half step its last dashpot
 // force still acts is booked then. Booking F(v) v dt instead would be wrong to first order in dt.
-bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g, ContactHistory& h,
-                      double dt, State& state, std::uint64_t id_a, std::uint64_t id_b, ContactTotals& totals,
-                      ContactResponse& response) {
+// Dashpot couples (rolling resistance) are booked the same way against the relative angular velocity.
+bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g,
+                      const SandBodies& bodies, ContactHistory& h, double dt, State& state, std::uint64_t id_a,
+                      std::uint64_t id_b, ContactTotals& totals, ContactResponse& response) {
   const ContactLaw law = model.contact.law;
-  const bool active = law == ContactLaw::Linear ? linear_active(model.contact.linear, g) : g.overlap > 0.0;
+  const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
+  bool active = g.overlap > 0.0;
+  if (law == ContactLaw::Linear) active = linear_active(model.contact.linear, g);
+  if (law == ContactLaw::Sand)
+    active = sand_active(sand_constants(model.contact.sand, pair, g.effective_radius), g, h.active);
   if (!active) {
     if (h.active) {
       totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
+      if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
+        totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
+      // A sand contact that breaks loses what is still stored in it (seed 002 App. A.6).
+      if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
       h = ContactHistory{};
     }
     return false;
@@ -43,6 +54,8 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
   const bool was_slipping = h.slipping;
   if (law == ContactLaw::HertzCoulomb) {
     response = hertz_coulomb_contact(model.contact.hertz_coulomb, pair, g, h);
+  } else if (law == ContactLaw::Sand) {
+    response = sand_contact(model.contact.sand, pair, g, bodies, h, newly_active, dt);
   } else {
     const Vec3 previous_shear = update_shear_displacement(h, g, dt);
     response = law == ContactLaw::Linear
@@ -51,6 +64,20 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
   }
   if (h.slipping != was_slipping)
     state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
+
+  if (rolling) {
+    RollingHistory* rh = std::get_if<RollingHistory>(&h.law_state);
+    const bool fresh = newly_active || !rh;  // also when rolling resistance was just switched on
+    if (!rh) rh = &h.law_state.emplace<RollingHistory>();
+    const RollingResponse r = rolling_resistance(model.contact.rolling, g, response.normal_force_elastic,
+                                                 response.normal_stiffness, *rh, dt, fresh);
+    response.couple += r.couple;
+    response.elastic_energy += r.elastic_energy;
+    response.slip_loss += r.slip_loss;
+    response.stiffness_work += r.stiffness_work;
+    totals.dashpot_energy -= 0.5 * dt * (rh->dashpot_couple + r.dashpot_couple).dot(g.relative_angular_velocity);
+    rh->dashpot_couple = r.dashpot_couple;
+  }
 
   totals.elastic += response.elastic_energy;
   totals.dashpot_energy -= 0.5 * dt * (h.dashpot_force + response.dashpot_force).dot(g.relative_velocity);
@@ -66,6 +93,7 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
   ContactTotals totals;
+  const bool sand = model.contact.law == ContactLaw::Sand;
 
   // [SECTION] particle-particle
   for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
@@ -75,17 +103,28 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
     const double distance = separation.norm();
     ContactHistory& h = lists.contact_history[k];
     if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
-    const ContactGeometry g =
-        sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j],
-                               p.angular_velocity[i], p.angular_velocity[j], p.mass[i], p.mass[j]);
+    // Cheap radius check before the geometry (STYLE 9): a pair beyond the reach of every law cannot
+    // touch; an active one is still evaluated, so that its opening is booked.
+    if (!h.active && distance > p.radius[i] + p.radius[j] + model.contact_reach) continue;
+    const ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
+                                                     p.velocity[j], p.angular_velocity[i], p.angular_velocity[j],
+                                                     p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);
+    SandBodies bodies;
+    if (sand) {
+      bodies.separation = separation;
+      bodies.position_i = p.position[i];
+      bodies.orientation_i = p.orientation[i];
+      bodies.orientation_j = p.orientation[j];
+    }
     ContactResponse r;
-    if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, h, dt, state, p.id[i], p.id[j], totals,
-                          r))
+    if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state, p.id[i], p.id[j],
+                          totals, r))
       continue;
+    // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
     p.force[i] += r.force;
     p.force[j] -= r.force;
-    p.torque[i] += g.lever_i.cross(r.force);
-    p.torque[j] -= g.lever_j.cross(r.force);
+    p.torque[i] += g.lever_i.cross(r.force) + r.couple;
+    p.torque[j] -= g.lever_j.cross(r.force) + r.couple;
   }
 
   // [SECTION] particle-wall (each side of the box that is a wall)
@@ -107,14 +146,21 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
         const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
         ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
         if (distance > p.radius[i] + reach && !h.active) continue;
-        const ContactGeometry g =
-            sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i], p.mass[i]);
+        const ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i],
+                                                       p.angular_velocity[i], p.mass[i], p.inertia[i]);
+        SandBodies bodies;
+        if (sand) {
+          bodies.wall = true;
+          bodies.position_i = p.position[i];
+          bodies.orientation_i = p.orientation[i];
+          bodies.periodic_length = model.periodic_length;
+        }
         ContactResponse r;
-        if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, h, dt, state, p.id[i],
+        if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, state, p.id[i],
                               kWallIdBase + static_cast<std::uint64_t>(side), totals, r))
           continue;
         p.force[i] += r.force;
-        p.torque[i] += g.lever_i.cross(r.force);
+        p.torque[i] += g.lever_i.cross(r.force) + r.couple;
         wall_force[side] -= r.force;
       }
     }

@@ -43,6 +43,8 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
   out.force = fn * g.normal + ft + ft_damp;
   // Hertz potential 8/15 E* sqrt(R*) delta^{5/2} = 2/5 fn delta; tangential spring at the current stiffness.
   out.elastic_energy = 0.4 * fn_elastic * delta + (st > 0.0 ? 0.5 * ft.squaredNorm() / st : 0.0);
+  out.normal_force_elastic = fn_elastic;
+  out.normal_stiffness = sn;
   return out;
 }
 

@@ -61,6 +61,8 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   out.dashpot_force = fn_damp * g.normal + fs_damp;
   out.force = fn * g.normal + fs + out.dashpot_force;
   out.elastic_energy = 0.5 * fn * fn / k.kn + (k.ks > 0.0 ? 0.5 * fs.squaredNorm() / k.ks : 0.0);
+  out.normal_force_elastic = fn;
+  out.normal_stiffness = k.kn;
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/model.hpp"
 
+#include "engine/law_sand.hpp"
 #include "engine/preset.hpp"
 #include "engine/pressure.hpp"
 #include "engine/stoner_wohlfarth.hpp"
@@ -20,6 +21,11 @@ PairCoefficients mix_materials(const Material& a, const Material& b) {
                     (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);  // seed 004 eq. 9
   c.g_star = 1.0 / (2.0 * (2.0 - a.poisson_ratio) * (1.0 + a.poisson_ratio) / a.youngs_modulus +
                     2.0 * (2.0 - b.poisson_ratio) * (1.0 + b.poisson_ratio) / b.youngs_modulus);
+  // The two bodies' torsional compliances add (each a half-space twisted over the contact disc).
+  c.g_torsion =
+      1.0 / (2.0 * (1.0 + a.poisson_ratio) / a.youngs_modulus + 2.0 * (1.0 + b.poisson_ratio) / b.youngs_modulus);
+  // Work of adhesion 2 sqrt(gamma1 gamma2) between unlike surfaces (geometric mean, Girifalco-Good).
+  c.surface_energy = std::sqrt(a.surface_energy * b.surface_energy);
   return c;
 }
 
@@ -84,12 +90,12 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
     for (size_t b = 0; b < n_mat; ++b) {
       if (!present[a] || !present[b]) continue;
       const PairCoefficients& c = m.pair(static_cast<int>(a), static_cast<int>(b));
-      double k = 0.0;
+      double k = 0.0, kn_linear = c.kn;
       if (m.contact.law == ContactLaw::Linear) {
         const LinearLawParameters& lin = m.contact.linear;
         if (lin.emod > 0.0) {
-          const double kn = pi * r_max * lin.emod;  // wall contact: A = pi R^2, L = R (the stiffest)
-          k = std::max(kn, lin.kratio > 0.0 ? kn / lin.kratio : 0.0);
+          kn_linear = pi * r_max * lin.emod;  // wall contact: A = pi R^2, L = R (the stiffest)
+          k = std::max(kn_linear, lin.kratio > 0.0 ? kn_linear / lin.kratio : 0.0);
         } else {
           k = std::max(c.kn, c.ks);
         }
@@ -100,8 +106,28 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
         const double tangential = m.contact.law == ContactLaw::HertzMindlin ? 8.0 * c.g_star : 0.0;
         k = std::max(2.0 * c.e_star, tangential) * std::sqrt(r_max * delta_ref);
       }
+      // Rotational springs [N m/rad] against a wall (R* = R = r_max) for the lightest sphere: rate
+      // sqrt(K / I) with I = 7/5 m R^2 about the contact point (rolling) or 2/5 m R^2 (twisting).
+      double k_rolling = 0.0, k_twisting = 0.0;
+      if (m.contact.law == ContactLaw::Sand) {
+        const SandConstants sc = sand_constants(m.contact.sand, c, r_max);
+        k = std::max(k, sc.k_sliding);
+        k_rolling = sc.k_rolling * r_max * r_max;
+        k_twisting = sc.k_twisting;
+      } else if (m.contact.rolling.enabled && m.contact.law != ContactLaw::HertzCoulomb) {
+        const RollingParameters& rp = m.contact.rolling;
+        const double kn =
+            m.contact.law == ContactLaw::Linear ? kn_linear : 2.0 * c.e_star * std::sqrt(r_max * 0.01 * r_max);
+        k_rolling = rp.rolling_stiffness * kn * rp.rolling_friction * rp.rolling_friction * r_max * r_max;
+        k_twisting = rp.twisting_stiffness * kn * rp.twisting_friction * rp.twisting_friction * r_max * r_max;
+      }
       // Overdamped, a spring k relaxes at the rate k / gamma; the rule becomes dt < 1 / (2 pi rate).
       consider(overdamped ? k / m.environment.translational_damping : std::sqrt(k / m_min), "contact stiffness");
+      const double k_rot = std::max(k_rolling / 1.4, k_twisting / 0.4);  // over I / (m R^2)
+      if (k_rot > 0.0)
+        consider(overdamped ? std::max(k_rolling, k_twisting) / (r_max * r_max * m.environment.rotational_damping)
+                            : std::sqrt(k_rot / (m_min * r_max * r_max)),
+                 "contact rolling/twisting stiffness");
     }
   }
 
@@ -191,6 +217,11 @@ void prepare_model(Model& m, const Particles& p) {
   const double diameter = 2.0 * m.max_radius;
 
   m.contact_reach = m.contact.law == ContactLaw::Linear ? std::max(0.0, m.contact.linear.rgap) : 0.0;
+  if (m.contact.law == ContactLaw::Sand) {
+    // A sand contact holds until its gap exceeds the break separation, which grows with R* (wall: R).
+    for (const PairCoefficients& c : m.pair_table)
+      m.contact_reach = std::max(m.contact_reach, sand_constants(m.contact.sand, c, m.max_radius).break_separation);
+  }
   m.skin = m.integrator.neighbor_skin.value_or(diameter > 0.0 ? 0.3 * diameter : 1e-6);
   m.dipole_cutoff = m.magnetics.cutoff.value_or(diameter > 0.0 ? 4.0 * diameter : 0.0);
 

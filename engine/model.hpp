@@ -21,6 +21,8 @@ struct PairCoefficients {
   double friction = 0.0;  // [-]   the smaller coefficient
   double e_star = 0.0;    // [Pa]  1/E* = (1-nu1^2)/E1 + (1-nu2^2)/E2
   double g_star = 0.0;    // [Pa]  1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2 (Mindlin)
+  double g_torsion = 0.0;  // [Pa]  1/G = 1/G1 + 1/G2, G = E / (2 (1 + nu)): twisting of a bonded contact (sand law)
+  double surface_energy = 0.0;  // [J/m^2] sqrt(gamma1 gamma2) (sand law)
 };
 
 // What the suggested time step was limited by (shown to the user).

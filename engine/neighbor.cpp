@@ -87,13 +87,19 @@ void build_neighbor_lists(const Model& model, State& state) {
   NeighborLists& lists = state.neighbors;
   const size_t n = p.size();
 
-  // Keep the history of active contacts, keyed by the (id, id) pair.
-  std::unordered_map<std::uint64_t, ContactHistory> carried;
+  // Keep the history of active contacts, keyed by the (id, id) pair, with the id of the body the
+  // record calls "first" (the pair's order by index can change when particles are reordered).
+  struct Carried {
+    std::uint64_t first_id = 0;
+    ContactHistory history;
+  };
+  std::unordered_map<std::uint64_t, Carried> carried;
   for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
     const ContactHistory& h = lists.contact_history[k];
     const IndexPair pr = lists.contact_pairs[k];
     if (h.active && static_cast<size_t>(std::max(pr.i, pr.j)) < n)
-      carried.emplace(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]), h);
+      carried.emplace(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]),
+                      Carried{p.id[static_cast<size_t>(pr.i)], h});
   }
 
   lists.contact_pairs.clear();
@@ -182,7 +188,10 @@ void build_neighbor_lists(const Model& model, State& state) {
     for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
       const IndexPair pr = lists.contact_pairs[k];
       auto it = carried.find(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]));
-      if (it != carried.end()) lists.contact_history[k] = it->second;
+      if (it == carried.end()) continue;
+      ContactHistory& h = lists.contact_history[k];
+      h = it->second.history;
+      if (it->second.first_id != p.id[static_cast<size_t>(pr.i)]) swap_bodies(h);
     }
   }
   lists.reference_position = p.position;

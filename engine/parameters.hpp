@@ -30,10 +30,11 @@ struct Material {
   MomentModel moment_model = MomentModel::Rigid;
   double anisotropy = 0.0;          // [J/m^3] uniaxial anisotropy constant K (Stoner-Wohlfarth)
   double susceptibility = 0.0;      // [-]    induced: m = chi V B / mu0
+  double surface_energy = 0.0;      // [J/m^2] sand law: gamma (pull-off 3 pi gamma R*), mixed sqrt(g1 g2)
 };
 
 // [SECTION] Contact laws
-enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb };
+enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb, Sand };
 
 // Seed 000 (PFC linear model with dashpot).
 struct LinearLawParameters {
@@ -59,11 +60,36 @@ struct HertzCoulombParameters {
   double slip_velocity = 0.0;    // [m/s] regularisation of the friction direction (0: none)
 };
 
+// Seed 002 App. A.5-A.6 (the SAND code): contact pointers in each body's frame give pulling,
+// sliding, rolling and twisting displacements; elastic springs up to critical values, beyond which
+// the contact moves (plastic), and a break beyond a separation. See engine/law_sand.hpp.
+struct SandParameters {
+  double sliding_limit = 1e-9;                // [m]   critical sliding displacement delta_crit
+  double rolling_limit = 1e-9;                // [m]   critical rolling displacement xi_crit (seed 002: 10 A)
+  double twisting_limit = 1.0 / (16.0 * pi);  // [rad] critical twisting angle alpha_crit
+  std::optional<double> break_separation;     // [m]   gap at which it breaks; unset: JKR a0^2/(2 6^(1/3) R*)
+  double damping_ratio_n = 0.0;               // [-]   normal dashpot
+  double damping_ratio_t = 0.0;               // [-]   tangential dashpot (velocity at the contact point)
+};
+
+// Rolling and twisting resistance added to the linear and Hertz-Mindlin laws (engine/law_rolling.hpp):
+// the elastic-plastic spring-dashpot (EPSD) rolling model of Ai et al. (2011), and its twisting analogue.
+struct RollingParameters {
+  bool enabled = false;
+  double rolling_friction = 0.1;     // [-] mu_r: limit torque mu_r R* f_n
+  double rolling_stiffness = 2.25;   // [-] k_r = rolling_stiffness k_n mu_r^2 R*^2 (Ai et al.: 2.25)
+  double twisting_friction = 0.1;    // [-] mu_t: limit torque mu_t R* f_n (0: no twisting resistance)
+  double twisting_stiffness = 2.25;  // [-] k_t = twisting_stiffness k_n mu_t^2 R*^2
+  double damping_ratio = 0.3;        // [-] dashpot torques -2 ratio sqrt(I k) omega_rel while below the limit
+};
+
 struct ContactParameters {
   ContactLaw law = ContactLaw::Linear;
   LinearLawParameters linear;
   HertzMindlinParameters hertz_mindlin;
   HertzCoulombParameters hertz_coulomb;
+  SandParameters sand;
+  RollingParameters rolling;
 };
 
 // [SECTION] Magnetics

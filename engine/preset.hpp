@@ -37,6 +37,8 @@ const Schema<ContactParameters>& contact_schema();
 const Schema<LinearLawParameters>& linear_law_schema();
 const Schema<HertzMindlinParameters>& hertz_mindlin_schema();
 const Schema<HertzCoulombParameters>& hertz_coulomb_schema();
+const Schema<SandParameters>& sand_law_schema();
+const Schema<RollingParameters>& rolling_schema();
 const Schema<PressureParameters>& pressure_schema();
 const Schema<ProtocolStage>& protocol_stage_schema();
 const Schema<MagneticParameters>& magnetics_schema();

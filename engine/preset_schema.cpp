@@ -35,6 +35,9 @@ const Schema<Material>& material_schema() {
                      "Stoner-Wohlfarth: uniaxial anisotropy constant K (3.5e6 erg/cm^3 for Sr-ferrite)."),
       real<Material>("susceptibility", &Material::susceptibility, Q::Dimensionless, r::non_negative(),
                      "Induced: volume susceptibility chi of the sphere (effective, demagnetisation included)."),
+      real<Material>("surface_energy", &Material::surface_energy, Q::SurfaceEnergy, r::non_negative(),
+                     "Sand law: surface energy gamma; pull-off force 3 pi gamma R*, a pair uses sqrt(gamma1 gamma2). "
+                     "0: no adhesion and no sliding, rolling or twisting springs."),
   };
   return s;
 }
@@ -84,16 +87,62 @@ const Schema<HertzCoulombParameters>& hertz_coulomb_schema() {
   return s;
 }
 
+const Schema<SandParameters>& sand_law_schema() {
+  using P = SandParameters;
+  static const Schema<P> s = {
+      real<P>("sliding_limit", &P::sliding_limit, Q::Length, r::positive(),
+              "Critical sliding displacement delta_crit: beyond it the contact slides and the excess is released "
+              "(seed 002 App. A.6)."),
+      real<P>("rolling_limit", &P::rolling_limit, Q::Length, r::positive(),
+              "Critical rolling displacement xi_crit (seed 002 App. A.5 uses 10 A); beyond it the contact rolls."),
+      real<P>("twisting_limit", &P::twisting_limit, Q::Angle, r::open_closed(0.0, pi / 4.0),
+              "Critical twisting angle alpha_crit; beyond it the contact twists plastically."),
+      optional_real<P>("break_separation", &P::break_separation, Q::Length, r::non_negative(), "auto",
+                       "Surface gap at which a contact breaks (the adhesive pull falls linearly from F_c at touching "
+                       "to 0 there); auto: JKR's critical separation a0^2 / (2 6^(1/3) R*)."),
+      real<P>("damping_ratio_n", &P::damping_ratio_n, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Normal dashpot -2 beta_n sqrt(m* S_n) v_n, S_n = 2 E* max(a0, sqrt(R* delta))."),
+      real<P>("damping_ratio_t", &P::damping_ratio_t, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Tangential dashpot -2 beta_t sqrt(m* k_s) v_t on the relative velocity at the contact point."),
+  };
+  return s;
+}
+
+const Schema<RollingParameters>& rolling_schema() {
+  using P = RollingParameters;
+  static const Schema<P> s = {
+      boolean<P>("enabled", &P::enabled,
+                 "Adds rolling and twisting resistance to the linear and hertz_mindlin laws (the sand law has its "
+                 "own; hertz_coulomb ignores it)."),
+      real<P>("rolling_friction", &P::rolling_friction, Q::Dimensionless, r::non_negative(),
+              "Rolling friction mu_r: the rolling torque is at most mu_r R* f_n (f_n the elastic normal force)."),
+      real<P>("rolling_stiffness", &P::rolling_stiffness, Q::Dimensionless, r::positive(),
+              "Rolling stiffness k_r = rolling_stiffness k_n mu_r^2 R*^2 (EPSD model of Ai et al. 2011: 2.25)."),
+      real<P>("twisting_friction", &P::twisting_friction, Q::Dimensionless, r::non_negative(),
+              "Twisting friction mu_t: the twisting torque is at most mu_t R* f_n (0: no twisting resistance)."),
+      real<P>("twisting_stiffness", &P::twisting_stiffness, Q::Dimensionless, r::positive(),
+              "Twisting stiffness k_t = twisting_stiffness k_n mu_t^2 R*^2."),
+      real<P>("damping_ratio", &P::damping_ratio, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Dashpot torques -2 ratio sqrt(I k) omega_rel on rolling and twisting while below the limit."),
+  };
+  return s;
+}
+
 const Schema<ContactParameters>& contact_schema() {
   using P = ContactParameters;
   static const Schema<P> s = {
-      choice<P>("law", &P::law, {"linear", "hertz_mindlin", "hertz_coulomb"},
+      choice<P>("law", &P::law, {"linear", "hertz_mindlin", "hertz_coulomb", "sand"},
                 "Contact law for particle-particle and particle-wall contacts."),
       object<P>("linear", &P::linear, &linear_law_schema, "Linear spring-dashpot law (seed 000)."),
       object<P>("hertz_mindlin", &P::hertz_mindlin, &hertz_mindlin_schema,
                 "Hertz normal force with Mindlin tangential spring and Coulomb limit (seed 004 eqs. 7-9)."),
       object<P>("hertz_coulomb", &P::hertz_coulomb, &hertz_coulomb_schema,
                 "Hertz normal force and pure sliding friction, seed 004 eqs. 7-8 as written."),
+      object<P>("sand", &P::sand, &sand_law_schema,
+                "Adhesive contacts tracked by pointers, with sliding, rolling and twisting springs and limits (seed "
+                "002 App. A.5-A.6, the SAND code)."),
+      object<P>("rolling", &P::rolling, &rolling_schema,
+                "Rolling and twisting resistance for the linear and hertz_mindlin laws (off by default)."),
   };
   return s;
 }

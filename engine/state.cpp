@@ -1,5 +1,7 @@
 #include "engine/state.hpp"
 
+#include <utility>
+
 namespace lodestone {
 
 void Particles::resize(size_t n) {
@@ -73,6 +75,21 @@ std::vector<Event> EventLog::recent_in_order() const {
   std::vector<Event> out(recent.begin() + static_cast<long>(next_slot), recent.end());
   out.insert(out.end(), recent.begin(), recent.begin() + static_cast<long>(next_slot));
   return out;
+}
+
+void swap_bodies(ContactHistory& h) {
+  h.shear = -h.shear;
+  h.dashpot_force = -h.dashpot_force;
+  // The relative rotation of the first body flips; the twist about the normal does not (both the
+  // relative rotation and the normal, which points towards the first body, change sign).
+  if (RollingHistory* r = std::get_if<RollingHistory>(&h.law_state)) {
+    r->rolling = -r->rolling;
+    r->dashpot_couple = -r->dashpot_couple;
+  }
+  if (SandPointers* s = std::get_if<SandPointers>(&h.law_state)) {
+    std::swap(s->p1, s->p2);
+    std::swap(s->q1, s->q2);
+  }
 }
 
 }  // namespace lodestone

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace lodestone {
@@ -39,16 +40,47 @@ struct Particles {
   Vec3 easy_axis(size_t i) const { return orientation[i] * easy_axis_body[i]; }
 };
 
-// History of one contact (particle-particle or particle-wall).
+// Rolling and twisting springs of the linear and Hertz-Mindlin laws (engine/law_rolling.hpp).
+struct RollingHistory {
+  Vec3 rolling = Vec3::Zero();         // [rad] relative rolling rotation of the first body, in the contact plane
+  double twisting = 0.0;               // [rad] relative rotation of the first body about the normal
+  Vec3 dashpot_couple = Vec3::Zero();  // [N m] dashpot torque on the first body at the last evaluation
+  double rolling_stiffness = 0.0;      // [N m/rad] at the last evaluation
+  double twisting_stiffness = 0.0;     // [N m/rad] at the last evaluation
+};
+
+// Contact pointers of the sand law (engine/law_sand.hpp, seed 002 App. A.5): P1 = c - r_i, P2 = c - r_j
+// and a unit vector Q normal to the line of centres, each stored in its own body's frame (rotated by
+// the inverse orientation). A wall's frame is the world: p2 is then the wall's material point
+// itself (absolute position) and q2 a world vector.
+struct SandPointers {
+  Vec3 p1 = Vec3::Zero();  // [m] body frame of the first body
+  Vec3 p2 = Vec3::Zero();  // [m] body frame of the second body (a wall: world position of the contact point)
+  Vec3 q1 = Vec3::Zero();  // unit, body frame of the first body
+  Vec3 q2 = Vec3::Zero();  // unit, body frame of the second body (a wall: world)
+};
+
+// History of one contact (particle-particle or particle-wall). One record serves every law: the
+// shear spring of the linear and Hertz-Mindlin laws (80 bytes, as before), and one law-specific
+// state, the rolling springs or the sand pointers, which never coexist (184 bytes in all). The flags
+// come first: the contact loop reads them for every listed pair.
 struct ContactHistory {
+  bool active = false;
+  bool slipping = false;
   Vec3 shear = Vec3::Zero();  // [m] shear displacement of the first body relative to the second, in the contact plane
   double normal_force = 0.0;  // [N] incremental linear mode: the elastic normal force
   double gap = 0.0;           // [m] surface gap at the last evaluation (incremental mode)
   Vec3 dashpot_force = Vec3::Zero();  // [N] dashpot force on the first body at the last evaluation
   double shear_stiffness = 0.0;       // [N/m] shear stiffness at the last evaluation
-  bool active = false;
-  bool slipping = false;
+  // Empty until the rolling sub-law (linear and Hertz-Mindlin with contact.rolling.enabled) or the
+  // sand law first evaluates the contact; a law that finds the other's state starts afresh.
+  std::variant<std::monostate, RollingHistory, SandPointers> law_state;
 };
+
+// The same contact seen with its two bodies swapped (the pair list orders a pair by index, and
+// indices change when large scenes are reordered): displacements and forces "of the first body"
+// change sign, the sand pointers change places. Walls are always second and never swap.
+void swap_bodies(ContactHistory& h);
 
 struct IndexPair {
   int i = 0, j = 0;

@@ -10,25 +10,26 @@ namespace lodestone {
 
 enum class Quantity {
   Dimensionless,
-  Length,            // [m]
-  Time,              // [s]
-  Mass,              // [kg]
-  Velocity,          // [m/s]
-  AngularVelocity,   // [rad/s]
-  Acceleration,      // [m/s^2]
-  Density,           // [kg/m^3]
-  Pressure,          // [Pa]  (also elastic moduli)
-  Force,             // [N]
-  Stiffness,         // [N/m]
-  LinearDamping,     // [N s/m]
-  FluxDensity,       // [T]   field strength B; Oe accepted via B = mu0 H
-  FieldGradient,     // [T/m]
-  MagneticMoment,    // [A m^2]
-  Magnetization,     // [A/m]; "G" here means emu/cm^3 (CGS magnetisation)
-  Frequency,         // [Hz]
-  Angle,             // [rad]
-  Energy,            // [J]
-  EnergyDensity,     // [J/m^3] anisotropy constant; erg/cm^3 = 0.1 J/m^3
+  Length,           // [m]
+  Time,             // [s]
+  Mass,             // [kg]
+  Velocity,         // [m/s]
+  AngularVelocity,  // [rad/s]
+  Acceleration,     // [m/s^2]
+  Density,          // [kg/m^3]
+  Pressure,         // [Pa]  (also elastic moduli)
+  Force,            // [N]
+  Stiffness,        // [N/m]
+  LinearDamping,    // [N s/m]
+  FluxDensity,      // [T]   field strength B; Oe accepted via B = mu0 H
+  FieldGradient,    // [T/m]
+  MagneticMoment,   // [A m^2]
+  Magnetization,    // [A/m]; "G" here means emu/cm^3 (CGS magnetisation)
+  Frequency,        // [Hz]
+  Angle,            // [rad]
+  Energy,           // [J]
+  EnergyDensity,    // [J/m^3] anisotropy constant; erg/cm^3 = 0.1 J/m^3
+  SurfaceEnergy,    // [J/m^2] surface energy gamma; erg/cm^2 = mJ/m^2
 };
 
 struct UnitFactor {

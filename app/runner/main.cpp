@@ -30,6 +30,8 @@ const char* law_name(ContactLaw law) {
     case ContactLaw::Linear: return "linear";
     case ContactLaw::HertzMindlin: return "Hertz-Mindlin";
     case ContactLaw::HertzCoulomb: return "Hertz-Coulomb";
+    case ContactLaw::Sand:
+      return "sand (contact pointers, seed 002)";
   }
   return "?";
 }

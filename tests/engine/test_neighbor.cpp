@@ -257,6 +257,51 @@ TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair"
   CHECK(largest_shear > 1e-7);  // the history carried is not trivial
 }
 
+TEST_CASE("a contact whose two bodies swap order at a rebuild keeps its forces", "[neighbor]") {
+  // The pair list orders a pair by index; reordering particles (large scenes, neighbor.cpp) can turn
+  // a pair round. Its record is about "the first body" (shear of the first relative to the second,
+  // its rolling angle, its sand pointer P1), so the carried record is turned too (swap_bodies). Check:
+  // a strained contact, the particles' indices swapped, lists rebuilt: every force and torque, by
+  // id, is what it was (same state, static force passes). Linear law with rolling resistance, and
+  // the sand law (pointers P1 <-> P2, Q1 <-> Q2).
+  for (ContactLaw law : {ContactLaw::Linear, ContactLaw::Sand}) {
+    INFO((law == ContactLaw::Linear ? "linear + rolling" : "sand"));
+    Preset p = bare_preset();
+    p.materials[0].friction = 0.5;
+    p.materials[0].surface_energy = 0.05;
+    p.contact.law = law;
+    p.contact.rolling.enabled = true;
+    p.contact.sand.sliding_limit = p.contact.sand.rolling_limit = 1e-6;  // elastic throughout
+    p.particles.particles = {sphere(Vec3(0, 0, -0.4999e-3), 0.5e-3, Vec3(1e-4, 0, 0)),
+                             sphere(Vec3(0, 0, 0.4999e-3), 0.5e-3, Vec3(0, -1e-4, 0))};
+    p.particles.particles[0].angular_velocity = Vec3(2, -1, 3);
+    p.particles.particles[1].angular_velocity = Vec3(-1, 2, 1);
+    p.particles.particles[1].axis = Vec3(1, 1, 0).normalized();
+    p.integrator.time_step = 1e-6;  // 20 steps load the springs long before the linear pair flies apart
+    Simulation sim(p);
+    run_checked(sim, 20);
+    sim.reinitialize();  // a static force pass on this state
+    State& s = sim.edit_state();
+    REQUIRE(s.neighbors.contact_history.size() == 1);
+    REQUIRE(s.neighbors.contact_history[0].active);
+    const std::vector<std::uint64_t> ids = s.particles.id;
+    const std::vector<Vec3> force = s.particles.force, torque = s.particles.torque;
+
+    s.particles.permute({1, 0});
+    for (IndexPair& pr : s.neighbors.contact_pairs) std::swap(pr.i, pr.j);  // the same pair, (1, 0) now
+    sim.reinitialize();  // rebuilds the lists: the pair is (0, 1) again, its bodies the other way round
+    const Particles& q = sim.state().particles;
+    REQUIRE(q.id[0] == ids[1]);
+    REQUIRE(sim.state().neighbors.contact_history[0].active);
+    for (size_t k = 0; k < 2; ++k) {
+      const size_t before = 1 - k;  // the particle now at k was at 1 - k
+      CHECK((q.force[k] - force[before]).norm() <= 1e-12 * force[before].norm());
+      CHECK((q.torque[k] - torque[before]).norm() <= 1e-12 * torque[before].norm());
+    }
+    CHECK(torque[0].norm() > 0.0);
+  }
+}
+
 TEST_CASE("cutoff dipole forces equal the direct sum when the cutoff exceeds the box diagonal", "[neighbor]") {
   // 30 magnetised spheres in a closed 6 mm box (diagonal 10.4 mm), cutoff 12 mm: every pair is in
   // the cutoff list, and the pair loop visits them in the same (i, j) order as the direct sum, so

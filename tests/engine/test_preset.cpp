@@ -644,6 +644,8 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(linear_law_schema(), "contact.linear.", specs);
   check_schema(hertz_mindlin_schema(), "contact.hertz_mindlin.", specs);
   check_schema(hertz_coulomb_schema(), "contact.hertz_coulomb.", specs);
+  check_schema(sand_law_schema(), "contact.sand.", specs);
+  check_schema(rolling_schema(), "contact.rolling.", specs);
   check_schema(magnetics_schema(), "magnetics.", specs);
   check_schema(field_schema(), "field.", specs);
   check_schema(environment_schema(), "environment.", specs);

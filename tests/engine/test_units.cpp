@@ -35,12 +35,13 @@ std::string parse_error(const std::string& text, Quantity q) {
   return error;
 }
 
-const Quantity kAllQuantities[] = {
-    Quantity::Dimensionless, Quantity::Length,        Quantity::Time,           Quantity::Mass,
-    Quantity::Velocity,      Quantity::AngularVelocity, Quantity::Acceleration, Quantity::Density,
-    Quantity::Pressure,      Quantity::Force,         Quantity::Stiffness,      Quantity::LinearDamping,
-    Quantity::FluxDensity,   Quantity::FieldGradient, Quantity::MagneticMoment, Quantity::Magnetization,
-    Quantity::Frequency,     Quantity::Angle,         Quantity::Energy, Quantity::EnergyDensity};
+const Quantity kAllQuantities[] = {Quantity::Dimensionless, Quantity::Length,        Quantity::Time,
+                                   Quantity::Mass,          Quantity::Velocity,      Quantity::AngularVelocity,
+                                   Quantity::Acceleration,  Quantity::Density,       Quantity::Pressure,
+                                   Quantity::Force,         Quantity::Stiffness,     Quantity::LinearDamping,
+                                   Quantity::FluxDensity,   Quantity::FieldGradient, Quantity::MagneticMoment,
+                                   Quantity::Magnetization, Quantity::Frequency,     Quantity::Angle,
+                                   Quantity::Energy,        Quantity::EnergyDensity, Quantity::SurfaceEnergy};
 
 }  // namespace
 
@@ -96,6 +97,8 @@ TEST_CASE("parse_quantity knows the SI and common units of every quantity", "[un
   CHECK(si("1 eV", Quantity::Energy) == Approx(1.602176634e-19).epsilon(1e-12));
   // Seed 004's Sr-ferrite anisotropy: 3.5e6 erg/cm^3 = 3.5e5 J/m^3 (1 erg = 1e-7 J, 1 cm^3 = 1e-6 m^3).
   CHECK(si("3.5e6 erg/cm^3", Quantity::EnergyDensity) == Approx(3.5e5).epsilon(1e-12));
+  CHECK(si("25 erg/cm^2", Quantity::SurfaceEnergy) == Approx(0.025).epsilon(1e-12));  // 1 erg/cm^2 = 1e-7 J / 1e-4 m^2
+  CHECK(si("25 mJ/m^2", Quantity::SurfaceEnergy) == Approx(0.025).epsilon(1e-12));
   // Dimensionless values are plain numbers.
   CHECK(si("0.25", Quantity::Dimensionless) == 0.25);
 
