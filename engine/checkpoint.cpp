@@ -10,6 +10,7 @@
 #include <iterator>
 #include <sstream>
 #include <unordered_set>
+#include <variant>
 
 namespace lodestone {
 namespace {
@@ -23,7 +24,7 @@ constexpr std::uint32_t kByteOrderMark = 0x01020304u;
 
 // A field added to one of these structs must be listed in its fields() below (and the format
 // version raised): these sizes fail to compile until it is.
-static_assert(sizeof(ContactHistory) == 80, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
+static_assert(sizeof(ContactHistory) == 184, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
 static_assert(sizeof(Particles) == 14 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
 static_assert(sizeof(EnergyLedger) == 8 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
 
@@ -41,9 +42,22 @@ concept Is = std::same_as<std::remove_const_t<T>, U>;
 
 // [SECTION] The field lists: written and read by the same functions, so the two cannot drift.
 
+static_assert(sizeof(RollingHistory) == 9 * sizeof(double), "RollingHistory changed: update checkpoint.cpp");
+static_assert(sizeof(SandPointers) == 12 * sizeof(double), "SandPointers changed: update checkpoint.cpp");
+static_assert(std::variant_size_v<decltype(ContactHistory::law_state)> == 3, "law_state changed: update checkpoint.cpp");
+
+template <class A, Is<RollingHistory> H>
+void fields(A& a, H& h) {
+  a(h.rolling), a(h.twisting), a(h.dashpot_couple), a(h.rolling_stiffness), a(h.twisting_stiffness);
+}
+template <class A, Is<SandPointers> P>
+void fields(A& a, P& p) {
+  a(p.p1), a(p.p2), a(p.q1), a(p.q2);
+}
 template <class A, Is<ContactHistory> H>
 void fields(A& a, H& h) {
-  a(h.shear), a(h.normal_force), a(h.gap), a(h.dashpot_force), a(h.shear_stiffness), a(h.active), a(h.slipping);
+  a(h.shear), a(h.normal_force), a(h.gap), a(h.dashpot_force), a(h.shear_stiffness), a(h.active), a(h.slipping),
+      a(h.law_state);
 }
 template <class A, Is<IndexPair> P>
 void fields(A& a, P& p) {
@@ -116,6 +130,13 @@ class Writer {
   void operator()(const std::array<T, N>& v) {
     for (const T& e : v) (*this)(e);
   }
+  // The alternative's index, then its fields (std::monostate has none).
+  template <class... T>
+  void operator()(const std::variant<T...>& v) {
+    (*this)(static_cast<int>(v.index()));
+    std::visit([this](const auto& alternative) { (*this)(alternative); }, v);
+  }
+  void operator()(std::monostate) {}
   template <class T>
   void operator()(const T& s) requires requires(Writer& w) { fields(w, s); }
   { fields(*this, s); }
@@ -184,6 +205,15 @@ class Reader {
   void operator()(std::array<T, N>& v) {
     for (T& e : v) (*this)(e);
   }
+  template <class... T>
+  void operator()(std::variant<T...>& v) {
+    int index = 0;
+    (*this)(index);
+    if (index < 0 || index >= static_cast<int>(sizeof...(T)))
+      fail("a contact law state " + std::to_string(index) + " is not 0 to " + std::to_string(sizeof...(T) - 1));
+    emplace_index<0>(v, index);
+  }
+  void operator()(std::monostate&) {}
   template <class T>
   void operator()(T& s) requires requires(Reader& r) { fields(r, s); }
   { fields(*this, s); }
@@ -191,6 +221,16 @@ class Reader {
   [[noreturn]] static void fail(const std::string& message) { throw CheckpointError(message); }
 
  private:
+  template <size_t I, class... T>
+  void emplace_index(std::variant<T...>& v, int index) {
+    if constexpr (I < sizeof...(T)) {
+      if (index == static_cast<int>(I)) {
+        (*this)(v.template emplace<I>());
+        return;
+      }
+      emplace_index<I + 1>(v, index);
+    }
+  }
   size_t length() {
     std::uint64_t n = 0;
     (*this)(n);

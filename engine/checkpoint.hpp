@@ -18,7 +18,7 @@
 
 namespace lodestone {
 
-inline constexpr int kCheckpointVersion = 1;
+inline constexpr int kCheckpointVersion = 2;  // 2: contact records carry the rolling or sand law state
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;
