@@ -21,6 +21,15 @@ void set_json_path(json& root, const std::string& dotted_path, const json& value
 // Throws PresetError naming protocol[k].set.<path> for a bad override.
 Preset stage_preset(const Preset& base, int stage);
 
+// An edit of the parameters in force during `stage` (`before` -> `after`: what the app's panels
+// show and change) folded into the preset document. Without a protocol the edited preset is the
+// document. With one, each changed value joins the running stage's changes ("set"), so that the
+// stage runs with exactly the edited values and later stages keep them, except for the keys they
+// set themselves; earlier stages stay as they ran. Changes a stage may not make (particles,
+// description, display units) go to the document itself. Throws PresetError for a stage index out
+// of range.
+Preset fold_parameter_edit(const Preset& document, int stage, const Preset& before, const Preset& after);
+
 // True when the stage's end condition holds now (not counting its duration).
 bool stage_condition_met(const ProtocolStage& stage, const Model& model, const State& state);
 

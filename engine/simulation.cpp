@@ -194,6 +194,21 @@ void Simulation::reinitialize() {
 }
 
 
+const Preset& Simulation::parameters() const {
+  if (protocol_.empty()) return document_;
+  return stage_presets_[static_cast<size_t>(std::min(state_.stage, stage_count() - 1))];
+}
+
+void Simulation::edit_parameters(const Preset& edited) {
+  const int stage = protocol_.empty() ? 0 : std::min(state_.stage, stage_count() - 1);
+  Preset document = fold_parameter_edit(document_, stage, parameters(), edited);
+  std::vector<Preset> stages = stage_presets_of(document);  // validates every stage with the edit
+  set_model(make_model(protocol_.empty() ? document : stages[static_cast<size_t>(stage)]));
+  document_ = std::move(document);
+  protocol_ = document_.protocol;
+  stage_presets_ = std::move(stages);
+}
+
 void Simulation::set_model(const Model& model) {
   Model candidate = model;
   Particles edited = state_.particles;

@@ -63,6 +63,14 @@ class Simulation {
   std::string stage_label() const;  // "2/3 drop", or "" without a protocol
   bool protocol_finished() const { return state_.protocol_finished; }
 
+  // The parameters in force: the running stage's preset (the document with the changes of the
+  // stages so far), or the document itself without a protocol. What the app's panels show.
+  const Preset& parameters() const;
+  // An edit of parameters() (a command from the app): applies now through set_model, and is
+  // folded into the document (fold_parameter_edit) so that it lasts through later stages, a
+  // reset and a save. Throws PresetError, changing nothing.
+  void edit_parameters(const Preset& edited);
+
   // Replaces the parameters (a command from the app): the derived tables are rebuilt, the
   // particles and their contact history are kept; particles follow edits of their material's
   // density (mass, inertia) and magnetisation (moment scaled by M_new / M_old, or M V along the

@@ -40,12 +40,18 @@ void SimulationThread::set_scene(const Preset& preset, const std::string& source
   validate_preset(preset);
   auto sim = std::make_unique<Simulation>(preset);  // throws PresetError, leaving the old scene
   sim_ = std::move(sim);
-  scene_ = std::make_shared<const Preset>(preset);
   source_ = source;
-  ++scene_revision_;
+  adopt_parameters();
   rate_steps_ = 0;
   rate_start_ = Clock::now();
   steps_per_second_ = 0.0;
+}
+
+void SimulationThread::adopt_parameters() {
+  scene_ = std::make_shared<const Preset>(sim_->document());
+  in_force_ = std::make_shared<const Preset>(sim_->parameters());
+  in_force_stage_ = sim_->state().stage;
+  ++scene_revision_;
 }
 
 void SimulationThread::refuse(const std::string& message) {
@@ -63,9 +69,8 @@ void SimulationThread::apply(Command& command) {
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
             acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
             validate_preset(c.preset);
-            sim_->set_model(make_model(c.preset));  // throws PresetError, keeping the old model
-            scene_ = std::make_shared<const Preset>(c.preset);
-            ++scene_revision_;
+            sim_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
+            adopt_parameters();
           } else if constexpr (std::is_same_v<T, ResetScene>) {
             set_scene(*scene_, source_);
           } else if constexpr (std::is_same_v<T, SetRunning>) {
@@ -129,12 +134,14 @@ void SimulationThread::publish() {
     rate_steps_ = 0;
     rate_start_ = now;
   }
+  if (sim_->state().stage != in_force_stage_) adopt_parameters();  // a protocol stage began
   Snapshot& s = snapshots_.write_buffer();
   capture_snapshot(*sim_, s);
   s.sequence = ++sequence_;
   s.running = running_;
   s.steps_per_second = running_ ? steps_per_second_ : 0.0;
   s.scene = scene_;
+  s.in_force = in_force_;
   s.scene_revision = scene_revision_;
   s.scene_source = source_;
   s.message = message_;

@@ -42,6 +42,9 @@ class SimulationThread {
   void publish();
   void refuse(const std::string& message);
   void set_scene(const Preset& preset, const std::string& source);
+  // Takes the document and the parameters in force from the simulation (after an edit, a new
+  // scene or a stage change) and counts a new scene revision.
+  void adopt_parameters();
 
   // Shared between the threads: only these.
   CommandQueue<Command> commands_;
@@ -52,7 +55,9 @@ class SimulationThread {
 
   // Owned by the simulation thread once it runs.
   std::unique_ptr<Simulation> sim_;
-  std::shared_ptr<const Preset> scene_;
+  std::shared_ptr<const Preset> scene_;      // the document (protocol and edits included)
+  std::shared_ptr<const Preset> in_force_;   // the running stage's parameters
+  int in_force_stage_ = 0;
   std::string source_;
   std::uint64_t scene_revision_ = 0;
   std::string message_;

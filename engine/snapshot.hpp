@@ -49,8 +49,11 @@ struct Snapshot {
   TimeStepAdvice advice;
   bool running = false;
   Health health;
-  // The scene in force (the parameters the panels show); a new object whenever it changes.
+  // The scene document (what a save writes and a reset rebuilds: protocol and edits included),
+  // and the parameters in force now, the running protocol stage's (what the panels show and
+  // edit); new objects whenever either changes, counted by scene_revision.
   std::shared_ptr<const Preset> scene;
+  std::shared_ptr<const Preset> in_force;
   std::uint64_t scene_revision = 0;
   std::string scene_source;               // file name, or "built-in default preset"
   // The edit_id of the last ApplyParameters handled (applied or refused): the GUI knows when the

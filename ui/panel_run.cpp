@@ -9,6 +9,28 @@
 
 namespace lodestone::ui {
 
+namespace {
+
+// The stages with what each changes; the running one highlighted. Panel edits join the running
+// stage's changes (Simulation::edit_parameters), so they show up here too.
+void protocol_tree(const Preset& scene, int running) {
+  if (!ImGui::TreeNode("protocol")) return;
+  ImGui::TextWrapped("Edits apply to the running stage and stay for the later ones, except for values a later "
+                     "stage sets itself.");
+  for (size_t k = 0; k < scene.protocol.size(); ++k) {
+    const ProtocolStage& stage = scene.protocol[k];
+    const bool now = static_cast<int>(k) == running;
+    const ImVec4 colour = now ? ImVec4(0.55f, 0.95f, 1.0f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    ImGui::TextColored(colour, "%zu %s: at most %.4g s%s", k + 1, stage.name.c_str(), stage.duration,
+                       stage.until == StageEnd::Time ? "" : ", or until its condition holds");
+    for (auto it = stage.set.begin(); it != stage.set.end(); ++it)
+      ImGui::TextColored(colour, "    %s = %s", it.key().c_str(), it.value().dump().c_str());
+  }
+  ImGui::TreePop();
+}
+
+}  // namespace
+
 void run_panel(PanelContext& c) {
   const Snapshot& s = c.snapshot;
   UiState& state = c.state;
@@ -62,6 +84,7 @@ void run_panel(PanelContext& c) {
     ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "stage %s", s.stage_label.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%.4g s in this stage)", s.observables.stage_time);
+    if (s.scene) protocol_tree(*s.scene, s.observables.stage);
   }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
   ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second, static_cast<double>(state.frames_per_second),

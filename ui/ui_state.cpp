@@ -32,8 +32,9 @@ void History::add(const Snapshot& s) {
 }
 
 void adopt_snapshot(UiState& state, const Snapshot& s) {
-  if (s.scene && s.scene_revision != state.adopted_revision && s.acknowledged_edit == state.last_edit_id) {
-    state.edited = *s.scene;
+  if (s.in_force && s.scene_revision != state.adopted_revision && s.acknowledged_edit == state.last_edit_id) {
+    state.edited = *s.in_force;
+    state.document = s.scene;
     state.adopted_revision = s.scene_revision;
     state.field_errors.clear();
   }
@@ -66,7 +67,7 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
 
 void save_preset(UiState& state, const std::string& path) {
   try {
-    save_preset_file(state.edited, path);
+    save_preset_file(state.document ? *state.document : state.edited, path);
     state.notice = "saved " + path;
     state.notice_is_error = false;
   } catch (const PresetError& e) {

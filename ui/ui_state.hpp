@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +38,8 @@ struct PresetEntry {
 };
 
 struct UiState {
-  Preset edited;                        // scene parameters as the panels show and edit them
+  Preset edited;                        // parameters in force, as the panels show and edit them
+  std::shared_ptr<const Preset> document;  // the scene as a save writes it (protocol, edits folded in)
   std::uint64_t adopted_revision = 0;   // snapshot scene revision copied into `edited`
   std::uint64_t last_edit_id = 0;       // ApplyParameters sent
   std::map<std::string, std::string> field_errors;  // refused typed values, by field id
@@ -62,7 +64,7 @@ void adopt_snapshot(UiState& state, const Snapshot& snapshot);
 void send_parameters(UiState& state, const CommandSink& send);
 // Parses a preset file in the GUI thread: a clear message on a bad file, the scene kept.
 void load_preset(UiState& state, const std::string& path, const CommandSink& send);
-// Atomic save of the current scene.
+// Atomic save of the scene document (the running protocol with the edits made so far).
 void save_preset(UiState& state, const std::string& path);
 // Lists the presets of `directory` with their descriptions.
 void scan_presets(UiState& state, const std::string& directory);

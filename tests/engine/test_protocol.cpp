@@ -84,3 +84,82 @@ TEST_CASE("a bad stage override is a preset error naming the stage and the path"
   p.protocol[2].set = json::object({{"particles.count", 3}});
   CHECK_THROWS_WITH(Simulation(p), Catch::Contains("protocol[2].set.particles.count"));
 }
+
+namespace {
+
+Simulation at_stage(const Preset& p, int stage) {
+  Simulation sim(p);
+  while (sim.state().stage < stage && sim.state().health.ok && sim.state().time < 10.0) sim.step();
+  REQUIRE(sim.state().health.ok);
+  REQUIRE(sim.state().stage == stage);
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("an edit during a stage applies now, lasts through later stages, and yields to their own settings",
+          "[protocol]") {
+  Simulation sim = at_stage(staged(), 1);  // "wait": friction 0.1, no field yet
+  REQUIRE(sim.parameters().materials[0].friction == 0.1);
+  REQUIRE(sim.parameters().field.strength == 0.0);
+
+  Preset edited = sim.parameters();
+  edited.materials[0].friction = 0.3;           // the stage sets 0.1: the edit replaces it
+  edited.field.strength = 0.005;                // the next stage sets 10 mT: it takes over then
+  edited.environment.translational_damping = 2.0;  // no stage sets it: it stays
+  edited.particles.count = 12;                  // a stage cannot set particles: the document takes it
+  sim.edit_parameters(edited);
+
+  // Now: the model and the parameters in force are exactly the edited values.
+  CHECK(sim.model().materials[0].friction == 0.3);
+  CHECK(sim.model().field.strength == 0.005);
+  CHECK(sim.model().environment.translational_damping == 2.0);
+  CHECK(preset_to_json(sim.parameters()) == [&] {
+    json j = preset_to_json(edited);
+    j["protocol"] = preset_to_json(sim.document())["protocol"];  // the edit folded into the protocol
+    return j;
+  }());
+  // The document: the edit joined the running stage's changes; the earlier stage is as it ran.
+  const Preset& doc = sim.document();
+  CHECK(doc.particles.count == 12);
+  CHECK(doc.materials[0].friction == staged().materials[0].friction);
+  CHECK(doc.protocol[0].set.empty());
+  CHECK(doc.protocol[1].set.size() == 3);
+  CHECK(doc.protocol[1].set.at("materials.0.friction") == 0.3);
+  CHECK(!doc.protocol[1].set.contains("particles.count"));
+  CHECK(stage_preset(doc, 0).environment.translational_damping == 1.0);
+
+  // The next stage: its own field, the other edits kept.
+  while (!sim.protocol_finished() && sim.state().health.ok) sim.step();
+  REQUIRE(sim.state().health.ok);
+  CHECK(sim.model().field.strength == Approx(0.01));
+  CHECK(sim.model().materials[0].friction == 0.3);
+  CHECK(sim.model().environment.translational_damping == 2.0);
+}
+
+TEST_CASE("an edit that a stage's own changes would break is refused, and nothing changes", "[protocol]") {
+  Preset p = staged();
+  p.protocol[2].set = json::object({{"field.direction", json::array({0, 0, 1})}});
+  Simulation sim = at_stage(p, 1);
+  const json document_before = preset_to_json(sim.document());
+  Preset edited = sim.parameters();
+  edited.integrator.time_step = -1.0;
+  CHECK_THROWS_WITH(sim.edit_parameters(edited), Catch::Contains("time_step"));
+  CHECK(preset_to_json(sim.document()) == document_before);
+  CHECK(sim.model().time_step == *p.integrator.time_step);
+}
+
+TEST_CASE("without a protocol an edit is the new document", "[protocol]") {
+  Preset p = staged();
+  p.protocol.clear();
+  p.particles.allow_overlap = false;
+  p.particles.count = 5;
+  Simulation sim(p);
+  Preset edited = sim.parameters();
+  edited.field.strength = 0.02;
+  edited.description = "edited";
+  sim.edit_parameters(edited);
+  CHECK(preset_to_json(sim.document()) == preset_to_json(edited));
+  CHECK(&sim.parameters() == &sim.document());
+  CHECK(sim.model().field.strength == 0.02);
+}

@@ -135,7 +135,7 @@ TEST_CASE("simulation thread: commands apply in order; refused ones keep the sce
   const std::uint64_t first_revision = t.snapshot().scene_revision;
 
   // Parameters: two edits in a row, the second wins; the engine uses it (field in the snapshot).
-  Preset edited = *t.snapshot().scene;
+  Preset edited = *t.snapshot().in_force;
   edited.field.strength = 0.01;
   t.push(ApplyParameters{edited});
   edited.field.strength = 0.03;
@@ -143,6 +143,7 @@ TEST_CASE("simulation thread: commands apply in order; refused ones keep the sce
   t.push(StepOnce{1});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 1; }));
   CHECK(t.snapshot().scene->field.strength == 0.03);
+  CHECK(t.snapshot().in_force->field.strength == 0.03);
   CHECK(t.snapshot().field.norm() == Approx(0.03).epsilon(1e-12));
   CHECK(t.snapshot().scene_revision == first_revision + 2);
   CHECK(t.snapshot().particles.size() == 20);  // particles kept
@@ -175,6 +176,38 @@ TEST_CASE("simulation thread: commands apply in order; refused ones keep the sce
   t.push(ResetScene{});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 0 && s.scene_source == "second"; }));
   CHECK(t.snapshot().particles.size() == 7);
+}
+
+TEST_CASE("simulation thread: the snapshot shows the running stage's parameters; an edit lasts into later stages",
+          "[threading]") {
+  Preset p = small_scene(10);
+  p.integrator.time_step = 1e-5;
+  ProtocolStage first, second;
+  first.name = "first";
+  first.duration = 5e-5;  // five steps
+  first.set = json::object({{"field.strength", "2 mT"}});
+  second.name = "second";
+  second.duration = 1.0;
+  second.set = json::object({{"field.strength", "4 mT"}});
+  p.protocol = {first, second};
+  SimulationThread t(p, "staged", /*start_running=*/false);
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  CHECK(t.snapshot().in_force->field.strength == Approx(0.002));
+  CHECK(t.snapshot().scene->field.strength == p.field.strength);  // the document's base value
+
+  Preset edited = *t.snapshot().in_force;
+  edited.environment.translational_damping = 0.5;
+  t.push(ApplyParameters{edited, 1});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.acknowledged_edit == 1; }));
+  CHECK(t.snapshot().in_force->environment.translational_damping == 0.5);
+  CHECK(t.snapshot().scene->protocol[0].set.contains("environment.translational_damping"));
+
+  t.push(StepOnce{20});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 20; }));
+  CHECK(t.snapshot().stage_label == "2/2 second");
+  CHECK(t.snapshot().in_force->field.strength == Approx(0.004));
+  CHECK(t.snapshot().in_force->environment.translational_damping == 0.5);
+  CHECK(t.snapshot().field.norm() == Approx(0.004).epsilon(1e-12));
 }
 
 TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses with a message", "[threading]") {

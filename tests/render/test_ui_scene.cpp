@@ -1,0 +1,58 @@
+// The GUI's copy of the scene (ui/ui_state.hpp): the panels show and edit the parameters in force
+// (the running protocol stage's), and a save writes the whole document, protocol included.
+// No ImGui frame, no display.
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "engine/protocol.hpp"
+#include "ui/ui_state.hpp"
+
+using namespace lodestone;
+using namespace lodestone::ui;
+
+namespace {
+
+Preset staged_scene() {
+  Preset p = default_preset();
+  ProtocolStage settle, align;
+  settle.name = "settle";
+  settle.set = json::object({{"field.strength", 0}});
+  align.name = "align";
+  align.set = json::object({{"field.strength", "20 mT"}});
+  p.protocol = {settle, align};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("ui: the panels get the running stage's parameters, a save gets the document", "[ui]") {
+  const Preset document = staged_scene();
+  Snapshot s;
+  s.scene = std::make_shared<const Preset>(document);
+  s.in_force = std::make_shared<const Preset>(stage_preset(document, 1));
+  s.scene_revision = 1;
+  UiState state;
+  adopt_snapshot(state, s);
+  CHECK(state.edited.field.strength == Approx(0.02));  // what the running stage sets, not the base value
+  REQUIRE(state.document == s.scene);
+
+  // An edit not yet acknowledged is not overwritten by an older snapshot.
+  state.edited.field.strength = 0.05;
+  const CommandSink ignore = [](Command) {};
+  send_parameters(state, ignore);
+  s.scene_revision = 2;
+  adopt_snapshot(state, s);
+  CHECK(state.edited.field.strength == 0.05);
+
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "lodestone-ui-scene-test.json";
+  save_preset(state, file.string());
+  const Preset saved = load_preset_file(file.string());
+  std::filesystem::remove(file);
+  REQUIRE(saved.protocol.size() == 2);
+  CHECK(saved.protocol[1].set == document.protocol[1].set);
+  CHECK(saved.field.strength == document.field.strength);
+}
