@@ -10,43 +10,52 @@
 
 namespace lodestone {
 
-void set_json_path(json& root, const std::string& dotted_path, const json& value, const std::string& where) {
-  json* node = &root;
-  std::string walked;
-  size_t start = 0;
-  while (true) {
+json& json_at_path(json& root, const std::string& dotted_path, const std::string& where) {
+  std::vector<std::string> segments;
+  for (size_t start = 0;;) {
     const size_t dot = dotted_path.find('.', start);
-    const std::string segment = dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    const std::string here = walked.empty() ? "$" : "$." + walked;
-    json* next = nullptr;
-    if (node->is_object()) {
-      auto it = node->find(segment);
-      if (it != node->end()) next = &*it;
-      if (!next) {
-        std::vector<std::string> keys;
-        for (auto k = node->begin(); k != node->end(); ++k) keys.push_back(k.key());
-        throw PresetError(where, "'" + dotted_path + "': " + here + " has no key '" + segment +
-                                     "'; keys there: " + detail::join(keys, ", "));
-      }
-    } else if (node->is_array()) {
-      size_t index = 0;
-      const bool numeric = !segment.empty() && std::all_of(segment.begin(), segment.end(), ::isdigit);
-      if (numeric) index = std::stoul(segment);
-      if (!numeric || index >= node->size())
-        throw PresetError(where, "'" + dotted_path + "': " + here + " is a list of " + std::to_string(node->size()) +
-                                     "; '" + segment + "' is not an index in it");
-      next = &(*node)[index];
-    } else {
-      throw PresetError(where, "'" + dotted_path + "': " + here + " is a value, not an object or list");
-    }
-    walked += (walked.empty() ? "" : ".") + segment;
-    if (dot == std::string::npos) {
-      *next = value;
-      return;
-    }
-    node = next;
+    segments.push_back(dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
     start = dot + 1;
   }
+  json* node = &root;
+  std::string here = "$";
+  for (size_t i = 0; i < segments.size();) {
+    const std::string& segment = segments[i];
+    if (node->is_object()) {
+      // The shortest run of segments, joined by dots, that is a key here.
+      std::string name = segment;
+      size_t used = 1;
+      while (!node->contains(name) && i + used < segments.size()) name += "." + segments[i + used++];
+      if (!node->contains(name)) {
+        std::vector<std::string> keys;
+        for (auto k = node->begin(); k != node->end(); ++k) keys.push_back(k.key());
+        throw PresetError(where, "'" + dotted_path + "': " + here + " has no key '" + segment + "'" +
+                                     (keys.empty() ? " (it is empty)" : "; keys there: " + detail::join(keys, ", ")));
+      }
+      node = &(*node)[name];
+      here += "." + name;
+      i += used;
+    } else if (node->is_array()) {
+      const bool numeric = !segment.empty() && segment.size() < 10 &&
+                           std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c); });
+      const size_t index = numeric ? std::stoul(segment) : node->size();
+      if (index >= node->size())
+        throw PresetError(where, "'" + dotted_path + "': " + here + " is a list of " + std::to_string(node->size()) +
+                                     "; '" + segment + "' is not an index in it");
+      node = &(*node)[index];
+      here += "[" + segment + "]";
+      ++i;
+    } else {
+      throw PresetError(where, "'" + dotted_path + "': " + here + " is a value (" + node->dump() +
+                                   "), not an object or list; it has no '" + segment + "'");
+    }
+  }
+  return *node;
+}
+
+void set_json_path(json& root, const std::string& dotted_path, const json& value, const std::string& where) {
+  json_at_path(root, dotted_path, where) = value;
 }
 
 Preset stage_preset(const Preset& base, int stage) {

@@ -13,8 +13,13 @@
 
 namespace lodestone {
 
-// Sets the value at a dotted path inside a JSON object. Throws PresetError naming `where` and the
-// path when a segment does not exist (listing the keys there).
+// The value at a dotted path inside a JSON object; numeric segments index lists
+// ("materials.0.friction"). Where a segment is not a key it is joined to the next ones by dots,
+// so keys that contain dots are reached too: protocol.2.set.field.strength is the "field.strength"
+// change of stage 2 (the sweeps use that). Throws PresetError naming `where` and the path when
+// nothing is there (listing the keys at the last level that exists).
+json& json_at_path(json& root, const std::string& dotted_path, const std::string& where);
+// Sets the value at such a path (which must exist).
 void set_json_path(json& root, const std::string& dotted_path, const json& value, const std::string& where);
 
 // The preset a stage runs with: the base preset with the overrides of stages 0..stage applied.

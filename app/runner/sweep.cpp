@@ -186,53 +186,14 @@ std::vector<SweepAxis> parse_axes(const std::vector<std::string>& specs) {
 
 // [SECTION] Dotted paths into the preset JSON
 
-// The value at a dotted key ("materials.0.friction"). Like the protocol's set_json_path, but a
-// stage's "set" object has keys that contain dots ("field.strength"), so where a segment is not a
-// key, the next segments joined by dots are tried too: protocol.2.set.field.strength reaches it.
-// Throws SweepError (bad preset) naming the path and the keys at the last level that exists.
+// The value at a dotted key ("materials.0.friction", "protocol.2.set.field.strength"): the
+// engine's json_at_path, with a missing path as a bad-preset error of the sweep.
 json& value_at(json& root, const std::string& key) {
-  const std::vector<std::string> segments = split(key, '.');
-  json* node = &root;
-  std::string here = "$";
-  for (size_t i = 0; i < segments.size();) {
-    const std::string& segment = segments[i];
-    const std::string where = "--sweep " + key + ": ";
-    if (node->is_object()) {
-      size_t used = 0;
-      std::string name;
-      for (size_t n = 1; i + n <= segments.size() && used == 0; ++n) {
-        name = n == 1 ? segment : name + "." + segments[i + n - 1];
-        if (node->contains(name)) used = n;
-      }
-      if (used == 0) {
-        std::vector<std::string> keys;
-        for (auto it = node->begin(); it != node->end(); ++it) keys.push_back(it.key());
-        std::string listed;
-        for (const std::string& k : keys) listed += (listed.empty() ? "" : ", ") + k;
-        throw SweepError(kExitBadPreset, where + "the preset has no key '" + segment + "' in " + here +
-                                             (keys.empty() ? " (it is empty)" : "; keys there: " + listed));
-      }
-      name = segment;
-      for (size_t n = 1; n < used; ++n) name += "." + segments[i + n];
-      node = &(*node)[name];
-      here += "." + name;
-      i += used;
-    } else if (node->is_array()) {
-      const bool numeric = !segment.empty() && std::all_of(segment.begin(), segment.end(), ::isdigit);
-      const size_t index = numeric && segment.size() < 10 ? std::stoul(segment) : node->size();
-      if (index >= node->size())
-        throw SweepError(kExitBadPreset, where + here + " is a list of " + std::to_string(node->size()) + "; '" +
-                                             segment + "' is not an index in it" +
-                                             (node->empty() ? "" : " (0 to " + std::to_string(node->size() - 1) + ")"));
-      node = &(*node)[index];
-      here += "[" + segment + "]";
-      ++i;
-    } else {
-      throw SweepError(kExitBadPreset, where + here + " is a value (" + node->dump() +
-                                           "), not an object or list; it has no '" + segment + "'");
-    }
+  try {
+    return json_at_path(root, key, "--sweep " + key);
+  } catch (const PresetError& e) {
+    throw SweepError(kExitBadPreset, e.what());
   }
-  return *node;
 }
 
 // [SECTION] Building and validating the jobs

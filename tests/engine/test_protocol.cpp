@@ -17,6 +17,18 @@ TEST_CASE("set_json_path sets nested keys and list entries, and names what is mi
   CHECK_THROWS_WITH(set_json_path(j, "field.strenght", 1, "$.protocol[0].set.field.strenght"),
                     Catch::Contains("$.protocol[0].set.field.strenght") && Catch::Contains("strength"));
   CHECK_THROWS_WITH(set_json_path(j, "materials.7.friction", 1, "w"), Catch::Contains("list of 1"));
+
+  // Keys with dots inside (a stage's changes) are reached by joining segments.
+  ProtocolStage stage;
+  stage.set = json::object({{"field.strength", "2 mT"}});
+  Preset staged_preset = default_preset();
+  staged_preset.protocol = {stage};
+  json s = preset_to_json(staged_preset);
+  CHECK(json_at_path(s, "protocol.0.set.field.strength", "here") == "2 mT");
+  set_json_path(s, "protocol.0.set.field.strength", "5 mT", "here");
+  CHECK(preset_from_json(s).protocol[0].set.at("field.strength") == "5 mT");
+  CHECK_THROWS_WITH(json_at_path(s, "protocol.0.set.field.direction", "here"), Catch::Contains("keys there: field.strength"));
+  CHECK_THROWS_WITH(json_at_path(s, "field.strength.x", "here"), Catch::Contains("is a value"));
 }
 
 namespace {
