@@ -64,7 +64,12 @@ void apply_field(const Model& model, State& state, double dt) {
         break;
       }
       case MomentModel::Induced:
-        break;  // m is parallel to the field: no torque, and none reaches the body anyway
+        // No torque reaches the body (the moment is not attached to it). Inducing m = a B stores
+        // m^2 / (2a), a = chi V / mu0, so the energy is m^2 / (2a) - m.B: -1/2 m.B in the applied
+        // field alone, and with the neighbours' fields (Jacobi passes) the functional whose minimum
+        // they converge to. Its changes are the work of the gradient force and the field work.
+        zeeman += 0.5 * m.squaredNorm() * mu0 / (mat.susceptibility * sphere_volume(p.radius[i]));
+        break;
     }
     if (has_gradient) p.force[i] += gradient_t * m;  // F_b = sum_a m_a dB_a/dx_b
     zeeman -= m.dot(b);

@@ -19,6 +19,9 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
     const Vec3 r = minimum_image(model, p.position[i] - p.position[j]);
     const double rsq = r.squaredNorm();
     if (rsq > cutoff_sq || rsq == 0.0) return;
+    // The pairs the force pass leaves out (activity distance) do not polarise each other either.
+    const auto& activity = model.magnetics.activity_distance;
+    if (activity && std::sqrt(rsq) - p.radius[i] - p.radius[j] > *activity) return;
     const double cap = model.magnetics.dipole_cap;
     const Vec3 rc = rsq < cap * cap ? Vec3(r * (cap / std::sqrt(rsq))) : r;
     b[i] += dipole_field(rc, p.moment[j]);
