@@ -1,6 +1,7 @@
 #include "engine/observables.hpp"
 
 #include "engine/field.hpp"
+#include "engine/reduced_units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,7 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   const Particles& p = state.particles;
   Observables o;
   o.time = state.time;
+  if (const ReducedUnits u = reduced_units(model, p); u.defined) o.reduced_time = state.time / u.time;
   o.step = state.step;
   o.elastic = state.energy.elastic;
   o.dipole = state.energy.dipole;
@@ -53,6 +55,7 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   if (magnetic > 0) o.moment_alignment /= static_cast<double>(magnetic);
   if (volume > 0.0) o.magnetization = moment_sum / volume;
   o.magnetization_along_field = o.magnetization.dot(b);
+  o.angles = angle_histograms(p, b);
 
   const NeighborLists& lists = state.neighbors;
   for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {

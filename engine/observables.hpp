@@ -1,18 +1,23 @@
 #pragma once
 // What the runner writes as a time series and the app plots: energies by kind, alignment,
-// magnetisation, contacts, momentum, events, clusters. Computed on demand from the model and state.
+// magnetisation, contacts, momentum, events, clusters, angle distributions. Computed on demand from
+// the model and state.
 
+#include "engine/angles.hpp"
 #include "engine/clusters.hpp"
 #include "engine/model.hpp"
 #include "engine/state.hpp"
 
 #include <array>
 #include <cstdint>
+#include <limits>
 
 namespace lodestone {
 
 struct Observables {
   double time = 0.0;  // [s]
+  // t / t_char, seed 004's reduced time (App. B; engine/reduced_units.hpp); NaN where t_char is not defined.
+  double reduced_time = std::numeric_limits<double>::quiet_NaN();  // [-]
   std::int64_t step = 0;
   // Energies [J]
   double kinetic_translational = 0.0;
@@ -49,6 +54,9 @@ struct Observables {
   std::array<std::uint64_t, kEventKinds> events{};
   // Clusters of particles in contact (seed 002 Sec. 3.3): count, mean size S (eq. 17), chains, rings.
   ClusterStatistics clusters;
+  // Distributions of theta (easy axis to field) and psi (moment to easy axis) over the particles
+  // with a moment, 5 deg bins (seed 004 Fig. 2; engine/angles.hpp).
+  AngleHistograms angles;
 
   double kinetic() const { return kinetic_translational + kinetic_rotational; }
   double potential() const { return elastic + dipole + zeeman + gravitational; }

@@ -1,5 +1,6 @@
 #include "engine/output.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -23,7 +24,7 @@ void append_vec(std::string& s, const Vec3& v, char sep) {
 }  // namespace
 
 std::string series_header() {
-  return "step,time,kinetic_translational,kinetic_rotational,elastic,dipole,zeeman,gravitational,"
+  return "step,time,reduced_time,kinetic_translational,kinetic_rotational,elastic,dipole,zeeman,gravitational,"
          "dissipated_friction,dissipated_dashpot,dissipated_viscous,field_work,stiffness_work,total_energy,"
          "energy_balance,"
          "alignment,moment_alignment,magnetization_x,magnetization_y,magnetization_z,magnetization_along_field,"
@@ -34,9 +35,11 @@ std::string series_header() {
 }
 
 std::string series_row(const Observables& o) {
-  std::string s = std::to_string(o.step);
-  const double values[] = {o.time,
-                           o.kinetic_translational,
+  std::string s = std::to_string(o.step) + ',';
+  append(s, o.time);
+  s += ',';
+  if (!std::isnan(o.reduced_time)) append(s, o.reduced_time);  // empty where t_char is not defined
+  const double values[] = {o.kinetic_translational,
                            o.kinetic_rotational,
                            o.elastic,
                            o.dipole,

@@ -1,11 +1,14 @@
 // Plots: alignment <|cos theta|>, energies, the contact count and the mean cluster size S against
-// time (ImGui lines; Debian has no ImPlot).
+// time (ImGui lines; Debian has no ImPlot), and the distributions of theta and psi now (seed 004
+// Fig. 2; histograms, when particles carry moments).
 
 #include "ui/panels.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 
 namespace lodestone::ui {
 namespace {
@@ -20,6 +23,25 @@ void plot(const char* label, const std::vector<float>& values, float lo, float h
   ImGui::PushID(label);
   ImGui::PlotLines("##plot", values.data(), static_cast<int>(values.size()), 0, overlay, lo, hi,
                    ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
+  ImGui::PopID();
+}
+
+// A distribution of angles in 5 deg bins (engine/angles.hpp) as bars from 0 to the tallest, same
+// width rule as plot(). The overlay names the angle, its range and mean.
+template <size_t N>
+void histogram(const char* label, const std::array<double, N>& fractions, double mean_degrees) {
+  std::array<float, N> values{};
+  float top = 0.0f;
+  for (size_t k = 0; k < N; ++k) {
+    values[k] = static_cast<float>(fractions[k]);
+    top = std::max(top, values[k]);
+  }
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "%s 0-%.0f deg: mean %.1f deg", label, AngleHistograms::bin_high(N - 1),
+                mean_degrees);
+  ImGui::PushID(label);
+  ImGui::PlotHistogram("##histogram", values.data(), static_cast<int>(N), 0, overlay, 0.0f, std::max(top, 1e-6f),
+                       ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
   ImGui::PopID();
 }
 
@@ -42,8 +64,10 @@ void plots_window(PanelContext& c) {
   const History& h = c.state.history;
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 380.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(370.0f, 545.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  // As tall as the plots need, but clear of the legend (bottom right, about 90 px).
+  ImGui::SetNextWindowSize(ImVec2(370.0f, std::clamp(io.DisplaySize.y - 110.0f, 200.0f, 740.0f)),
+                           ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(!c.plots_open_at_start, ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Plots")) {
     if (h.time.empty()) {
       ImGui::TextDisabled("no data yet");
@@ -55,7 +79,23 @@ void plots_window(PanelContext& c) {
       if (o.alignment_time >= 0.0)
         ImGui::Text("tau_0.95 = %.4g s in this stage", o.alignment_time);
       else
-        ImGui::TextDisabled("<cos theta> = %.3f; tau_0.95: not reached in this stage", o.alignment);
+      {
+        // Wrapped: the line is wider than the window.
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this stage", o.alignment);
+        ImGui::PopStyleColor();
+      }
+      // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
+      // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
+      // field), with the alignment they explain (seed 004 Fig. 2).
+      const AngleHistograms& a = o.angles;
+      if (a.particles > 0) {
+        ImGui::TextDisabled("angles now, %lld particles with a moment, 5 deg bins",
+                            static_cast<long long>(a.particles));
+        histogram("theta (axis to field)", a.theta, a.mean_theta);
+        histogram("psi (moment to axis)", a.psi, a.mean_psi);
+        ImGui::Separator();
+      }
       const auto [elo, ehi] = bounds(h.kinetic);
       plot("kinetic [J]", h.kinetic, elo, ehi);
       const auto [plo, phi] = bounds(h.potential, h.balance);

@@ -16,7 +16,8 @@ struct PanelContext {
   UiState& state;
   const CommandSink& send;
   const render::SceneRenderer& renderer;
-  float framebuffer_scale = 1.0f;  // framebuffer pixels per logical pixel
+  float framebuffer_scale = 1.0f;    // framebuffer pixels per logical pixel
+  bool plots_open_at_start = false;  // the Plots window's first state (desktop --plots); collapsed otherwise
 };
 
 // Everything: the side bar (run, view, field, contact, walls, magnetics, presets), the plots,

@@ -25,6 +25,7 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts, cluster")
       ->check(CLI::IsMember({"alignment", "moment", "speed", "contacts", "cluster"}));
   app.add_option("--presets-dir", o.presets_directory, "Directory listed in the Presets panel");
+  app.add_flag("--plots", o.open_plots, "Open the Plots window at start (it starts collapsed)");
   app.add_option("--frames", o.frames, "Render this many frames, then save --screenshot and exit")
       ->check(CLI::PositiveNumber);
   app.add_option("--screenshot", o.screenshot_path, "PNG file written after --frames frames");

@@ -13,6 +13,7 @@ struct DesktopOptions {
   std::optional<float> yaw, pitch;  // camera angles [deg]
   std::string color_mode;           // "alignment", "moment", "speed", "contacts", "cluster"
   std::string presets_directory;    // listed in the Presets panel
+  bool open_plots = false;          // the Plots window starts open (it starts collapsed)
   // Scripted runs (tests, benchmarks): render this many frames, then save a screenshot and exit.
   int frames = 0;
   std::string screenshot_path;

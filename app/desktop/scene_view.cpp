@@ -79,7 +79,7 @@ void SceneView::paintGL() {
   if (renderer_ready_) renderer_.draw(s, camera_, state_.view, fb_width, fb_height);
 
   bridge_->new_frame();
-  ui::PanelContext context{s, state_, send_, renderer_, static_cast<float>(scale)};
+  ui::PanelContext context{s, state_, send_, renderer_, static_cast<float>(scale), options_.open_plots};
   ui::draw_panels(context);
   if (!renderer_ready_) {
     ImGui::SetNextWindowPos(ImVec2(400, 40), ImGuiCond_Always);

@@ -1,6 +1,7 @@
 // lodestone-run: runs a preset headless, writes the time series and particle frames, reports
 // progress, and exits non-zero with a clear message on a bad preset or a failed check.
 
+#include "app/runner/angle_output.hpp"
 #include "app/runner/cluster_output.hpp"
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
@@ -10,6 +11,8 @@
 #include "engine/field.hpp"
 #include "engine/output.hpp"
 #include "engine/preset.hpp"
+#include "engine/protocol.hpp"
+#include "engine/reduced_units.hpp"
 #include "engine/simulation.hpp"
 #include "engine/units.hpp"
 
@@ -101,6 +104,39 @@ void print_timings(const StageTimings& t) {
                 100.0 * t.total_seconds[static_cast<size_t>(s)] / total, s + 1 < kStageCount ? "," : "\n");
 }
 
+// Seed 004's reduced units (App. B) of the parameters in force, and of each protocol stage's. Shown
+// when defined (overdamped, Hertz-type law, gamma > 0, E > 0); with `explain`, why not otherwise.
+void print_reduced_units(const Preset& preset, const Simulation& sim, bool explain) {
+  const Particles& p = sim.state().particles;
+  const ReducedUnits now = reduced_units(sim.model(), p);
+  if (!now.defined) {
+    if (explain) std::printf("  reduced units (seed 004 App. B): %s\n", now.reason.c_str());
+    return;
+  }
+  const DisplayUnits& u = preset.units;
+  std::printf("  reduced units (seed 004 App. B): R_av = %.4g %s, E = %.4g Pa (%s), t_char = gamma / (E R_av)\n",
+              si_to_unit(now.length, Quantity::Length, u.length), u.length.c_str(), now.youngs_modulus,
+              sim.model().materials[static_cast<size_t>(now.material)].name.c_str());
+  auto row = [](const ReducedUnits& r) {
+    if (!r.defined) return std::printf("%s\n", r.reason.c_str());
+    return std::printf("t_char %.4g s  g~ %.4g  p~ %.4g  K~ %.4g  h %.4g  gamma*/gamma %.4g\n", r.time, r.gravity,
+                       r.pressure, r.anisotropy, r.field, r.damping_ratio);
+  };
+  if (preset.protocol.empty()) {
+    std::printf("    ");
+    row(now);
+    return;
+  }
+  for (size_t k = 0; k < preset.protocol.size(); ++k) {
+    std::printf("    stage %zu %-18s ", k + 1, preset.protocol[k].name.c_str());
+    try {
+      row(reduced_units(make_model(stage_preset(preset, static_cast<int>(k))), p));
+    } catch (const PresetError& e) {
+      std::printf("(stage parameters: %s)\n", e.what());
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -171,6 +207,7 @@ int main(int argc, char** argv) {
   const std::int64_t steps =
       options.steps.value_or(protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
   print_summary(source, preset, *sim, steps);
+  print_reduced_units(preset, *sim, options.check_only);
   if (!sim->state().health.ok) {
     std::cerr << "lodestone-run: the initial state fails a check: " << sim->state().health.message << "\n";
     return kExitSimulationStopped;
@@ -195,6 +232,11 @@ int main(int argc, char** argv) {
   ClusterOutput cluster_output;
   if (!options.clusters_path.empty() && !cluster_output.open(options.clusters_path)) {
     std::cerr << "lodestone-run: cannot write the cluster sizes to " << options.clusters_path << "\n";
+    return kExitOutputError;
+  }
+  AngleOutput angle_output;
+  if (!options.angles_path.empty() && !angle_output.open(options.angles_path)) {
+    std::cerr << "lodestone-run: cannot write the angle distributions to " << options.angles_path << "\n";
     return kExitOutputError;
   }
   const int series_every = options.series_every.value_or(preset.run.series_interval);
@@ -235,6 +277,7 @@ int main(int argc, char** argv) {
       observables();
       cluster_output.record(step, state.time, *clusters);
     }
+    if (angle_output.is_open() && row) angle_output.record(observables());
     if (frames.is_open() && (force || step % frames_every == 0)) write_xyz_frame(frames, sim->model(), state);
     if (table_every > 0 && (force || step % table_every == 0)) print_table_row(observables());
   };
@@ -273,7 +316,7 @@ int main(int argc, char** argv) {
     code = kExitSimulationStopped;
   }
   if ((series.is_open() && !series.flush()) || (frames.is_open() && !frames.flush()) ||
-      (cluster_output.is_open() && !cluster_output.flush())) {
+      (cluster_output.is_open() && !cluster_output.flush()) || (angle_output.is_open() && !angle_output.flush())) {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     code = code == kExitOk ? kExitOutputError : code;
   }
@@ -294,6 +337,7 @@ int main(int argc, char** argv) {
   else if (uniform_field(sim->model().field, end.time).squaredNorm() > 0.0)
     std::printf("<cos theta> = %.4f: 0.95 not reached in the last stage\n", end.alignment);
   if (cluster_output.is_open()) cluster_output.print_fits(stdout, end.time, find_clusters(sim->state()));
+  if (angle_output.is_open()) AngleOutput::print_summary(stdout, end);
   print_timings(sim->timings());
   return code;
 }

@@ -58,9 +58,9 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
       "\n"
       "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
-      "Outputs: the CSV time series, the extended-XYZ frames and the cluster sizes are described in\n"
-      "docs/outputs.md; "
-      "frames include step 0, before any motion, and quaternions are written x y z w (OVITO's order).\n"
+      "Outputs: the CSV time series, the extended-XYZ frames, the cluster sizes and the angle\n"
+      "distributions are described in docs/outputs.md; frames include step 0, before any motion, and\n"
+      "quaternions are written x y z w (OVITO's order).\n"
       "\n"
       "Exit codes: 0 done; 1 bad command-line arguments; 2 bad preset (the message names the JSON path);\n"
       "3 the simulation stopped on a failed check (NaN, runaway overlap; the message names the particle);\n"
@@ -86,6 +86,10 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   app.add_option("--clusters", o.clusters_path,
                  "Write the cluster-size distribution (CSV: step, time, size, count) at each series row, and "
                  "print the remanence and S(t) ~ t^z fits at the end");
+  app.add_option("--angles", o.angles_path,
+                 "Write the distributions of theta (easy axis to field) and psi (moment to easy axis) in 5 deg "
+                 "bins (CSV: step, time, stage, quantity, bin_low_deg, bin_high_deg, fraction, count) at each "
+                 "series row");
   app.add_option("--table", o.table_rows, "Rows of the summary table printed to stdout (0: none)")
       ->check(CLI::Range(0, 100000));
   app.add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
@@ -152,8 +156,8 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   // every line of --help). Run length, time step and series interval are preset keys to sweep.
   if (sweep->count() > 0 || collect->count() > 0) {
     for (const char* name : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
-                             "--frames-every", "--clusters", "--check", "--save-preset", "--preset-docs", "--restart",
-                             "--checkpoint", "--checkpoint-every", "--stop-at-stage"}) {
+                             "--frames-every", "--clusters", "--angles", "--check", "--save-preset", "--preset-docs",
+                             "--restart", "--checkpoint", "--checkpoint-every", "--stop-at-stage"}) {
       if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
       const bool sweeping = sweep->count() > 0;
       std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")

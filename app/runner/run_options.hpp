@@ -27,6 +27,7 @@ struct RunOptions {
   std::string frames_path;                // extended XYZ frames ("" = none)
   std::optional<int> frames_every;        // [steps]
   std::string clusters_path;              // cluster-size distribution, long CSV at each series row ("" = none)
+  std::string angles_path;                // theta and psi distributions, long CSV at each series row ("" = none)
   int table_rows = 10;                    // rows of the summary table on stdout
   bool quiet = false;                     // no progress on stderr
   double progress_seconds = 2.0;          // wall time between progress lines

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../test_process.hpp"
 
@@ -415,4 +416,83 @@ TEST_CASE("a screenshot into a directory that does not exist exits 4", "[desktop
   CHECK(run.output.find("cannot write") != std::string::npos);
   CHECK_FALSE(fs::exists(png));
   CHECK_FALSE(fs::exists(png.parent_path()));  // it did not create the directory either
+}
+
+TEST_CASE("option --plots opens the Plots window with the theta and psi histograms, in the bins of the scene",
+          "[desktop][angles]") {
+  // Two grains, field 0.3 H_K along z: a rigid dipole with its axis along z (theta 0, psi 0) and a
+  // Stoner-Wohlfarth grain with its axis along x (theta 90 deg, sin psi = 0.3: psi = 17.5 deg).
+  // Histograms (bars scaled to the tallest): theta in bins 0 and 17 of 18, psi in bins 0 and 3 of 36.
+  // The bars are ImGui's PlotHistogram colour (dark style: 0.90, 0.70, 0.00; hovered 1.00, 0.60, 0.00).
+  require_display();
+  Workdir work;
+  const fs::path scene = work.path() / "grains.json";
+  std::ofstream(scene) << R"({"version": 1,
+    "materials": [{"name": "rigid", "magnetization": "100 kA/m"},
+                  {"name": "sw", "magnetization": "380 kA/m", "moment_model": "stoner_wohlfarth",
+                   "anisotropy": "350 kJ/m^3"}],
+    "magnetics": {"method": "off"},
+    "field": {"strength": "0.552631579 T", "direction": [0, 0, 1]},
+    "environment": {"gravity": [0, 0, 0]},
+    "box": {"min": ["-3 mm", "-3 mm", "-3 mm"], "max": ["3 mm", "3 mm", "3 mm"]},
+    "particles": {"kind": "list", "particles": [
+      {"position": ["-1.5 mm", "0 mm", "0 mm"], "radius": "0.75 mm", "material": "rigid", "axis": [0, 0, 1]},
+      {"position": ["1.5 mm", "0 mm", "0 mm"], "radius": "0.75 mm", "material": "sw", "axis": [1, 0, 0]}]}})";
+  // Strict on blue: the moment arrows (1.00, 0.84, 0.25), shaded or blended with the background,
+  // keep a blue of 36 or more.
+  auto bar = [](const Rgb& c) { return c[0] >= 215 && c[1] >= 140 && c[1] <= 195 && c[2] <= 20; };
+  // Histogram pixels right of the side bar and the 3-D scene: the Plots window sits top right.
+  auto bar_pixels = [&](const QImage& image) {
+    std::vector<std::array<int, 2>> out;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = image.width() - 400; x < image.width(); ++x)
+        if (bar(pixel(image, x, y))) out.push_back({x, y});
+    return out;
+  };
+
+  SECTION("collapsed without --plots, and no histograms without moments") {
+    CHECK(bar_pixels(screenshot(work, scene)).empty());
+    CHECK(bar_pixels(screenshot(work, kScene, " --plots")).empty());
+  }
+
+  SECTION("with --plots: two histograms, bars in the bins worked out above") {
+    const auto pixels = bar_pixels(screenshot(work, scene, " --plots"));
+    REQUIRE(pixels.size() > 200);
+    // Two bands of rows, theta above psi, split at the first gap of more than 10 rows.
+    int split = -1;
+    for (size_t k = 1; k < pixels.size(); ++k)
+      if (pixels[k][1] - pixels[k - 1][1] > 10) split = pixels[k][1];
+    REQUIRE(split > 0);
+    int left = 1 << 30, right = -1;
+    for (const auto& [x, y] : pixels)
+      if (y < split) left = std::min(left, x), right = std::max(right, x);
+    // Theta: bars at both ends (bins 0 and 17), nothing in bins 1-16; the plot spans left..right.
+    const double width = right - left + 2;  // the last bar stops 1 px short of the frame
+    INFO("theta bars from x = " << left << " to " << right);
+    REQUIRE(width > 200);
+    int theta_left = 0, theta_right = 0, psi_bin0 = 0, psi_bin3 = 0, stray = 0;
+    for (const auto& [x, y] : pixels) {
+      const double u = (x - left) / width;  // 0..1 across the plot
+      if (y < split) {
+        if (u < 1.0 / 18 + 0.01)
+          ++theta_left;
+        else if (u > 17.0 / 18 - 0.01)
+          ++theta_right;
+        else
+          ++stray;
+      } else {
+        if (u >= -0.01 && u < 1.0 / 36 + 0.01)
+          ++psi_bin0;
+        else if (u > 3.0 / 36 - 0.01 && u < 4.0 / 36 + 0.01)
+          ++psi_bin3;
+        else
+          ++stray;
+      }
+    }
+    CHECK(theta_left > 50);
+    CHECK(theta_right > 50);
+    CHECK(psi_bin0 > 20);
+    CHECK(psi_bin3 > 20);
+    CHECK(stray == 0);
+  }
 }

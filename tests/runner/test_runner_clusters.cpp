@@ -41,7 +41,8 @@ std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
     std::istringstream fields(line);
     std::map<std::string, double> row;
     std::string field;
-    for (size_t k = 0; k < names.size() && std::getline(fields, field, ','); ++k) row[names[k]] = std::stod(field);
+    for (size_t k = 0; k < names.size() && std::getline(fields, field, ','); ++k)
+      if (!field.empty()) row[names[k]] = std::stod(field);  // empty: not defined (reduced_time)
     rows.push_back(row);
   }
   return rows;
