@@ -3,11 +3,13 @@
 
     plot_powder.py RUNS_DIR FIGURES_DIR
 
-Reads RUNS_DIR/<sweep>/results.csv (one row per job: swept keys, status, tau, final_alignment),
-the job series (job_NNN.csv) for the alignment curves, and RUNS_DIR/sw_curves.csv. Prints the
-numbers the document quotes. Needs python3-matplotlib (Debian)."""
+Reads RUNS_DIR/{field,friction,pressure}/results.csv (one row per job: swept keys, status, tau,
+final_alignment), the job series (job_NNN.csv) for the alignment curves, RUNS_DIR/sw_curves.csv
+(the engine's torque curves) and RUNS_DIR/free_rotor.csv (scripts/free_rotor_tau.py). Prints the
+numbers the document quotes. Needs python3-matplotlib and python3-numpy (Debian)."""
 import csv
 import os
+import re
 import statistics
 import sys
 
@@ -19,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 FIELD = "protocol.3.set.field.strength"
 FRICTION = "materials.0.friction"
 PRESSURE = "protocol.2.set.pressure.pressure"
-SEED = "particles.seed"
+PACKING = "particles.file"
 
 
 def rows(runs, sweep):
@@ -30,13 +32,13 @@ def rows(runs, sweep):
         out = list(csv.DictReader(f))
     for r in out:
         r["dir"] = os.path.join(runs, sweep)
+        r["seed"] = int(re.search(r"seed(\d+)", r[PACKING]).group(1))
     return out
 
 
 def number(text):
     """'40kOe' -> 40.0, '2atm' -> 2.0, '0.2' -> 0.2 (the unit is in the axis label)."""
-    digits = "".join(c for c in text if c.isdigit() or c in ".-e")
-    return float(digits.rstrip("e")) if digits else float("nan")
+    return float(re.match(r"[-+0-9.eE]+?(?=[a-zA-Z]*$)", text).group(0))
 
 
 def tau(r):
@@ -44,12 +46,11 @@ def tau(r):
 
 
 def summary(group):
-    """Mean and spread of tau over seeds; censored runs (tau not reached) count as None."""
-    values = [tau(r) for r in group]
-    reached = [v for v in values if v is not None]
+    """Mean and standard deviation of tau over the packings; runs that did not align count apart."""
+    reached = [tau(r) for r in group if tau(r) is not None]
     mean = statistics.mean(reached) if reached else None
     spread = statistics.stdev(reached) if len(reached) > 1 else 0.0
-    return mean, spread, len(reached), len(values)
+    return mean, spread, len(reached), len(group)
 
 
 def by(rows_, key):
@@ -89,23 +90,40 @@ def plot_torque(runs, figs):
     print("Fig. 3c, field of the largest torque [kOe]:", ", ".join(f"{t:g} deg: {h:.1f}" for t, h, _ in peaks[::4]))
 
 
-def plot_tau_field(field_rows, figs):
-    fig, ax = plt.subplots(figsize=(6, 4.2))
-    print("\nFig. 6a, tau_0.95 [s] against field (mean +- spread over seeds; n reached / runs):")
+def free_rotor(runs):
+    path = os.path.join(runs, "free_rotor.csv")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [(float(r["field_kOe"]), float(r["tau_s"])) for r in csv.DictReader(f)]
+
+
+def plot_tau_field(field_rows, rotor, figs):
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    print("\nFig. 6a, tau_0.95 [s] against field (mean +- standard deviation over packings; aligned / runs):")
     for mu, group in by(field_rows, FRICTION).items():
-        xs, ys, es, cens = [], [], [], []
+        xs, ys, es = [], [], []
         for h, g in by(group, FIELD).items():
             mean, spread, n, total = summary(g)
             print(f"  mu {mu:g}, {h:g} kOe: " + (f"{mean:.1f} +- {spread:.1f} s ({n}/{total})" if mean else
-                                                 f"not reached in {max(float(r['final_time']) for r in g):.0f} s"))
+                                                 f"not aligned in {max(float(r['final_time']) for r in g):.0f} s"))
             if mean is not None:
                 xs.append(h), ys.append(mean), es.append(spread)
-            else:
-                cens.append(h)
-        line = ax.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=f"μ = {mu:g}")
-        if cens:
-            ax.plot(cens, [ax.get_ylim()[1]] * len(cens), "^", color=line[0].get_color())
+        ax.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=f"packing, μ = {mu:g}")
+        # The minimum per packing: the packings are the same at every field, so compare within one.
+        best = {}
+        for r in group:
+            if tau(r) is not None and (r["seed"] not in best or tau(r) < tau(best[r["seed"]])):
+                best[r["seed"]] = r
+        print(f"  mu {mu:g}: field of the shortest tau per packing: " +
+              ", ".join(f"seed {s}: {number(r[FIELD]):g} kOe ({tau(r):.1f} s)" for s, r in sorted(best.items())))
+    if rotor:
+        ax.plot([p[0] for p in rotor], [p[1] for p in rotor], "k--", lw=1, label="free grains (no contacts)")
+        low = min(rotor, key=lambda p: p[1])
+        print(f"  free grains: shortest tau {low[1]:.1f} s at {low[0]:g} kOe; "
+              + ", ".join(f"{h:g} kOe: {t:.1f} s" for h, t in rotor))
     ax.set_xscale("log")
+    ax.set_yscale("log")
     ax.set_xlabel("H [kOe]")
     ax.set_ylabel("τ0.95 [s]")
     ax.set_title("Alignment time against field (300 grains, 0.5 atm)")
@@ -114,15 +132,25 @@ def plot_tau_field(field_rows, figs):
     fig.savefig(os.path.join(figs, "powder-tau-field.png"), dpi=110)
 
 
-def plot_tau_simple(group_rows, key, xlabel, name, title):
+def plot_tau_simple(group_rows, key, xlabel, name, title, figs):
     fig, ax = plt.subplots(figsize=(5.5, 4))
     xs, ys, es = [], [], []
     print(f"\n{title}:")
     for x, g in by(group_rows, key).items():
         mean, spread, n, total = summary(g)
-        print(f"  {x:g}: " + (f"{mean:.1f} +- {spread:.1f} s ({n}/{total})" if mean else "not reached"))
+        print(f"  {x:g}: " + (f"{mean:.1f} +- {spread:.1f} s ({n}/{total})" if mean else "not aligned"))
         if mean is not None:
             xs.append(x), ys.append(mean), es.append(spread)
+    # The change from the first to the last value, per packing, then its mean and spread.
+    first, last = min(xs), max(xs)
+    change = []
+    for seed in sorted({r["seed"] for r in group_rows}):
+        mine = {number(r[key]): tau(r) for r in group_rows if r["seed"] == seed}
+        if mine.get(first) and mine.get(last):
+            change.append(100.0 * (mine[last] / mine[first] - 1.0))
+    if change:
+        print(f"  from {first:g} to {last:g}: {statistics.mean(change):+.1f} % "
+              f"(per packing: {', '.join(f'{c:+.1f} %' for c in change)})")
     ax.errorbar(xs, ys, yerr=es, marker="o", capsize=3)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("τ0.95 [s]")
@@ -132,22 +160,25 @@ def plot_tau_simple(group_rows, key, xlabel, name, title):
 
 
 def plot_curves(field_rows, figs):
+    """<cos theta> in the alignment stage, one line per field, for the first packing."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    first_seed = min(r["seed"] for r in field_rows)
     for ax, (mu, group) in zip(axes, by(field_rows, FRICTION).items()):
-        for r in group:
-            series = os.path.join(r["dir"], f"job_{int(r['job']):03d}.csv")
+        for r in sorted((r for r in group if r["seed"] == first_seed), key=lambda r: number(r[FIELD])):
+            series = os.path.join(r["dir"], f"{r['job']}.csv")
             if not os.path.exists(series):
                 continue
             with open(series) as f:
-                data = [row for row in csv.DictReader(f)]
+                data = list(csv.DictReader(f))
             last = max(int(row["stage"]) for row in data)
             t = [float(row["stage_time"]) for row in data if int(row["stage"]) == last]
             c = [float(row["alignment"]) for row in data if int(row["stage"]) == last]
-            ax.plot(t, c, label=f"{r[FIELD]} seed {r[SEED]}", lw=1)
+            ax.plot(t, c, label=r[FIELD].replace("kOe", " kOe"), lw=1)
         ax.axhline(0.95, color="grey", lw=0.6)
-        ax.set_title(f"μ = {mu:g}")
+        ax.set_xscale("log")
+        ax.set_title(f"μ = {mu:g} (packing {first_seed})")
         ax.set_xlabel("time in the alignment stage [s]")
-        ax.legend(fontsize=6)
+        ax.legend(fontsize=7)
     axes[0].set_ylabel("<cos θ>")
     fig.tight_layout()
     fig.savefig(os.path.join(figs, "powder-alignment-curves.png"), dpi=110)
@@ -157,21 +188,48 @@ def main():
     runs, figs = sys.argv[1], sys.argv[2]
     os.makedirs(figs, exist_ok=True)
     plot_torque(runs, figs)
-    field_rows = rows(runs, "field-seed1") + rows(runs, "field-seed2")
+    field_rows = rows(runs, "field")
+    friction_rows = rows(runs, "friction")
     if field_rows:
-        plot_tau_field(field_rows, figs)
+        plot_tau_field(field_rows, free_rotor(runs), figs)
         plot_curves(field_rows, figs)
-    at40 = [r for r in field_rows if number(r[FIELD]) == 40] + rows(runs, "friction")
+    at40 = [r for r in field_rows if number(r[FIELD]) == 40] + friction_rows
     if at40:
         plot_tau_simple(at40, FRICTION, "friction coefficient μ", "powder-tau-friction.png",
-                        "Fig. 6b, tau_0.95 at 40 kOe against friction")
-    pressure = [r for r in field_rows if number(r[FIELD]) == 40 and number(r[FRICTION]) == 0.2]
+                        "Fig. 6b, tau_0.95 at 40 kOe, 0.5 atm, against friction", figs)
+    # Fig. 7 is at mu = 0.05: its 0.5 atm point is the friction sweep's.
+    pressure = [r for r in friction_rows if number(r[FRICTION]) == 0.05]
     for r in pressure:
         r[PRESSURE] = "0.5atm"
     pressure += rows(runs, "pressure")
-    if pressure:
+    if len(pressure) > len(friction_rows) / 4:
         plot_tau_simple(pressure, PRESSURE, "pressure [atm]", "powder-tau-pressure.png",
-                        "Fig. 7b, tau_0.95 at 40 kOe, mu = 0.2, against pressure")
+                        "Fig. 7b, tau_0.95 at 40 kOe, mu = 0.05, against pressure", figs)
+        # Fig. 7a: against field at 0.5 and 10 atm; the 40 kOe points are those of Fig. 7b.
+        extremes = [r for r in pressure if number(r[PRESSURE]) in (0.5, 10)]
+        plot_tau_pressure_field(extremes + rows(runs, "pressure-field"), figs)
+
+
+def plot_tau_pressure_field(group_rows, figs):
+    fig, ax = plt.subplots(figsize=(6, 4.2))
+    print("\nFig. 7a, tau_0.95 [s] against field at mu = 0.05:")
+    for p, group in by(group_rows, PRESSURE).items():
+        xs, ys, es = [], [], []
+        for h, g in by(group, FIELD).items():
+            mean, spread, n, total = summary(g)
+            if mean is not None:
+                xs.append(h), ys.append(mean), es.append(spread)
+        lowest = min(zip(ys, xs))
+        print(f"  {p:g} atm: " + ", ".join(f"{h:g} kOe: {t:.1f}" for h, t in zip(xs, ys)) +
+              f"; shortest at {lowest[1]:g} kOe")
+        ax.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=f"P = {p:g} atm")
+    ax.set_xscale("log")
+    ax.set_xlabel("H [kOe]")
+    ax.set_ylabel("τ0.95 [s]")
+    ax.set_title("Fig. 7a: alignment time against field, μ = 0.05", fontsize=10)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "powder-tau-pressure-field.png"), dpi=110)
 
 
 if __name__ == "__main__":
