@@ -152,6 +152,11 @@ Preset fold_parameter_edit(const Preset& document, int stage, const Preset& befo
   return out;
 }
 
+const char* stage_end_name(StageEnd until) {
+  static const char* names[] = {"time", "no overlap", "settled", "aligned"};
+  return names[static_cast<int>(until)];
+}
+
 double max_overlap_ratio(const Model& model, const State& state) {
   const Particles& p = state.particles;
   double worst = 0.0;

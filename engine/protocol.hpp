@@ -35,6 +35,9 @@ Preset stage_preset(const Preset& base, int stage);
 // of range.
 Preset fold_parameter_edit(const Preset& document, int stage, const Preset& before, const Preset& after);
 
+// The end condition in words: "time", "no overlap", "settled", "aligned".
+const char* stage_end_name(StageEnd until);
+
 // True when the stage's end condition holds now (not counting its duration).
 bool stage_condition_met(const ProtocolStage& stage, const Model& model, const State& state);
 

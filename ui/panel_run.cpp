@@ -3,6 +3,8 @@
 
 #include "ui/panels.hpp"
 
+#include "engine/protocol.hpp"
+
 #include <imgui.h>
 
 #include <numeric>
@@ -16,13 +18,18 @@ namespace {
 void protocol_tree(const Preset& scene, int running) {
   if (!ImGui::TreeNode("protocol")) return;
   ImGui::TextWrapped("Edits apply to the running stage and stay for the later ones, except for values a later "
-                     "stage sets itself.");
+                     "stage sets itself. Numbers without a unit are SI.");
   for (size_t k = 0; k < scene.protocol.size(); ++k) {
     const ProtocolStage& stage = scene.protocol[k];
     const bool now = static_cast<int>(k) == running;
     const ImVec4 colour = now ? ImVec4(0.55f, 0.95f, 1.0f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
-    ImGui::TextColored(colour, "%zu %s: at most %.4g s%s", k + 1, stage.name.c_str(), stage.duration,
-                       stage.until == StageEnd::Time ? "" : ", or until its condition holds");
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    if (stage.until == StageEnd::Time)
+      ImGui::TextWrapped("%zu %s: %.4g s", k + 1, stage.name.c_str(), stage.duration);
+    else
+      ImGui::TextWrapped("%zu %s: up to %.4g s, until %s (%.4g)", k + 1, stage.name.c_str(), stage.duration,
+                         stage_end_name(stage.until), stage.threshold);
+    ImGui::PopStyleColor();
     for (auto it = stage.set.begin(); it != stage.set.end(); ++it)
       ImGui::TextColored(colour, "    %s = %s", it.key().c_str(), it.value().dump().c_str());
   }

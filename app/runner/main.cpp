@@ -69,9 +69,8 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
                 static_cast<double>(steps) * m.time_step);
   for (size_t k = 0; k < preset.protocol.size(); ++k) {
     const ProtocolStage& s = preset.protocol[k];
-    static const char* until[] = {"time", "no overlap", "settled", "aligned"};
     std::printf("  stage %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
-    if (s.until != StageEnd::Time) std::printf(", until %s (%.4g)", until[static_cast<int>(s.until)], s.threshold);
+    if (s.until != StageEnd::Time) std::printf(", until %s (%.4g)", stage_end_name(s.until), s.threshold);
     std::printf("\n");
   }
 }
