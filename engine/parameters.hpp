@@ -232,6 +232,7 @@ struct RunParameters {
   double duration = 1.0;      // [s] simulated time
   int series_interval = 100;  // [steps] between time-series rows
   int frame_interval = 0;     // [steps] between particle frames (0: none)
+  double real_time_factor = 0.0;  // [-] the app's pace on load: simulated s per wall s (0: as fast as possible)
 };
 
 // [SECTION] Display units: how the app shows values (the engine stays in SI)

@@ -338,6 +338,9 @@ const Schema<RunParameters>& run_schema() {
       integer<P>("series_interval", &P::series_interval, 1, 1'000'000'000, "Steps between time-series rows."),
       integer<P>("frame_interval", &P::frame_interval, 0, 1'000'000'000,
                  "Steps between particle frames (0: no frames unless asked on the command line)."),
+      real<P>("real_time_factor", &P::real_time_factor, Q::Dimensionless, r::non_negative(),
+              "The app's pace when the scene is loaded: simulated seconds per wall-clock second (0: as fast as "
+              "possible). Teaching scenes use it so that what happens can be watched; the runner ignores it."),
   };
   return s;
 }
@@ -370,7 +373,7 @@ const Schema<Preset>& preset_schema() {
       object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
       object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
                      "Stages run in order by the app and the runner (empty: one open-ended run)."),
-      object<P>("run", &P::run, &run_schema, "Headless runner defaults."),
+      object<P>("run", &P::run, &run_schema, "Headless runner defaults, and the app's pace."),
   };
   return s;
 }

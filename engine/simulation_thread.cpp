@@ -9,11 +9,18 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kFrame = std::chrono::microseconds(16667);  // publish at most 60 times a second
 constexpr auto kIdleWait = std::chrono::milliseconds(100);
+
+// The pace a scene asks for when it is loaded (run.real_time_factor); a reset keeps the user's.
+SetPace scene_pace(const Preset& preset) {
+  if (preset.run.real_time_factor > 0.0) return SetPace{PaceMode::RealTime, preset.run.real_time_factor};
+  return SetPace{PaceMode::Fastest, 1.0};
+}
 }  // namespace
 
 SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running)
     : running_(start_running) {
   set_scene(preset, source);  // throws before the thread exists
+  pace_ = scene_pace(preset);
   publish();
   thread_ = std::thread([this] { run(); });
 }
@@ -66,6 +73,7 @@ void SimulationThread::apply(Command& command) {
         try {
           if constexpr (std::is_same_v<T, LoadScene>) {
             set_scene(c.preset, c.source);
+            pace_ = scene_pace(c.preset);
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
             acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
             validate_preset(c.preset);
@@ -139,6 +147,7 @@ void SimulationThread::publish() {
   capture_snapshot(*sim_, s);
   s.sequence = ++sequence_;
   s.running = running_;
+  s.pace = pace_;
   s.steps_per_second = running_ ? steps_per_second_ : 0.0;
   s.scene = scene_;
   s.in_force = in_force_;

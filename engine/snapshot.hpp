@@ -3,6 +3,7 @@
 // and publishes it through a triple buffer (DESIGN: "Threads"); the renderer and the panels read
 // only this, never live engine state. Particle data is float (GPU-friendly), SI units.
 
+#include "engine/commands.hpp"
 #include "engine/model.hpp"
 #include "engine/observables.hpp"
 #include "engine/preset.hpp"
@@ -48,6 +49,7 @@ struct Snapshot {
   std::string stage_label;                // protocol stage ("2/4 drop"), "" without a protocol
   TimeStepAdvice advice;
   bool running = false;
+  SetPace pace;                           // how fast it runs (the scene's run.real_time_factor on load)
   Health health;
   // The scene document (what a save writes and a reset rebuilds: protocol and edits included),
   // and the parameters in force now, the running protocol stage's (what the panels show and

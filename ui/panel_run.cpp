@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <numeric>
+#include <string>
 
 namespace lodestone::ui {
 
@@ -58,23 +59,27 @@ void run_panel(PanelContext& c) {
     ImGui::PopStyleColor();
   }
 
-  // Pace
+  // Pace: shown as the simulation thread runs it (a loaded scene brings its own, run.real_time_factor).
   const char* modes[] = {"as fast as possible", "real-time factor", "steps per frame"};
-  int mode = static_cast<int>(state.pace_mode);
+  SetPace pace = s.pace;
+  int mode = static_cast<int>(pace.mode);
   bool pace_changed = ImGui::Combo("pace", &mode, modes, 3);
-  if (mode != static_cast<int>(PaceMode::Fastest)) {
-    double value = state.pace_value;
-    ImGui::InputDouble(mode == static_cast<int>(PaceMode::RealTime) ? "simulated s per s" : "steps per frame",
-                       &value, 0.0, 0.0, "%.4g");
-    if (ImGui::IsItemDeactivatedAfterEdit() && value > 0.0) {
-      state.pace_value = value;
-      pace_changed = true;
+  pace.mode = static_cast<PaceMode>(mode);
+  if (pace.mode != PaceMode::Fastest) {
+    double value = pace.value;
+    ImGui::InputDouble(pace.mode == PaceMode::RealTime ? "simulated s per s" : "steps per frame", &value, 0.0, 0.0,
+                       "%.4g");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      if (value > 0.0) {
+        pace.value = value;
+        pace_changed = true;
+      } else {
+        state.notice = "pace: " + std::to_string(value) + " is not allowed; it must be greater than 0";
+        state.notice_is_error = true;
+      }
     }
   }
-  if (pace_changed) {
-    state.pace_mode = static_cast<PaceMode>(mode);
-    c.send(SetPace{state.pace_mode, state.pace_value});
-  }
+  if (pace_changed) c.send(pace);
 
   // Time step
   EditorContext editor = editor_context(state);

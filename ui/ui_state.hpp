@@ -52,8 +52,6 @@ struct UiState {
   std::string notice;                   // last message for the user (refusal, save result)
   bool notice_is_error = false;
   std::uint64_t seen_message_revision = 0;
-  PaceMode pace_mode = PaceMode::Fastest;
-  double pace_value = 1.0;
   float frames_per_second = 0.0f;
 };
 

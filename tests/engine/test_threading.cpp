@@ -210,6 +210,24 @@ TEST_CASE("simulation thread: the snapshot shows the running stage's parameters;
   CHECK(t.snapshot().field.norm() == Approx(0.004).epsilon(1e-12));
 }
 
+TEST_CASE("simulation thread: a loaded scene brings its pace (run.real_time_factor); a reset keeps the user's",
+          "[threading]") {
+  Preset paced = small_scene(5);
+  paced.run.real_time_factor = 0.25;
+  SimulationThread t(paced, "paced", /*start_running=*/false);
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  CHECK(t.snapshot().pace.mode == PaceMode::RealTime);
+  CHECK(t.snapshot().pace.value == 0.25);
+  t.push(SetPace{PaceMode::StepsPerFrame, 7});
+  t.push(ResetScene{});
+  t.push(StepOnce{1});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 1; }));
+  CHECK(t.snapshot().pace.mode == PaceMode::StepsPerFrame);
+  t.push(LoadScene{small_scene(5), "fast"});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.scene_source == "fast"; }));
+  CHECK(t.snapshot().pace.mode == PaceMode::Fastest);
+}
+
 TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses with a message", "[threading]") {
   SimulationThread t(small_scene(10), "paced", /*start_running=*/false);
   t.push(SetPace{PaceMode::StepsPerFrame, 3});

@@ -1,0 +1,161 @@
+// The teaching scenes of presets/ (issue 5) do what their descriptions say. Each runs headless
+// from its preset file, where needed with shorter stages, and the test checks the behaviour the
+// description promises (contacts, cluster shapes, moment directions), so that a change to the
+// engine or to a preset that breaks a lesson fails here.
+
+#include "test_support.hpp"
+
+#include "engine/clusters.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+using namespace lodestone;
+using namespace lodestone::testing;
+
+namespace {
+
+const std::filesystem::path kPresets = std::filesystem::path(LODESTONE_SOURCE_DIR) / "presets";
+
+Preset scene(const char* name) { return load_preset_file((kPresets / name).string()); }
+
+// Runs until the simulated time reaches `time`, failing on any engine warning.
+void run_until(Simulation& sim, double time) {
+  while (sim.state().time < time * (1.0 - 1e-12) && sim.state().health.ok) sim.step();
+  INFO(sim.state().health.message);
+  REQUIRE(sim.state().health.ok);
+}
+
+size_t index_of(const Simulation& sim, std::uint64_t id) {
+  const auto& ids = sim.state().particles.id;
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] == id) return i;
+  FAIL("no particle with id " << id);
+  return 0;
+}
+
+double gap(const Simulation& sim, std::uint64_t a, std::uint64_t b) {
+  const Particles& p = sim.state().particles;
+  const size_t i = index_of(sim, a), j = index_of(sim, b);
+  return (p.position[i] - p.position[j]).norm() - p.radius[i] - p.radius[j];
+}
+
+Vec3 moment_direction(const Simulation& sim, std::uint64_t id) {
+  return sim.state().particles.moment[index_of(sim, id)].normalized();
+}
+
+ClusterStatistics clusters_now(const Simulation& sim) { return cluster_statistics(find_clusters(sim.state())); }
+
+}  // namespace
+
+TEST_CASE("scene magnets-meeting: head to tail they snap together; side by side they repel, turn, then snap",
+          "[scenes]") {
+  Simulation sim(scene("magnets-meeting.json"));
+  const double side_gap_start = gap(sim, 2, 3);
+  run_until(sim, 0.005);
+  CHECK(gap(sim, 2, 3) > side_gap_start);  // repelled first
+  run_until(sim, 0.3);
+  CHECK(gap(sim, 0, 1) < 1e-5);  // in contact (within 1 % of a radius)
+  CHECK(gap(sim, 2, 3) < 1e-5);
+  for (std::uint64_t id : {0, 1}) CHECK(std::abs(moment_direction(sim, id).z()) > 0.99);  // still along z
+  for (std::uint64_t id : {2, 3}) CHECK(std::abs(moment_direction(sim, id).x()) > 0.95);  // turned to their line
+  CHECK(moment_direction(sim, 2).dot(moment_direction(sim, 3)) > 0.99);                  // head to tail
+}
+
+TEST_CASE("scene rotating-field-chain: the chain follows a slow field and breaks in a fast one", "[scenes]") {
+  Preset p = scene("rotating-field-chain.json");
+  p.protocol[0].duration = 0.6;  // 1.2 turns at 2 Hz
+  p.protocol[1].duration = 0.8;
+  Simulation sim(p);
+  run_until(sim, 0.55);  // near the end of the slow stage
+  ClusterStatistics slow = clusters_now(sim);
+  CHECK(slow.largest_cluster == 8);
+  CHECK(slow.chains == 1);
+  CHECK(sim.observe().moment_alignment > 0.95);  // moments within about 18 deg of the turning field
+  run_until(sim, 1.4);
+  const ClusterStatistics fast = clusters_now(sim);
+  CHECK(fast.largest_cluster < 8);
+  CHECK(fast.clusters >= 2);
+}
+
+TEST_CASE("scene chains-and-rings: in zero field the beads form chains and rings pointing every way",
+          "[scenes]") {
+  Simulation sim(scene("chains-and-rings.json"));
+  const double single_moment = sim.state().particles.moment[0].norm();
+  run_until(sim, 0.6);
+  const ClusterStatistics s = clusters_now(sim);
+  CHECK(s.chains >= 5);
+  CHECK(s.rings >= 1);
+  Vec3 total = Vec3::Zero();
+  for (const Vec3& m : sim.state().particles.moment) total += m;
+  // Sixty random unit vectors sum to about sqrt(60) = 7.7 on average; a common direction would give 60.
+  CHECK(total.norm() / single_moment < 25.0);
+}
+
+TEST_CASE("scene field-switch-on: no field, no chains; with the field, chains along it", "[scenes]") {
+  Preset p = scene("field-switch-on.json");
+  p.protocol[1].duration = 0.4;
+  Simulation sim(p);
+  run_until(sim, 0.28);  // near the end of the field-free stage
+  CHECK(clusters_now(sim).largest_cluster <= 2);  // at most chance collisions
+  for (const Vec3& m : sim.state().particles.moment) CHECK(m.norm() == 0.0);
+  run_until(sim, 0.7);
+  const ClusterStatistics s = clusters_now(sim);
+  CHECK(s.mean_cluster_size > 4.0);
+  CHECK(s.chains >= 10);
+  // The contacts of the chains run along the field (z): mean |cos| of the line of centres.
+  const Particles& pp = sim.state().particles;
+  double along = 0.0;
+  int touching = 0;
+  for (const IndexPair& pr : sim.state().neighbors.contact_pairs) {
+    const size_t i = static_cast<size_t>(pr.i), j = static_cast<size_t>(pr.j);
+    const Vec3 r = minimum_image(sim.model(), pp.position[i] - pp.position[j]);
+    if (r.norm() > pp.radius[i] + pp.radius[j]) continue;
+    along += std::abs(r.normalized().z());
+    ++touching;
+  }
+  REQUIRE(touching > 0);
+  CHECK(along / touching > 0.85);  // random directions would give 0.5
+}
+
+TEST_CASE("scene chain-falls: the chain lands, bends, and lies on the table in one piece", "[scenes]") {
+  Simulation sim(scene("chain-falls.json"));
+  run_until(sim, 0.3);
+  const ClusterStatistics s = clusters_now(sim);
+  CHECK(s.largest_cluster == 10);
+  CHECK(s.chains == 1);
+  for (size_t i = 0; i < sim.state().particles.size(); ++i)
+    CHECK(sim.state().particles.position[i].z() < 1.2 * sim.state().particles.radius[i]);  // on the table
+  CHECK(sim.observe().kinetic() < 1e-9);  // at rest (it fell with about 1e-6 J)
+}
+
+TEST_CASE("scene compass-needles: needles follow the turning field in place, then settle in opposed rows",
+          "[scenes]") {
+  Preset p = scene("compass-needles.json");
+  p.protocol[0].duration = 2.0;  // half a turn
+  p.protocol[1].duration = 1.5;
+  Simulation sim(p);
+  std::vector<Vec3> start = sim.state().particles.position;
+  run_until(sim, 1.9);  // near the end of the turning stage
+  CHECK(sim.observe().moment_alignment > 0.9);
+  const Particles& pp = sim.state().particles;
+  for (size_t i = 0; i < pp.size(); ++i) {
+    const Vec3 moved = pp.position[i] - start[i];
+    CHECK(std::hypot(moved.x(), moved.y()) < 0.3e-3);  // held in place: 10 % of the spacing
+  }
+  run_until(sim, 3.5);
+  // Rows of equal y: the moments along +-x, the same way within a row, opposite between rows.
+  std::map<long, std::vector<size_t>> rows;
+  for (size_t i = 0; i < pp.size(); ++i) rows[static_cast<long>(std::floor(pp.position[i].y() / 3e-3))].push_back(i);  // 3 mm apart
+  REQUIRE(rows.size() == 5);
+  double previous = 0.0;
+  for (const auto& [row, members] : rows) {
+    double mean_x = 0.0;
+    for (size_t i : members) mean_x += pp.moment[i].normalized().x() / static_cast<double>(members.size());
+    INFO("row " << row << ": mean m_x / |m| = " << mean_x);
+    CHECK(std::abs(mean_x) > 0.7);
+    if (previous != 0.0) CHECK(mean_x * previous < 0.0);
+    previous = mean_x;
+  }
+}
