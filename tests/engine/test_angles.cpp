@@ -205,7 +205,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("angles: a random half-sphere of axes; fractions sum to 1 and bracket the observed alignment", "[angles]") {
+TEST_CASE("angles: a random half-sphere of axes, fractions sum to 1 and bracket the observed alignment", "[angles]") {
   // Axes uniform on the half sphere around the field: the fraction in [a, b) is cos a - cos b.
   // Rigid dipoles along their axes: psi = 0 for all.
   Preset p = bare_preset();

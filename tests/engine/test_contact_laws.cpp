@@ -703,7 +703,7 @@ TEST_CASE("sphere on an incline: sticks and rolls below tan = 7/2 mu, slides abo
 
 // [SECTION] 5. lin_mode and rgap
 
-TEST_CASE("lin_mode 1 (incremental) starts from zero force; absolute mode pushes kn delta0", "[contact]") {
+TEST_CASE("lin_mode 1 (incremental) starts from zero force, absolute mode pushes kn delta0", "[contact]") {
   // Seed 000: with lin_mode 0 the normal force is kn times the overlap (plus rgap); with lin_mode 1
   // it is updated by kn times the overlap increment, starting at zero when the contact activates.
   // Two spheres created overlapping by delta0, at rest, no gravity.

@@ -83,7 +83,7 @@ TEST_CASE("the standard error matches the scatter of exponents fitted to noisy d
   CHECK(reported2 / sets == Approx(variance).epsilon(0.04));
 }
 
-TEST_CASE("points without a logarithm are skipped and counted; one x value gives no fit", "[clusters][power_law]") {
+TEST_CASE("points without a logarithm are skipped and counted, one x value gives no fit", "[clusters][power_law]") {
   const PowerLawFit fit = fit_power_law({0.0, 1.0, -2.0, 2.0, 4.0, 3.0}, {1.0, 5.0, 1.0, 10.0, 20.0, 0.0});
   REQUIRE(fit.ok);
   CHECK(fit.skipped == 3);  // x = 0, x = -2, y = 0

@@ -49,7 +49,7 @@ ClusterStatistics clusters_now(const Simulation& sim) { return cluster_statistic
 
 }  // namespace
 
-TEST_CASE("scene magnets-meeting: head to tail they snap together; side by side they repel, turn, then snap",
+TEST_CASE("scene magnets-meeting: head to tail they snap together, side by side they repel, turn, then snap",
           "[scenes]") {
   Simulation sim(scene("magnets-meeting.json"));
   const double side_gap_start = gap(sim, 2, 3);
@@ -93,7 +93,7 @@ TEST_CASE("scene chains-and-rings: in zero field the beads form chains and rings
   CHECK(total.norm() / single_moment < 25.0);
 }
 
-TEST_CASE("scene field-switch-on: no field, no chains; with the field, chains along it", "[scenes]") {
+TEST_CASE("scene field-switch-on: no field, no chains, with the field, chains along it", "[scenes]") {
   Preset p = scene("field-switch-on.json");
   p.protocol[1].duration = 0.4;
   Simulation sim(p);

@@ -129,7 +129,7 @@ TEST_CASE("simulation thread: paused, single steps, run, pause", "[threading]") 
   CHECK(t.snapshot().step == stopped_at);
 }
 
-TEST_CASE("simulation thread: commands apply in order; refused ones keep the scene and say why", "[threading]") {
+TEST_CASE("simulation thread: commands apply in order, refused ones keep the scene and say why", "[threading]") {
   SimulationThread t(small_scene(20), "first", /*start_running=*/false);
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
   const std::uint64_t first_revision = t.snapshot().scene_revision;
@@ -178,7 +178,7 @@ TEST_CASE("simulation thread: commands apply in order; refused ones keep the sce
   CHECK(t.snapshot().particles.size() == 7);
 }
 
-TEST_CASE("simulation thread: the snapshot shows the running stage's parameters; an edit lasts into later stages",
+TEST_CASE("simulation thread: the snapshot shows the running stage's parameters, an edit lasts into later stages",
           "[threading]") {
   Preset p = small_scene(10);
   p.integrator.time_step = 1e-5;
@@ -210,7 +210,7 @@ TEST_CASE("simulation thread: the snapshot shows the running stage's parameters;
   CHECK(t.snapshot().field.norm() == Approx(0.004).epsilon(1e-12));
 }
 
-TEST_CASE("simulation thread: a loaded scene brings its pace (run.real_time_factor); a reset keeps the user's",
+TEST_CASE("simulation thread: a loaded scene brings its pace (run.real_time_factor), a reset keeps the user's",
           "[threading]") {
   Preset paced = small_scene(5);
   paced.run.real_time_factor = 0.25;

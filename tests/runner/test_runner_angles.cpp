@@ -137,7 +137,7 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
   CHECK_THAT(r.output, Catch::Contains("over the 2 particles with a moment"));
 }
 
-TEST_CASE("an unwritable --angles path exits 4; --angles is refused in a sweep", "[runner][angles]") {
+TEST_CASE("an unwritable --angles path exits 4, --angles is refused in a sweep", "[runner][angles]") {
   Workdir dir;
   const std::string two = quoted((kSourceDir / "presets" / "two-dipoles.json").string());
   const Result r = dir.run(two + " --steps 2 --quiet --angles missing/dir/a.csv");

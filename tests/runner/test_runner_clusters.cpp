@@ -183,7 +183,7 @@ TEST_CASE("option --clusters prints the remanence exponent 1 for aligned chains"
   }
 }
 
-TEST_CASE("an unwritable --clusters path exits 4; --clusters is refused in a sweep", "[runner][clusters]") {
+TEST_CASE("an unwritable --clusters path exits 4, --clusters is refused in a sweep", "[runner][clusters]") {
   Workdir dir;
   const std::string two = quoted((kSourceDir / "presets" / "two-dipoles.json").string());
   const Result r = dir.run(two + " --steps 2 --quiet --clusters missing/dir/c.csv");
