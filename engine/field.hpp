@@ -20,7 +20,8 @@ Vec3 field_direction(const FieldParameters& field, double t);
 // Adds field torques and forces, sets the Zeeman energy. A non-zero `dt` books the work done by
 // a time-varying field since the previous step.
 void apply_field(const Model& model, State& state, double dt);
-// Adds gravity and viscous damping; a non-zero `dt` books the damping dissipation.
+// Adds gravity and viscous damping, with its Langevin force at T > 0 (velocity Verlet, engine/thermal.hpp);
+// a non-zero `dt` books the damping dissipation (at T > 0 the net heat given to the bath).
 void apply_gravity_and_damping(const Model& model, State& state, double dt);
 
 }  // namespace lodestone

@@ -39,6 +39,7 @@ Model make_model(const Preset& p) {
   m.box = p.box;
   m.integrator = p.integrator;
   m.pressure = p.pressure;
+  m.noise_seed = p.particles.seed;
   return m;
 }
 
@@ -186,6 +187,14 @@ void check_model_combinations(const Model& m) {
                       "overdamped_heun needs environment.translational_damping > 0 and rotational_damping > 0 "
                       "(v = F / gamma); got " + std::to_string(m.environment.translational_damping) + " and " +
                           std::to_string(m.environment.rotational_damping) + " N s/m");
+  if (const EnvironmentParameters& env = m.environment;
+      env.temperature > 0.0 && (env.translational_damping <= 0.0 || env.rotational_damping <= 0.0)) {
+    std::ostringstream os;
+    os << "T = " << env.temperature << " K needs environment.translational_damping > 0 and rotational_damping > 0 "
+       << "(got " << env.translational_damping << " and " << env.rotational_damping << " N s/m): the thermal noise "
+       << "is matched to the damping (fluctuation-dissipation), and without damping there is no heat bath";
+    throw PresetError("$.environment.temperature", os.str());
+  }
   if (m.pressure.method == PressureMethod::Lid) {
     if (m.box.z_max != SideKind::Wall)
       throw PresetError("$.pressure.method", "lid needs box.z_max = \"wall\" (the lid replaces that side)");

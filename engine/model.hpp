@@ -6,6 +6,7 @@
 #include "engine/parameters.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct Model {
   BoxParameters box;
   IntegratorParameters integrator;
   PressureParameters pressure;
+  // The preset's particles.seed: the key of the thermal noise (engine/thermal.hpp), so that a run continued
+  // from a checkpoint draws the same noise, and a sweep over the seed gives independent realisations.
+  std::uint64_t noise_seed = 1;
 
   // Derived by prepare_model(); read-only for the stages.
   int wall_material = 0;

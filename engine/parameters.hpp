@@ -124,6 +124,7 @@ struct EnvironmentParameters {
   Vec3 gravity = Vec3::Zero();       // [m/s^2]
   double translational_damping = 0.0;  // [N s/m]  force -gamma v
   double rotational_damping = 0.0;     // [N s/m]  torque -R^2 gamma* omega
+  double temperature = 0.0;            // [K] thermal noise matched to the damping (engine/thermal.hpp); 0: off
 };
 
 // [SECTION] Box

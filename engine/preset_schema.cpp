@@ -197,6 +197,10 @@ const Schema<EnvironmentParameters>& environment_schema() {
               "Global viscous damping gamma: force -gamma v on every particle (seed 004 eq. 5)."),
       real<P>("rotational_damping", &P::rotational_damping, Q::LinearDamping, r::non_negative(),
               "Global rotational damping gamma*: torque -R^2 gamma* omega (seed 004 eq. 6)."),
+      real<P>("temperature", &P::temperature, Q::Temperature, r::non_negative(),
+              "Brownian motion at temperature T: random forces and torques matched to the two dampings (both must "
+              "be > 0), so that free spheres reach 1/2 m v^2 = 1/2 I w^2 = 3/2 kT (velocity_verlet) or diffuse with "
+              "D = kT / gamma, D_r = kT / (R^2 gamma*) (overdamped_heun). The noise follows particles.seed. 0: off."),
   };
   return s;
 }
@@ -269,7 +273,9 @@ const Schema<GeneratorParameters>& generator_schema() {
                 "preset's parameters."),
       integer<P>("count", &P::count, 0, 10'000'000, "Number of particles (lattice and random)."),
       text<P>("material", &P::material, "Material name; empty: the first material."),
-      unsigned_integer<P>("seed", &P::seed, "Random seed: the same seed gives the same scene."),
+      unsigned_integer<P>("seed", &P::seed,
+                          "Random seed: the same seed gives the same scene and the same thermal noise "
+                          "(environment.temperature)."),
       optional_object<P>("region", &P::region, &region_schema, "Region to fill; null: the whole box."),
       choice<P>("size_distribution", &P::size_distribution, {"monodisperse", "uniform", "lognormal"},
                 "Diameter distribution (lattice and random)."),
@@ -366,7 +372,7 @@ const Schema<Preset>& preset_schema() {
       object<P>("contact", &P::contact, &contact_schema, "Contact law and its parameters."),
       object<P>("magnetics", &P::magnetics, &magnetics_schema, "Dipole-dipole interactions."),
       object<P>("field", &P::field, &field_schema, "External magnetic field."),
-      object<P>("environment", &P::environment, &environment_schema, "Gravity and global damping."),
+      object<P>("environment", &P::environment, &environment_schema, "Gravity, global damping and temperature."),
       object<P>("box", &P::box, &box_schema, "The box: its six sides are walls, open, or periodic."),
       object<P>("integrator", &P::integrator, &integrator_schema, "Time integration."),
       object<P>("pressure", &P::pressure, &pressure_schema, "Pressure on the packing: a lid or seed 004's top layer."),

@@ -9,6 +9,7 @@
 #include "engine/neighbor.hpp"
 #include "engine/pressure.hpp"
 #include "engine/protocol.hpp"
+#include "engine/thermal.hpp"
 
 #include <chrono>
 #include <optional>
@@ -315,12 +316,18 @@ struct TrialBackup {
 void Simulation::step_overdamped(StageClock& clock) {
   if (!state_.forces_current) compute_forces(0.0, nullptr);
   thread_local StepOrigin origin;
-  thread_local OverdampedSlopes k0, k1;
+  thread_local OverdampedSlopes k0, k1, noise;
   thread_local TrialBackup backup;
   overdamped_slopes(model_, state_, k0);
   double dt = model_.time_step;
   if (model_.integrator.max_displacement && k0.max_speed * dt > *model_.integrator.max_displacement)
     dt = *model_.integrator.max_displacement / k0.max_speed;
+  // Brownian motion: the same noise joins both slopes (additive noise), so the step adds sqrt(2 D dt) xi.
+  const bool thermal = thermal_noise_on(model_);
+  if (thermal) {
+    brownian_slopes(model_, state_, dt, noise);
+    add_slopes(noise, k0);
+  }
   save_origin(state_, origin);
   advance_from(model_, origin, k0.velocity, k0.angular_velocity, k0.lid_velocity, dt, state_);
   state_.time += dt;
@@ -328,6 +335,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   backup.save(state_);
   compute_forces(dt, &clock);
   overdamped_slopes(model_, state_, k1);
+  if (thermal) add_slopes(noise, k1);
   backup.restore(state_);
   for (size_t i = 0; i < k1.velocity.size(); ++i) {
     k1.velocity[i] = 0.5 * (k0.velocity[i] + k1.velocity[i]);

@@ -148,8 +148,9 @@ struct State {
   EventLog events;
   Health health;
   Vec3 total_moment = Vec3::Zero();          // [A m^2] at the last force pass (field work bookkeeping)
-  // Viscous damping force and torque of the last force pass, per particle (empty without damping):
-  // the dissipation of a step is booked with the trapezoid of the old and new forces.
+  // Viscous damping force and torque of the last force pass, per particle (empty without damping), the
+  // Langevin noise included at T > 0: the dissipation of a step is booked with the trapezoid of the old and
+  // new forces.
   std::vector<Vec3> damping_force;           // [N]
   std::vector<Vec3> damping_torque;          // [N m]
   bool forces_current = false;               // forces match the positions (set by a force pass)

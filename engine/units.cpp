@@ -37,6 +37,7 @@ const std::vector<UnitFactor> kAngle = {{"rad", 1.0}, {"deg", pi / 180.0}};
 const std::vector<UnitFactor> kEnergyDensity = {{"J/m^3", 1.0}, {"kJ/m^3", 1e3}, {"MJ/m^3", 1e6}, {"erg/cm^3", 0.1}};
 const std::vector<UnitFactor> kSurfaceEnergy = {{"J/m^2", 1.0}, {"mJ/m^2", 1e-3}, {"erg/cm^2", 1e-3}};
 const std::vector<UnitFactor> kEnergy = {{"J", 1.0}, {"erg", 1e-7}, {"eV", 1.602176634e-19}};
+const std::vector<UnitFactor> kTemperature = {{"K", 1.0}};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -68,8 +69,8 @@ const std::vector<UnitFactor>& accepted_units(Quantity q) {
     case Quantity::Angle: return kAngle;
     case Quantity::Energy: return kEnergy;
     case Quantity::EnergyDensity: return kEnergyDensity;
-    case Quantity::SurfaceEnergy:
-      return kSurfaceEnergy;
+    case Quantity::SurfaceEnergy: return kSurfaceEnergy;
+    case Quantity::Temperature: return kTemperature;
   }
   return kDimensionless;
 }

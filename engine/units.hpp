@@ -30,6 +30,7 @@ enum class Quantity {
   Energy,           // [J]
   EnergyDensity,    // [J/m^3] anisotropy constant; erg/cm^3 = 0.1 J/m^3
   SurfaceEnergy,    // [J/m^2] surface energy gamma; erg/cm^2 = mJ/m^2
+  Temperature,      // [K]   thermal noise; kelvin only (a Celsius offset is not a factor)
 };
 
 struct UnitFactor {

@@ -14,6 +14,7 @@
 #include "engine/protocol.hpp"
 #include "engine/reduced_units.hpp"
 #include "engine/simulation.hpp"
+#include "engine/thermal.hpp"
 #include "engine/units.hpp"
 
 #include <cmath>
@@ -136,6 +137,26 @@ void print_reduced_units(const Preset& preset, const Simulation& sim, bool expla
   }
 }
 
+// Brownian motion (environment.temperature > 0): seed 002's interaction parameter lambda (eq. 1) and
+// interaction radius R_m (eq. 2) for the mean moment and diameter of the particles that carry one.
+void print_thermal_coupling(const Preset& preset, const Simulation& sim) {
+  const ThermalCoupling c = thermal_coupling(sim.model(), sim.state().particles);
+  if (!(c.kT > 0.0)) return;
+  std::printf("  temperature %.4g K (kT = %.4g J)", sim.model().environment.temperature, c.kT);
+  if (!c.defined) {
+    std::printf(": no particle carries a moment (seed 002's lambda and R_m not defined)\n");
+    return;
+  }
+  const std::string& unit = preset.units.length;
+  std::printf(", seed 002 over the %d particles with a moment (mean %.4g A m^2, mean diameter d = %.4g %s):\n",
+              c.magnetic_particles, c.moment, si_to_unit(c.diameter, Quantity::Length, unit), unit.c_str());
+  std::printf(
+      "    lambda = mu0 mu^2 / (4 pi d^3 kT) = %.4g (eq. 1), R_m = (2 mu0 mu^2 / (pi kT))^(1/3) = %.4g %s = "
+      "%.4g d (eq. 2)\n",
+      c.lambda, si_to_unit(c.interaction_radius, Quantity::Length, unit), unit.c_str(),
+      c.interaction_radius / c.diameter);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,6 +228,7 @@ int main(int argc, char** argv) {
       options.steps.value_or(protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
   print_summary(source, preset, *sim, steps);
   print_reduced_units(preset, *sim, options.check_only);
+  if (options.check_only) print_thermal_coupling(preset, *sim);
   if (!sim->state().health.ok) {
     std::cerr << "lodestone-run: the initial state fails a check: " << sim->state().health.message << "\n";
     return kExitSimulationStopped;

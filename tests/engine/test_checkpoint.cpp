@@ -164,6 +164,35 @@ TEST_CASE("an overdamped protocol continues bit-identically across a stage bound
   CHECK(checkpoint_to_bytes(part.document(), checkpoint_from_bytes(bytes).state) == bytes);
 }
 
+TEST_CASE("a Brownian run continues bit-identically from a checkpoint", "[checkpoint][thermal]") {
+  // The noise is a function of (particles.seed, step, id) and the last Langevin force is kept with the
+  // damping force, so a restart needs no generator state. The temperatures are absurd for these millimetre
+  // grains on purpose: kT near their kinetic energy (inertial), a Brownian step of about 1 um (overdamped).
+  const bool overdamped = GENERATE(false, true);
+  INFO((overdamped ? "overdamped protocol" : "velocity Verlet"));
+  Preset preset = overdamped ? staged_scene() : inertial_scene();
+  if (!overdamped) {
+    preset.environment.translational_damping = 1e-4;  // m / gamma = 0.02 s
+    preset.environment.rotational_damping = 1e-4;
+  }
+  preset.environment.temperature = overdamped ? 3e15 : 7e13;
+  const std::int64_t first = overdamped ? 600 : 1500, second = overdamped ? 400 : 1500;
+  Simulation straight(preset);
+  Simulation part(preset);
+  run_checked(part, first);
+  const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
+  Simulation resumed(checkpoint_from_bytes(bytes));
+  run_checked(resumed, second);
+  run_checked(straight, first + second);
+  require_same_state(straight.state(), resumed.state());
+  REQUIRE(straight.state().energy.dissipated_viscous == resumed.state().energy.dissipated_viscous);
+  // The noise mattered: without it the run goes elsewhere.
+  preset.environment.temperature = 0.0;
+  Simulation cold(preset);
+  run_checked(cold, first + second);
+  CHECK(cold.state().particles.position != straight.state().particles.position);
+}
+
 TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edit at that moment", "[checkpoint]") {
   const Preset preset = inertial_scene();
   Simulation original(preset);

@@ -41,7 +41,8 @@ const Quantity kAllQuantities[] = {Quantity::Dimensionless, Quantity::Length,   
                                    Quantity::Force,         Quantity::Stiffness,     Quantity::LinearDamping,
                                    Quantity::FluxDensity,   Quantity::FieldGradient, Quantity::MagneticMoment,
                                    Quantity::Magnetization, Quantity::Frequency,     Quantity::Angle,
-                                   Quantity::Energy,        Quantity::EnergyDensity, Quantity::SurfaceEnergy};
+                                   Quantity::Energy,        Quantity::EnergyDensity, Quantity::SurfaceEnergy,
+                                   Quantity::Temperature};
 
 }  // namespace
 
