@@ -89,12 +89,19 @@ template <class A, Is<Health> H>
 void fields(A& a, H& h) {
   a(h.ok), a(h.message), a(h.particle_id);
 }
+static_assert(sizeof(DipoleHistory) == 2 * sizeof(int) + 4 * sizeof(double) + 4 * sizeof(std::vector<Vec3>),
+              "DipoleHistory changed: update checkpoint.cpp");
+template <class A, Is<DipoleHistory> H>
+void fields(A& a, H& h) {
+  a(h.stored), a(h.passes_since_full), a(h.time_previous), a(h.time_last), a(h.energy_previous), a(h.energy_last),
+      a(h.force_previous), a(h.force_last), a(h.torque_previous), a(h.torque_last);
+}
 template <class A, Is<State> S>
 void fields(A& a, S& s) {
   a(s.particles), a(s.neighbors), a(s.wall_history), a(s.time), a(s.step), a(s.energy), a(s.events), a(s.health),
       a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force),
       a(s.lid_height), a(s.lid_velocity), a(s.lid_placed), a(s.stage), a(s.stage_start_time),
-      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time);
+      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history);
 }
 
 // [SECTION] Writer
@@ -280,6 +287,12 @@ void check_state(const State& s) {
   if (!s.damping_force.empty() && s.damping_force.size() != n) fail("damping forces are not one per particle");
   if (!s.damping_torque.empty() && s.damping_torque.size() != n) fail("damping torques are not one per particle");
   if (s.stage < 0) fail("the protocol stage is negative");
+  const DipoleHistory& d = s.dipole_history;
+  if (d.stored < 0 || d.stored > 2 || d.passes_since_full < 0) fail("the stored dipole passes are not 0, 1 or 2");
+  const bool sizes_ok = (d.stored < 1 || (d.force_last.size() == n && d.torque_last.size() == n)) &&
+                        (d.stored < 2 || (d.force_previous.size() == n && d.torque_previous.size() == n));
+  if (!sizes_ok) fail("stored dipole forces are not one per particle");
+  if (d.stored == 2 && !(d.time_last > d.time_previous)) fail("the stored dipole passes are not in time order");
   if (!std::isfinite(s.time)) fail("the time is not finite");
 }
 

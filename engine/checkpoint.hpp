@@ -18,7 +18,8 @@
 
 namespace lodestone {
 
-inline constexpr int kCheckpointVersion = 2;  // 2: contact records carry the rolling or sand law state
+// 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps.
+inline constexpr int kCheckpointVersion = 3;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -4,6 +4,9 @@
 #include "engine/field.hpp"
 #include "engine/stoner_wohlfarth.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace lodestone {
 namespace {
 
@@ -86,8 +89,9 @@ inline bool moment_is_induced(const Model& model, const Particles& p, size_t i) 
   return model.materials[static_cast<size_t>(p.material[i])].moment_model == MomentModel::Induced;
 }
 
-// Adds the pair (i, j) if it is within reach; returns its energy.
-inline double add_dipole_pair(const Model& model, Particles& p, size_t i, size_t j, double cutoff_sq) {
+// Adds the pair (i, j) to `force` and `torque` (per particle) if it is within reach; returns its energy.
+inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, size_t j, double cutoff_sq, Vec3* force,
+                              Vec3* torque) {
   const Vec3& mi = p.moment[i];
   const Vec3& mj = p.moment[j];
   if (mi.squaredNorm() == 0.0 || mj.squaredNorm() == 0.0) return 0.0;
@@ -99,18 +103,17 @@ inline double add_dipole_pair(const Model& model, Particles& p, size_t i, size_t
     if (gap > *model.magnetics.activity_distance) return 0.0;
   }
   const DipolePair d = dipole_pair(separation, mi, mj, model.magnetics.dipole_cap);
-  p.force[i] += d.force_i;
-  p.force[j] -= d.force_i;
+  force[i] += d.force_i;
+  force[j] -= d.force_i;
   // An induced moment is not attached to the body: it turns with the field, the sphere does not.
-  if (!moment_is_induced(model, p, i)) p.torque[i] += d.torque_i;
-  if (!moment_is_induced(model, p, j)) p.torque[j] += d.torque_j;
+  if (!moment_is_induced(model, p, i)) torque[i] += d.torque_i;
+  if (!moment_is_induced(model, p, j)) torque[j] += d.torque_j;
   return d.energy;
 }
 
-}  // namespace
-
-void compute_dipole_forces(const Model& model, State& state) {
-  Particles& p = state.particles;
+// The pair sum, added to `force` and `torque`; returns the dipole energy.
+double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* torque) {
+  const Particles& p = state.particles;
   double energy = 0.0;
   switch (model.magnetics.method) {
     case DipoleMethod::Off:
@@ -118,17 +121,78 @@ void compute_dipole_forces(const Model& model, State& state) {
     case DipoleMethod::Cutoff: {
       const double cutoff_sq = model.dipole_cutoff * model.dipole_cutoff;
       for (const IndexPair& pr : state.neighbors.dipole_pairs)
-        energy += add_dipole_pair(model, p, static_cast<size_t>(pr.i), static_cast<size_t>(pr.j), cutoff_sq);
+        energy +=
+            add_dipole_pair(model, p, static_cast<size_t>(pr.i), static_cast<size_t>(pr.j), cutoff_sq, force, torque);
       break;
     }
     case DipoleMethod::Direct: {
       const size_t n = p.size();
       for (size_t i = 0; i < n; ++i)
-        for (size_t j = i + 1; j < n; ++j) energy += add_dipole_pair(model, p, i, j, INFINITY);
+        for (size_t j = i + 1; j < n; ++j) energy += add_dipole_pair(model, p, i, j, INFINITY, force, torque);
       break;
     }
   }
-  state.energy.dipole = energy;
+  return energy;
+}
+
+}  // namespace
+
+void compute_dipole_forces(const Model& model, State& state) {
+  Particles& p = state.particles;
+  state.energy.dipole = dipole_pass(model, state, p.force.data(), p.torque.data());
+}
+
+// Seed 002 App. A.8 with a first-order series (eq. 51, m = 1), the derivative taken from the last two
+// full passes (engine/magnetics.hpp). Force passes are counted, not steps, so that Heun's trial pass
+// (made before the step counter moves) and the pass after it agree on whether they are full.
+void dipole_stage(const Model& model, State& state, bool trial) {
+  const int k = model.magnetics.force_interval;
+  if (k <= 1 || model.magnetics.method == DipoleMethod::Off) {
+    compute_dipole_forces(model, state);  // the single-step path, untouched
+    return;
+  }
+  Particles& p = state.particles;
+  DipoleHistory& h = state.dipole_history;
+  const size_t n = p.size();
+  if (h.stored > 0 && h.force_last.size() != n) h.clear();  // particles added or removed without a reset
+  const bool full = h.stored < 2 || h.passes_since_full + 1 >= k;
+  if (trial) {
+    // Heun's predictor: full with the pass that follows it, extrapolated to the same time otherwise.
+    if (full) {
+      compute_dipole_forces(model, state);
+      return;
+    }
+  } else if (full) {
+    // A second full pass at the same time (forces recomputed in place) replaces the newer one, so that
+    // t_b - t_a never vanishes.
+    if (h.stored == 0 || state.time != h.time_last) {
+      std::swap(h.force_previous, h.force_last);
+      std::swap(h.torque_previous, h.torque_last);
+      h.time_previous = h.time_last;
+      h.energy_previous = h.energy_last;
+      h.stored = std::min(h.stored + 1, 2);
+    }
+    h.force_last.assign(n, Vec3::Zero());
+    h.torque_last.assign(n, Vec3::Zero());
+    h.energy_last = dipole_pass(model, state, h.force_last.data(), h.torque_last.data());
+    h.time_last = state.time;
+    h.passes_since_full = 0;
+    for (size_t i = 0; i < n; ++i) {
+      p.force[i] += h.force_last[i];
+      p.torque[i] += h.torque_last[i];
+    }
+    state.energy.dipole = h.energy_last;
+    return;
+  } else {
+    ++h.passes_since_full;
+  }
+  // F(t) = F_b + w (F_b - F_a), w = (t - t_b) / (t_b - t_a).
+  const double w = (state.time - h.time_last) / (h.time_last - h.time_previous);
+  for (size_t i = 0; i < n; ++i) {
+    p.force[i] += h.force_last[i] + w * (h.force_last[i] - h.force_previous[i]);
+    p.torque[i] += h.torque_last[i] + w * (h.torque_last[i] - h.torque_previous[i]);
+  }
+  state.energy.dipole = h.energy_last + w * (h.energy_last - h.energy_previous);
 }
 
 }  // namespace lodestone

@@ -72,7 +72,9 @@ void reorder_particles(State& state, const std::vector<int>& order) {
       for (size_t side = 0; side < 6; ++side) walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
     state.wall_history.swap(walls);
   }
-  for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque}) {
+  DipoleHistory& dipoles = state.dipole_history;  // the extrapolation's stored passes (force_interval > 1)
+  for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque, &dipoles.force_previous,
+                                          &dipoles.force_last, &dipoles.torque_previous, &dipoles.torque_last}) {
     if (per_particle->size() != n) continue;
     std::vector<Vec3> moved(n);
     for (size_t k = 0; k < n; ++k) moved[k] = (*per_particle)[static_cast<size_t>(order[k])];

@@ -101,6 +101,9 @@ struct MagneticParameters {
   double dipole_cap = 0.0;                  // [m] smallest distance used in force and torque (0: none)
   std::optional<double> activity_distance;  // [m] surface gap beyond which a pair is inactive (PFC dipole_d)
   int induced_iterations = 0;               // fixed-point passes making induced moments feel their neighbours
+  // Multiple time steps (seed 002 App. A.8): the dipole pass runs in full every this many force passes and
+  // is extrapolated to first order in time in between (engine/magnetics.hpp). 1: every pass, exact.
+  int force_interval = 1;
 };
 
 // [SECTION] External field

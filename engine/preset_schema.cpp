@@ -162,6 +162,10 @@ const Schema<MagneticParameters>& magnetics_schema() {
       integer<P>("induced_iterations", &P::induced_iterations, 0, 100,
                  "Induced moments: fixed-point passes in which each moment also feels its neighbours' dipole "
                  "fields (0: the applied field only)."),
+      integer<P>("force_interval", &P::force_interval, 1, 1000,
+                 "Multiple time steps (seed 002 App. A.8): dipole forces, torques and energy are computed every k "
+                 "steps and extrapolated to first order in time from the last two full passes in between, an "
+                 "approximation with error O((k dt)^2) (docs/physics.md). 1: every step, exact."),
   };
   return s;
 }

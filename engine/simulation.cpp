@@ -172,6 +172,7 @@ void Simulation::restore(const Preset& saved_with, State state) {
   if (!same_parameters) {
     place_lid(model_, state_);
     state_.neighbors.valid = false;  // ranges may differ; contact history is carried by (id, id)
+    state_.dipole_history.clear();   // extrapolated dipole forces start afresh, as after an edit
     refresh_neighbor_lists(model_, state_);
     compute_forces(0.0, nullptr);
   }
@@ -189,6 +190,7 @@ void Simulation::reinitialize() {
   place_lid(model_, state_);
   state_.neighbors.valid = false;
   state_.wall_history.resize(6 * state_.particles.size());
+  state_.dipole_history.clear();
   refresh_neighbor_lists(model_, state_);
   compute_forces(0.0, nullptr);
   check_health(model_, state_);
@@ -219,11 +221,12 @@ void Simulation::set_model(const Model& model) {
   model_ = std::move(candidate);
   place_lid(model_, state_);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
+  state_.dipole_history.clear();   // extrapolated dipole forces (force_interval > 1) start afresh
   refresh_neighbor_lists(model_, state_);
   compute_forces(0.0, nullptr);
 }
 
-void Simulation::compute_forces(double dt, StageClock* clock) {
+void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   auto lap = [clock](Stage s) {
     if (clock) clock->lap(s);
   };
@@ -236,7 +239,7 @@ void Simulation::compute_forces(double dt, StageClock* clock) {
   lap(Stage::Moments);
   compute_contact_forces(model_, state_, dt);
   lap(Stage::Contacts);
-  compute_dipole_forces(model_, state_);
+  dipole_stage(model_, state_, trial);
   lap(Stage::Dipoles);
   apply_field(model_, state_, dt);
   apply_gravity_and_damping(model_, state_, dt);
@@ -333,7 +336,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   state_.time += dt;
   clock.lap(Stage::Integrate);
   backup.save(state_);
-  compute_forces(dt, &clock);
+  compute_forces(dt, &clock, /*trial=*/true);
   overdamped_slopes(model_, state_, k1);
   if (thermal) add_slopes(noise, k1);
   backup.restore(state_);

@@ -83,7 +83,8 @@ class Simulation {
  private:
   Simulation(const Preset& preset, std::vector<Preset> stage_presets);
   void restore(const Preset& saved_with, State state);
-  void compute_forces(double dt, StageClock* clock);
+  // `trial`: Heun's predictor pass, whose results the step puts back (the dipole stage keeps no history of it).
+  void compute_forces(double dt, StageClock* clock, bool trial = false);
   void step_verlet(StageClock& clock);
   void step_overdamped(StageClock& clock);
   void advance_protocol();

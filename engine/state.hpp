@@ -131,6 +131,25 @@ struct EventLog {
   std::vector<Event> recent_in_order() const;
 };
 
+// Multiple time steps for the dipole pass (magnetics.force_interval = k > 1; seed 002 App. A.8,
+// engine/magnetics.hpp): the dipole forces, torques and energy of the last two full passes, from which
+// the passes in between are extrapolated to first order in time. Indexed like the particles and
+// permuted with them when large scenes are reordered. Empty with k = 1; cleared by parameter edits,
+// protocol stages and edited particles, after which the next two passes are full.
+struct DipoleHistory {
+  int stored = 0;                // full passes held: 0, 1 or 2
+  int passes_since_full = 0;     // force passes since the newer one (Heun's trial passes not counted)
+  double time_previous = 0.0;    // [s] time of the older full pass
+  double time_last = 0.0;        // [s] time of the newer one
+  double energy_previous = 0.0;  // [J] dipole energy of the older full pass
+  double energy_last = 0.0;      // [J] of the newer one
+
+  std::vector<Vec3> force_previous, force_last;    // [N] dipole force per particle
+  std::vector<Vec3> torque_previous, torque_last;  // [N m] dipole torque per particle
+
+  void clear() { *this = DipoleHistory{}; }
+};
+
 // Set by the checks stage when the run must stop: names the particle and a likely cause.
 struct Health {
   bool ok = true;
@@ -167,6 +186,7 @@ struct State {
   double last_time_step = 0.0;               // [s] the step just made (overdamped steps may be shortened)
   // First time since the stage began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
   std::optional<double> alignment_time;      // [s]
+  DipoleHistory dipole_history;              // magnetics.force_interval > 1
 };
 
 }  // namespace lodestone

@@ -1,4 +1,5 @@
-// Magnetics panel: moment model and its parameters, dipole method, cap, cutoff, activity distance.
+// Magnetics panel: moment model and its parameters, dipole method, cap, cutoff, activity distance,
+// induced iterations and the multiple-time-step interval (an approximation, named when on).
 
 #include "ui/panels.hpp"
 
@@ -20,6 +21,12 @@ void magnetics_panel(PanelContext& c) {
     ImGui::PopID();
   }
   for (const auto& f : magnetics_schema()) changed |= edit_field(f, p.magnetics, "magnetics", editor);
+  // Issue 7: an approximation is never on silently. force_interval (default 1, exact) is listed above.
+  if (p.magnetics.force_interval > 1 && p.magnetics.method != DipoleMethod::Off)
+    ImGui::TextWrapped(
+        "Approximation: dipole forces are computed every %d steps and extrapolated in between "
+        "(seed 002 App. A.8; force_interval 1 is exact).",
+        p.magnetics.force_interval);
   if (changed) send_parameters(state, c.send);
 }
 

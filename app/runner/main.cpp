@@ -61,6 +61,9 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
               dipole_name(m.magnetics.method));
   if (m.magnetics.method == DipoleMethod::Cutoff)
     std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
+  if (m.magnetics.force_interval > 1 && m.magnetics.method != DipoleMethod::Off)
+    std::printf(", computed every %d steps and extrapolated in between (magnetics.force_interval)",
+                m.magnetics.force_interval);
   std::printf("\n  field %s, %.4g %s\n", program_name(m.field.program),
               si_to_unit(m.field.strength, Quantity::FluxDensity, u.field), u.field.c_str());
   std::printf("  time step %.4g s (suggested %.4g s, limited by %s)%s\n", m.time_step, m.advice.suggested,

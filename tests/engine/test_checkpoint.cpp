@@ -93,7 +93,17 @@ void require_same_state(const State& a, const State& b) {
   REQUIRE(a.energy.dissipated_friction == b.energy.dissipated_friction);
   REQUIRE(a.energy.dissipated_dashpot == b.energy.dissipated_dashpot);
   REQUIRE(a.energy.elastic == b.energy.elastic);
+  REQUIRE(a.energy.dipole == b.energy.dipole);
   REQUIRE(a.events.count == b.events.count);
+  const DipoleHistory& g = a.dipole_history;  // multiple time steps (magnetics.force_interval > 1)
+  const DipoleHistory& h = b.dipole_history;
+  REQUIRE(g.stored == h.stored);
+  REQUIRE(g.passes_since_full == h.passes_since_full);
+  REQUIRE(g.time_last == h.time_last);
+  REQUIRE(g.force_last == h.force_last);
+  REQUIRE(g.torque_last == h.torque_last);
+  REQUIRE(g.force_previous == h.force_previous);
+  REQUIRE(g.torque_previous == h.torque_previous);
 }
 
 struct TemporaryFile {
@@ -120,10 +130,12 @@ std::string with_checksum(std::string bytes) {
 
 TEST_CASE("a run continued from a checkpoint is bit-identical to the run that never stopped", "[checkpoint]") {
   // Each law keeps a different state in the contact record: shear springs only, shear and rolling
-  // springs, the sand law's contact pointers.
+  // springs, the sand law's contact pointers. Variant 3: dipole forces every 4th step, extrapolated in
+  // between from the two full passes the state keeps.
   Preset preset = inertial_scene();
-  const int variant = GENERATE(0, 1, 2);
+  const int variant = GENERATE(0, 1, 2, 3);
   if (variant == 1) preset.contact.rolling.enabled = true;
+  if (variant == 3) preset.magnetics.force_interval = 4;
   if (variant == 2) {
     preset.contact.law = ContactLaw::Sand;
     preset.materials[0].surface_energy = 0.05;
@@ -134,6 +146,7 @@ TEST_CASE("a run continued from a checkpoint is bit-identical to the run that ne
   run_checked(first_half, 1500);  // contacts form and slide, lists are rebuilt on the way
   REQUIRE(first_half.state().neighbors.builds > 1);
   REQUIRE(first_half.observe().particle_contacts + first_half.observe().wall_contacts > 0);
+  if (variant == 3) REQUIRE(first_half.state().dipole_history.passes_since_full > 0);  // saved between full passes
 
   TemporaryFile file("restart.ckpt");
   save_checkpoint(file.path, first_half.document(), first_half.state());
@@ -144,7 +157,13 @@ TEST_CASE("a run continued from a checkpoint is bit-identical to the run that ne
 }
 
 TEST_CASE("an overdamped protocol continues bit-identically across a stage boundary", "[checkpoint]") {
-  const Preset preset = staged_scene();
+  Preset preset = staged_scene();
+  const int force_interval = GENERATE(1, 3);  // 3: dipoles on, computed every third step (Heun's trial pass too)
+  if (force_interval > 1) {
+    preset.magnetics.method = DipoleMethod::Cutoff;
+    preset.magnetics.force_interval = force_interval;
+  }
+  INFO("force_interval " << force_interval);
   Simulation straight(preset);
   Simulation part(preset);
   while (part.state().stage == 0 && part.state().health.ok) part.step();
@@ -152,6 +171,10 @@ TEST_CASE("an overdamped protocol continues bit-identically across a stage bound
   REQUIRE(part.state().health.ok);
   part.run(50);  // into the field stage: Stoner-Wohlfarth moments are turning
   const std::int64_t at = part.state().step;
+  if (force_interval > 1) {  // saved between full passes, with dipole forces at work
+    REQUIRE(part.state().dipole_history.passes_since_full > 0);
+    REQUIRE(part.state().energy.dipole != 0.0);
+  }
 
   const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
   Simulation resumed(checkpoint_from_bytes(bytes));
