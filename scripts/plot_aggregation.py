@@ -1,0 +1,355 @@
+#!/usr/bin/python3
+"""Figures and numbers of docs/reproduction-aggregation.md from scripts/reproduce-aggregation.sh.
+
+    plot_aggregation.py RUNS_DIR FIGURES_DIR
+
+Reads RUNS_DIR/capture_<map>.csv and capture_<map>_sigma.csv (lodestone-capture: the collision
+probability per (b, v) cell and the cross sections per speed), and the aggregation run's
+aggregation_series.csv (S(t), eq. 17), aggregation_frames.xyz (the last frame: cluster moments
+against size, eq. 16) and aggregation.log (the runner's own fits). Writes aggregation-*.png into
+FIGURES_DIR and prints the numbers the document quotes. Needs python3-matplotlib and
+python3-numpy (Debian)."""
+import csv
+import math
+import os
+import re
+import sys
+
+import numpy as np
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MAPS = {  # name: legend
+    "thermal": "thermal spins, start at R_m (paper's set-up)",
+    "nospin": "no initial spins, start at R_m",
+    "nospin-far": "no initial spins, start 3 b_max upstream",
+    "thermal-far": "thermal spins, start 3 b_max upstream",
+}
+PAPER_C = (0.8, 0.9)
+RADIUS = 10e-9  # [m] the grains of seed 002 Fig. 2 (20 nm diameter)
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def fit_c(sigma_rows):
+    """Eq. 27 fit as lodestone-capture does it: weighted mean of sigma/sigma_m (weights 1/err^2),
+    error scaled by sqrt(chi2/dof) when > 1; unweighted with the standard error of the mean when
+    some error is 0."""
+    q = np.array([float(r["c"]) for r in sigma_rows])
+    e = np.array([float(r["c_error"]) for r in sigma_rows])
+    if len(q) == 0:
+        return None
+    if np.all(e > 0):
+        w = 1 / e**2
+        c = float(np.sum(w * q) / np.sum(w))
+        chi2 = float(np.sum((q - c) ** 2 * w) / (len(q) - 1)) if len(q) > 1 else 0.0
+        err = math.sqrt(1 / np.sum(w)) * max(1.0, math.sqrt(chi2))
+    else:
+        c = float(np.mean(q))
+        chi2 = 0.0
+        err = float(np.std(q, ddof=1) / math.sqrt(len(q))) if len(q) > 1 else 0.0
+    return c, err, chi2, float(q.min()), float(q.max())
+
+
+def power_law(x, y):
+    """Least squares on log-log; exponent, its standard error (scatter about the line), prefactor."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = (x > 0) & (y > 0)
+    u, w = np.log(x[ok]), np.log(y[ok])
+    if len(u) < 2 or np.ptp(u) == 0:
+        return None
+    slope, icpt = np.polyfit(u, w, 1)
+    err = 0.0
+    if len(u) > 2:
+        r = w - (icpt + slope * u)
+        err = math.sqrt(np.sum(r**2) / (len(u) - 2) / np.sum((u - u.mean()) ** 2))
+    return float(slope), err, math.exp(icpt)
+
+
+def plot_map(runs, figs, name):
+    cells = read_csv(os.path.join(runs, f"capture_{name}.csv"))
+    sigma = read_csv(os.path.join(runs, f"capture_{name}_sigma.csv"))
+    if not cells or not sigma:
+        return None
+    speeds = sorted({float(r["v_over_vth"]) for r in cells})
+    fracs = sorted({float(r["b_over_bmax"]) for r in cells})
+    bmax_th = float(sigma[0]["b_max"]) * float(sigma[0]["v_over_vth"]) ** (2 / 3)  # b_max ~ v^-2/3
+    P = np.zeros((len(speeds), len(fracs)))
+    for r in cells:
+        P[speeds.index(float(r["v_over_vth"])), fracs.index(float(r["b_over_bmax"]))] = float(r["probability"])
+    fit = fit_c(sigma)
+    if len(speeds) >= 2:
+        lv = np.log(speeds)
+        v_edges = np.exp(np.concatenate(([lv[0] - (lv[1] - lv[0]) / 2], (lv[1:] + lv[:-1]) / 2,
+                                         [lv[-1] + (lv[-1] - lv[-2]) / 2])))
+        f = np.array(fracs)
+        f_edges = np.concatenate(([0.0], (f[1:] + f[:-1]) / 2, [f[-1] + (f[-1] - f[-2]) / 2]))
+        X = np.repeat(v_edges[:, None], len(f_edges), axis=1)
+        Y = f_edges[None, :] * bmax_th * X ** (-2 / 3) / RADIUS
+        fig, ax = plt.subplots(figsize=(6.4, 4.8))
+        mesh = ax.pcolormesh(X, Y, P, cmap="gray", vmin=0, vmax=1, shading="flat")
+        fig.colorbar(mesh, ax=ax, label="collision probability P")
+        v = np.geomspace(v_edges[0], v_edges[-1], 100)
+        ax.plot(v, bmax_th * v ** (-2 / 3) / RADIUS, "r--", label="b_max (eq. 13 corrected)")
+        if fit:
+            ax.plot(v, math.sqrt(fit[0]) * bmax_th * v ** (-2 / 3) / RADIUS, "c:",
+                    label=f"sqrt(c) b_max, c = {fit[0]:.2f} (eq. 27 fit)")
+        ax.plot(v, math.sqrt(0.85) * bmax_th * v ** (-2 / 3) / RADIUS, color="orange", lw=0.8,
+                label="sqrt(0.85) b_max (paper's c)")
+        ax.set_xscale("log")
+        ax.set_xlabel("v / v_th")
+        ax.set_ylabel("impact parameter b / R")
+        ax.set_title(f"P(b, v): {MAPS.get(name, name)}", fontsize=9)
+        ax.legend(fontsize=7, loc="upper right")
+        fig.tight_layout()
+        fig.savefig(os.path.join(figs, f"aggregation-capture-map-{name}.png"), dpi=110)
+        plt.close(fig)
+    return speeds, fracs, P, sigma, fit
+
+
+def plot_sigma(figs, maps):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for name, m in maps.items():
+        if not m:
+            continue
+        _, _, _, sigma, fit = m
+        v = [float(r["v_over_vth"]) for r in sigma]
+        c = [float(r["c"]) for r in sigma]
+        e = [float(r["c_error"]) for r in sigma]
+        line = ax.errorbar(v, c, yerr=e, marker="o", ms=4, capsize=2, label=MAPS.get(name, name))
+        if fit and len(v) > 1:
+            ax.axhline(fit[0], color=line[0].get_color(), lw=0.7, ls=":")
+    ax.axhspan(*PAPER_C, color="orange", alpha=0.25, label="paper: c = 0.8-0.9 (Fig. 3)")
+    ax.set_xscale("log")
+    ax.set_xlabel("v / v_th")
+    ax.set_ylabel("σ / σ_m,  σ_m = 3π (α / (m̄ v²))^(2/3)")
+    ax.set_ylim(0, 1.05)
+    ax.set_title("Capture cross section against eq. 14 (dotted: eq. 27 fits of c)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "aggregation-capture-c.png"), dpi=110)
+    plt.close(fig)
+
+
+def read_last_frame(path):
+    """Last frame of the extended XYZ: box lengths and the columns of each particle."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        lines = f.read().splitlines()
+    k, last = 0, None
+    while k < len(lines) and lines[k].strip():
+        n = int(lines[k])
+        last = (lines[k + 1], lines[k + 2:k + 2 + n])
+        k += 2 + n
+    if last is None:
+        return None
+    head, body = last
+    lat = [float(x) for x in re.search(r'Lattice="([^"]+)"', head).group(1).split()]
+    time = float(re.search(r"Time=(\S+)", head).group(1))
+    props = re.search(r"Properties=(\S+)", head).group(1).split(":")
+    cols, at = {}, 0
+    for j in range(0, len(props), 3):
+        width = int(props[j + 2])
+        cols[props[j]] = slice(at, at + width)
+        at += width
+    data = np.array([[float(x) for x in line.split()] for line in body])
+    return np.array([lat[0], lat[4], lat[8]]), time, cols, data
+
+
+def clusters_from_frame(frame, gap=0.04):
+    """Clusters by touching: centre distance below R_i + R_j + gap * R (nearest image on the
+    periodic box). The runner's clusters follow contacts; a SAND contact breaks beyond a gap of
+    s_b (0.2 nm = 0.02 R here), so the two agree but for pairs that come that close without touching."""
+    box, time, cols, d = frame
+    pos, rad, mom = d[:, cols["pos"]], d[:, cols["radius"]].ravel(), d[:, cols["moment"]]
+    n = len(pos)
+    parent = list(range(n))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        r = pos[i + 1:] - pos[i]
+        r -= box * np.round(r / box)
+        dist = np.linalg.norm(r, axis=1)
+        for j in np.nonzero(dist < rad[i] + rad[i + 1:] + gap * rad[i])[0]:
+            a, b = find(i), find(i + 1 + j)
+            if a != b:
+                parent[a] = b
+    groups = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    sizes = np.array([len(g) for g in groups.values()])
+    moments = np.array([np.linalg.norm(mom[g].sum(axis=0)) for g in groups.values()])
+    return time, sizes, moments, float(np.linalg.norm(mom[0]))
+
+
+def runner_fits(log):
+    out = {}
+    if not os.path.exists(log):
+        return out
+    text = open(log).read()
+    m = re.search(r"Accretional remanence.*?\(sizes ([\d.e+-]+) to ([\d.e+-]+)\): b = ([-\d.]+) \+- ([\d.]+)", text)
+    if m:
+        out["remanence"] = (float(m.group(3)), float(m.group(4)), m.group(1), m.group(2))
+    m = re.search(r"Dynamic exponent.*?z = ([-\d.]+) \+- ([\d.]+)", text)
+    if m:
+        out["z"] = (float(m.group(1)), float(m.group(2)))
+    m = re.search(r"Time per step ([\d.]+) us", text)
+    if m:
+        out["step_us"] = float(m.group(1))
+    m = re.search(r"Clusters at t = (\S+) s: (\d+) \(largest (\d+)\), S = (\S+) .*?, (\d+) chains of mean length (\S+), (\d+) rings",
+                  text)
+    if m:
+        out["final"] = m.groups()
+    return out
+
+
+def plot_size_distribution(runs, figs):
+    """n_s(t) at five times spread over the run (aggregation_clusters.csv: step, time, size, count)."""
+    rows = read_csv(os.path.join(runs, "aggregation_clusters.csv"))
+    if not rows:
+        return
+    by_time = {}
+    for r in rows:
+        by_time.setdefault(float(r["time"]), []).append((int(r["size"]), int(r["count"])))
+    times = sorted(by_time)
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for frac in (0.0625, 0.125, 0.25, 0.5, 1.0):
+        t = min(times, key=lambda x: abs(x - frac * times[-1]))
+        sizes, counts = zip(*sorted(by_time[t]))
+        ax.loglog(sizes, counts, "o-", ms=3, lw=0.8, label=f"t = {t * 1e6:.2g} µs")
+    ax.set_xlabel("cluster size s")
+    ax.set_ylabel("number of clusters n_s")
+    ax.set_title("Cluster-size distribution n_s(t)", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "aggregation-size-distribution.png"), dpi=110)
+    plt.close(fig)
+
+
+def plot_aggregation(runs, figs):
+    series = read_csv(os.path.join(runs, "aggregation_series.csv"))
+    if not series:
+        return
+    fits = runner_fits(os.path.join(runs, "aggregation.log"))
+    t = np.array([float(r["time"]) for r in series])
+    S = np.array([float(r["mean_cluster_size"]) for r in series])
+    chains = np.array([float(r["chains"]) for r in series])
+    clusters = np.array([float(r["clusters"]) for r in series])
+    keep = np.concatenate(([True], np.diff(t) > 0))  # a row repeated at the same time counts once
+    t, S, chains, clusters = t[keep], S[keep], chains[keep], clusters[keep]
+    second = (t >= 0.5 * t[-1] * (1 - 1e-9)) & (t > 0)
+    z = power_law(t[second], S[second])
+    # S - 1 grows from 0: its power law over the whole run is the other common reading.
+    early = (t > 0) & (S > 1)
+    z_all = power_law(t[early], S[early] - 1)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    a.loglog(t * 1e6, S, ".", ms=3, label="S(t), eq. 17")
+    if z:
+        tt = t[second]
+        a.loglog(tt * 1e6, z[2] * tt ** z[0], "r-", label=f"fit second half: z = {z[0]:.2f} ± {z[1]:.2f}")
+        a.loglog(tt * 1e6, S[second][0] * (tt / tt[0]) ** 3.2, "k--", lw=0.8, label="slope 3.2 (seed 002, theory)")
+    a.set_xlabel("t [µs]")
+    a.set_ylabel("mean cluster size S")
+    a.set_title("Mean cluster size (presets/aggregation.json)", fontsize=9)
+    a.legend(fontsize=8)
+    b.plot(t * 1e6, clusters, label="clusters (incl. single grains)")
+    b.plot(t * 1e6, chains, label="chains")
+    b.set_xlabel("t [µs]")
+    b.set_ylabel("count")
+    b.legend(fontsize=8)
+    b.set_title("Clusters and chains", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "aggregation-S-t.png"), dpi=110)
+    plt.close(fig)
+
+    print("== aggregation run ==")
+    if "final" in fits:
+        f = fits["final"]
+        print(f"final state t = {f[0]} s: {f[1]} clusters (largest {f[2]}), S = {f[3]}, {f[4]} chains of mean length "
+              f"{f[5]}, {f[6]} rings")
+    if "step_us" in fits:
+        print(f"time per step {fits['step_us']} us")
+    if z:
+        print(f"z (S ~ t^z, second half, {second.sum()} rows): {z[0]:.3f} +- {z[1]:.3f}"
+              + (f"  (runner: {fits['z'][0]:.4f} +- {fits['z'][1]:.4f})" if "z" in fits else ""))
+    if z_all:
+        print(f"S - 1 ~ t^z' over the whole run: z' = {z_all[0]:.3f} +- {z_all[1]:.3f}")
+    print(f"S at the end: {S[-1]:.3f}; at half time: {S[second][0]:.3f}")
+
+    plot_size_distribution(runs, figs)
+
+    frame = read_last_frame(os.path.join(runs, "aggregation_frames.xyz"))
+    if frame is None:
+        return
+    time, sizes, moments, mu = clusters_from_frame(frame)
+    big = sizes >= 2
+    rem = power_law(sizes[big], moments[big])
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    ax.loglog(sizes[big], moments[big] / mu, "o", ms=4, alpha=0.6, label=f"clusters at t = {time * 1e6:.3g} µs")
+    s = np.arange(2, max(3, sizes.max()) + 1)
+    if rem:
+        ax.loglog(s, rem[2] * s ** rem[0] / mu, "r-", label=f"fit: |Σm| ∝ s^{rem[0]:.2f} ± {rem[1]:.2f}")
+    ax.loglog(s, s**0.63, "k--", lw=0.8, label="μ s^0.63 (eq. 16)")
+    ax.loglog(s, s**1.0, "k:", lw=0.8, label="μ s (aligned chain, eq. 15)")
+    ax.loglog(s, s**0.5, "g:", lw=0.8, label="μ s^0.5 (random moments)")
+    ax.set_xlabel("cluster size s")
+    ax.set_ylabel("|Σ m| / μ")
+    ax.set_title("Accretional remanence (eq. 16)", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "aggregation-remanence.png"), dpi=110)
+    plt.close(fig)
+    if rem:
+        print(f"remanence from the last frame (t = {time:.4g} s, {big.sum()} clusters with s >= 2, sizes "
+              f"{sizes[big].min()}-{sizes.max()}): b = {rem[0]:.3f} +- {rem[1]:.3f}"
+              + (f"  (runner, contacts: {fits['remanence'][0]:.4f} +- {fits['remanence'][1]:.4f})"
+                 if "remanence" in fits else ""))
+        print(f"clusters by touching in the last frame: {len(sizes)}")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    runs, figs = sys.argv[1], sys.argv[2]
+    os.makedirs(figs, exist_ok=True)
+    maps = {name: plot_map(runs, figs, name) for name in MAPS}
+    plot_sigma(figs, maps)
+    for name, m in maps.items():
+        if not m:
+            continue
+        speeds, fracs, P, sigma, fit = m
+        print(f"== capture map {name}: {MAPS[name]} ==")
+        n = int(read_csv(os.path.join(runs, f"capture_{name}.csv"))[0]["runs"])
+        print(f"{len(speeds)} speeds x {len(fracs)} impact parameters x {n} shots")
+        for r in sigma:
+            print(f"  v/v_th = {float(r['v_over_vth']):5.2f}: c = {float(r['c']):.3f} +- {float(r['c_error']):.3f}, "
+                  f"c_w = (R_w/b_max)^2 = {float(r['c_white']):.3f}, b_50/b_max = {float(r['half_radius_over_bmax']):.3f}")
+        if fit:
+            print(f"  eq. 27 fit: c = {fit[0]:.3f} +- {fit[1]:.3f} (chi2/dof {fit[2]:.2g}; per speed {fit[3]:.3f}-{fit[4]:.3f}); "
+                  f"mean c_w = {np.mean([float(r['c_white']) for r in sigma]):.3f}")
+        for r in sigma:
+            if abs(float(r["v_over_vth"]) - 1) < 1e-9:
+                s, e = float(r["sigma"]), float(r["sigma_error"])
+                g = math.pi * RADIUS**2
+                print(f"  sigma(v_th) = {s:.4g} +- {e:.2g} m^2: / pi R^2 = {s / g:.0f} +- {e / g:.0f}; "
+                      f"/ pi (2R)^2 = {s / (4 * g):.0f} +- {e / (4 * g):.0f}; / 4 pi (2R)^2 = {s / (16 * g):.1f} "
+                      f"+- {e / (16 * g):.1f}; sigma_m / pi R^2 = {float(r['sigma_m']) / g:.0f}")
+    plot_aggregation(runs, figs)
+
+
+if __name__ == "__main__":
+    main()
