@@ -56,13 +56,36 @@ std::vector<Bond> create_bonds(const Preset& preset, const Particles& p) {
   const size_t n = p.size();
   auto coincident = [&](size_t a, size_t b) { return !((p.position[b] - p.position[a]).norm() > 0.0); };
   if (params.create == BondCreation::Touching) {
-    // Particles are few where bonds are wanted (chains, strips, small lattices): a direct pair loop.
-    for (size_t a = 0; a < n; ++a)
-      for (size_t b = a + 1; b < n; ++b) {
+    // A hash grid of cells one largest reach wide: each particle looks at the 27 cells around its own,
+    // and a pair is taken once (a < b), in index order, so the bonds come out the same on every machine.
+    double r_max = 0.0;
+    for (double r : p.radius) r_max = std::max(r_max, r);
+    const double cell = 2.0 * r_max * (1.0 + params.touch_tolerance);
+    auto key = [&](const Vec3& x, int dx, int dy, int dz) {
+      // Unsigned arithmetic: wraps instead of overflowing for far-away cells.
+      const auto c = [&](double v, int d) {
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(std::floor(v / cell)) + d);
+      };
+      return (c(x.x(), dx) * 73856093u) ^ (c(x.y(), dy) * 19349663u) ^ (c(x.z(), dz) * 83492791u);
+    };
+    std::unordered_map<std::uint64_t, std::vector<size_t>> grid;
+    for (size_t a = 0; a < n; ++a) grid[key(p.position[a], 0, 0, 0)].push_back(a);
+    for (size_t a = 0; a < n; ++a) {
+      std::vector<size_t> near;
+      for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dz = -1; dz <= 1; ++dz)
+            if (const auto it = grid.find(key(p.position[a], dx, dy, dz)); it != grid.end())
+              for (size_t b : it->second)
+                if (b > a) near.push_back(b);
+      std::sort(near.begin(), near.end());
+      near.erase(std::unique(near.begin(), near.end()), near.end());  // hash collisions may repeat a cell
+      for (size_t b : near) {
         const double reach = (p.radius[a] + p.radius[b]) * (1.0 + params.touch_tolerance);
         const double dist = (p.position[b] - p.position[a]).norm();
         if (dist <= reach && dist > 0.0) bonds.push_back(make_bond(p, a, b, params));
       }
+    }
   } else if (params.create == BondCreation::List) {
     for (size_t k = 0; k < params.list.size(); ++k) {
       const BondEntry& e = params.list[k];
@@ -248,11 +271,11 @@ void advise_bonds_and_floor(Model& model, const Particles& p, const std::vector<
     consider(std::sqrt(std::max(k.axial, shear) / m_min), "bond stiffness");
     consider(std::sqrt(std::max(4.0 * k.bending, k.torsion) / i_min), "bond stiffness");
   }
-  if (floor.side != FloorSide::None && floor.stiffness && !overdamped) {
-    double m_min = INFINITY;
-    for (double m : p.mass) m_min = std::min(m_min, m);
-    if (!p.mass.empty()) consider(std::sqrt(*floor.stiffness / m_min), "floor stiffness");
-  }
+  if (floor.side != FloorSide::None && !overdamped)
+    for (size_t i = 0; i < p.size(); ++i) {
+      const double k = floor.stiffness.value_or(model.pair(p.material[i], model.wall_material).kn);
+      consider(std::sqrt(k / p.mass[i]), "floor stiffness");
+    }
   if (advice.omega_max > 0.0) advice.suggested = 1.0 / (2.0 * pi * advice.omega_max);
   model.time_step = model.integrator.time_step.value_or(advice.suggested);
 }
