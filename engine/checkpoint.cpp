@@ -96,12 +96,20 @@ void fields(A& a, H& h) {
   a(h.stored), a(h.passes_since_full), a(h.time_previous), a(h.time_last), a(h.energy_previous), a(h.energy_last),
       a(h.force_previous), a(h.force_last), a(h.torque_previous), a(h.torque_last);
 }
+static_assert(sizeof(Bond) == 2 * sizeof(std::uint64_t) + 2 * sizeof(int) + 2 * sizeof(double) + 2 * sizeof(Quat) +
+                  sizeof(double) + 2 * sizeof(Vec3),
+              "Bond changed: update fields(Bond) in checkpoint.cpp");
+template <class A, Is<Bond> B>
+void fields(A& a, B& b) {
+  a(b.id_a), a(b.id_b), a(b.a), a(b.b), a(b.rest_length), a(b.radius), a(b.frame_a), a(b.frame_b), a(b.broken),
+      a(b.damping_force), a(b.damping_couple);
+}
 template <class A, Is<State> S>
 void fields(A& a, S& s) {
   a(s.particles), a(s.neighbors), a(s.wall_history), a(s.time), a(s.step), a(s.energy), a(s.events), a(s.health),
       a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force),
       a(s.lid_height), a(s.lid_velocity), a(s.lid_placed), a(s.stage), a(s.stage_start_time),
-      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history);
+      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds), a(s.broken_bonds);
 }
 
 // [SECTION] Writer
@@ -279,6 +287,11 @@ void check_state(const State& s) {
   const NeighborLists& l = s.neighbors;
   check_pairs(l.contact_pairs, "contact");
   check_pairs(l.dipole_pairs, "dipole");
+  for (const Bond& b : s.bonds)
+    if (b.a < 0 || b.b < 0 || static_cast<size_t>(b.a) >= n || static_cast<size_t>(b.b) >= n || b.a == b.b ||
+        !(b.rest_length > 0.0))
+      fail("a bond (" + std::to_string(b.a) + ", " + std::to_string(b.b) + ") is not two different particles of " +
+           std::to_string(n) + " at a positive rest length");
   if (l.contact_history.size() != l.contact_pairs.size()) fail("contact history and contact pairs differ in length");
   if (l.valid && l.reference_position.size() != n) fail("the neighbour lists' reference positions are not one per particle");
   if (s.wall_history.size() != 6 * n) fail("wall contact history is not six entries per particle");

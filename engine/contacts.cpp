@@ -136,6 +136,7 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
     for (int upper = 0; upper < 2; ++upper) {
       if (model.box.side(axis, upper) != SideKind::Wall) continue;
       const int side = 2 * axis + upper;
+      if (static_cast<int>(model.floor.side) == side + 1) continue;  // the floor's own law (engine/law_floor.cpp)
       // With a lid the top side moves: its height is part of the state.
       const bool lid = axis == 2 && upper && model.pressure.method == PressureMethod::Lid;
       const double plane = lid ? state.lid_height : upper ? model.box.max[axis] : model.box.min[axis];

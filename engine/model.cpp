@@ -39,6 +39,8 @@ Model make_model(const Preset& p) {
   m.box = p.box;
   m.integrator = p.integrator;
   m.pressure = p.pressure;
+  m.bonds = p.bonds;
+  m.floor = p.floor;
   m.noise_seed = p.particles.seed;
   return m;
 }
@@ -52,6 +54,8 @@ void store_model(const Model& m, Preset& p) {
   p.box = m.box;
   p.integrator = m.integrator;
   p.pressure = m.pressure;
+  p.bonds = m.bonds;
+  p.floor = m.floor;
 }
 
 namespace {

@@ -43,6 +43,8 @@ struct Model {
   BoxParameters box;
   IntegratorParameters integrator;
   PressureParameters pressure;
+  BondParameters bonds;    // seed 003 beam bonds (engine/bonds.hpp)
+  FloorParameters floor;   // seed 003 frictional floor (engine/law_floor.hpp)
   // The preset's particles.seed: the key of the thermal noise (engine/thermal.hpp), so that a run continued
   // from a checkpoint draws the same noise, and a sweep over the seed gives independent realisations.
   std::uint64_t noise_seed = 1;

@@ -72,6 +72,8 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   const double floor_area = (model.box.max.x() - model.box.min.x()) * (model.box.max.y() - model.box.min.y());
   if (top > model.box.min.z() && floor_area > 0.0) o.packing_fraction = volume / (floor_area * (top - model.box.min.z()));
   o.floor_force = -state.wall_force[4].z();
+  o.bonds = intact_bond_count(state.bonds);
+  o.broken_bonds = state.broken_bonds;
   o.lid_force = state.wall_force[5].z();
   o.lid_height = model.pressure.method == PressureMethod::Lid ? state.lid_height : model.box.max.z();
   o.stage = state.stage;

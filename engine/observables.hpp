@@ -52,6 +52,9 @@ struct Observables {
   double stage_time = 0.0;        // [s] since the stage began
   double alignment_time = -1.0;   // [s] tau_0.95 in this stage; -1 until reached
   std::array<std::uint64_t, kEventKinds> events{};
+  // Beam bonds (seed 003): intact now, and broken since t = 0.
+  std::int64_t bonds = 0;
+  std::uint64_t broken_bonds = 0;
   // Clusters of particles in contact (seed 002 Sec. 3.3): count, mean size S (eq. 17), chains, rings.
   ClusterStatistics clusters;
   // Distributions of theta (easy axis to field) and psi (moment to easy axis) over the particles

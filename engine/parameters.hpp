@@ -2,6 +2,7 @@
 // The parameters of a scene, in SI, exactly as a preset declares them. Each struct here has its
 // field table (key, unit, range, help) in preset_schema.cpp; docs/presets.md is generated from it.
 
+#include "engine/bond_parameters.hpp"
 #include "engine/math.hpp"
 
 #include <nlohmann/json.hpp>

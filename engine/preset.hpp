@@ -25,6 +25,8 @@ struct Preset {
   BoxParameters box;
   IntegratorParameters integrator;
   PressureParameters pressure;
+  BondParameters bonds;    // seed 003 (engine/bonds.hpp)
+  FloorParameters floor;   // seed 003 (engine/law_floor.hpp)
   GeneratorParameters particles;
   std::vector<ProtocolStage> protocol;
   RunParameters run;
@@ -50,6 +52,9 @@ const Schema<GeneratorParameters>& generator_schema();
 const Schema<Region>& region_schema();
 const Schema<ParticleEntry>& particle_entry_schema();
 const Schema<RunParameters>& run_schema();
+const Schema<BondParameters>& bonds_schema();
+const Schema<BondEntry>& bond_entry_schema();
+const Schema<FloorParameters>& floor_schema();
 const Schema<DisplayUnits>& display_units_schema();
 
 // Parsing and writing. `source` names the file in messages. All throw PresetError.

@@ -325,6 +325,68 @@ const Schema<PressureParameters>& pressure_schema() {
   return s;
 }
 
+// [SECTION] Beam bonds and the frictional floor (seed 003; engine/bonds.hpp, engine/law_floor.hpp)
+
+const Schema<BondEntry>& bond_entry_schema() {
+  using P = BondEntry;
+  static const Schema<P> s = {
+      integer<P>("a", &P::a, 0, 10'000'000, "First particle: its index in generation order (list entries in order)."),
+      integer<P>("b", &P::b, 0, 10'000'000, "Second particle."),
+  };
+  return s;
+}
+
+const Schema<BondParameters>& bonds_schema() {
+  using P = BondParameters;
+  static const Schema<P> s = {
+      choice<P>("create", &P::create, {"none", "touching", "list"},
+                "none: no bonds; touching: a bond between every two generated particles that touch (a lattice, a "
+                "chain, a strip); list: the pairs in `list`. Bonds join centres and start unstrained."),
+      real<P>("touch_tolerance", &P::touch_tolerance, Q::Dimensionless, r::closed(0.0, 1.0),
+              "touching: particles closer than (r_a + r_b)(1 + touch_tolerance) are bonded."),
+      object_list<P>("list", &P::list, &bond_entry_schema, "list: the bonded pairs."),
+      real<P>("youngs_modulus", &P::youngs_modulus, Q::Pressure, r::positive(),
+              "Young's modulus E of the bond beam: axial stiffness EA/L, bending EI/L (shear b1 = 12 EI/L^3)."),
+      optional_real<P>("shear_modulus", &P::shear_modulus, Q::Pressure, r::positive(), "auto",
+                       "Shear modulus G: torsion stiffness GJ/L; auto: E / 2.6 (Poisson ratio 0.3)."),
+      real<P>("radius_ratio", &P::radius_ratio, Q::Dimensionless, r::positive(),
+              "Bond cross-section radius / the smaller particle radius: A = pi r^2, I = pi r^4/4, J = 2 I."),
+      optional_real<P>("axial_stiffness", &P::axial_stiffness, Q::Stiffness, r::positive(), "auto",
+                       "EA/L directly; auto: from youngs_modulus."),
+      optional_real<P>("bending_stiffness", &P::bending_stiffness, Q::Energy, r::positive(), "auto",
+                       "EI/L directly, in N m per radian; auto: from youngs_modulus."),
+      optional_real<P>("torsion_stiffness", &P::torsion_stiffness, Q::Energy, r::positive(), "auto",
+                       "GJ/L directly, in N m per radian; auto: from shear_modulus."),
+      real<P>("damping_ratio", &P::damping_ratio, Q::Dimensionless, r::closed(0.0, 2.0),
+              "Local damping of the relative motion of a bond's ends, 2 zeta sqrt(m k) (1: critical; seed 003); "
+              "rigid-body motion is not damped."),
+      optional_real<P>("tensile_strength", &P::tensile_strength, Q::Pressure, r::positive(), "none",
+                       "A bond breaks when tension / A + bending moment r / I exceeds this; none: never."),
+      optional_real<P>("shear_strength", &P::shear_strength, Q::Pressure, r::positive(), "none",
+                       "A bond breaks when shear force / A + torsion moment r / J exceeds this; none: never."),
+  };
+  return s;
+}
+
+const Schema<FloorParameters>& floor_schema() {
+  using P = FloorParameters;
+  static const Schema<P> s = {
+      choice<P>("side", &P::side, {"none", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max"},
+                "The wall side that is a floor with static and dynamic friction (replaces the contact law there); "
+                "none: no floor."),
+      real<P>("static_friction", &P::static_friction, Q::Dimensionless, r::non_negative(),
+              "mu_s: a particle sticks until the lateral force exceeds mu_s f_n."),
+      real<P>("dynamic_friction", &P::dynamic_friction, Q::Dimensionless, r::non_negative(),
+              "mu_d (<= mu_s): a sliding particle feels mu_d f_n against its lateral motion, and stops (sticks "
+              "again) when its lateral speed falls below mu_d f_n dt / m."),
+      optional_real<P>("stiffness", &P::stiffness, Q::Stiffness, r::positive(), "auto",
+                       "Normal stiffness of the floor; auto: kn of the particle's and the wall material in series."),
+      real<P>("damping_ratio", &P::damping_ratio, Q::Dimensionless, r::closed(0.0, 1.0),
+              "Collisions with the floor are damped normal to it with this ratio (0: none, 1: critical)."),
+  };
+  return s;
+}
+
 const Schema<ProtocolStage>& protocol_stage_schema() {
   using P = ProtocolStage;
   static const Schema<P> s = {
@@ -380,6 +442,11 @@ const Schema<Preset>& preset_schema() {
       object<P>("box", &P::box, &box_schema, "The box: its six sides are walls, open, or periodic."),
       object<P>("integrator", &P::integrator, &integrator_schema, "Time integration."),
       object<P>("pressure", &P::pressure, &pressure_schema, "Pressure on the packing: a lid or seed 004's top layer."),
+      object<P>("bonds", &P::bonds, &bonds_schema,
+                "Beam bonds between particles (seed 003): axial, shear, bending and torsion stiffness, local "
+                "damping, strength."),
+      object<P>("floor", &P::floor, &floor_schema,
+                "A wall side as a floor with static and dynamic friction and a stick flag (seed 003)."),
       object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
       object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
                      "Stages run in order by the app and the runner (empty: one open-ended run)."),

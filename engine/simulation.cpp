@@ -1,10 +1,12 @@
 #include "engine/simulation.hpp"
 
+#include "engine/bonds.hpp"
 #include "engine/contacts.hpp"
 #include "engine/field.hpp"
 #include "engine/generator.hpp"
 #include "engine/health.hpp"
 #include "engine/integrator.hpp"
+#include "engine/law_floor.hpp"
 #include "engine/magnetics.hpp"
 #include "engine/neighbor.hpp"
 #include "engine/pressure.hpp"
@@ -23,6 +25,7 @@ std::string_view stage_name(Stage s) {
     case Stage::Moments: return "moments";
     case Stage::Contacts: return "contacts";
     case Stage::Dipoles: return "dipoles";
+    case Stage::Bonds: return "bonds";
     case Stage::BodyForces: return "field, gravity, damping";
     case Stage::Checks: return "checks";
     case Stage::Count: break;
@@ -76,6 +79,7 @@ Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
   }
   model_ = make_model(first_stage_or(stage_presets_, preset));
   state_.particles = generate_particles(preset);
+  state_.bonds = create_bonds(preset, state_.particles);
   reinitialize();
   if (!protocol_.empty()) {
     state_.overlaps_expected = protocol_.front().until == StageEnd::NoOverlap;
@@ -167,6 +171,7 @@ void Simulation::restore(const Preset& saved_with, State state) {
   // Particles follow edited material densities and magnetisations, as after a panel edit.
   if (!same_parameters && saved_stage) apply_material_edits(saved_stage->materials, model_.materials, state_.particles);
   prepare_model(model_, state_.particles);
+  advise_bonds_and_floor(model_, state_.particles, state_.bonds);
   if (state_.wall_history.size() != 6 * state_.particles.size())
     state_.wall_history.assign(6 * state_.particles.size(), ContactHistory{});
   if (!same_parameters) {
@@ -187,6 +192,7 @@ std::string Simulation::stage_label() const {
 
 void Simulation::reinitialize() {
   prepare_model(model_, state_.particles);
+  advise_bonds_and_floor(model_, state_.particles, state_.bonds);
   place_lid(model_, state_);
   state_.neighbors.valid = false;
   state_.wall_history.resize(6 * state_.particles.size());
@@ -217,6 +223,7 @@ void Simulation::set_model(const Model& model) {
   Particles edited = state_.particles;
   apply_material_edits(model_.materials, candidate.materials, edited);
   prepare_model(candidate, edited);  // throws before anything changes
+  advise_bonds_and_floor(candidate, edited, state_.bonds);
   state_.particles = std::move(edited);
   model_ = std::move(candidate);
   place_lid(model_, state_);
@@ -241,10 +248,13 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   lap(Stage::Contacts);
   dipole_stage(model_, state_, trial);
   lap(Stage::Dipoles);
+  compute_bond_forces(model_, state_, dt);
+  lap(Stage::Bonds);
   apply_field(model_, state_, dt);
   apply_gravity_and_damping(model_, state_, dt);
   apply_top_layer_pressure(model_, state_);
   update_lid_velocity(model_, state_);
+  apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces (seed 003)
   lap(Stage::BodyForces);
   state_.forces_current = true;
 }
@@ -295,6 +305,8 @@ struct TrialBackup {
   EnergyLedger energy;
   EventLog events;
   Vec3 total_moment = Vec3::Zero();
+  std::vector<Bond> bonds;
+  std::uint64_t broken_bonds = 0;
 
   void save(const State& s) {
     contacts = s.neighbors.contact_history;
@@ -302,6 +314,8 @@ struct TrialBackup {
     energy = s.energy;
     events = s.events;
     total_moment = s.total_moment;
+    bonds = s.bonds;
+    broken_bonds = s.broken_bonds;
   }
   void restore(State& s) const {
     s.neighbors.contact_history = contacts;
@@ -309,6 +323,8 @@ struct TrialBackup {
     s.energy = energy;
     s.events = events;
     s.total_moment = total_moment;
+    s.bonds = bonds;
+    s.broken_bonds = broken_bonds;
   }
 };
 

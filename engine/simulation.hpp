@@ -1,7 +1,8 @@
 #pragma once
 // A Simulation owns one Model and one State and advances them. The step is a fixed list of
 // named, timed stages (STYLE 8):
-//   integrate (first half) -> neighbours -> moments -> contacts -> dipoles -> field & body forces
+//   integrate (first half) -> neighbours -> moments -> contacts -> dipoles -> bonds -> field & body forces
+//   (the floor, seed 003, last among them)
 //   -> integrate (second half) -> checks
 // The overdamped scheme runs the force stages twice (Heun's predictor and the new positions).
 // A run that fails a check stops stepping and keeps the message in state().health.
@@ -23,7 +24,7 @@ namespace lodestone {
 
 inline constexpr double kAlignmentThreshold = 0.95;  // <cos theta> defining tau_0.95 (seed 004)
 
-enum class Stage : int { Integrate, Neighbors, Moments, Contacts, Dipoles, BodyForces, Checks, Count };
+enum class Stage : int { Integrate, Neighbors, Moments, Contacts, Dipoles, Bonds, BodyForces, Checks, Count };
 inline constexpr int kStageCount = static_cast<int>(Stage::Count);
 std::string_view stage_name(Stage s);
 

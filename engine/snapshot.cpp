@@ -52,6 +52,13 @@ void capture_snapshot(const Simulation& sim, Snapshot& out) {
     for (size_t i = 0; i < n; ++i)
       for (size_t side = 0; side < 6; ++side) s.contacts[i] += state.wall_history[6 * i + side].active ? 1 : 0;
 
+  s.bonds.clear();
+  for (const Bond& b : state.bonds)
+    if (!b.broken && static_cast<size_t>(b.a) < n && static_cast<size_t>(b.b) < n) {
+      s.bonds.push_back(static_cast<std::uint32_t>(b.a));
+      s.bonds.push_back(static_cast<std::uint32_t>(b.b));
+    }
+
   // One cluster pass serves the labels and the observables.
   const Clusters clusters = find_clusters(state);
   s.cluster.resize(n);

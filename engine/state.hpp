@@ -3,6 +3,7 @@
 // index, with a stable id beside them (STYLE 3); contact history is keyed by the (id, id) pair at
 // neighbour-list rebuilds and stored beside the pair list in between (STYLE 9).
 
+#include "engine/bonds.hpp"
 #include "engine/math.hpp"
 
 #include <array>
@@ -187,6 +188,9 @@ struct State {
   // First time since the stage began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
   std::optional<double> alignment_time;      // [s]
   DipoleHistory dipole_history;              // magnetics.force_interval > 1
+  // Beam bonds (seed 003, engine/bonds.hpp) and how many have broken since t = 0.
+  std::vector<Bond> bonds;
+  std::uint64_t broken_bonds = 0;
 };
 
 }  // namespace lodestone

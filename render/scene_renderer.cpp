@@ -263,6 +263,21 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
     upload_lines(lines_);
     draw_lines(view, projection, static_cast<GLsizei>(lines_.size() / 6));
   }
+  // Bonds join centres, inside touching spheres: drawn over them (no depth test), like a skeleton.
+  if (options.show_bonds && !p.bonds.empty()) {
+    lines_.clear();
+    const Rgb bond_color{0.3f, 1.0f, 0.45f};
+    for (size_t k = 0; k + 1 < p.bonds.size(); k += 2) {
+      const size_t a = p.bonds[k], b = p.bonds[k + 1];
+      if (a >= n || b >= n) continue;
+      push_line(lines_, glm::vec3(p.position[3 * a], p.position[3 * a + 1], p.position[3 * a + 2]),
+                glm::vec3(p.position[3 * b], p.position[3 * b + 1], p.position[3 * b + 2]), bond_color);
+    }
+    gl_.glDisable(GL_DEPTH_TEST);
+    upload_lines(lines_);
+    draw_lines(view, projection, static_cast<GLsizei>(lines_.size() / 6));
+    gl_.glEnable(GL_DEPTH_TEST);
+  }
 
   // [SECTION] gizmo: axes and the field direction, rotated with the camera, bottom-left corner
   gizmo_labels_.visible = options.show_gizmo;

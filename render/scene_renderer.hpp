@@ -20,6 +20,7 @@ struct ViewOptions {
   ColorMode color_mode = ColorMode::FieldAlignment;
   bool show_moments = true;      // moment arrows
   bool show_easy_axes = false;   // easy axes as lines (where they differ from the moment)
+  bool show_bonds = true;        // beam bonds as lines between centres, drawn over the spheres
   bool show_box = true;
   bool show_gizmo = true;
   float arrow_length = 1.5f;     // half length of an arrow, in radii (1 = just the surface)

@@ -101,6 +101,9 @@ void run_panel(PanelContext& c) {
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
   ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second, static_cast<double>(state.frames_per_second),
               static_cast<long long>(s.observables.particle_contacts));
+  if (s.observables.bonds > 0 || s.observables.broken_bonds > 0)
+    ImGui::Text("%lld bonds   %llu broken", static_cast<long long>(s.observables.bonds),
+                static_cast<unsigned long long>(s.observables.broken_bonds));
   if (ImGui::TreeNode("stage timings")) {
     const StageTimings& t = s.timings;
     const double total = std::accumulate(t.total_seconds.begin(), t.total_seconds.end(), 0.0);

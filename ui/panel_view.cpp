@@ -16,6 +16,9 @@ void view_panel(PanelContext& c) {
   ImGui::Checkbox("easy axes", &v.show_easy_axes);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Drawn (cyan) where the easy axis differs from the moment (yellow arrow).");
+  ImGui::Checkbox("bonds", &v.show_bonds);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Intact beam bonds as green lines between centres, over the spheres.");
+  ImGui::SameLine();
   ImGui::Checkbox("box", &v.show_box);
   ImGui::SameLine();
   ImGui::Checkbox("axes and field gizmo", &v.show_gizmo);

@@ -1,5 +1,5 @@
 // Pressure and walls panel: lid pressure (when the preset has a lid), gravity, wall friction,
-// global damping, and the box.
+// global damping, beam bonds and the frictional floor (seed 003), and the box.
 
 #include "ui/panels.hpp"
 
@@ -34,6 +34,19 @@ void walls_panel(PanelContext& c) {
                   ranges::non_negative(), "Friction coefficient of the wall material (shared with particles of it).",
                   editor))
       changed = true;
+  }
+  // Seed 003: bond properties apply to the bonds the scene has (they are made when it is built), and
+  // the frictional floor. Fields from the preset tables, like every panel.
+  if (ImGui::TreeNode("bonds (seed 003)")) {
+    ImGui::TextDisabled("made when the scene is built (create, list, touch tolerance: in the preset)");
+    for (const auto& f : bonds_schema())
+      if (f.key != "create" && f.key != "list" && f.key != "touch_tolerance")
+        changed |= edit_field(f, p.bonds, "bonds", editor);
+    ImGui::TreePop();
+  }
+  if (ImGui::TreeNode("floor with friction (seed 003)")) {
+    for (const auto& f : floor_schema()) changed |= edit_field(f, p.floor, "floor", editor);
+    ImGui::TreePop();
   }
   if (ImGui::TreeNode("box")) {
     const std::string unit = display_unit(Quantity::Length, p.units);

@@ -657,6 +657,9 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(pressure_schema(), "pressure.", specs);
   check_schema(protocol_stage_schema(), "protocol[].", specs);
   check_schema(run_schema(), "run.", specs);
+  check_schema(bonds_schema(), "bonds.", specs);
+  check_schema(bond_entry_schema(), "bonds.list[].", specs);
+  check_schema(floor_schema(), "floor.", specs);
 
   const std::vector<FieldDoc> docs = preset_field_docs();
   CHECK(docs.size() == specs.size());  // every field documented once, nothing else
