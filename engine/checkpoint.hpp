@@ -18,8 +18,9 @@
 
 namespace lodestone {
 
-// 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps.
-inline constexpr int kCheckpointVersion = 3;
+// 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps;
+// 4: rigid clumps (the clump of each particle, its offset, and the clumps' state).
+inline constexpr int kCheckpointVersion = 4;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -3,6 +3,7 @@
 // tables in preset_schema.cpp). Loading validates everything and converts units to SI; a bad file
 // gives a PresetError naming the JSON path, the value and what is allowed.
 
+#include "engine/clump_parameters.hpp"
 #include "engine/parameters.hpp"
 #include "engine/schema.hpp"
 
@@ -26,6 +27,7 @@ struct Preset {
   IntegratorParameters integrator;
   PressureParameters pressure;
   GeneratorParameters particles;
+  std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles (seed 000), added to the particles
   std::vector<ProtocolStage> protocol;
   RunParameters run;
 };

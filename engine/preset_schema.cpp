@@ -381,6 +381,9 @@ const Schema<Preset>& preset_schema() {
       object<P>("integrator", &P::integrator, &integrator_schema, "Time integration."),
       object<P>("pressure", &P::pressure, &pressure_schema, "Pressure on the packing: a lid or seed 004's top layer."),
       object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
+      object_list<P>("clumps", &P::clumps, &clump_schema,
+                     "Rigid clumps of pebbles (seed 000), added to the generator's particles: cubes, bars or lists of "
+                     "spheres moving as one body (velocity_verlet only)."),
       object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
                      "Stages run in order by the app and the runner (empty: one open-ended run)."),
       object<P>("run", &P::run, &run_schema, "Headless runner defaults, and the app's pace."),

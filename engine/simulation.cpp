@@ -1,5 +1,6 @@
 #include "engine/simulation.hpp"
 
+#include "engine/clumps.hpp"
 #include "engine/contacts.hpp"
 #include "engine/field.hpp"
 #include "engine/generator.hpp"
@@ -76,6 +77,7 @@ Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
   }
   model_ = make_model(first_stage_or(stage_presets_, preset));
   state_.particles = generate_particles(preset);
+  add_preset_clumps(preset, state_);
   reinitialize();
   if (!protocol_.empty()) {
     state_.overlaps_expected = protocol_.front().until == StageEnd::NoOverlap;
@@ -245,6 +247,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   apply_gravity_and_damping(model_, state_, dt);
   apply_top_layer_pressure(model_, state_);
   update_lid_velocity(model_, state_);
+  sum_clump_forces(model_, state_);
   lap(Stage::BodyForces);
   state_.forces_current = true;
 }
@@ -278,11 +281,13 @@ void Simulation::step_verlet(StageClock& clock) {
   const double dt = model_.time_step;
   state_.last_time_step = dt;
   integrate_first_half(model_, state_, dt);
+  integrate_clumps_first_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
   refresh_neighbor_lists(model_, state_);
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock);
   integrate_second_half(model_, state_, dt);
+  integrate_clumps_second_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
 }
 

@@ -3,6 +3,7 @@
 // index, with a stable id beside them (STYLE 3); contact history is keyed by the (id, id) pair at
 // neighbour-list rebuilds and stored beside the pair list in between (STYLE 9).
 
+#include "engine/clump_state.hpp"
 #include "engine/math.hpp"
 
 #include <array>
@@ -29,6 +30,8 @@ struct Particles {
   std::vector<Vec3> moment_body;       // [A m^2] body frame (rigid dipole)
   std::vector<Vec3> moment;            // [A m^2] world frame, refreshed every step from the body frame
   std::vector<std::uint64_t> id;       // stable id
+  std::vector<int> clump;              // index into State::clumps; -1: a free sphere (engine/clumps.hpp)
+  std::vector<Vec3> clump_offset;      // [m] centre relative to the clump's centre of mass, clump frame
 
   size_t size() const { return position.size(); }
   void clear() { resize(0); }
@@ -187,6 +190,7 @@ struct State {
   // First time since the stage began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
   std::optional<double> alignment_time;      // [s]
   DipoleHistory dipole_history;              // magnetics.force_interval > 1
+  Clumps clumps;                             // rigid clumps of pebbles (seed 000, engine/clumps.hpp)
 };
 
 }  // namespace lodestone

@@ -657,6 +657,8 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(pressure_schema(), "pressure.", specs);
   check_schema(protocol_stage_schema(), "protocol[].", specs);
   check_schema(run_schema(), "run.", specs);
+  check_schema(clump_schema(), "clumps[].", specs);
+  check_schema(clump_pebble_schema(), "clumps[].pebbles[].", specs);
 
   const std::vector<FieldDoc> docs = preset_field_docs();
   CHECK(docs.size() == specs.size());  // every field documented once, nothing else
