@@ -137,7 +137,7 @@ TEST_CASE("every preset in presets/ loads, and load -> save -> load changes noth
 
     const Particles a = generate_particles(first);
     const Particles b = generate_particles(second);
-    CHECK(a.size() > 0);
+    CHECK((a.size() > 0 || !first.clumps.empty()));  // a scene of clumps alone has an empty generator
     require_identical_particles(a, b);
   }
   CHECK(dir.entries().size() == files.size());  // no temporary files left behind
