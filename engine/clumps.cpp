@@ -70,6 +70,63 @@ size_t make_clump(const std::vector<Material>& materials, State& state, const st
   return k;
 }
 
+void refresh_clump_mass_properties(const std::vector<Material>& before, const std::vector<Material>& materials,
+                                   State& state) {
+  Particles& p = state.particles;
+  Clumps& c = state.clumps;
+  std::vector<std::vector<size_t>> members(c.size());
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p.clump[i] >= 0) members[static_cast<size_t>(p.clump[i])].push_back(i);
+  for (size_t k = 0; k < c.size(); ++k) {
+    if (members[k].empty()) continue;
+    const Vec3 w = c.angular_velocity(k);
+    // One factor for the whole clump: an exact scaling (the column integration is not rotation invariant,
+    // so recomputing would move the clump by its discretisation error).
+    const auto density_ratio = [&](size_t i) {
+      const auto m = static_cast<size_t>(p.material[i]);
+      return materials[m].density / before[m].density;
+    };
+    const double ratio = density_ratio(members[k].front());
+    bool uniform = true;
+    for (size_t i : members[k]) uniform = uniform && density_ratio(i) == ratio;
+    if (uniform) {
+      c.mass[k] *= ratio;
+      c.inertia[k] *= ratio;
+      c.angular_momentum[k] *= ratio;
+      for (size_t i : members[k]) {
+        p.mass[i] = c.mass[k] / static_cast<double>(members[k].size());
+        p.inertia[i] = 0.4 * p.mass[i] * p.radius[i] * p.radius[i];
+      }
+      continue;
+    }
+    SphereUnion shape;
+    for (size_t i : members[k]) {
+      shape.centre.push_back(c.position[k] + c.orientation[k] * p.clump_offset[i]);  // unwrapped
+      shape.radius.push_back(p.radius[i]);
+      shape.density.push_back(materials[static_cast<size_t>(p.material[i])].density);
+    }
+    const MassProperties mp = sphere_union_mass_properties(shape);
+    const PrincipalAxes axes = principal_axes(mp.inertia);
+    const Quat to_new_body = axes.rotation.conjugate() * c.orientation[k];  // old body frame -> new body frame
+    const double share = mp.mass / static_cast<double>(members[k].size());
+    for (size_t n = 0; n < members[k].size(); ++n) {
+      const size_t i = members[k][n];
+      p.clump_offset[i] = axes.rotation.conjugate() * (shape.centre[n] - mp.centre);
+      p.easy_axis_body[i] = to_new_body * p.easy_axis_body[i];
+      p.moment_body[i] = to_new_body * p.moment_body[i];
+      p.orientation[i] = axes.rotation;
+      p.mass[i] = share;
+      p.inertia[i] = 0.4 * share * p.radius[i] * p.radius[i];
+    }
+    c.velocity[k] += w.cross(mp.centre - c.position[k]);  // the material point now at the centre of mass
+    c.position[k] = mp.centre;
+    c.orientation[k] = axes.rotation;
+    c.mass[k] = mp.mass;
+    c.inertia[k] = axes.moments;
+    c.angular_momentum[k] = mp.inertia * w;
+  }
+}
+
 std::vector<Vec3> clump_shape_offsets(const ClumpEntry& e) {
   const double s = e.spacing.value_or(2.0 * e.pebble_radius);
   const int n = e.count;

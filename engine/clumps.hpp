@@ -42,6 +42,12 @@ void free_rotation(Quat& orientation, const Vec3& angular_momentum, const Vec3& 
 size_t make_clump(const std::vector<Material>& materials, State& state, const std::vector<size_t>& pebbles,
                   const Vec3& velocity, const Vec3& angular_velocity);
 
+// After an edit of material densities (`before` -> `after`), keeping each clump's velocity and angular
+// velocity: a clump whose pebbles' densities all changed by one factor has its mass and inertia scaled by it;
+// otherwise mass, inertia, principal frame and pebble offsets are recomputed from where its pebbles are.
+void refresh_clump_mass_properties(const std::vector<Material>& before, const std::vector<Material>& after,
+                                   State& state);
+
 // Appends the pebbles of the preset's `clumps` to the particles (ids after the generator's) and forms the
 // clumps. Throws PresetError naming the entry.
 void add_preset_clumps(const Preset& preset, State& state);

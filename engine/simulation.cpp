@@ -121,6 +121,13 @@ void apply_material_edits(const std::vector<Material>& before, const std::vector
   }
 }
 
+bool same_densities(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t m = 0; m < a.size(); ++m)
+    if (a[m].density != b[m].density) return false;
+  return true;
+}
+
 }  // namespace
 
 namespace {
@@ -167,7 +174,11 @@ void Simulation::restore(const Preset& saved_with, State state) {
   model_ = make_model(protocol_.empty() ? document_ : stage_presets_[static_cast<size_t>(stage)]);
   state_ = std::move(state);
   // Particles follow edited material densities and magnetisations, as after a panel edit.
-  if (!same_parameters && saved_stage) apply_material_edits(saved_stage->materials, model_.materials, state_.particles);
+  if (!same_parameters && saved_stage) {
+    apply_material_edits(saved_stage->materials, model_.materials, state_.particles);
+    if (!state_.clumps.id.empty() && !same_densities(saved_stage->materials, model_.materials))
+      refresh_clump_mass_properties(saved_stage->materials, model_.materials, state_);
+  }
   prepare_model(model_, state_.particles);
   if (state_.wall_history.size() != 6 * state_.particles.size())
     state_.wall_history.assign(6 * state_.particles.size(), ContactHistory{});
@@ -220,6 +231,8 @@ void Simulation::set_model(const Model& model) {
   apply_material_edits(model_.materials, candidate.materials, edited);
   prepare_model(candidate, edited);  // throws before anything changes
   state_.particles = std::move(edited);
+  if (!state_.clumps.id.empty() && !same_densities(model_.materials, candidate.materials))
+    refresh_clump_mass_properties(model_.materials, candidate.materials, state_);
   model_ = std::move(candidate);
   place_lid(model_, state_);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)

@@ -411,3 +411,61 @@ TEST_CASE("Clump runs continue bit-identically from a checkpoint", "[clumps][che
         checkpoint_to_bytes(resumed.document(), resumed.state()));
   CHECK(checkpoint_to_bytes(part.document(), checkpoint_from_bytes(bytes).state) == bytes);
 }
+
+TEST_CASE("Clump mass follows an edit of the material density, the motion kept", "[clumps]") {
+  Preset p = bare_preset();
+  p.clumps.push_back(lumpy_clump(Vec3::Zero()));
+  p.clumps[0].angular_velocity = Vec3(30.0, -50.0, 20.0);
+  p.clumps[0].velocity = Vec3(0.1, 0.0, 0.0);
+  Simulation sim(p);
+  run_checked(sim, 100);
+  const Clumps before = sim.state().clumps;
+  const State state_before = sim.state();
+  Preset edited = sim.parameters();
+  edited.materials[0].density *= 2.0;
+  sim.edit_parameters(edited);
+  const Clumps& after = sim.state().clumps;
+  CHECK(after.mass[0] == Approx(2.0 * before.mass[0]).epsilon(1e-12));
+  CHECK((after.inertia[0] - 2.0 * before.inertia[0]).norm() < 1e-9 * before.inertia[0].norm());
+  CHECK((after.angular_velocity(0) - before.angular_velocity(0)).norm() < 1e-9 * before.angular_velocity(0).norm());
+  CHECK((after.velocity[0] - before.velocity[0]).norm() < 1e-12);
+  CHECK((after.position[0] - before.position[0]).norm() < 1e-15);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK((sim.state().particles.position[i] - state_before.particles.position[i]).norm() < 1e-15);
+    CHECK((sim.state().particles.moment[i] - state_before.particles.moment[i]).norm() <= 1e-12 * (1.0 + state_before.particles.moment[i].norm()));
+    CHECK(sim.state().particles.mass[i] == Approx(after.mass[0] / 3.0));
+  }
+  run_checked(sim, 100);
+  CHECK(rigidity_error(state_before, sim.state()) < 1e-15);
+}
+
+TEST_CASE("Clump of two materials recomputed after one density changes, pebbles staying where they are", "[clumps]") {
+  Preset p = bare_preset();
+  Material light = p.materials[0];
+  light.name = "light";
+  light.density = 1000.0;
+  p.materials.push_back(light);
+  p.clumps.push_back(lumpy_clump(Vec3::Zero()));
+  p.clumps[0].pebbles[2].material = "light";  // the small sphere
+  p.clumps[0].angular_velocity = Vec3(30.0, -50.0, 20.0);
+  Simulation sim(p);
+  run_checked(sim, 100);
+  const State before = sim.state();
+  Preset edited = sim.parameters();
+  edited.materials[1].density = 7500.0;  // now all one density, as a clump of one material would be
+  sim.edit_parameters(edited);
+  Preset uniform = p;
+  uniform.clumps[0].pebbles[2].material = "";
+  const double expected_mass = Simulation(uniform).state().clumps.mass[0];
+  const Clumps& after = sim.state().clumps;
+  CHECK(after.mass[0] == Approx(expected_mass).epsilon(2e-3));  // column integration in another grid
+  CHECK(after.mass[0] > before.clumps.mass[0]);
+  CHECK((after.angular_velocity(0) - before.clumps.angular_velocity(0)).norm() < 1e-9 * before.clumps.angular_velocity(0).norm());
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK((sim.state().particles.position[i] - before.particles.position[i]).norm() < 1e-15);
+    CHECK((sim.state().particles.velocity[i] - before.particles.velocity[i]).norm() < 1e-12);
+    CHECK((sim.state().particles.moment[i] - before.particles.moment[i]).norm() <= 1e-12 * (1.0 + before.particles.moment[i].norm()));
+  }
+  run_checked(sim, 100);
+  CHECK(rigidity_error(before, sim.state()) < 1e-15);
+}
