@@ -3,12 +3,12 @@
 // pebbles (seed 000 'clumps of dipoles for non-spherical magnets'), added to the particles of the
 // generator. engine/clumps.hpp builds and moves them.
 
-#include "engine/math.hpp"
-#include "engine/schema.hpp"
-
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/math.hpp"
+#include "engine/schema.hpp"
 
 namespace lodestone {
 

@@ -5,10 +5,10 @@
 // The rotation is carried by the angular momentum (world frame), which the free-rotation splitting
 // (engine/clumps.cpp) keeps exactly.
 
-#include "engine/math.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "engine/math.hpp"
 
 namespace lodestone {
 

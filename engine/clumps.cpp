@@ -1,10 +1,10 @@
 #include "engine/clumps.hpp"
 
-#include "engine/integrator.hpp"
-
 #include <algorithm>
 #include <cassert>
 #include <sstream>
+
+#include "engine/integrator.hpp"
 
 namespace lodestone {
 
@@ -160,30 +160,35 @@ std::vector<PebbleSpec> pebble_specs(const Preset& preset, const ClumpEntry& e) 
   if (e.shape == ClumpShape::List) {
     for (const ClumpPebble& b : e.pebbles) {
       const int m = material_index(preset.materials, b.material.empty() ? clump_material : b.material);
-      const double moment =
-          b.moment.value_or(m >= 0 ? preset.materials[static_cast<size_t>(m)].magnetization * sphere_volume(b.radius) : 0.0);
-      out.push_back({e.position + frame * b.offset, b.radius, frame * rotation_between(Vec3::UnitZ(), b.axis), m, moment});
+      const double moment = b.moment.value_or(
+          m >= 0 ? preset.materials[static_cast<size_t>(m)].magnetization * sphere_volume(b.radius) : 0.0);
+      out.push_back(
+          {e.position + frame * b.offset, b.radius, frame * rotation_between(Vec3::UnitZ(), b.axis), m, moment});
     }
   } else {
     const int m = material_index(preset.materials, clump_material);
     const double s = e.spacing.value_or(2.0 * e.pebble_radius);
     // Each pebble stands for its lattice cell: moment M s^3, so the clump carries M times its cell volume.
-    const double moment = e.moment.value_or(m >= 0 ? preset.materials[static_cast<size_t>(m)].magnetization * s * s * s : 0.0);
+    const double moment =
+        e.moment.value_or(m >= 0 ? preset.materials[static_cast<size_t>(m)].magnetization * s * s * s : 0.0);
     for (const Vec3& offset : clump_shape_offsets(e))
       out.push_back({e.position + frame * offset, e.pebble_radius, frame, m, moment});
   }
   return out;
 }
 
-const char* axis_name(int a) { return a == 0 ? "x" : a == 1 ? "y" : "z"; }
+const char* axis_name(int a) {
+  return a == 0 ? "x" : a == 1 ? "y" : "z";
+}
 
 }  // namespace
 
 void validate_clumps(const Preset& preset) {
   if (preset.clumps.empty()) return;
   if (preset.integrator.scheme == IntegratorScheme::OverdampedHeun)
-    throw PresetError("$.clumps", "clumps move with the velocity_verlet integrator only (integrator.scheme is "
-                                  "overdamped_heun, which has no rigid-body motion)");
+    throw PresetError("$.clumps",
+                      "clumps move with the velocity_verlet integrator only (integrator.scheme is "
+                      "overdamped_heun, which has no rigid-body motion)");
   for (size_t k = 0; k < preset.clumps.size(); ++k) {
     const ClumpEntry& e = preset.clumps[k];
     const std::string path = "$.clumps[" + std::to_string(k) + "]";
@@ -322,7 +327,11 @@ void integrate_clumps_second_half(const Model& model, State& state, double dt) {
   place_pebbles(model, state, false);
 }
 
-double clump_translational_energy(const Clumps& c, size_t k) { return 0.5 * c.mass[k] * c.velocity[k].squaredNorm(); }
-double clump_rotational_energy(const Clumps& c, size_t k) { return 0.5 * c.angular_velocity(k).dot(c.angular_momentum[k]); }
+double clump_translational_energy(const Clumps& c, size_t k) {
+  return 0.5 * c.mass[k] * c.velocity[k].squaredNorm();
+}
+double clump_rotational_energy(const Clumps& c, size_t k) {
+  return 0.5 * c.angular_velocity(k).dot(c.angular_momentum[k]);
+}
 
 }  // namespace lodestone

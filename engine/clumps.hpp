@@ -20,17 +20,19 @@
 // internal to a rigid body). Only velocity Verlet moves clumps; a preset combining clumps with the
 // overdamped scheme is refused.
 
+#include <vector>
+
 #include "engine/mass_properties.hpp"
 #include "engine/model.hpp"
 #include "engine/preset.hpp"
 #include "engine/state.hpp"
 
-#include <vector>
-
 namespace lodestone {
 
 // Pebbles i, j belong to the same clump.
-inline bool same_clump(const Particles& p, size_t i, size_t j) { return p.clump[i] >= 0 && p.clump[i] == p.clump[j]; }
+inline bool same_clump(const Particles& p, size_t i, size_t j) {
+  return p.clump[i] >= 0 && p.clump[i] == p.clump[j];
+}
 
 // Free rotation of a rigid body by dt at constant world angular momentum L (the splitting above).
 void free_rotation(Quat& orientation, const Vec3& angular_momentum, const Vec3& principal_inertia, double dt);

@@ -1,7 +1,6 @@
 #include "engine/mass_properties.hpp"
 
 #include <Eigen/Eigenvalues>
-
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -32,8 +31,8 @@ MassProperties exact_sum(const SphereUnion& s) {
   out.centre /= out.mass;
   for (size_t i = 0; i < n; ++i) {
     const Vec3 d = s.centre[i] - out.centre;
-    out.inertia += (0.4 * m[i] * s.radius[i] * s.radius[i] + m[i] * d.squaredNorm()) * Mat3::Identity() -
-                   m[i] * d * d.transpose();
+    out.inertia +=
+        (0.4 * m[i] * s.radius[i] * s.radius[i] + m[i] * d.squaredNorm()) * Mat3::Identity() - m[i] * d * d.transpose();
   }
   return out;
 }
@@ -73,7 +72,7 @@ MassProperties column_integral(const SphereUnion& s, int cells_per_diameter) {
       const double x = lo.x() + (ix + 0.5) * hx;
       covered.clear();
       double l0 = 0.0, l1 = 0.0, l2 = 0.0;  // integrals of rho, rho z, rho z^2 along the column (z from ref)
-      for (size_t k : row) {  // index order: an overlap belongs to the first pebble covering it
+      for (size_t k : row) {                // index order: an overlap belongs to the first pebble covering it
         const double dx = x - s.centre[k].x(), dy = y - s.centre[k].y();
         const double q = s.radius[k] * s.radius[k] - dx * dx - dy * dy;
         if (q <= 0.0) continue;
@@ -131,8 +130,8 @@ MassProperties sphere_union_mass_properties(const SphereUnion& spheres, int cell
   assert(!spheres.centre.empty() && spheres.radius.size() == spheres.centre.size() &&
          spheres.density.size() == spheres.centre.size());
   const bool overlapping = any_overlap(spheres);
-  MassProperties out = (overlapping || force_columns) ? column_integral(spheres, cells_per_diameter)
-                                                      : exact_sum(spheres);
+  MassProperties out =
+      (overlapping || force_columns) ? column_integral(spheres, cells_per_diameter) : exact_sum(spheres);
   out.overlapping = overlapping;
   return out;
 }

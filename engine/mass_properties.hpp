@@ -12,23 +12,23 @@
 // When no two pebbles overlap (touching is allowed) the union is the plain sum of the spheres and the
 // result is exact: each sphere contributes m, m c and 2/5 m R^2 about its centre (parallel axes).
 
-#include "engine/math.hpp"
-
 #include <vector>
+
+#include "engine/math.hpp"
 
 namespace lodestone {
 
 struct MassProperties {
-  double mass = 0.0;           // [kg]
-  Vec3 centre = Vec3::Zero();  // [m] centre of mass
-  Mat3 inertia = Mat3::Zero(); // [kg m^2] inertia tensor about the centre of mass, world axes
-  bool overlapping = false;    // some pebbles overlap: computed by column integration
+  double mass = 0.0;            // [kg]
+  Vec3 centre = Vec3::Zero();   // [m] centre of mass
+  Mat3 inertia = Mat3::Zero();  // [kg m^2] inertia tensor about the centre of mass, world axes
+  bool overlapping = false;     // some pebbles overlap: computed by column integration
 };
 
 struct SphereUnion {
-  std::vector<Vec3> centre;       // [m]
-  std::vector<double> radius;     // [m]
-  std::vector<double> density;    // [kg/m^3]
+  std::vector<Vec3> centre;     // [m]
+  std::vector<double> radius;   // [m]
+  std::vector<double> density;  // [kg/m^3]
 };
 
 // Exact when no two spheres overlap (unless `force_columns`); otherwise column integration with
@@ -38,7 +38,7 @@ MassProperties sphere_union_mass_properties(const SphereUnion& spheres, int cell
 
 // Principal axes: inertia = R diag(principal) R^T with R a proper rotation (det +1), principal ascending.
 struct PrincipalAxes {
-  Vec3 moments = Vec3::Zero();  // [kg m^2]
+  Vec3 moments = Vec3::Zero();       // [kg m^2]
   Quat rotation = Quat::Identity();  // principal (body) frame -> world
 };
 PrincipalAxes principal_axes(const Mat3& inertia);

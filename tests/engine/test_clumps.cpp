@@ -1,12 +1,12 @@
 // Clumps (seed 000: rigid groups of pebbles moving as one body). Mass properties of a union of spheres
 // (engine/mass_properties.*) against closed forms.
 
+#include <cmath>
+
 #include "engine/checkpoint.hpp"
 #include "engine/clumps.hpp"
 #include "engine/mass_properties.hpp"
 #include "test_support.hpp"
-
-#include <cmath>
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -25,7 +25,9 @@ SphereUnion pair_on_x(double radius, double distance, double density) {
 // Union of two equal spheres at centre distance d < 2R: the lens (two caps of height hc = R - d/2) is
 // counted once. Volume of the lens pi (4R + d)(2R - d)^2 / 12; moment of inertia of one cap about the
 // axis through both centres pi rho / 2 * int_{R-hc}^{R} (R^2 - z^2)^2 dz (discs of radius^2 R^2 - z^2).
-double union_volume(double r, double d) { return 2.0 * sphere_volume(r) - pi * (4.0 * r + d) * (2.0 * r - d) * (2.0 * r - d) / 12.0; }
+double union_volume(double r, double d) {
+  return 2.0 * sphere_volume(r) - pi * (4.0 * r + d) * (2.0 * r - d) * (2.0 * r - d) / 12.0;
+}
 double union_axial_inertia(double r, double d, double rho) {
   const double hc = r - 0.5 * d;
   auto primitive = [r](double z) { return std::pow(r, 4) * z - 2.0 * r * r * z * z * z / 3.0 + std::pow(z, 5) / 5.0; };
@@ -56,9 +58,9 @@ TEST_CASE("Clump mass properties, two touching equal spheres against the closed 
   double previous = INFINITY, first = INFINITY;
   for (int cells : {16, 32, 64, 128}) {
     const MassProperties c = sphere_union_mass_properties(s, cells, /*force_columns=*/true);
-    const double error = std::max({std::abs(c.mass / (2.0 * m) - 1.0), std::abs(c.inertia(0, 0) / axial - 1.0),
-                                   std::abs(c.inertia(1, 1) / transverse - 1.0),
-                                   std::abs(c.inertia(2, 2) / transverse - 1.0)});
+    const double error =
+        std::max({std::abs(c.mass / (2.0 * m) - 1.0), std::abs(c.inertia(0, 0) / axial - 1.0),
+                  std::abs(c.inertia(1, 1) / transverse - 1.0), std::abs(c.inertia(2, 2) / transverse - 1.0)});
     INFO("cells per diameter " << cells << ": largest relative error " << error);
     // The midpoint rule across the silhouettes' edges converges as about h^1.5, not monotonically.
     if (cells == 64) CHECK(error < 0.1 * first);
@@ -114,8 +116,8 @@ TEST_CASE("Clump principal axes of a turned pair, non-diagonal inertia tensor", 
   CHECK(axes.moments(0) == Approx(a.inertia(0, 0)).epsilon(1e-12));  // smallest: about the line of centres
   CHECK(std::abs((axes.rotation * Vec3::UnitX()).dot(turn * Vec3::UnitX())) == Approx(1.0).epsilon(1e-12));
   CHECK(axes.rotation.toRotationMatrix().determinant() == Approx(1.0));
-  const Mat3 back = axes.rotation.toRotationMatrix() * axes.moments.asDiagonal() *
-                    axes.rotation.toRotationMatrix().transpose();
+  const Mat3 back =
+      axes.rotation.toRotationMatrix() * axes.moments.asDiagonal() * axes.rotation.toRotationMatrix().transpose();
   CHECK((back - b.inertia).norm() < 1e-12 * b.inertia.norm());
 }
 
@@ -159,7 +161,8 @@ TopRun spin_top(double dt, double t_end, const Quat& start) {
   for (int k = 0; k < steps; ++k) {
     free_rotation(q, angular_momentum, inertia, dt);
     const Vec3 body = q.conjugate() * angular_momentum;
-    out.largest_energy_error = std::max(out.largest_energy_error, std::abs(rotational_energy(body, inertia) / e0 - 1.0));
+    out.largest_energy_error =
+        std::max(out.largest_energy_error, std::abs(rotational_energy(body, inertia) / e0 - 1.0));
     if (body.y() * last_sign < 0.0) {
       ++out.flips;
       last_sign = -last_sign;
@@ -223,8 +226,9 @@ ClumpEntry lumpy_clump(const Vec3& position) {
   ClumpEntry e;
   e.shape = ClumpShape::List;
   e.position = position;
-  for (const auto& [offset, radius] : {std::pair{Vec3(0.0, 0.0, 0.0), 1.0e-3}, std::pair{Vec3(1.5e-3, 0.0, 0.0), 0.7e-3},
-                                       std::pair{Vec3(0.0, 1.2e-3, 0.4e-3), 0.5e-3}}) {
+  for (const auto& [offset, radius] :
+       {std::pair{Vec3(0.0, 0.0, 0.0), 1.0e-3}, std::pair{Vec3(1.5e-3, 0.0, 0.0), 0.7e-3},
+        std::pair{Vec3(0.0, 1.2e-3, 0.4e-3), 0.5e-3}}) {
     ClumpPebble b;
     b.offset = offset;
     b.radius = radius;
@@ -241,7 +245,8 @@ double rigidity_error(const State& before, const State& after) {
   for (size_t i = 0; i < a.size(); ++i)
     for (size_t j = i + 1; j < a.size(); ++j)
       if (same_clump(a, i, j))
-        worst = std::max(worst, std::abs((b.position[i] - b.position[j]).norm() - (a.position[i] - a.position[j]).norm()));
+        worst =
+            std::max(worst, std::abs((b.position[i] - b.position[j]).norm() - (a.position[i] - a.position[j]).norm()));
   return worst;
 }
 
@@ -410,6 +415,13 @@ TEST_CASE("Clump runs continue bit-identically from a checkpoint", "[clumps][che
   CHECK(checkpoint_to_bytes(straight.document(), straight.state()) ==
         checkpoint_to_bytes(resumed.document(), resumed.state()));
   CHECK(checkpoint_to_bytes(part.document(), checkpoint_from_bytes(bytes).state) == bytes);
+  // A damaged clump record is refused with a reason.
+  State bad = part.state();
+  bad.particles.clump[0] = 7;
+  CHECK_THROWS_WITH(checkpoint_from_bytes(checkpoint_to_bytes(part.document(), bad)), Catch::Contains("clump 7"));
+  bad = part.state();
+  bad.clumps.mass[1] = 0.0;
+  CHECK_THROWS_WITH(checkpoint_from_bytes(checkpoint_to_bytes(part.document(), bad)), Catch::Contains("clump 1"));
 }
 
 TEST_CASE("Clump mass follows an edit of the material density, the motion kept", "[clumps]") {
@@ -432,7 +444,8 @@ TEST_CASE("Clump mass follows an edit of the material density, the motion kept",
   CHECK((after.position[0] - before.position[0]).norm() < 1e-15);
   for (size_t i = 0; i < 3; ++i) {
     CHECK((sim.state().particles.position[i] - state_before.particles.position[i]).norm() < 1e-15);
-    CHECK((sim.state().particles.moment[i] - state_before.particles.moment[i]).norm() <= 1e-12 * (1.0 + state_before.particles.moment[i].norm()));
+    CHECK((sim.state().particles.moment[i] - state_before.particles.moment[i]).norm() <=
+          1e-12 * (1.0 + state_before.particles.moment[i].norm()));
     CHECK(sim.state().particles.mass[i] == Approx(after.mass[0] / 3.0));
   }
   run_checked(sim, 100);
@@ -460,11 +473,13 @@ TEST_CASE("Clump of two materials recomputed after one density changes, pebbles 
   const Clumps& after = sim.state().clumps;
   CHECK(after.mass[0] == Approx(expected_mass).epsilon(2e-3));  // column integration in another grid
   CHECK(after.mass[0] > before.clumps.mass[0]);
-  CHECK((after.angular_velocity(0) - before.clumps.angular_velocity(0)).norm() < 1e-9 * before.clumps.angular_velocity(0).norm());
+  CHECK((after.angular_velocity(0) - before.clumps.angular_velocity(0)).norm() <
+        1e-9 * before.clumps.angular_velocity(0).norm());
   for (size_t i = 0; i < 3; ++i) {
     CHECK((sim.state().particles.position[i] - before.particles.position[i]).norm() < 1e-15);
     CHECK((sim.state().particles.velocity[i] - before.particles.velocity[i]).norm() < 1e-12);
-    CHECK((sim.state().particles.moment[i] - before.particles.moment[i]).norm() <= 1e-12 * (1.0 + before.particles.moment[i].norm()));
+    CHECK((sim.state().particles.moment[i] - before.particles.moment[i]).norm() <=
+          1e-12 * (1.0 + before.particles.moment[i].norm()));
   }
   run_checked(sim, 100);
   CHECK(rigidity_error(before, sim.state()) < 1e-15);

@@ -15,14 +15,14 @@
 //     magnetised along z.
 // They agree to 1e-10; the point-dipole limit holds at large distance.
 
-#include "engine/clumps.hpp"
-#include "engine/dipole.hpp"
-#include "test_support.hpp"
-
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <vector>
+
+#include "engine/clumps.hpp"
+#include "engine/dipole.hpp"
+#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -119,8 +119,8 @@ double cube_force_dipoles(double a, double g, double m, int n) {
   return f;
 }
 
-constexpr double kEdge = 0.01;      // [m] a
-constexpr double kMagnet = 1.0e6;   // [A/m] M (a strong ferrite / weak NdFeB)
+constexpr double kEdge = 0.01;     // [m] a
+constexpr double kMagnet = 1.0e6;  // [A/m] M (a strong ferrite / weak NdFeB)
 
 }  // namespace
 
@@ -131,8 +131,8 @@ TEST_CASE("Cube magnets, the surface-charge reference is converged and agrees wi
     const double coarse = cube_force_surface_charges(kEdge, g, kMagnet, panels);
     const double fine = cube_force_surface_charges(kEdge, g, kMagnet, 2 * panels);
     const double closed = cube_force_closed_form(kEdge, g, kMagnet);
-    INFO("g/a " << gap_ratio << ": surface charges " << fine << " N (" << coarse << " with half the panels), Akoun-Yonnet "
-                << closed << " N");
+    INFO("g/a " << gap_ratio << ": surface charges " << fine << " N (" << coarse
+                << " with half the panels), Akoun-Yonnet " << closed << " N");
     CHECK(fine < 0.0);  // attraction
     CHECK(std::abs(coarse / fine - 1.0) < 1e-10);
     CHECK(std::abs(closed / fine - 1.0) < 1e-10);
