@@ -25,7 +25,8 @@ constexpr std::uint32_t kByteOrderMark = 0x01020304u;
 // A field added to one of these structs must be listed in its fields() below (and the format
 // version raised): these sizes fail to compile until it is.
 static_assert(sizeof(ContactHistory) == 184, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
-static_assert(sizeof(Particles) == 14 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
+static_assert(sizeof(Particles) == 16 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
+static_assert(sizeof(Clumps) == 9 * sizeof(std::vector<double>), "Clumps changed: update checkpoint.cpp");
 static_assert(sizeof(EnergyLedger) == 8 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
 
 std::uint64_t fnv1a(const char* data, size_t size) {
@@ -70,7 +71,13 @@ void fields(A& a, E& e) {
 template <class A, Is<Particles> P>
 void fields(A& a, P& p) {
   a(p.position), a(p.velocity), a(p.orientation), a(p.angular_velocity), a(p.force), a(p.torque), a(p.radius),
-      a(p.mass), a(p.inertia), a(p.material), a(p.easy_axis_body), a(p.moment_body), a(p.moment), a(p.id);
+      a(p.mass), a(p.inertia), a(p.material), a(p.easy_axis_body), a(p.moment_body), a(p.moment), a(p.id),
+      a(p.clump), a(p.clump_offset);
+}
+template <class A, Is<Clumps> C>
+void fields(A& a, C& c) {
+  a(c.position), a(c.velocity), a(c.orientation), a(c.angular_momentum), a(c.force), a(c.torque), a(c.mass),
+      a(c.inertia), a(c.id);
 }
 template <class A, Is<NeighborLists> L>
 void fields(A& a, L& l) {
@@ -109,7 +116,8 @@ void fields(A& a, S& s) {
   a(s.particles), a(s.neighbors), a(s.wall_history), a(s.time), a(s.step), a(s.energy), a(s.events), a(s.health),
       a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force),
       a(s.lid_height), a(s.lid_velocity), a(s.lid_placed), a(s.stage), a(s.stage_start_time),
-      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds), a(s.broken_bonds);
+      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history),
+      a(s.bonds), a(s.broken_bonds), a(s.clumps);
 }
 
 // [SECTION] Writer
@@ -265,7 +273,7 @@ void check_state(const State& s) {
   const size_t sizes[] = {p.velocity.size(),  p.orientation.size(), p.angular_velocity.size(), p.force.size(),
                           p.torque.size(),    p.radius.size(),      p.mass.size(),             p.inertia.size(),
                           p.material.size(),  p.easy_axis_body.size(), p.moment_body.size(),   p.moment.size(),
-                          p.id.size()};
+                          p.id.size(),        p.clump.size(),       p.clump_offset.size()};
   for (size_t m : sizes)
     if (m != n) fail("the particle arrays differ in length (" + std::to_string(m) + " and " + std::to_string(n) + ")");
   std::unordered_set<std::uint64_t> ids;
@@ -307,6 +315,19 @@ void check_state(const State& s) {
   if (!sizes_ok) fail("stored dipole forces are not one per particle");
   if (d.stored == 2 && !(d.time_last > d.time_previous)) fail("the stored dipole passes are not in time order");
   if (!std::isfinite(s.time)) fail("the time is not finite");
+  const Clumps& c = s.clumps;
+  const size_t clump_sizes[] = {c.velocity.size(), c.orientation.size(), c.angular_momentum.size(), c.force.size(),
+                                c.torque.size(),   c.mass.size(),        c.inertia.size(),          c.id.size()};
+  for (size_t m : clump_sizes)
+    if (m != c.size()) fail("the clump arrays differ in length");
+  for (size_t k = 0; k < c.size(); ++k)
+    if (!(c.mass[k] > 0.0) || !(c.inertia[k].minCoeff() > 0.0) ||
+        !(std::abs(c.orientation[k].squaredNorm() - 1.0) < 1e-6))
+      fail("clump " + std::to_string(k) + " has a mass or inertia that is not positive, or a bad orientation");
+  for (size_t i = 0; i < n; ++i)
+    if (p.clump[i] < -1 || p.clump[i] >= static_cast<int>(c.size()))
+      fail("particle " + std::to_string(p.id[i]) + " names clump " + std::to_string(p.clump[i]) + " of " +
+           std::to_string(c.size()));
 }
 
 }  // namespace

@@ -49,6 +49,17 @@ Clusters find_clusters(const State& state) {
     ++degree[static_cast<size_t>(pair.j)];
     sets.unite(pair.i, pair.j);
   }
+  // The pebbles of a rigid clump (engine/clumps.hpp) are one body: one cluster, without contacts of their own.
+  std::vector<int> first_pebble(state.clumps.size(), -1);
+  for (size_t i = 0; i < n; ++i) {
+    const int c = p.clump[i];
+    if (c < 0) continue;
+    int& first = first_pebble[static_cast<size_t>(c)];
+    if (first < 0)
+      first = static_cast<int>(i);
+    else
+      sets.unite(first, static_cast<int>(i));
+  }
 
   // One cluster per root, in order of first appearance; degrees summed and their extremes kept to
   // classify the shape afterwards.

@@ -1,5 +1,6 @@
 #include "engine/magnetics.hpp"
 
+#include "engine/clumps.hpp"
 #include "engine/dipole.hpp"
 #include "engine/field.hpp"
 #include "engine/stoner_wohlfarth.hpp"
@@ -95,6 +96,7 @@ inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, 
   const Vec3& mi = p.moment[i];
   const Vec3& mj = p.moment[j];
   if (mi.squaredNorm() == 0.0 || mj.squaredNorm() == 0.0) return 0.0;
+  if (same_clump(p, i, j)) return 0.0;  // forces inside a rigid clump cancel (engine/clumps.hpp)
   const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
   const double rsq = separation.squaredNorm();
   if (rsq > cutoff_sq || rsq == 0.0) return 0.0;

@@ -1,5 +1,7 @@
 #include "engine/neighbor.hpp"
 
+#include "engine/clumps.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -169,6 +171,7 @@ void build_neighbor_lists(const Model& model, State& state) {
               for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
                 const int j = sorted[static_cast<size_t>(t)];
                 if (j <= i) continue;  // each pair once
+                if (same_clump(p, static_cast<size_t>(i), static_cast<size_t>(j))) continue;  // rigid: no inner forces
                 const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
                 const double rsq = d.squaredNorm();
                 const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;

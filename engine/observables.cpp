@@ -1,5 +1,6 @@
 #include "engine/observables.hpp"
 
+#include "engine/clumps.hpp"
 #include "engine/field.hpp"
 #include "engine/reduced_units.hpp"
 
@@ -37,11 +38,13 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   for (size_t i = 0; i < p.size(); ++i) {
     const Vec3& v = p.velocity[i];
     const Vec3& w = p.angular_velocity[i];
-    o.kinetic_translational += 0.5 * p.mass[i] * v.squaredNorm();
-    o.kinetic_rotational += 0.5 * p.inertia[i] * w.squaredNorm();
-    o.gravitational -= p.mass[i] * g.dot(p.position[i]);
-    o.linear_momentum += p.mass[i] * v;
-    o.angular_momentum += p.mass[i] * p.position[i].cross(v) + p.inertia[i] * w;
+    if (p.clump[i] < 0) {  // the pebbles of a clump are counted as their clump, below
+      o.kinetic_translational += 0.5 * p.mass[i] * v.squaredNorm();
+      o.kinetic_rotational += 0.5 * p.inertia[i] * w.squaredNorm();
+      o.gravitational -= p.mass[i] * g.dot(p.position[i]);
+      o.linear_momentum += p.mass[i] * v;
+      o.angular_momentum += p.mass[i] * p.position[i].cross(v) + p.inertia[i] * w;
+    }
     o.alignment += std::abs(p.easy_axis(i).dot(b));
     const double m_norm = p.moment[i].norm();
     if (m_norm > 0.0) {
@@ -50,6 +53,14 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
     }
     moment_sum += p.moment[i];
     volume += sphere_volume(p.radius[i]);
+  }
+  const Clumps& c = state.clumps;
+  for (size_t k = 0; k < c.size(); ++k) {
+    o.kinetic_translational += clump_translational_energy(c, k);
+    o.kinetic_rotational += clump_rotational_energy(c, k);
+    o.gravitational -= c.mass[k] * g.dot(c.position[k]);
+    o.linear_momentum += c.mass[k] * c.velocity[k];
+    o.angular_momentum += c.mass[k] * c.position[k].cross(c.velocity[k]) + c.angular_momentum[k];
   }
   if (p.size() > 0) o.alignment /= static_cast<double>(p.size());
   if (magnetic > 0) o.moment_alignment /= static_cast<double>(magnetic);

@@ -1,5 +1,7 @@
 #include "engine/preset.hpp"
 
+#include "engine/clumps.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -109,6 +111,7 @@ void validate_preset(const Preset& p) {
       }
     }
   }
+  validate_clumps(p);
 }
 
 Preset preset_from_json(const json& j) {

@@ -3,6 +3,7 @@
 // tables in preset_schema.cpp). Loading validates everything and converts units to SI; a bad file
 // gives a PresetError naming the JSON path, the value and what is allowed.
 
+#include "engine/clump_parameters.hpp"
 #include "engine/parameters.hpp"
 #include "engine/schema.hpp"
 
@@ -28,6 +29,7 @@ struct Preset {
   BondParameters bonds;    // seed 003 (engine/bonds.hpp)
   FloorParameters floor;   // seed 003 (engine/law_floor.hpp)
   GeneratorParameters particles;
+  std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles (seed 000), added to the particles
   std::vector<ProtocolStage> protocol;
   RunParameters run;
 };

@@ -448,6 +448,9 @@ const Schema<Preset>& preset_schema() {
       object<P>("floor", &P::floor, &floor_schema,
                 "A wall side as a floor with static and dynamic friction and a stick flag (seed 003)."),
       object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
+      object_list<P>("clumps", &P::clumps, &clump_schema,
+                     "Rigid clumps of pebbles (seed 000), added to the generator's particles: cubes, bars or lists of "
+                     "spheres moving as one body (velocity_verlet only)."),
       object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
                      "Stages run in order by the app and the runner (empty: one open-ended run)."),
       object<P>("run", &P::run, &run_schema, "Headless runner defaults, and the app's pace."),

@@ -1,6 +1,7 @@
 #include "engine/simulation.hpp"
 
 #include "engine/bonds.hpp"
+#include "engine/clumps.hpp"
 #include "engine/contacts.hpp"
 #include "engine/field.hpp"
 #include "engine/generator.hpp"
@@ -80,6 +81,7 @@ Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
   model_ = make_model(first_stage_or(stage_presets_, preset));
   state_.particles = generate_particles(preset);
   state_.bonds = create_bonds(preset, state_.particles);
+  add_preset_clumps(preset, state_);
   reinitialize();
   if (!protocol_.empty()) {
     state_.overlaps_expected = protocol_.front().until == StageEnd::NoOverlap;
@@ -121,6 +123,13 @@ void apply_material_edits(const std::vector<Material>& before, const std::vector
         p.moment_body[i] = new_material.magnetization * volume * p.easy_axis_body[i];
     }
   }
+}
+
+bool same_densities(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t m = 0; m < a.size(); ++m)
+    if (a[m].density != b[m].density) return false;
+  return true;
 }
 
 }  // namespace
@@ -169,7 +178,11 @@ void Simulation::restore(const Preset& saved_with, State state) {
   model_ = make_model(protocol_.empty() ? document_ : stage_presets_[static_cast<size_t>(stage)]);
   state_ = std::move(state);
   // Particles follow edited material densities and magnetisations, as after a panel edit.
-  if (!same_parameters && saved_stage) apply_material_edits(saved_stage->materials, model_.materials, state_.particles);
+  if (!same_parameters && saved_stage) {
+    apply_material_edits(saved_stage->materials, model_.materials, state_.particles);
+    if (!state_.clumps.id.empty() && !same_densities(saved_stage->materials, model_.materials))
+      refresh_clump_mass_properties(saved_stage->materials, model_.materials, state_);
+  }
   prepare_model(model_, state_.particles);
   advise_bonds_and_floor(model_, state_.particles, state_.bonds);
   if (state_.wall_history.size() != 6 * state_.particles.size())
@@ -225,6 +238,8 @@ void Simulation::set_model(const Model& model) {
   prepare_model(candidate, edited);  // throws before anything changes
   advise_bonds_and_floor(candidate, edited, state_.bonds);
   state_.particles = std::move(edited);
+  if (!state_.clumps.id.empty() && !same_densities(model_.materials, candidate.materials))
+    refresh_clump_mass_properties(model_.materials, candidate.materials, state_);
   model_ = std::move(candidate);
   place_lid(model_, state_);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
@@ -255,6 +270,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   apply_top_layer_pressure(model_, state_);
   update_lid_velocity(model_, state_);
   apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces (seed 003)
+  sum_clump_forces(model_, state_);
   lap(Stage::BodyForces);
   state_.forces_current = true;
 }
@@ -288,11 +304,13 @@ void Simulation::step_verlet(StageClock& clock) {
   const double dt = model_.time_step;
   state_.last_time_step = dt;
   integrate_first_half(model_, state_, dt);
+  integrate_clumps_first_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
   refresh_neighbor_lists(model_, state_);
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock);
   integrate_second_half(model_, state_, dt);
+  integrate_clumps_second_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
 }
 

@@ -19,6 +19,8 @@ void Particles::resize(size_t n) {
   moment_body.resize(n, Vec3::Zero());
   moment.resize(n, Vec3::Zero());
   id.resize(n, 0);
+  clump.resize(n, -1);
+  clump_offset.resize(n, Vec3::Zero());
 }
 
 size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index) {
@@ -58,6 +60,8 @@ void Particles::permute(const std::vector<int>& order) {
   apply_order(moment_body, order);
   apply_order(moment, order);
   apply_order(id, order);
+  apply_order(clump, order);
+  apply_order(clump_offset, order);
 }
 
 void EventLog::record(const Event& e) {

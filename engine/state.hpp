@@ -4,6 +4,7 @@
 // neighbour-list rebuilds and stored beside the pair list in between (STYLE 9).
 
 #include "engine/bonds.hpp"
+#include "engine/clump_state.hpp"
 #include "engine/math.hpp"
 
 #include <array>
@@ -30,6 +31,8 @@ struct Particles {
   std::vector<Vec3> moment_body;       // [A m^2] body frame (rigid dipole)
   std::vector<Vec3> moment;            // [A m^2] world frame, refreshed every step from the body frame
   std::vector<std::uint64_t> id;       // stable id
+  std::vector<int> clump;              // index into State::clumps; -1: a free sphere (engine/clumps.hpp)
+  std::vector<Vec3> clump_offset;      // [m] centre relative to the clump's centre of mass, clump frame
 
   size_t size() const { return position.size(); }
   void clear() { resize(0); }
@@ -191,6 +194,7 @@ struct State {
   // Beam bonds (seed 003, engine/bonds.hpp) and how many have broken since t = 0.
   std::vector<Bond> bonds;
   std::uint64_t broken_bonds = 0;
+  Clumps clumps;                             // rigid clumps of pebbles (seed 000, engine/clumps.hpp)
 };
 
 }  // namespace lodestone

@@ -159,3 +159,22 @@ TEST_CASE("scene compass-needles: needles follow the turning field in place, the
     previous = mean_x;
   }
 }
+
+TEST_CASE("scene bar-magnets: the tilted bar swings round and the two clumps snap together end to end", "[scenes][clumps]") {
+  Simulation sim(scene("bar-magnets.json"));
+  const Clumps& c = sim.state().clumps;
+  REQUIRE(c.size() == 2);
+  auto axis = [&](size_t k) { return Vec3(c.orientation[k] * Vec3::UnitX()); };  // a bar's length: its smallest principal axis
+  const double length = 5 * 1.6e-3 + 2 * 1e-3;  // pebble centres 1.6 mm apart, radius 1 mm
+  CHECK(std::abs(axis(0).dot(axis(1))) < 0.9);   // starts tilted by 30 degrees
+  CHECK((c.position[1] - c.position[0]).norm() > 1.4 * length);
+  run_until(sim, 1.0);
+  const Vec3 separation = c.position[1] - c.position[0];
+  INFO("centre distance " << separation.norm() << " m, bar axes " << axis(0).transpose() << " / " << axis(1).transpose());
+  CHECK(std::abs(axis(0).dot(axis(1))) > 0.99);                   // in one line
+  CHECK(std::abs(separation.normalized().dot(axis(0))) > 0.99);   // end to end, not side by side
+  CHECK(separation.norm() == Approx(length).epsilon(0.01));       // touching
+  const Particles& p = sim.state().particles;
+  for (size_t i = 1; i < p.size(); ++i) CHECK(p.moment[i].normalized().dot(p.moment[0].normalized()) > 0.99);  // north to south
+  CHECK(clusters_now(sim).clusters == 1);  // one body of 12 spheres
+}
