@@ -16,30 +16,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-// Magnets in a walled box with gravity: dipoles (cutoff lists), Hertz-Mindlin contacts whose shear
-// springs carry history, walls, damping: every kind of state a restart must carry.
-Preset inertial_scene() {
-  Preset p = bare_preset();
-  p.materials[0].magnetization = 2e5;
-  p.materials[0].youngs_modulus = 1e7;
-  p.materials[0].friction = 0.4;
-  p.magnetics.method = DipoleMethod::Cutoff;
-  p.contact.law = ContactLaw::HertzMindlin;
-  p.contact.hertz_mindlin.damping_ratio_n = 0.3;
-  p.contact.hertz_mindlin.damping_ratio_t = 0.3;
-  p.box.min = Vec3::Zero();
-  p.box.max = Vec3(6e-3, 6e-3, 6e-3);
-  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
-  p.environment.gravity = Vec3(0, 0, -9.81);
-  p.field.strength = 5e-3;
-  p.particles.kind = GeneratorKind::Random;
-  p.particles.count = 40;
-  p.particles.diameter = 8e-4;
-  p.particles.velocity_spread = 0.05;
-  p.particles.seed = 7;
-  return p;
-}
-
 // Overdamped grains with overlaps removed, then a stage that switches a field on (seed 004 style).
 Preset staged_scene() {
   Preset p = bare_preset();
@@ -132,7 +108,7 @@ TEST_CASE("a run continued from a checkpoint is bit-identical to the run that ne
   // Each law keeps a different state in the contact record: shear springs only, shear and rolling
   // springs, the sand law's contact pointers. Variant 3: dipole forces every 4th step, extrapolated in
   // between from the two full passes the state keeps.
-  Preset preset = inertial_scene();
+  Preset preset = magnets_in_walled_box();
   const int variant = GENERATE(0, 1, 2, 3);
   if (variant == 1) preset.contact.rolling.enabled = true;
   if (variant == 3) preset.magnetics.force_interval = 4;
@@ -193,7 +169,7 @@ TEST_CASE("a Brownian run continues bit-identically from a checkpoint", "[checkp
   // grains on purpose: kT near their kinetic energy (inertial), a Brownian step of about 1 um (overdamped).
   const bool overdamped = GENERATE(false, true);
   INFO((overdamped ? "overdamped protocol" : "velocity Verlet"));
-  Preset preset = overdamped ? staged_scene() : inertial_scene();
+  Preset preset = overdamped ? staged_scene() : magnets_in_walled_box();
   if (!overdamped) {
     preset.environment.translational_damping = 1e-4;  // m / gamma = 0.02 s
     preset.environment.rotational_damping = 1e-4;
@@ -217,7 +193,7 @@ TEST_CASE("a Brownian run continues bit-identically from a checkpoint", "[checkp
 }
 
 TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edit at that moment", "[checkpoint]") {
-  const Preset preset = inertial_scene();
+  const Preset preset = magnets_in_walled_box();
   Simulation original(preset);
   run_checked(original, 800);
   TemporaryFile file("edit.ckpt");
@@ -239,7 +215,7 @@ TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edi
 }
 
 TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[checkpoint]") {
-  const Preset preset = inertial_scene();
+  const Preset preset = magnets_in_walled_box();
   Simulation sim(preset);
   run_checked(sim, 10);
   const std::string good = checkpoint_to_bytes(sim.document(), sim.state());

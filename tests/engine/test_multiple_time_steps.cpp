@@ -23,28 +23,10 @@ using namespace lodestone::testing;
 
 namespace {
 
-// Magnets in a walled box with gravity and a field: dipoles through the cutoff lists, Hertz-Mindlin
-// contacts with shear history, walls, damping (the restart test's scene, tests/engine/test_checkpoint.cpp).
+// Magnets in a walled box with gravity, a field and viscous damping (test_support.hpp's scene).
 Preset magnets_in_a_box() {
-  Preset p = bare_preset();
-  p.materials[0].magnetization = 2e5;
-  p.materials[0].youngs_modulus = 1e7;
-  p.materials[0].friction = 0.4;
-  p.magnetics.method = DipoleMethod::Cutoff;
-  p.contact.law = ContactLaw::HertzMindlin;
-  p.contact.hertz_mindlin.damping_ratio_n = 0.3;
-  p.contact.hertz_mindlin.damping_ratio_t = 0.3;
-  p.box.min = Vec3::Zero();
-  p.box.max = Vec3(6e-3, 6e-3, 6e-3);
-  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
-  p.environment.gravity = Vec3(0, 0, -9.81);
+  Preset p = magnets_in_walled_box();
   p.environment.translational_damping = 1e-5;
-  p.field.strength = 5e-3;
-  p.particles.kind = GeneratorKind::Random;
-  p.particles.count = 40;
-  p.particles.diameter = 8e-4;
-  p.particles.velocity_spread = 0.05;
-  p.particles.seed = 7;
   return p;
 }
 

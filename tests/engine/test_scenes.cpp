@@ -16,16 +16,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-const std::filesystem::path kPresets = std::filesystem::path(LODESTONE_SOURCE_DIR) / "presets";
-
-Preset scene(const char* name) { return load_preset_file((kPresets / name).string()); }
-
-// Runs until the simulated time reaches `time`, failing on any engine warning.
-void run_until(Simulation& sim, double time) {
-  while (sim.state().time < time * (1.0 - 1e-12) && sim.state().health.ok) sim.step();
-  INFO(sim.state().health.message);
-  REQUIRE(sim.state().health.ok);
-}
+Preset scene(const char* name) { return repository_preset(name); }
 
 size_t index_of(const Simulation& sim, std::uint64_t id) {
   const auto& ids = sim.state().particles.id;

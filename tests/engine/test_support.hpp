@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <vector>
 
 namespace lodestone::testing {
@@ -39,6 +40,42 @@ inline void run_checked(Simulation& sim, std::int64_t steps) {
   INFO(sim.state().health.message);
   REQUIRE(sim.state().health.ok);
   REQUIRE(done == steps);
+}
+
+// Magnets in a walled box with gravity and a field: dipoles (cutoff lists), Hertz-Mindlin contacts whose
+// shear springs carry history, walls: every kind of state a restart or a changed dipole stage must carry.
+inline Preset magnets_in_walled_box() {
+  Preset p = bare_preset();
+  p.materials[0].magnetization = 2e5;
+  p.materials[0].youngs_modulus = 1e7;
+  p.materials[0].friction = 0.4;
+  p.magnetics.method = DipoleMethod::Cutoff;
+  p.contact.law = ContactLaw::HertzMindlin;
+  p.contact.hertz_mindlin.damping_ratio_n = 0.3;
+  p.contact.hertz_mindlin.damping_ratio_t = 0.3;
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3(6e-3, 6e-3, 6e-3);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.environment.gravity = Vec3(0, 0, -9.81);
+  p.field.strength = 5e-3;
+  p.particles.kind = GeneratorKind::Random;
+  p.particles.count = 40;
+  p.particles.diameter = 8e-4;
+  p.particles.velocity_spread = 0.05;
+  p.particles.seed = 7;
+  return p;
+}
+
+// A preset file of the repository's presets/ directory.
+inline Preset repository_preset(const char* name) {
+  return load_preset_file((std::filesystem::path(LODESTONE_SOURCE_DIR) / "presets" / name).string());
+}
+
+// Steps until the simulated time reaches `time`, failing on any engine warning.
+inline void run_until(Simulation& sim, double time) {
+  while (sim.state().time < time * (1.0 - 1e-12) && sim.state().health.ok) sim.step();
+  INFO(sim.state().health.message);
+  REQUIRE(sim.state().health.ok);
 }
 
 }  // namespace lodestone::testing
