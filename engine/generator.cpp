@@ -68,29 +68,44 @@ void generate_lattice(const Preset& preset, Particles& p, Random& rng) {
   std::vector<double> diameters(static_cast<size_t>(g.count));
   for (double& d : diameters) d = draw_diameter(g, rng);
   const double d_max = diameters.empty() ? g.diameter : *std::max_element(diameters.begin(), diameters.end());
-  const double spacing = g.spacing.value_or(d_max);
-  if (spacing < d_max)
-    throw PresetError("$.particles.spacing", "spacing " + std::to_string(spacing) +
-                                                 " m is smaller than the largest diameter " + std::to_string(d_max) +
-                                                 " m: neighbours would overlap");
+  const bool bcc = g.lattice == LatticeKind::BodyCentredCubic;
+  // Nearest sites: the cell edge apart (simple cubic), half the cell diagonal (bcc).
+  const double nearest_per_spacing = bcc ? 0.5 * std::sqrt(3.0) : 1.0;
+  const double spacing = g.spacing.value_or(d_max / nearest_per_spacing);
+  // Two sites jittered towards each other close in by at most 2 jitter sqrt(3).
+  const double nearest = nearest_per_spacing * spacing - 2.0 * std::sqrt(3.0) * g.jitter;
+  if (nearest < d_max * (1.0 - 1e-12))
+    throw PresetError(g.jitter > 0.0 ? "$.particles.jitter" : "$.particles.spacing",
+                      "sites " + std::to_string(nearest_per_spacing * spacing) + " m apart, jitter " +
+                          std::to_string(g.jitter) + " m: neighbours could come closer than the largest diameter " +
+                          std::to_string(d_max) + " m and overlap; increase the spacing or reduce the jitter");
   const Vec3 extent = region.max - region.min;
-  // Sites per axis, capped at `count` (more along one axis are never used), so nothing overflows.
+  const int per_cell = bcc ? 2 : 1;
+  // Cells per axis, capped at `count` (more along one axis are never used), so nothing overflows.
   long long cells[3];
   for (int a = 0; a < 3; ++a)
     cells[a] = static_cast<long long>(std::min<double>(std::floor(extent[a] / spacing + 1e-9), g.count));
-  const double capacity = static_cast<double>(cells[0]) * static_cast<double>(cells[1]) * static_cast<double>(cells[2]);
+  const double capacity =
+      per_cell * static_cast<double>(cells[0]) * static_cast<double>(cells[1]) * static_cast<double>(cells[2]);
   if (capacity < g.count) {
     std::ostringstream os;
     os << "the region holds " << capacity << " lattice sites at spacing " << spacing << " m (" << cells[0] << " x "
-       << cells[1] << " x " << cells[2] << "), fewer than count = " << g.count
+       << cells[1] << " x " << cells[2] << (bcc ? " bcc cells" : "") << "), fewer than count = " << g.count
        << "; enlarge the region or reduce count or spacing";
     throw PresetError("$.particles.count", os.str());
   }
+  // Sites inside a cell (fractions of the spacing): the centre, or a quarter and three quarters along the
+  // diagonal, so that every site keeps a quarter cell from the region's faces.
+  const std::vector<Vec3> basis = bcc ? std::vector<Vec3>{Vec3::Constant(0.25), Vec3::Constant(0.75)}
+                                      : std::vector<Vec3>{Vec3::Constant(0.5)};
   const int material = material_index(preset.materials, g.material);
   for (int k = 0; k < g.count; ++k) {
-    const long long ix = k % cells[0], iy = (k / cells[0]) % cells[1], iz = k / (cells[0] * cells[1]);
-    const Vec3 x = region.min + spacing * Vec3(static_cast<double>(ix) + 0.5, static_cast<double>(iy) + 0.5,
-                                               static_cast<double>(iz) + 0.5);
+    const long long cell = k / per_cell;
+    const long long ix = cell % cells[0], iy = (cell / cells[0]) % cells[1], iz = cell / (cells[0] * cells[1]);
+    Vec3 x = region.min + spacing * (Vec3(static_cast<double>(ix), static_cast<double>(iy), static_cast<double>(iz)) +
+                                     basis[static_cast<size_t>(k % per_cell)]);
+    if (g.jitter > 0.0)
+      for (int a = 0; a < 3; ++a) x[a] += rng.uniform(-g.jitter, g.jitter);
     const size_t i = p.add(static_cast<std::uint64_t>(k), x, 0.5 * diameters[static_cast<size_t>(k)], 0.0, material);
     finish_particle(p, i, preset, draw_orientation(g, rng), std::nullopt);
     for (int a = 0; a < 3; ++a) p.velocity[i][a] = g.velocity_spread * rng.normal();

@@ -197,6 +197,9 @@ enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
 // RandomHemisphere: uniform over the half sphere around `axis`, so every moment starts on the side of the
 // easy axis nearer that direction (seed 004 treats 0 <= theta <= pi/2 only).
 enum class OrientationKind : int { Aligned, Random, RandomHemisphere };
+// Lattice generator: simple cubic (one site per cell) or body-centred cubic (two: corner and centre, the
+// densest packing of monodisperse spheres a cubic cell gives without overlap, up to volume fraction 0.68).
+enum class LatticeKind : int { SimpleCubic, BodyCentredCubic };
 
 struct Region {
   Vec3 min = Vec3::Zero();  // [m]
@@ -222,7 +225,9 @@ struct GeneratorParameters {
   SizeDistribution size_distribution = SizeDistribution::Monodisperse;
   double diameter = 1e-3;                // [m] mean diameter
   double size_spread = 0.0;              // [-] log-normal: sigma of ln d; uniform: half-width / mean
-  std::optional<double> spacing;         // [m] lattice spacing; unset: the largest diameter
+  std::optional<double> spacing;         // [m] lattice spacing (cubic cell edge); unset: the smallest without overlap
+  LatticeKind lattice = LatticeKind::SimpleCubic;
+  double jitter = 0.0;                   // [m] lattice: uniform random displacement of each coordinate, +-jitter
   OrientationKind orientation = OrientationKind::Random;
   Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction (aligned), pole of the hemisphere (random_hemisphere)
   double velocity_spread = 0.0;          // [m/s] standard deviation of each initial velocity component

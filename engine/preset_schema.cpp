@@ -272,7 +272,7 @@ const Schema<GeneratorParameters>& generator_schema() {
   using P = GeneratorParameters;
   static const Schema<P> s = {
       choice<P>("kind", &P::kind, {"lattice", "random", "list", "checkpoint"},
-                "lattice: simple cubic; random: random non-overlapping placement; list: the entries in `particles`; "
+                "lattice: simple cubic or bcc (`lattice`); random: random non-overlapping placement; list: the entries in `particles`; "
                 "checkpoint: continue the saved run in `file` (particles, contacts, time, protocol stage) with this "
                 "preset's parameters."),
       integer<P>("count", &P::count, 0, 10'000'000, "Number of particles (lattice and random)."),
@@ -287,7 +287,15 @@ const Schema<GeneratorParameters>& generator_schema() {
       real<P>("size_spread", &P::size_spread, Q::Dimensionless, r::closed(0.0, 1.0),
               "lognormal: sigma of ln d (mean diameter kept); uniform: half-width relative to the mean."),
       optional_real<P>("spacing", &P::spacing, Q::Length, r::positive(), "auto",
-                       "Lattice spacing; auto: the largest diameter."),
+                       "Lattice spacing (edge of the cubic cell); auto: the smallest without overlap (the largest "
+                       "diameter for simple_cubic, 2/sqrt(3) of it for bcc)."),
+      choice<P>("lattice", &P::lattice, {"simple_cubic", "bcc"},
+                "Lattice generator: simple cubic (one site per cell) or body-centred cubic (two sites per cell, "
+                "for dense packings up to volume fraction 0.68)."),
+      real<P>("jitter", &P::jitter, Q::Length, r::non_negative(),
+              "Lattice generator: each coordinate of each site moves by a uniform random amount in "
+              "[-jitter, jitter] (spacing minus the nearest-site distance must leave room: 2 jitter sqrt(3) at "
+              "most the gap)."),
       choice<P>("orientation", &P::orientation, {"aligned", "random", "random_hemisphere"},
                 "Easy axes (body z, the moment's starting direction) all along `axis`, uniformly random, or "
                 "uniformly random on the half sphere around `axis` (moments start on the side of the easy axis "

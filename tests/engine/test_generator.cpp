@@ -241,6 +241,53 @@ TEST_CASE("lattice: a region too small for count names particles.count and its c
   CHECK_THAT(f.message(), Catch::Contains("overlap"));
 }
 
+TEST_CASE("lattice: bcc sites, their volume fraction, and the jitter bound", "[generator]") {
+  // 3 x 3 x 3 bcc cells of edge a: 54 sites, corner sites at (i + 1/4) a and centres at (i + 3/4) a.
+  Preset p = scene(GeneratorKind::Lattice, 54);
+  p.particles.lattice = LatticeKind::BodyCentredCubic;
+  const double d = 1e-3;
+  const double a = std::cbrt(2.0 * M_PI / 6.0 / 0.55) * d;  // volume fraction 2 (pi/6) d^3 / a^3 = 0.55
+  p.particles.spacing = a;
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3::Constant(3 * a);
+  const Particles particles = generate(p);
+  REQUIRE(particles.size() == 54);
+  double volume = 0.0, nearest = INFINITY;
+  for (size_t i = 0; i < particles.size(); ++i) {
+    volume += sphere_volume(particles.radius[i]);
+    const Vec3 f = particles.position[i] / a - Vec3::Constant(i % 2 == 0 ? 0.25 : 0.75);
+    CHECK((f - f.array().round().matrix()).cwiseAbs().maxCoeff() < 1e-12);
+    for (size_t j = 0; j < i; ++j) nearest = std::min(nearest, (particles.position[i] - particles.position[j]).norm());
+  }
+  CHECK(volume / std::pow(3 * a, 3) == Approx(0.55).epsilon(1e-12));
+  CHECK(nearest == Approx(0.5 * std::sqrt(3.0) * a).epsilon(1e-12));
+
+  // Auto spacing: the nearest sites touch.
+  Preset q = p;
+  q.particles.spacing.reset();
+  q.particles.count = 2;
+  const Particles touching = generate(q);
+  CHECK((touching.position[1] - touching.position[0]).norm() == Approx(d).epsilon(1e-12));
+
+  // Jitter moves each coordinate by at most its value, and the sites' order and count stay.
+  Preset j = p;
+  j.particles.jitter = 0.02 * d;
+  const Particles jittered = generate(j);
+  REQUIRE(jittered.size() == 54);
+  double largest = 0.0;
+  for (size_t i = 0; i < jittered.size(); ++i)
+    largest = std::max(largest, (jittered.position[i] - particles.position[i]).cwiseAbs().maxCoeff());
+  CHECK(largest <= 0.02 * d);
+  CHECK(largest > 0.01 * d);  // 162 uniform draws on [-0.02, 0.02] d: the largest is above 0.01 d but for 2^-162
+
+  // A jitter that could make neighbours overlap is refused, naming the field.
+  j.particles.jitter = 0.05 * d;  // gap 0.0734 d < 2 sqrt(3) 0.05 d = 0.173 d
+  const PresetError e = generator_error(j);
+  INFO(e.what());
+  CHECK(e.path() == "$.particles.jitter");
+  CHECK_THAT(e.message(), Catch::Contains("overlap"));
+}
+
 TEST_CASE("lattice: a region with a huge number of sites still takes count particles", "[generator]") {
   // 10 m / 4.2 um = 2380952 sites per axis: 1.3e19 sites, more than a signed 64-bit count holds;
   // 10 m / 1 nm = 1e10 sites per axis, more than an int holds. Both regions have room for 8.
