@@ -15,7 +15,24 @@ struct ContactTotals {
   double dashpot_energy = 0.0;
   double slip_loss = 0.0;
   double stiffness_work = 0.0;
+
+  void add(const ContactTotals& o) {
+    elastic += o.elastic;
+    dashpot_energy += o.dashpot_energy;
+    slip_loss += o.slip_loss;
+    stiffness_work += o.stiffness_work;
+  }
 };
+
+// What one thread's share of a contact loop books besides forces; merged in part order.
+struct PartResult {
+  ContactTotals totals;
+  std::vector<Event> events;
+  std::array<Vec3, 6> wall_force{};  // wall loop only
+};
+
+// Contacts per thread below which the loop stays on one thread.
+constexpr size_t kContactGrain = 2000;
 
 // Runs the law on one contact, books its energy and records its events. Returns false when the
 // contact is inactive.
@@ -26,8 +43,9 @@ struct ContactTotals {
 // force still acts is booked then. Booking F(v) v dt instead would be wrong to first order in dt.
 // Dashpot couples (rolling resistance) are booked the same way against the relative angular velocity.
 bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g,
-                      const SandBodies& bodies, ContactHistory& h, double dt, State& state, std::uint64_t id_a,
-                      std::uint64_t id_b, ContactTotals& totals, ContactResponse& response) {
+                      const SandBodies& bodies, ContactHistory& h, double dt, std::int64_t step, std::uint64_t id_a,
+                      std::uint64_t id_b, PartResult& part, ContactResponse& response) {
+  ContactTotals& totals = part.totals;
   const ContactLaw law = model.contact.law;
   const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
   bool active = g.overlap > 0.0;
@@ -49,7 +67,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
   if (newly_active) {
     h = ContactHistory{};
     h.active = true;
-    state.events.record({state.step, EventKind::ContactActivated, id_a, id_b});
+    part.events.push_back({step, EventKind::ContactActivated, id_a, id_b});
   }
   const bool was_slipping = h.slipping;
   if (law == ContactLaw::HertzCoulomb) {
@@ -63,7 +81,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);
   }
   if (h.slipping != was_slipping)
-    state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
+    part.events.push_back({step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
 
   if (rolling) {
     RollingHistory* rh = std::get_if<RollingHistory>(&h.law_state);
@@ -89,45 +107,62 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
 
 }  // namespace
 
-void compute_contact_forces(const Model& model, State& state, double dt) {
+void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
   ContactTotals totals;
   const bool sand = model.contact.law == ContactLaw::Sand;
+  // Parts run side by side; their events and energies are merged in part order, as one thread makes them.
+  auto merge = [&](std::vector<PartResult>& parts) {
+    for (PartResult& r : parts) {
+      totals.add(r.totals);
+      for (const Event& e : r.events) state.events.record(e);
+    }
+  };
 
   // [SECTION] particle-particle
-  for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
-    const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
-    const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
-    const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
-    const double distance = separation.norm();
-    ContactHistory& h = lists.contact_history[k];
-    if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
-    // Cheap radius check before the geometry (STYLE 9): a pair beyond the reach of every law cannot
-    // touch; an active one is still evaluated, so that its opening is booked.
-    if (!h.active && distance > p.radius[i] + p.radius[j] + model.contact_reach) continue;
-    const ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
-                                                     p.velocity[j], p.angular_velocity[i], p.angular_velocity[j],
-                                                     p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);
-    SandBodies bodies;
-    if (sand) {
-      bodies.separation = separation;
-      bodies.position_i = p.position[i];
-      bodies.orientation_i = p.orientation[i];
-      bodies.orientation_j = p.orientation[j];
-    }
-    ContactResponse r;
-    if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state, p.id[i], p.id[j],
-                          totals, r))
-      continue;
-    // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
-    p.force[i] += r.force;
-    p.force[j] -= r.force;
-    p.torque[i] += g.lever_i.cross(r.force) + r.couple;
-    p.torque[j] -= g.lever_j.cross(r.force) + r.couple;
-  }
+  std::vector<PartResult> pair_parts = run_pair_parts<PartResult>(
+      team, lists.contact_pairs.size(), kContactGrain, p.size(), p.force.data(), p.torque.data(),
+      [&](int, size_t begin, size_t end, Vec3* force, Vec3* torque) {
+        PartResult part;
+        for (size_t k = begin; k < end; ++k) {
+          const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
+          const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
+          const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
+          ContactHistory& h = lists.contact_history[k];
+          // Cheap radius check before the geometry (STYLE 9): a pair beyond the reach of every law cannot
+          // touch; an active one is still evaluated, so that its opening is booked.
+          const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
+          const double distance_sq = separation.squaredNorm();
+          if (!h.active && distance_sq > reach * reach) continue;
+          const double distance = std::sqrt(distance_sq);
+          if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
+          const ContactGeometry g =
+              sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j],
+                                     p.angular_velocity[i], p.angular_velocity[j], p.mass[i], p.mass[j],
+                                     p.inertia[i], p.inertia[j]);
+          SandBodies bodies;
+          if (sand) {
+            bodies.separation = separation;
+            bodies.position_i = p.position[i];
+            bodies.orientation_i = p.orientation[i];
+            bodies.orientation_j = p.orientation[j];
+          }
+          ContactResponse r;
+          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state.step,
+                                p.id[i], p.id[j], part, r))
+            continue;
+          // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
+          force[i] += r.force;
+          force[j] -= r.force;
+          torque[i] += g.lever_i.cross(r.force) + r.couple;
+          torque[j] -= g.lever_j.cross(r.force) + r.couple;
+        }
+        return part;
+      });
+  merge(pair_parts);
 
-  // [SECTION] particle-wall (each side of the box that is a wall)
+  // [SECTION] particle-wall (each side of the box that is a wall); a particle's wall contacts are its own
   const size_t n = p.size();
   if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
   std::array<Vec3, 6> wall_force;
@@ -143,27 +178,35 @@ void compute_contact_forces(const Model& model, State& state, double dt) {
       Vec3 normal = Vec3::Zero();
       normal[axis] = upper ? -1.0 : 1.0;
       const double reach = model.contact_reach;
-      for (size_t i = 0; i < n; ++i) {
-        const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
-        ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
-        if (distance > p.radius[i] + reach && !h.active) continue;
-        const ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i],
-                                                       p.angular_velocity[i], p.mass[i], p.inertia[i]);
-        SandBodies bodies;
-        if (sand) {
-          bodies.wall = true;
-          bodies.position_i = p.position[i];
-          bodies.orientation_i = p.orientation[i];
-          bodies.periodic_length = model.periodic_length;
+      std::vector<PartResult> wall_parts(static_cast<size_t>(parts_for(team, n, kContactGrain)));
+      const std::vector<size_t> bounds = split_evenly(n, static_cast<int>(wall_parts.size()));
+      team.run(static_cast<int>(wall_parts.size()), [&](int k) {
+        PartResult& part = wall_parts[static_cast<size_t>(k)];
+        part.wall_force.fill(Vec3::Zero());
+        for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
+          const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
+          ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
+          if (distance > p.radius[i] + reach && !h.active) continue;
+          const ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i],
+                                                         p.angular_velocity[i], p.mass[i], p.inertia[i]);
+          SandBodies bodies;
+          if (sand) {
+            bodies.wall = true;
+            bodies.position_i = p.position[i];
+            bodies.orientation_i = p.orientation[i];
+            bodies.periodic_length = model.periodic_length;
+          }
+          ContactResponse r;
+          if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, state.step,
+                                p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
+            continue;
+          p.force[i] += r.force;
+          p.torque[i] += g.lever_i.cross(r.force) + r.couple;
+          part.wall_force[side] -= r.force;
         }
-        ContactResponse r;
-        if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, state, p.id[i],
-                              kWallIdBase + static_cast<std::uint64_t>(side), totals, r))
-          continue;
-        p.force[i] += r.force;
-        p.torque[i] += g.lever_i.cross(r.force) + r.couple;
-        wall_force[side] -= r.force;
-      }
+      });
+      merge(wall_parts);
+      for (const PartResult& part : wall_parts) wall_force[side] += part.wall_force[side];
     }
   }
   state.wall_force = wall_force;

@@ -5,11 +5,13 @@
 
 #include "engine/model.hpp"
 #include "engine/state.hpp"
+#include "engine/thread_team.hpp"
 
 namespace lodestone {
 
 // Adds contact forces and torques. `dt` advances the shear springs and the dissipation ledger;
 // pass 0 to evaluate the current configuration without advancing history (initial force pass).
-void compute_contact_forces(const Model& model, State& state, double dt);
+// The pairs (and, per wall, the particles) are split between the team's threads (engine/thread_team.hpp).
+void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

@@ -5,12 +5,17 @@
 
 namespace lodestone {
 
-void wrap_periodic(const Model& model, Particles& p) {
+namespace {
+
+// Particles per thread below which an update stays on one thread.
+constexpr size_t kParticleGrain = 2000;
+
+void wrap_range(const Model& model, Particles& p, size_t begin, size_t end) {
   for (int a = 0; a < 3; ++a) {
     const double length = model.periodic_length[a];
     if (length <= 0.0) continue;
     const double lo = model.box.min[a];
-    for (size_t i = 0; i < p.size(); ++i) {
+    for (size_t i = begin; i < end; ++i) {
       double& x = p.position[i][a];
       if (x < lo || x >= lo + length) {
         x -= length * std::floor((x - lo) / length);
@@ -20,29 +25,37 @@ void wrap_periodic(const Model& model, Particles& p) {
   }
 }
 
-void integrate_first_half(const Model& model, State& state, double dt) {
+}  // namespace
+
+void wrap_periodic(const Model& model, Particles& p) { wrap_range(model, p, 0, p.size()); }
+
+void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team) {
   Particles& p = state.particles;
   const double half = 0.5 * dt;
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.velocity[i] += (half / p.mass[i]) * p.force[i];
-    p.position[i] += dt * p.velocity[i];
-    p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
-    p.orientation[i] = rotate_by(p.orientation[i], dt * p.angular_velocity[i]);
-    p.orientation[i].normalize();
-  }
-  wrap_periodic(model, p);
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      p.velocity[i] += (half / p.mass[i]) * p.force[i];
+      p.position[i] += dt * p.velocity[i];
+      p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+      p.orientation[i] = rotate_by(p.orientation[i], dt * p.angular_velocity[i]);
+      p.orientation[i].normalize();
+    }
+    wrap_range(model, p, begin, end);
+  });
   state.lid_height += dt * state.lid_velocity;  // the servo lid has no inertia
   state.time += dt;
   ++state.step;
 }
 
-void integrate_second_half(const Model&, State& state, double dt) {
+void integrate_second_half(const Model&, State& state, double dt, ThreadTeam& team) {
   Particles& p = state.particles;
   const double half = 0.5 * dt;
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.velocity[i] += (half / p.mass[i]) * p.force[i];
-    p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
-  }
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      p.velocity[i] += (half / p.mass[i]) * p.force[i];
+      p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+    }
+  });
 }
 
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {

@@ -11,15 +11,16 @@
 
 #include "engine/model.hpp"
 #include "engine/state.hpp"
+#include "engine/thread_team.hpp"
 
 #include <vector>
 
 namespace lodestone {
 
 // Half kick with the current forces, drift, rotation, periodic wrap; advances time and step.
-void integrate_first_half(const Model& model, State& state, double dt);
+void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 // Second half kick with the new forces.
-void integrate_second_half(const Model& model, State& state, double dt);
+void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 // Puts positions on periodic axes back into the box.
 void wrap_periodic(const Model& model, Particles& p);

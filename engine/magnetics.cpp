@@ -2,6 +2,7 @@
 
 #include "engine/clumps.hpp"
 #include "engine/dipole.hpp"
+#include "engine/dipole_kernel.hpp"
 #include "engine/field.hpp"
 #include "engine/stoner_wohlfarth.hpp"
 
@@ -91,6 +92,7 @@ inline bool moment_is_induced(const Model& model, const Particles& p, size_t i) 
 }
 
 // Adds the pair (i, j) to `force` and `torque` (per particle) if it is within reach; returns its energy.
+// The general pair: clumps, activity distance and induced moments.
 inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, size_t j, double cutoff_sq, Vec3* force,
                               Vec3* torque) {
   const Vec3& mi = p.moment[i];
@@ -113,8 +115,17 @@ inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, 
   return d.energy;
 }
 
-// The pair sum, added to `force` and `torque`; returns the dipole energy.
-double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* torque) {
+bool any_induced_material(const Model& model) {
+  return std::any_of(model.materials.begin(), model.materials.end(),
+                     [](const Material& m) { return m.moment_model == MomentModel::Induced; });
+}
+
+// Pairs per thread below which a pass stays on one thread.
+constexpr size_t kPairGrain = 10000;
+
+// The pair sum, added to `force` and `torque`; returns the dipole energy. The cutoff list is split
+// between the team's threads (engine/thread_team.hpp).
+double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* torque, ThreadTeam& team) {
   const Particles& p = state.particles;
   double energy = 0.0;
   switch (model.magnetics.method) {
@@ -122,9 +133,22 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       break;
     case DipoleMethod::Cutoff: {
       const double cutoff_sq = model.dipole_cutoff * model.dipole_cutoff;
-      for (const IndexPair& pr : state.neighbors.dipole_pairs)
-        energy +=
-            add_dipole_pair(model, p, static_cast<size_t>(pr.i), static_cast<size_t>(pr.j), cutoff_sq, force, torque);
+      const std::vector<IndexPair>& pairs = state.neighbors.dipole_pairs;
+      // The common case (no clumps, no activity distance, no induced moments) runs the SIMD kernel.
+      const bool plain = state.clumps.id.empty() && !model.magnetics.activity_distance && !any_induced_material(model);
+      const DipoleKernelInput kernel{pairs.data(), p.position.data(), p.moment.data(), model.dipole_cutoff,
+                                     model.magnetics.dipole_cap, model.periodic_length};
+      const std::vector<double> energies = run_pair_parts<double>(
+          team, pairs.size(), kPairGrain, p.size(), force, torque,
+          [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
+            if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
+            double e = 0.0;
+            for (size_t k = begin; k < end; ++k)
+              e += add_dipole_pair(model, p, static_cast<size_t>(pairs[k].i), static_cast<size_t>(pairs[k].j),
+                                   cutoff_sq, f, t);
+            return e;
+          });
+      for (double e : energies) energy += e;
       break;
     }
     case DipoleMethod::Direct: {
@@ -139,18 +163,18 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
 
 }  // namespace
 
-void compute_dipole_forces(const Model& model, State& state) {
+void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team) {
   Particles& p = state.particles;
-  state.energy.dipole = dipole_pass(model, state, p.force.data(), p.torque.data());
+  state.energy.dipole = dipole_pass(model, state, p.force.data(), p.torque.data(), team);
 }
 
 // Seed 002 App. A.8 with a first-order series (eq. 51, m = 1), the derivative taken from the last two
 // full passes (engine/magnetics.hpp). Force passes are counted, not steps, so that Heun's trial pass
 // (made before the step counter moves) and the pass after it agree on whether they are full.
-void dipole_stage(const Model& model, State& state, bool trial) {
+void dipole_stage(const Model& model, State& state, bool trial, ThreadTeam& team) {
   const int k = model.magnetics.force_interval;
   if (k <= 1 || model.magnetics.method == DipoleMethod::Off) {
-    compute_dipole_forces(model, state);  // the single-step path, untouched
+    compute_dipole_forces(model, state, team);  // the single-step path, untouched
     return;
   }
   Particles& p = state.particles;
@@ -161,7 +185,7 @@ void dipole_stage(const Model& model, State& state, bool trial) {
   if (trial) {
     // Heun's predictor: full with the pass that follows it, extrapolated to the same time otherwise.
     if (full) {
-      compute_dipole_forces(model, state);
+      compute_dipole_forces(model, state, team);
       return;
     }
   } else if (full) {
@@ -176,7 +200,7 @@ void dipole_stage(const Model& model, State& state, bool trial) {
     }
     h.force_last.assign(n, Vec3::Zero());
     h.torque_last.assign(n, Vec3::Zero());
-    h.energy_last = dipole_pass(model, state, h.force_last.data(), h.torque_last.data());
+    h.energy_last = dipole_pass(model, state, h.force_last.data(), h.torque_last.data(), team);
     h.time_last = state.time;
     h.passes_since_full = 0;
     for (size_t i = 0; i < n; ++i) {

@@ -16,15 +16,16 @@
 
 #include "engine/model.hpp"
 #include "engine/state.hpp"
+#include "engine/thread_team.hpp"
 
 namespace lodestone {
 
 void update_moments(const Model& model, State& state);
 // The full dipole pass: adds every pair's force and torque, sets the dipole energy.
-void compute_dipole_forces(const Model& model, State& state);
+void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 // The dipole stage as the step runs it: compute_dipole_forces with force_interval = 1, else the full
 // pass (stored in state.dipole_history) or the extrapolation. A `trial` pass (Heun's predictor, at the
 // end of the step being made) is full when the pass that follows it is, and stores nothing.
-void dipole_stage(const Model& model, State& state, bool trial);
+void dipole_stage(const Model& model, State& state, bool trial, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

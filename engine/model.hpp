@@ -69,7 +69,7 @@ struct Model {
 // Minimum-image separation along the periodic axes.
 inline Vec3 minimum_image(const Model& m, Vec3 d) {
   for (int a = 0; a < 3; ++a)
-    if (m.periodic_length[a] > 0.0) d[a] -= m.periodic_length[a] * std::nearbyint(d[a] / m.periodic_length[a]);
+    if (m.periodic_length[a] > 0.0) d[a] -= m.periodic_length[a] * round_to_integer(d[a] / m.periodic_length[a]);
   return d;
 }
 

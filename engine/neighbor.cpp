@@ -64,6 +64,32 @@ CellGrid make_grid(const Model& model, const Particles& p, double cell_size) {
   return g;
 }
 
+// The (deduplicated) 27 cells around cell c; fewer than 3 cells on a periodic axis wrap onto themselves.
+std::vector<int> neighbour_cells(const CellGrid& grid, int c) {
+  const int cx = c % grid.count[0], cy = (c / grid.count[0]) % grid.count[1], cz = c / (grid.count[0] * grid.count[1]);
+  std::vector<int> out;
+  out.reserve(27);
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        int q[3] = {cx + dx, cy + dy, cz + dz};
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) {
+          if (grid.periodic[a])
+            q[a] = (q[a] + grid.count[a]) % grid.count[a];
+          else if (q[a] < 0 || q[a] >= grid.count[a])
+            inside = false;
+        }
+        if (inside) out.push_back(grid.index(q[0], q[1], q[2]));
+      }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Particles per thread below which a rebuild stays on one thread.
+constexpr size_t kNeighborGrain = 1000;
+
 // Moves particle order[k] to index k, with everything the state keeps per particle index.
 void reorder_particles(State& state, const std::vector<int>& order) {
   state.particles.permute(order);
@@ -86,7 +112,7 @@ void reorder_particles(State& state, const std::vector<int>& order) {
 
 }  // namespace
 
-void build_neighbor_lists(const Model& model, State& state) {
+void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
   const Particles& p = state.particles;  // reordered in place below for large scenes
   NeighborLists& lists = state.neighbors;
   const size_t n = p.size();
@@ -134,77 +160,80 @@ void build_neighbor_lists(const Model& model, State& state) {
       for (size_t i = 0; i < n; ++i) sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
     }
     if (n >= kSpatialSortMinParticles) {
+      std::vector<int> cell_in_order(n);
+      for (size_t k = 0; k < n; ++k) cell_in_order[k] = cell_of[static_cast<size_t>(sorted[k])];
+      cell_of.swap(cell_in_order);
       reorder_particles(state, sorted);
       for (size_t k = 0; k < n; ++k) sorted[k] = static_cast<int>(k);
     }
 
-    std::vector<int> neighbours;
-    neighbours.reserve(27);
-    for (int cz = 0; cz < grid.count[2]; ++cz)
-      for (int cy = 0; cy < grid.count[1]; ++cy)
-        for (int cx = 0; cx < grid.count[0]; ++cx) {
-          const int c = grid.index(cx, cy, cz);
-          if (start[static_cast<size_t>(c)] == start[static_cast<size_t>(c) + 1]) continue;
-          // The (deduplicated) 27 cells around c; fewer than 3 cells on a periodic axis wrap onto themselves.
-          neighbours.clear();
-          for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-              for (int dx = -1; dx <= 1; ++dx) {
-                int q[3] = {cx + dx, cy + dy, cz + dz};
-                bool inside = true;
-                for (int a = 0; a < 3; ++a) {
-                  if (grid.periodic[a])
-                    q[a] = (q[a] + grid.count[a]) % grid.count[a];
-                  else if (q[a] < 0 || q[a] >= grid.count[a])
-                    inside = false;
-                }
-                if (inside) neighbours.push_back(grid.index(q[0], q[1], q[2]));
-              }
-          std::sort(neighbours.begin(), neighbours.end());
-          neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-
-          for (int s = start[static_cast<size_t>(c)]; s < start[static_cast<size_t>(c) + 1]; ++s) {
-            const int i = sorted[static_cast<size_t>(s)];
-            const Vec3& xi = p.position[static_cast<size_t>(i)];
-            const double ri = p.radius[static_cast<size_t>(i)];
-            for (int nc : neighbours) {
-              for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
-                const int j = sorted[static_cast<size_t>(t)];
-                if (j <= i) continue;  // each pair once
-                if (same_clump(p, static_cast<size_t>(i), static_cast<size_t>(j))) continue;  // rigid: no inner forces
-                const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
-                const double rsq = d.squaredNorm();
-                const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
-                if (rsq < contact_range * contact_range) lists.contact_pairs.push_back({i, j});
-                if (dipoles && rsq < dipole_range_sq) lists.dipole_pairs.push_back({i, j});
-              }
-            }
+    // Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
+    // (i, j) whatever the grid, and the threads' shares (ranges of i) join end to end.
+    struct Found {
+      std::vector<IndexPair> contacts, dipoles;
+    };
+    const int parts = parts_for(team, n, kNeighborGrain);
+    const std::vector<size_t> bounds = split_evenly(n, parts);
+    std::vector<Found> found(static_cast<size_t>(parts));
+    team.run(parts, [&](int part) {
+      Found& out = found[static_cast<size_t>(part)];
+      std::vector<int> neighbours;  // cells around the current cell, deduplicated
+      int neighbours_of = -1;
+      std::vector<int> contact_j, dipole_j;
+      for (size_t ii = bounds[static_cast<size_t>(part)]; ii < bounds[static_cast<size_t>(part) + 1]; ++ii) {
+        const int i = static_cast<int>(ii);
+        const int c = cell_of[ii];
+        if (c != neighbours_of) {
+          neighbours = neighbour_cells(grid, c);
+          neighbours_of = c;
+        }
+        const Vec3& xi = p.position[ii];
+        const double ri = p.radius[ii];
+        contact_j.clear();
+        dipole_j.clear();
+        for (int nc : neighbours) {
+          for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
+            const int j = sorted[static_cast<size_t>(t)];
+            if (j <= i) continue;  // each pair once
+            if (same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
+            const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
+            const double rsq = d.squaredNorm();
+            const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
+            if (rsq < contact_range * contact_range) contact_j.push_back(j);
+            if (dipoles && rsq < dipole_range_sq) dipole_j.push_back(j);
           }
         }
+        std::sort(contact_j.begin(), contact_j.end());
+        std::sort(dipole_j.begin(), dipole_j.end());
+        for (int j : contact_j) out.contacts.push_back({i, j});
+        for (int j : dipole_j) out.dipoles.push_back({i, j});
+      }
+    });
+    for (const Found& f : found) {
+      lists.contact_pairs.insert(lists.contact_pairs.end(), f.contacts.begin(), f.contacts.end());
+      lists.dipole_pairs.insert(lists.dipole_pairs.end(), f.dipoles.begin(), f.dipoles.end());
+    }
   }
-
-  // Deterministic order independent of the grid: sort pairs by (i, j).
-  auto by_index = [](const IndexPair& a, const IndexPair& b) { return a.i != b.i ? a.i < b.i : a.j < b.j; };
-  std::sort(lists.contact_pairs.begin(), lists.contact_pairs.end(), by_index);
-  std::sort(lists.dipole_pairs.begin(), lists.dipole_pairs.end(), by_index);
 
   lists.contact_history.assign(lists.contact_pairs.size(), ContactHistory{});
   if (!carried.empty()) {
-    for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
-      const IndexPair pr = lists.contact_pairs[k];
-      auto it = carried.find(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]));
-      if (it == carried.end()) continue;
-      ContactHistory& h = lists.contact_history[k];
-      h = it->second.history;
-      if (it->second.first_id != p.id[static_cast<size_t>(pr.i)]) swap_bodies(h);
-    }
+    for_each_range(team, lists.contact_pairs.size(), kNeighborGrain, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) {
+        const IndexPair pr = lists.contact_pairs[k];
+        auto it = carried.find(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]));
+        if (it == carried.end()) continue;
+        ContactHistory& h = lists.contact_history[k];
+        h = it->second.history;
+        if (it->second.first_id != p.id[static_cast<size_t>(pr.i)]) swap_bodies(h);
+      }
+    });
   }
   lists.reference_position = p.position;
   lists.valid = true;
   ++lists.builds;
 }
 
-bool refresh_neighbor_lists(const Model& model, State& state) {
+bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
   NeighborLists& lists = state.neighbors;
   const Particles& p = state.particles;
   bool rebuild = !lists.valid || lists.reference_position.size() != p.size();
@@ -217,7 +246,7 @@ bool refresh_neighbor_lists(const Model& model, State& state) {
       }
     }
   }
-  if (rebuild) build_neighbor_lists(model, state);
+  if (rebuild) build_neighbor_lists(model, state, team);
   return rebuild;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine/model.hpp"
 #include "engine/state.hpp"
+#include "engine/thread_team.hpp"
 
 namespace lodestone {
 
@@ -17,9 +18,10 @@ inline constexpr size_t kSpatialSortMinParticles = 4096;
 
 // Rebuilds the lists when they are invalid or a particle moved more than half the skin.
 // Returns true when it rebuilt. Contact history is carried over by (id, id).
-bool refresh_neighbor_lists(const Model& model, State& state);
+// Particles are split between the team's threads; the lists do not depend on the split.
+bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 
 // Unconditional rebuild (used by refresh, and after edits that change ranges).
-void build_neighbor_lists(const Model& model, State& state);
+void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

@@ -191,7 +191,7 @@ void Simulation::restore(const Preset& saved_with, State state) {
     place_lid(model_, state_);
     state_.neighbors.valid = false;  // ranges may differ; contact history is carried by (id, id)
     state_.dipole_history.clear();   // extrapolated dipole forces start afresh, as after an edit
-    refresh_neighbor_lists(model_, state_);
+    refresh_neighbor_lists(model_, state_, team());
     compute_forces(0.0, nullptr);
   }
 }
@@ -210,7 +210,7 @@ void Simulation::reinitialize() {
   state_.neighbors.valid = false;
   state_.wall_history.resize(6 * state_.particles.size());
   state_.dipole_history.clear();
-  refresh_neighbor_lists(model_, state_);
+  refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
   check_health(model_, state_);
 }
@@ -244,7 +244,7 @@ void Simulation::set_model(const Model& model) {
   place_lid(model_, state_);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
   state_.dipole_history.clear();   // extrapolated dipole forces (force_interval > 1) start afresh
-  refresh_neighbor_lists(model_, state_);
+  refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
 }
 
@@ -259,9 +259,9 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   }
   update_moments(model_, state_);
   lap(Stage::Moments);
-  compute_contact_forces(model_, state_, dt);
+  compute_contact_forces(model_, state_, dt, team());
   lap(Stage::Contacts);
-  dipole_stage(model_, state_, trial);
+  dipole_stage(model_, state_, trial, team());
   lap(Stage::Dipoles);
   compute_bond_forces(model_, state_, dt);
   lap(Stage::Bonds);
@@ -273,6 +273,11 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   sum_clump_forces(model_, state_);
   lap(Stage::BodyForces);
   state_.forces_current = true;
+}
+
+void Simulation::set_threads(int threads) {
+  if (threads == this->threads()) return;
+  team_ = threads > 1 ? std::make_unique<ThreadTeam>(threads) : nullptr;
 }
 
 void Simulation::step() {
@@ -303,13 +308,13 @@ void Simulation::track_alignment() {
 void Simulation::step_verlet(StageClock& clock) {
   const double dt = model_.time_step;
   state_.last_time_step = dt;
-  integrate_first_half(model_, state_, dt);
+  integrate_first_half(model_, state_, dt, team());
   integrate_clumps_first_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
-  refresh_neighbor_lists(model_, state_);
+  refresh_neighbor_lists(model_, state_, team());
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock);
-  integrate_second_half(model_, state_, dt);
+  integrate_second_half(model_, state_, dt, team());
   integrate_clumps_second_half(model_, state_, dt);
   clock.lap(Stage::Integrate);
 }
@@ -383,7 +388,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   ++state_.step;
   state_.last_time_step = dt;
   clock.lap(Stage::Integrate);
-  refresh_neighbor_lists(model_, state_);
+  refresh_neighbor_lists(model_, state_, team());
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock);  // velocities are the step's mean: friction and damping see the motion made
 }

@@ -14,8 +14,10 @@
 #include "engine/observables.hpp"
 #include "engine/preset.hpp"
 #include "engine/state.hpp"
+#include "engine/thread_team.hpp"
 
 #include <array>
+#include <memory>
 #include <vector>
 #include <cstdint>
 #include <string_view>
@@ -46,6 +48,11 @@ class Simulation {
   explicit Simulation(const Checkpoint& checkpoint);
   // A scene from parts (tests, tools). The model is prepared for the particles.
   Simulation(Model model, Particles particles);
+
+  // Threads that advance the scene (engine/thread_team.hpp), 1 by default. With the same count two runs
+  // are bit-identical; different counts agree to round-off.
+  void set_threads(int threads);
+  int threads() const { return team_ ? team_->size() : 1; }
 
   // One time step. Does nothing when the state is unhealthy.
   void step();
@@ -98,6 +105,8 @@ class Simulation {
   Model model_;
   State state_;
   StageTimings timings_;
+  std::unique_ptr<ThreadTeam> team_;  // null: one thread (a copy of a Simulation would share nothing: move-only)
+  ThreadTeam& team() { return team_ ? *team_ : ThreadTeam::serial(); }
 };
 
 }  // namespace lodestone

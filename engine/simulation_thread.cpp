@@ -17,8 +17,8 @@ SetPace scene_pace(const Preset& preset) {
 }
 }  // namespace
 
-SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running)
-    : running_(start_running) {
+SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads)
+    : running_(start_running), engine_threads_(engine_threads) {
   set_scene(preset, source);  // throws before the thread exists
   pace_ = scene_pace(preset);
   publish();
@@ -46,6 +46,7 @@ void SimulationThread::push(Command command) {
 void SimulationThread::set_scene(const Preset& preset, const std::string& source) {
   validate_preset(preset);
   auto sim = std::make_unique<Simulation>(preset);  // throws PresetError, leaving the old scene
+  sim->set_threads(engine_threads_);
   sim_ = std::move(sim);
   source_ = source;
   adopt_parameters();

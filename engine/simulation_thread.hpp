@@ -23,8 +23,9 @@ namespace lodestone {
 class SimulationThread {
  public:
   // Builds the scene on the calling thread (throws PresetError when it cannot be built), then
-  // starts the thread, paused unless `start_running`.
-  SimulationThread(const Preset& preset, std::string source, bool start_running = true);
+  // starts the thread, paused unless `start_running`. The engine uses `engine_threads` threads of its own
+  // (engine/thread_team.hpp) for this scene and every scene loaded later.
+  SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1);
   ~SimulationThread();  // stops and joins
   SimulationThread(const SimulationThread&) = delete;
   SimulationThread& operator=(const SimulationThread&) = delete;
@@ -64,6 +65,7 @@ class SimulationThread {
   std::uint64_t message_revision_ = 0;
   std::uint64_t acknowledged_edit_ = 0;
   bool running_ = true;
+  int engine_threads_ = 1;
   int pending_steps_ = 0;
   SetPace pace_;
   std::uint64_t sequence_ = 0;

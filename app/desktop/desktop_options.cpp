@@ -20,6 +20,10 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_option("PRESET", positional, "Preset JSON file to open")->check(CLI::ExistingFile);
   app.add_option("--preset", named, "Preset JSON file to open (same as PRESET)")->check(CLI::ExistingFile);
   app.add_flag("--paused", o.paused, "Start paused");
+  app.add_option("--threads", o.engine_threads,
+                 "Threads of the physics engine (default: the hardware threads minus one, which the software "
+                 "renderer and the window use; at least 1)")
+      ->check(CLI::Range(1, 256));
   app.add_option("--size", size, "Window size WIDTHxHEIGHT in logical pixels");
   app.add_option("--camera", camera, "Camera angles YAW,PITCH in degrees (default -70,22)");
   app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts, cluster")

@@ -64,7 +64,9 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<SimulationThread> simulation;
   try {
-    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused);
+    const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+    const int engine_threads = options.engine_threads > 0 ? options.engine_threads : std::max(1, hardware - 1);
+    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads);
   } catch (const PresetError& e) {
     std::cerr << "lodestone: bad preset: " << source << " " << e.what() << "\n";
     return 2;

@@ -17,12 +17,14 @@
 #include "engine/thermal.hpp"
 #include "engine/units.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <thread>
 
 using namespace lodestone;
 using namespace lodestone::runner;
@@ -57,7 +59,8 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
   const DisplayUnits& u = preset.units;
   std::printf("Lodestone: %s\n", source.c_str());
   if (!preset.description.empty()) std::printf("  %s\n", preset.description.c_str());
-  std::printf("  %zu particles, contact law %s, dipoles %s", sim.state().particles.size(), law_name(m.contact.law),
+  std::printf("  %zu particles on %d thread%s, contact law %s, dipoles %s", sim.state().particles.size(), sim.threads(),
+              sim.threads() == 1 ? "" : "s", law_name(m.contact.law),
               dipole_name(m.magnetics.method));
   if (m.magnetics.method == DipoleMethod::Cutoff)
     std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
@@ -218,6 +221,8 @@ int main(int argc, char** argv) {
     std::cerr << "lodestone-run: bad preset: " << source << " " << e.what() << "\n";
     return kExitBadPreset;
   }
+
+  sim->set_threads(options.threads.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
 
   // A protocol runs until its last stage ends (at most the sum of the stage durations, or --time);
   // otherwise the run is a number of steps.

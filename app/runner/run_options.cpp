@@ -92,6 +92,10 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "series row");
   app.add_option("--table", o.table_rows, "Rows of the summary table printed to stdout (0: none)")
       ->check(CLI::Range(0, 100000));
+  app.add_option("--threads", o.threads,
+                 "Threads that advance the scene (default: the hardware threads; each sweep job: 1). Runs with the "
+                 "same count are bit-identical; different counts agree to round-off")
+      ->check(CLI::Range(1, 256));
   app.add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
   app.add_option("--progress-every", o.progress_seconds, "Wall-clock seconds between progress lines")
       ->check(CLI::PositiveNumber);
@@ -157,7 +161,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   if (sweep->count() > 0 || collect->count() > 0) {
     for (const char* name : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
                              "--frames-every", "--clusters", "--angles", "--check", "--save-preset", "--preset-docs",
-                             "--restart", "--checkpoint", "--checkpoint-every", "--stop-at-stage"}) {
+                             "--restart", "--checkpoint", "--checkpoint-every", "--stop-at-stage", "--threads"}) {
       if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
       const bool sweeping = sweep->count() > 0;
       std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")

@@ -38,6 +38,7 @@ struct RunOptions {
   std::string checkpoint_path;            // write a checkpoint here at the end ("" = none)
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
   std::string stop_at_stage;              // stop when this protocol stage (name or number from 1) begins
+  std::optional<int> threads;             // engine threads (default: the hardware threads; sweep jobs: 1)
 
   // Parameter sweeps (sweep.hpp, docs/sweeps.md).
   std::vector<std::string> sweeps;        // "KEY=V1,V2,..." per --sweep

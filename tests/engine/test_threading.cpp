@@ -263,6 +263,9 @@ TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses w
   // Running again is refused until the scene is reset.
   const std::uint64_t messages = t.snapshot().message_revision;
   t.push(SetRunning{true});
-  REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.message_revision == messages + 1; }));
+  // Waits for the refusal itself: a message about the blow-up may still be on its way and arrive first.
+  REQUIRE(wait_until(t, [&](const Snapshot& s) {
+    return s.message_revision > messages && s.message.find("reset the scene") != std::string::npos;
+  }));
   CHECK_FALSE(t.snapshot().running);
 }
