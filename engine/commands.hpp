@@ -39,6 +39,13 @@ struct SetPace {
   double value = 1.0;
 };
 
-using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace>;
+// Capture the current frame for an export (engine/frame_fields.hpp): the simulation thread fills
+// one from its state and publishes it as Snapshot::frame with Snapshot::frame_request = request;
+// the GUI thread writes the file.
+struct CaptureFrame {
+  std::uint64_t request = 0;
+};
+
+using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame>;
 
 }  // namespace lodestone

@@ -45,7 +45,7 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
       o.linear_momentum += p.mass[i] * v;
       o.angular_momentum += p.mass[i] * p.position[i].cross(v) + p.inertia[i] * w;
     }
-    o.alignment += std::abs(p.easy_axis(i).dot(b));
+    o.alignment += axis_alignment(p.easy_axis(i), b);
     const double m_norm = p.moment[i].norm();
     if (m_norm > 0.0) {
       o.moment_alignment += p.moment[i].dot(b) / m_norm;

@@ -9,6 +9,7 @@
 #include "engine/state.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -68,6 +69,12 @@ struct Observables {
   // Constant in time when the bookkeeping is complete: total + dissipated - work put in.
   double energy_balance() const { return total_energy() + dissipated() - field_work - stiffness_work; }
 };
+
+// Alignment of one easy axis with the field direction: |n . b| (headless axis, both unit), the
+// per-particle term of Observables::alignment; particle exports (engine/frame_fields.hpp) write it.
+inline double axis_alignment(const Vec3& easy_axis, const Vec3& field_direction) {
+  return std::abs(easy_axis.dot(field_direction));
+}
 
 Observables observe(const Model& model, const State& state);
 // The same with the clusters already found (find_clusters(state)), when the caller needs them too.

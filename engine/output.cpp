@@ -90,48 +90,4 @@ std::string series_row(const Observables& o) {
   return s;
 }
 
-void write_xyz_frame(std::ostream& out, const Model& model, const State& state) {
-  const Particles& p = state.particles;
-  const Vec3 extent = model.box.max - model.box.min;
-  std::string s = std::to_string(p.size()) + "\n";
-  s += "Lattice=\"";
-  append(s, extent.x());
-  s += " 0 0 0 ";
-  append(s, extent.y());
-  s += " 0 0 0 ";
-  append(s, extent.z());
-  s += "\" Origin=\"";
-  append_vec(s, model.box.min, ' ');
-  s += "\" pbc=\"";
-  for (int a = 0; a < 3; ++a) s += std::string(model.box.periodic(a) ? "T" : "F") + (a < 2 ? " " : "");
-  s += "\" Properties=id:I:1:radius:R:1:pos:R:3:velo:R:3:orientation:R:4:easy_axis:R:3:moment:R:3:force:R:3:"
-       "torque:R:3 Time=";
-  append(s, state.time);
-  s += " Step=" + std::to_string(state.step) + "\n";
-  out << s;
-  for (size_t i = 0; i < p.size(); ++i) {
-    s = std::to_string(p.id[i]) + ' ';
-    append(s, p.radius[i]);
-    s += ' ';
-    append_vec(s, p.position[i], ' ');
-    s += ' ';
-    append_vec(s, p.velocity[i], ' ');
-    const Quat& q = p.orientation[i];
-    for (double c : {q.x(), q.y(), q.z(), q.w()}) {
-      s += ' ';
-      append(s, c);
-    }
-    s += ' ';
-    append_vec(s, p.easy_axis(i), ' ');
-    s += ' ';
-    append_vec(s, p.moment[i], ' ');
-    s += ' ';
-    append_vec(s, p.force[i], ' ');
-    s += ' ';
-    append_vec(s, p.torque[i], ' ');
-    s += '\n';
-    out << s;
-  }
-}
-
 }  // namespace lodestone

@@ -93,6 +93,9 @@ void SimulationThread::apply(Command& command) {
             pending_steps_ += c.steps;
           } else if constexpr (std::is_same_v<T, SetPace>) {
             pace_ = c;
+          } else if constexpr (std::is_same_v<T, CaptureFrame>) {
+            frame_ = std::make_shared<const FrameFields>(frame_fields(sim_->model(), sim_->state()));
+            frame_request_ = c.request;
           }
         } catch (const PresetError& e) {
           refuse(e.what());
@@ -157,6 +160,8 @@ void SimulationThread::publish() {
   s.message = message_;
   s.message_revision = message_revision_;
   s.acknowledged_edit = acknowledged_edit_;
+  s.frame = frame_;
+  s.frame_request = frame_request_;
   snapshots_.publish();
 }
 

@@ -4,6 +4,7 @@
 // only this, never live engine state. Particle data is float (GPU-friendly), SI units.
 
 #include "engine/commands.hpp"
+#include "engine/frame_fields.hpp"
 #include "engine/model.hpp"
 #include "engine/observables.hpp"
 #include "engine/preset.hpp"
@@ -67,6 +68,10 @@ struct Snapshot {
   // The last command that was refused, with the reason (e.g. a preset that does not load).
   std::string message;
   std::uint64_t message_revision = 0;
+  // The last frame captured for an export (CaptureFrame), full precision, and the request it
+  // answers; null until one is asked for. The same object stays in later snapshots.
+  std::shared_ptr<const FrameFields> frame;
+  std::uint64_t frame_request = 0;
 };
 
 // Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.

@@ -10,6 +10,8 @@ packages=(
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev libegl-dev libgl1-mesa-dri
   # GUI tests and screenshots on a machine without a display
   xvfb xauth mesa-utils
+  # export tests: the VTK files parsed by Python's XML parser, the LAMMPS dump read by LAMMPS (lmp)
+  python3 lammps
 )
 
 missing=()

@@ -19,6 +19,7 @@ void draw_panels(PanelContext& c) {
     if (ImGui::CollapsingHeader("Pressure and walls")) walls_panel(c);
     if (ImGui::CollapsingHeader("Magnetics")) magnetics_panel(c);
     if (ImGui::CollapsingHeader("Presets")) presets_panel(c);
+    if (ImGui::CollapsingHeader("Export")) export_panel(c);
     ImGui::PopItemWidth();
   }
   ImGui::End();

@@ -20,7 +20,7 @@ struct PanelContext {
   bool plots_open_at_start = false;  // the Plots window's first state (desktop --plots); collapsed otherwise
 };
 
-// Everything: the side bar (run, view, field, contact, walls, magnetics, presets), the plots,
+// Everything: the side bar (run, view, field, contact, walls, magnetics, presets, export), the plots,
 // the inspector, the legend, gizmo labels and messages.
 void draw_panels(PanelContext& context);
 
@@ -32,6 +32,7 @@ void contact_panel(PanelContext& context);
 void walls_panel(PanelContext& context);
 void magnetics_panel(PanelContext& context);
 void presets_panel(PanelContext& context);
+void export_panel(PanelContext& context);
 void plots_window(PanelContext& context);
 void inspector_window(PanelContext& context);
 void overlays(PanelContext& context);

@@ -1,5 +1,7 @@
 #include "ui/ui_state.hpp"
 
+#include "engine/export_frames.hpp"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -43,6 +45,7 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
     state.notice = s.message;
     state.notice_is_error = true;
   }
+  finish_export(state, s);
   state.history.add(s);
   if (state.selected && s.particles.index_of(*state.selected) < 0) state.selected.reset();
 }
@@ -72,6 +75,35 @@ void save_preset(UiState& state, const std::string& path) {
     state.notice_is_error = false;
   } catch (const PresetError& e) {
     state.notice = std::string("not saved: ") + e.what();
+    state.notice_is_error = true;
+  }
+}
+
+void request_export(UiState& state, const std::string& path, const CommandSink& send) {
+  if (!frame_format_of(path)) {
+    const std::string extension = std::filesystem::path(path).extension().string();
+    state.notice = "not exported: '" + path + "' has " +
+                   (extension.empty() ? std::string("no extension") : "the unknown extension '" + extension + "'") +
+                   "; the allowed extensions are " + frame_extensions_help();
+    state.notice_is_error = true;
+    return;
+  }
+  state.pending_export = UiState::PendingExport{++state.last_export_request, path};
+  send(CaptureFrame{state.last_export_request});
+}
+
+void finish_export(UiState& state, const Snapshot& s) {
+  if (!state.pending_export || !s.frame || s.frame_request != state.pending_export->request) return;
+  const std::string path = state.pending_export->path;
+  state.pending_export.reset();
+  try {
+    export_frame(path, *s.frame);
+    const FrameFormat format = *frame_format_of(path);
+    state.notice = "exported step " + std::to_string(s.frame->step) + " (" + std::to_string(s.frame->size()) +
+                   " particles, " + frame_format_name(format) + ") to " + path;
+    state.notice_is_error = false;
+  } catch (const ExportError& e) {
+    state.notice = std::string("not exported: ") + e.what();
     state.notice_is_error = true;
   }
 }

@@ -49,7 +49,16 @@ struct UiState {
   std::vector<PresetEntry> presets;
   std::string preset_directory;
   std::string save_path = "my-scene.json";
-  std::string notice;                   // last message for the user (refusal, save result)
+  std::string export_path = "frame.vtp";  // Export panel: where the current frame goes (format by extension)
+  // An export asked of the simulation thread (CaptureFrame) and not yet written: the request id
+  // and the path it goes to.
+  struct PendingExport {
+    std::uint64_t request = 0;
+    std::string path;
+  };
+  std::optional<PendingExport> pending_export;
+  std::uint64_t last_export_request = 0;
+  std::string notice;                   // last message for the user (refusal, save or export result)
   bool notice_is_error = false;
   std::uint64_t seen_message_revision = 0;
   float frames_per_second = 0.0f;
@@ -64,6 +73,13 @@ void send_parameters(UiState& state, const CommandSink& send);
 void load_preset(UiState& state, const std::string& path, const CommandSink& send);
 // Atomic save of the scene document (the running protocol with the edits made so far).
 void save_preset(UiState& state, const std::string& path);
+// Exports the current frame to `path` in the format of its extension (engine/export_frames.hpp):
+// asks the simulation thread for the frame (the GUI never reads its state); adopt_snapshot
+// writes the file, atomically, when the frame arrives. An unknown extension is refused at once.
+void request_export(UiState& state, const std::string& path, const CommandSink& send);
+// Writes a pending export whose frame `snapshot` carries; the result (or why it failed) goes to
+// the notice. Called by adopt_snapshot.
+void finish_export(UiState& state, const Snapshot& snapshot);
 // Lists the presets of `directory` with their descriptions.
 void scan_presets(UiState& state, const std::string& directory);
 

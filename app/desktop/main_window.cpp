@@ -24,6 +24,7 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   file->addAction("&Open preset...", QKeySequence::Open, this, &MainWindow::open_preset);
   recent_menu_ = file->addMenu("Open &recent");
   file->addAction("&Save preset as...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::save_preset_as);
+  file->addAction("&Export frame...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::export_frame);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
   QMenu* view = menuBar()->addMenu("&View");
@@ -51,6 +52,17 @@ void MainWindow::save_preset_as() {
   state_.save_path = path.toStdString();
   ui::save_preset(state_, state_.save_path);
   if (!state_.notice_is_error) remember(path);
+}
+
+void MainWindow::export_frame() {
+  // The same path as the Export panel: the simulation thread captures the frame, the GUI writes it
+  // when the next snapshot brings it, and the result shows in the notice.
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Export frame", QString::fromStdString(state_.export_path),
+      "VTK PolyData (*.vtp);;LAMMPS dump (*.dump *.lammpstrj);;Extended XYZ (*.xyz);;CSV (*.csv)");
+  if (path.isEmpty()) return;
+  state_.export_path = path.toStdString();
+  ui::request_export(state_, state_.export_path, view_->sink());
 }
 
 void MainWindow::remember(const QString& path) {

@@ -1,5 +1,5 @@
 #pragma once
-// The main window: a menu bar (open, save as, recent files, reset view, about) around the
+// The main window: a menu bar (open, save as, export frame, recent files, reset view, about) around the
 // OpenGL scene view. Recent files are the only thing kept between runs (QSettings).
 
 #include "app/desktop/scene_view.hpp"
@@ -21,6 +21,7 @@ class MainWindow : public QMainWindow {
   void open_preset();
   void open_path(const QString& path);
   void save_preset_as();
+  void export_frame();
   void remember(const QString& path);
   void rebuild_recent_menu();
   void about();

@@ -8,6 +8,7 @@
 #include "app/runner/sweep.hpp"
 #include "engine/checkpoint.hpp"
 #include "engine/clusters.hpp"
+#include "engine/export_frames.hpp"
 #include "engine/field.hpp"
 #include "engine/output.hpp"
 #include "engine/preset.hpp"
@@ -243,7 +244,7 @@ int main(int argc, char** argv) {
   }
   if (options.check_only) return kExitOk;
 
-  std::ofstream series, frames;
+  std::ofstream series;
   if (!options.series_path.empty()) {
     series.open(options.series_path, std::ios::trunc);
     if (!series) {
@@ -251,10 +252,14 @@ int main(int argc, char** argv) {
       return kExitOutputError;
     }
   }
+  // The format follows the extension (checked with the options); a VTK series also keeps a .pvd.
+  std::optional<FrameSeriesWriter> frames;
+  bool frames_failed = false;
   if (!options.frames_path.empty()) {
-    frames.open(options.frames_path, std::ios::trunc);
-    if (!frames) {
-      std::cerr << "lodestone-run: cannot write frames to " << options.frames_path << "\n";
+    try {
+      frames.emplace(options.frames_path, *frame_format_of(options.frames_path));
+    } catch (const ExportError& e) {
+      std::cerr << "lodestone-run: " << e.what() << "\n";
       return kExitOutputError;
     }
   }
@@ -307,7 +312,16 @@ int main(int argc, char** argv) {
       cluster_output.record(step, state.time, *clusters);
     }
     if (angle_output.is_open() && row) angle_output.record(observables());
-    if (frames.is_open() && (force || step % frames_every == 0)) write_xyz_frame(frames, sim->model(), state);
+    if (frames && (force || step % frames_every == 0)) {
+      observables();  // the frame's cluster ids come from the same pass
+      try {
+        frames->write(frame_fields(sim->model(), state, *clusters));
+      } catch (const ExportError& e) {
+        std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
+        frames.reset();
+        frames_failed = true;
+      }
+    }
     if (table_every > 0 && (force || step % table_every == 0)) print_table_row(observables());
   };
 
@@ -344,11 +358,20 @@ int main(int argc, char** argv) {
     std::cerr << "lodestone-run: simulation stopped: " << sim->state().health.message << "\n";
     code = kExitSimulationStopped;
   }
-  if ((series.is_open() && !series.flush()) || (frames.is_open() && !frames.flush()) ||
-      (cluster_output.is_open() && !cluster_output.flush()) || (angle_output.is_open() && !angle_output.flush())) {
+  if ((series.is_open() && !series.flush()) || (cluster_output.is_open() && !cluster_output.flush()) ||
+      (angle_output.is_open() && !angle_output.flush())) {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     code = code == kExitOk ? kExitOutputError : code;
   }
+  if (frames) {
+    try {
+      frames->finish();
+    } catch (const ExportError& e) {
+      std::cerr << "lodestone-run: " << e.what() << "\n";
+      frames_failed = true;
+    }
+  }
+  if (frames_failed) code = code == kExitOk ? kExitOutputError : code;
   if (!options.checkpoint_path.empty()) {
     if (write_checkpoint() && !checkpoint_failed)
       std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),

@@ -2,10 +2,12 @@
 
 #include "app/runner/sweep.hpp"
 
+#include "engine/export_frames.hpp"
 #include "engine/units.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 namespace lodestone::runner {
@@ -58,9 +60,10 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
       "\n"
       "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
-      "Outputs: the CSV time series, the extended-XYZ frames, the cluster sizes and the angle\n"
-      "distributions are described in docs/outputs.md; frames include step 0, before any motion, and\n"
-      "quaternions are written x y z w (OVITO's order).\n"
+      "Outputs: the CSV time series, the particle frames, the cluster sizes and the angle\n"
+      "distributions are described in docs/outputs.md; frames include step 0, before any motion.\n"
+      "Quaternions are written x y z w (w the scalar) in .xyz, .vtp and .csv frames, and w i j k\n"
+      "(quatw quati quatj quatk, LAMMPS's order) in LAMMPS dumps.\n"
       "\n"
       "Exit codes: 0 done; 1 bad command-line arguments; 2 bad preset (the message names the JSON path);\n"
       "3 the simulation stopped on a failed check (NaN, runaway overlap; the message names the particle);\n"
@@ -79,7 +82,16 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   app.add_option("-s,--series", o.series_path, "Write the CSV time series to this file");
   app.add_option("--series-every", o.series_every, "Steps between time-series rows (default: run.series_interval)")
       ->check(CLI::PositiveNumber);
-  app.add_option("-f,--frames", o.frames_path, "Write extended-XYZ particle frames to this file");
+  app.add_option("-f,--frames", o.frames_path,
+                 "Write particle frames to this file, in the format of its extension: .xyz (extended XYZ), .vtp "
+                 "(VTK, one file per frame, FILE_000000.vtp..., and a .pvd collection beside them for ParaView), "
+                 ".dump or .lammpstrj (LAMMPS dump custom, OVITO), .csv")
+      ->check([](const std::string& path) -> std::string {
+        if (frame_format_of(path)) return {};
+        const std::string extension = std::filesystem::path(path).extension().string();
+        return "'" + path + "' has " + (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
+               "; the allowed extensions are " + frame_extensions_help();
+      });
   app.add_option("--frames-every", o.frames_every,
                  "Steps between frames (default: run.frame_interval, or 100 when that is 0)")
       ->check(CLI::PositiveNumber);
