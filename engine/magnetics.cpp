@@ -3,6 +3,7 @@
 #include "engine/clumps.hpp"
 #include "engine/dipole.hpp"
 #include "engine/dipole_kernel.hpp"
+#include "engine/dipole_tree.hpp"
 #include "engine/field.hpp"
 #include "engine/stoner_wohlfarth.hpp"
 
@@ -17,7 +18,14 @@ Vec3 applied_field(const Model& model, const Vec3& b_uniform, const Vec3& x) {
   return b_uniform + model.field.gradient * (x - model.field.gradient_origin);
 }
 
-// Dipole fields of all other moments at each particle (cutoff list or direct sum).
+DipoleTreeSettings tree_settings(const Model& model) {
+  DipoleTreeSettings s;
+  s.opening_angle = model.magnetics.tree_opening_angle;
+  s.cap = model.magnetics.dipole_cap;
+  return s;
+}
+
+// Dipole fields of all other moments at each particle (cutoff list, direct sum or tree).
 void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>& b) {
   const Particles& p = state.particles;
   auto pair = [&](size_t i, size_t j, double cutoff_sq) {
@@ -39,6 +47,11 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
   } else if (model.magnetics.method == DipoleMethod::Direct) {
     for (size_t i = 0; i < p.size(); ++i)
       for (size_t j = i + 1; j < p.size(); ++j) pair(i, j, INFINITY);
+  } else if (model.magnetics.method == DipoleMethod::Tree) {
+    // Open boundaries and no activity distance (validate_preset refuses both with the tree).
+    DipoleTree tree;
+    tree.build(p.position, p.moment, p.clump, tree_settings(model));
+    for (size_t i = 0; i < p.size(); ++i) b[i] += tree.field(i);
   }
 }
 
@@ -155,6 +168,22 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       const size_t n = p.size();
       for (size_t i = 0; i < n; ++i)
         for (size_t j = i + 1; j < n; ++j) energy += add_dipole_pair(model, p, i, j, INFINITY, force, torque);
+      break;
+    }
+    case DipoleMethod::Tree: {
+      // Per target (engine/dipole_tree.hpp): each particle gets its own force, torque and half of its pair
+      // energies; the shares are summed in index order, so the result does not depend on a split of targets.
+      const size_t n = p.size();
+      DipoleTree tree;
+      tree.build(p.position, p.moment, p.clump, tree_settings(model));
+      std::vector<unsigned char> torque_free(n);
+      for (size_t i = 0; i < n; ++i) torque_free[i] = moment_is_induced(model, p, i) ? 1 : 0;
+      std::vector<double> share(n);
+      // Targets write only their own slots: split between the threads, the result is the same bits.
+      for_each_range(team, n, 256, [&](size_t begin, size_t end) {
+        tree.add_forces(begin, end, torque_free, force, torque, share.data());
+      });
+      for (size_t i = 0; i < n; ++i) energy += share[i];
       break;
     }
   }

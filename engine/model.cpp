@@ -238,6 +238,22 @@ void prepare_model(Model& m, const Particles& p) {
   m.skin = m.integrator.neighbor_skin.value_or(diameter > 0.0 ? 0.3 * diameter : 1e-6);
   m.dipole_cutoff = m.magnetics.cutoff.value_or(diameter > 0.0 ? 4.0 * diameter : 0.0);
 
+  if (m.magnetics.method == DipoleMethod::Tree) {
+    // A cell's multipole expansion cannot take the minimum image of each of its particles, and the tree sums
+    // all pairs, so a truncation by surface gap has no place in it (engine/dipole_tree.hpp).
+    for (int a = 0; a < 3; ++a)
+      if (m.box.periodic(a))
+        throw PresetError("$.magnetics.method", std::string("\"tree\" needs open boundaries, but the box is periodic "
+                                                            "along ") + "xyz"[a] +
+                                                    "; use \"direct\" (exact, minimum image) or \"cutoff\" there");
+    if (m.magnetics.activity_distance) {
+      std::ostringstream os;
+      os << *m.magnetics.activity_distance << " m is set, but the tree method sums all pairs and ignores no pair; "
+         << "allowed with \"tree\": \"none\" (or use \"direct\" or \"cutoff\" with an activity distance)";
+      throw PresetError("$.magnetics.activity_distance", os.str());
+    }
+  }
+
   for (int a = 0; a < 3; ++a) {
     m.periodic_length[a] = m.box.periodic(a) ? m.box.max[a] - m.box.min[a] : 0.0;
     if (!m.box.periodic(a)) continue;

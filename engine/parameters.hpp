@@ -94,7 +94,8 @@ struct ContactParameters {
 };
 
 // [SECTION] Magnetics
-enum class DipoleMethod : int { Off, Cutoff, Direct };
+// Direct: the exact sum over all pairs (the reference). Tree: its Barnes-Hut approximation (engine/dipole_tree.hpp).
+enum class DipoleMethod : int { Off, Cutoff, Direct, Tree };
 
 struct MagneticParameters {
   DipoleMethod method = DipoleMethod::Cutoff;
@@ -105,6 +106,9 @@ struct MagneticParameters {
   // Multiple time steps (seed 002 App. A.8): the dipole pass runs in full every this many force passes and
   // is extrapolated to first order in time in between (engine/magnetics.hpp). 1: every pass, exact.
   int force_interval = 1;
+  // Tree method: a cell of radius rho acts through its multipole expansion at distances beyond rho / theta;
+  // the relative error falls as theta^2 (docs/physics.md). (0, 1], dimensionless.
+  double tree_opening_angle = 0.15;
 };
 
 // [SECTION] External field

@@ -1,5 +1,6 @@
-// Magnetics panel: moment model and its parameters, dipole method, cap, cutoff, activity distance,
-// induced iterations and the multiple-time-step interval (an approximation, named when on).
+// Magnetics panel: moment model and its parameters, dipole method (off, cutoff, exact, tree) and which one is
+// in force, cap, cutoff, activity distance, induced iterations, the multiple-time-step interval (an
+// approximation, named when on) and the tree's opening angle (shown with the tree).
 
 #include "ui/panels.hpp"
 
@@ -20,7 +21,34 @@ void magnetics_panel(PanelContext& c) {
     changed |= edit_key(material_schema(), "magnetization", p.materials[m], id, editor);
     ImGui::PopID();
   }
-  for (const auto& f : magnetics_schema()) changed |= edit_field(f, p.magnetics, "magnetics", editor);
+  for (const auto& f : magnetics_schema()) {
+    if (f.key == "method") {
+      // The schema's names in its order, shown as the user knows them: direct is the exact sum.
+      static const std::vector<std::string> labels = {"off", "cutoff", "exact", "tree"};
+      int method = static_cast<int>(p.magnetics.method);
+      if (edit_choice("magnetics.method", "dipole method", method, labels, f.help)) {
+        p.magnetics.method = static_cast<DipoleMethod>(method);
+        changed = true;
+      }
+    } else if (f.key == "tree_opening_angle" && p.magnetics.method != DipoleMethod::Tree) {
+      continue;  // only the tree reads it
+    } else {
+      changed |= edit_field(f, p.magnetics, "magnetics", editor);
+    }
+  }
+  // What the running simulation uses (an edit may still be on its way, or have been refused).
+  if (c.snapshot.in_force) {
+    const MagneticParameters& running = c.snapshot.in_force->magnetics;
+    switch (running.method) {
+      case DipoleMethod::Off: ImGui::TextDisabled("in force: dipoles off"); break;
+      case DipoleMethod::Cutoff: ImGui::TextDisabled("in force: cutoff (neighbour list)"); break;
+      case DipoleMethod::Direct: ImGui::TextDisabled("in force: exact sum over all pairs"); break;
+      case DipoleMethod::Tree:
+        ImGui::TextWrapped("in force: tree, opening angle %.3g (Barnes-Hut approximation of the exact sum)",
+                           running.tree_opening_angle);
+        break;
+    }
+  }
   // Issue 7: an approximation is never on silently. force_interval (default 1, exact) is listed above.
   if (p.magnetics.force_interval > 1 && p.magnetics.method != DipoleMethod::Off)
     ImGui::TextWrapped(

@@ -43,7 +43,13 @@ const char* law_name(ContactLaw law) {
   return "?";
 }
 const char* dipole_name(DipoleMethod m) {
-  return m == DipoleMethod::Off ? "off" : m == DipoleMethod::Cutoff ? "cutoff" : "direct sum";
+  switch (m) {
+    case DipoleMethod::Off: return "off";
+    case DipoleMethod::Cutoff: return "cutoff";
+    case DipoleMethod::Direct: return "direct sum";
+    case DipoleMethod::Tree: return "Barnes-Hut tree (approximation of the direct sum)";
+  }
+  return "?";
 }
 const char* program_name(FieldProgram p) {
   switch (p) {
@@ -65,6 +71,7 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
               dipole_name(m.magnetics.method));
   if (m.magnetics.method == DipoleMethod::Cutoff)
     std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
+  if (m.magnetics.method == DipoleMethod::Tree) std::printf(" (opening angle %.3g)", m.magnetics.tree_opening_angle);
   if (m.magnetics.force_interval > 1 && m.magnetics.method != DipoleMethod::Off)
     std::printf(", computed every %d steps and extrapolated in between (magnetics.force_interval)",
                 m.magnetics.force_interval);

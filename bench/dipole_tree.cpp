@@ -1,0 +1,180 @@
+// Long-range dipoles: the Barnes-Hut tree against the direct sum (magnetics.method tree vs direct;
+// docs/performance.md "Long-range dipoles: tree vs direct", docs/physics.md). Run on demand, never in CI.
+//
+//   lodestone-dipole-tree [REPEATS=3] [THETA=default] [SUBSET=2000] [SIZES=1000,10000,100000]
+//
+// For each N: a random dilute scene (spheres of radius 0.5 to 1.5 mm placed without overlap by random
+// sequential addition in a cube, volume fraction 0.15; moments 8e5 A/m x V in random directions). Times, as
+// medians of REPEATS runs, the engine's dipole pass (compute_dipole_forces) with method tree (build and
+// evaluation) and, up to N = 10 000, with method direct (every pair once, N(N-1)/2 pairs). Above that the
+// direct pass is estimated: SUBSET random targets each sum the exact force over all N - 1 others (the pair
+// formula of engine/dipole.hpp with the direct pass's checks), and the pass is that time x N / (2 SUBSET)
+// (the pass evaluates each pair once for both particles). Where both exist the two direct figures are
+// printed side by side, which checks the estimate. The RMS relative error sqrt(sum |F_tree - F|^2 / sum |F|^2)
+// of force and torque is over all particles where the direct pass ran, else over the SUBSET targets.
+
+#include "engine/dipole.hpp"
+#include "engine/magnetics.hpp"
+#include "engine/model.hpp"
+#include "engine/random.hpp"
+#include "engine/state.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using namespace lodestone;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Random sequential addition on a hash grid of cells 3 mm wide (the largest diameter).
+Particles random_scene(size_t n, double phi, std::uint64_t seed) {
+  Random rng(seed);
+  std::vector<double> radii(n);
+  double volume = 0.0;
+  for (double& r : radii) {
+    r = rng.uniform(0.5e-3, 1.5e-3);
+    volume += sphere_volume(r);
+  }
+  const double side = std::cbrt(volume / phi), cell = 3e-3;
+  const long cells = static_cast<long>(side / cell) + 1;
+  std::unordered_map<long, std::vector<size_t>> grid;
+  auto key = [&](long x, long y, long z) { return (x * cells + y) * cells + z; };
+  Particles p;
+  p.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (;;) {
+      const Vec3 x(rng.uniform(0, side), rng.uniform(0, side), rng.uniform(0, side));
+      const long cx = static_cast<long>(x.x() / cell), cy = static_cast<long>(x.y() / cell),
+                 cz = static_cast<long>(x.z() / cell);
+      bool free = true;
+      for (long a = cx - 1; a <= cx + 1 && free; ++a)
+        for (long b = cy - 1; b <= cy + 1 && free; ++b)
+          for (long c = cz - 1; c <= cz + 1 && free; ++c) {
+            const auto it = grid.find(key(a, b, c));
+            if (it == grid.end()) continue;
+            for (size_t j : it->second)
+              if ((x - p.position[j]).norm() < radii[i] + p.radius[j]) free = false;
+          }
+      if (!free) continue;
+      p.position[i] = x;
+      p.radius[i] = radii[i];
+      p.moment[i] = 8e5 * sphere_volume(radii[i]) * (rng.orientation() * Vec3::UnitZ());
+      grid[key(cx, cy, cz)].push_back(i);
+      break;
+    }
+  }
+  return p;
+}
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// One dipole pass of the engine; returns the time [s].
+double timed_pass(const Model& model, State& state) {
+  for (size_t i = 0; i < state.particles.size(); ++i) {
+    state.particles.force[i].setZero();
+    state.particles.torque[i].setZero();
+  }
+  const auto start = Clock::now();
+  compute_dipole_forces(model, state);
+  return seconds_since(start);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int repeats = argc > 1 ? std::atoi(argv[1]) : 3;
+  const double theta = argc > 2 && std::string(argv[2]) != "default" ? std::atof(argv[2])
+                                                                    : MagneticParameters{}.tree_opening_angle;
+  const size_t subset = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 2000;
+  std::vector<size_t> sizes = {1000, 10000, 100000};
+  if (argc > 4) {
+    sizes.clear();
+    std::string list = argv[4];
+    for (size_t pos = 0; pos < list.size();) {
+      const size_t comma = std::min(list.find(',', pos), list.size());
+      sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
+      pos = comma + 1;
+    }
+  }
+  std::printf("# dipole pass, tree (theta %.3g) vs direct; medians of %d; phi 0.15, random moments\n", theta, repeats);
+  std::printf("# %8s %12s %14s %14s %9s %12s %12s %12s %14s\n", "N", "tree_ms", "direct_ms", "direct_est_ms",
+              "speedup", "force_err", "torque_err", "energy_err", "tree_ns/NlogN");
+  for (const size_t n : sizes) {
+    State state;
+    state.particles = random_scene(n, 0.15, 7 + n);
+    Model tree_model, direct_model;
+    tree_model.magnetics.method = DipoleMethod::Tree;
+    tree_model.magnetics.tree_opening_angle = theta;
+    direct_model.magnetics.method = DipoleMethod::Direct;
+
+    std::vector<double> tree_times;
+    for (int k = 0; k < repeats; ++k) tree_times.push_back(timed_pass(tree_model, state));
+    const std::vector<Vec3> tree_force = state.particles.force, tree_torque = state.particles.torque;
+    const double tree_energy = state.energy.dipole;
+    const double tree_s = median(tree_times);
+
+    const Particles& p = state.particles;
+    double direct_s = NAN, estimate_s = NAN, force_err = 0, torque_err = 0, energy_err = NAN;
+    double df = 0, f = 0, dt = 0, t = 0;
+    if (n <= 10000) {
+      std::vector<double> times;
+      for (int k = 0; k < repeats; ++k) times.push_back(timed_pass(direct_model, state));
+      direct_s = median(times);
+      for (size_t i = 0; i < n; ++i) {
+        df += (tree_force[i] - p.force[i]).squaredNorm();
+        f += p.force[i].squaredNorm();
+        dt += (tree_torque[i] - p.torque[i]).squaredNorm();
+        t += p.torque[i].squaredNorm();
+      }
+      energy_err = std::abs(tree_energy - state.energy.dipole) / std::abs(state.energy.dipole);
+      df = std::sqrt(df / f), dt = std::sqrt(dt / t);
+      force_err = df, torque_err = dt;
+      df = f = dt = t = 0;
+    }
+    // The subset estimate (and, above 10 000, the error on the subset).
+    Random rng(99);
+    std::vector<size_t> targets(std::min(subset, n));
+    for (size_t& i : targets) i = static_cast<size_t>(rng.uniform() * static_cast<double>(n)) % n;
+    std::vector<double> times;
+    for (int k = 0; k < repeats; ++k) {
+      const auto start = Clock::now();
+      df = f = dt = t = 0;
+      for (size_t i : targets) {
+        Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
+        for (size_t j = 0; j < n; ++j) {
+          if (j == i || p.moment[j].squaredNorm() == 0.0) continue;
+          const Vec3 separation = minimum_image(direct_model, p.position[i] - p.position[j]);
+          if (separation.squaredNorm() == 0.0) continue;
+          const DipolePair d = dipole_pair(separation, p.moment[i], p.moment[j], direct_model.magnetics.dipole_cap);
+          force += d.force_i;
+          torque += d.torque_i;
+        }
+        df += (tree_force[i] - force).squaredNorm();
+        f += force.squaredNorm();
+        dt += (tree_torque[i] - torque).squaredNorm();
+        t += torque.squaredNorm();
+      }
+      times.push_back(seconds_since(start));
+    }
+    estimate_s = median(times) * static_cast<double>(n) / (2.0 * static_cast<double>(targets.size()));
+    if (n > 10000) force_err = std::sqrt(df / f), torque_err = std::sqrt(dt / t);
+    const double reference_s = std::isnan(direct_s) ? estimate_s : direct_s;
+    std::printf("  %8zu %12.3f %14.1f %14.1f %9.1f %12.3g %12.3g %12.3g %14.2f\n", n, 1e3 * tree_s, 1e3 * direct_s,
+                1e3 * estimate_s, reference_s / tree_s, force_err, torque_err, energy_err,
+                1e9 * tree_s / (static_cast<double>(n) * std::log2(static_cast<double>(n))));
+    std::fflush(stdout);
+  }
+  return 0;
+}
