@@ -8,6 +8,7 @@ constexpr int kBlock = 64;
 
 // Structure of arrays for one block: inputs (separation, partner moment) and outputs per pair.
 struct DipoleBlock {
+  int j[kBlock];
   alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
   alignas(64) double mx[kBlock], my[kBlock], mz[kBlock];
   alignas(64) double fx[kBlock], fy[kBlock], fz[kBlock];
@@ -16,29 +17,22 @@ struct DipoleBlock {
   alignas(64) double e[kBlock];
 };
 
-// Step 2 of the kernel: the pair formula of engine/dipole.hpp for `count` partners of moment mi,
-// branch-free. Pairs beyond the cutoff (or at zero distance) get exactly zero. Compiled twice, for
-// AVX2 and for the baseline (SSE2), the version chosen when the program loads; both give the same
-// bits (no fused multiply-add, every operation rounded once, no reordered sums).
-[[gnu::target_clones("avx2", "default")]] void dipole_block(const double mi[3], DipoleBlock& b, int count,
-                                                            double cutoff_sq, double cap, const double length[3],
-                                                            const double inverse_length[3]) {
-  constexpr double shift = 6755399441055744.0;  // round_to_integer (engine/math.hpp), inline for the vectoriser
+// Step 2 of the kernel: the pair formula of engine/dipole.hpp for `count` partners of moment mi within
+// the cutoff (separations already reduced to the minimum image), branch-free. Compiled for AVX-512, AVX2
+// and the baseline (SSE2), the version chosen when the program loads; all give the same bits (no fused
+// multiply-add, every operation rounded once, no reordered sums).
+[[gnu::target_clones("avx512f", "avx2", "default")]] void dipole_block(const double mi[3], DipoleBlock& b, int count,
+                                                                       double cap) {
   const double inv_cap = cap > 0.0 ? 1.0 / cap : 0.0;
   const double mix = mi[0], miy = mi[1], miz = mi[2];
 #pragma omp simd
   for (int k = 0; k < count; ++k) {
-    // Minimum image (length 0 on open axes leaves the separation as it is).
-    const double dx = b.dx[k] - length[0] * (((b.dx[k] * inverse_length[0]) + shift) - shift);
-    const double dy = b.dy[k] - length[1] * (((b.dy[k] * inverse_length[1]) + shift) - shift);
-    const double dz = b.dz[k] - length[2] * (((b.dz[k] * inverse_length[2]) + shift) - shift);
-    const double rsq = dx * dx + dy * dy + dz * dz;
-    const bool inside = (rsq <= cutoff_sq) & (rsq > 0.0);  // no short circuit: no branch
-    const double r = std::sqrt(inside ? rsq : 1.0);
+    const double dx = b.dx[k], dy = b.dy[k], dz = b.dz[k];
+    const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
     const double inv_r_true = 1.0 / r;
     const double nx = dx * inv_r_true, ny = dy * inv_r_true, nz = dz * inv_r_true;
     const double inv_r = r < cap ? inv_cap : inv_r_true;
-    const double inv_r3 = inside ? mu0_over_4pi * inv_r * inv_r * inv_r : 0.0;
+    const double inv_r3 = mu0_over_4pi * inv_r * inv_r * inv_r;
     const double inv_r4 = 3.0 * inv_r3 * inv_r;
     const double mjx = b.mx[k], mjy = b.my[k], mjz = b.mz[k];
     const double mi_n = mix * nx + miy * ny + miz * nz;
@@ -74,28 +68,38 @@ double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t en
   double energy = 0.0;
   size_t k = begin;
   while (k < end) {
-    // Step 1: the partners of i that follow in the list, at most one block.
+    // Step 1: the partners of i that follow in the list (at most one block), reduced to the minimum image;
+    // those within the cutoff are kept without a branch (a fifth of a Verlet list lies in the skin, at
+    // random: a branch would mispredict often).
     const int i = in.pairs[k].i;
-    int count = 0;
     const Vec3& xi = in.position[i];
-    while (k + static_cast<size_t>(count) < end && count < detail::kBlock && in.pairs[k + static_cast<size_t>(count)].i == i) {
-      const auto j = static_cast<size_t>(in.pairs[k + static_cast<size_t>(count)].j);
+    int count = 0;
+    size_t next = k;
+    for (; next < end && next - k < static_cast<size_t>(detail::kBlock) && in.pairs[next].i == i; ++next) {
+      const int j = in.pairs[next].j;
       const Vec3& xj = in.position[j];
       const Vec3& mj = in.moment[j];
-      b.dx[count] = xi.x() - xj.x();
-      b.dy[count] = xi.y() - xj.y();
-      b.dz[count] = xi.z() - xj.z();
+      double d[3];
+      for (int a = 0; a < 3; ++a) {
+        d[a] = xi[a] - xj[a];
+        d[a] -= length[a] * round_to_integer(d[a] * inverse_length[a]);
+      }
+      const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      b.j[count] = j;
+      b.dx[count] = d[0];
+      b.dy[count] = d[1];
+      b.dz[count] = d[2];
       b.mx[count] = mj.x();
       b.my[count] = mj.y();
       b.mz[count] = mj.z();
-      ++count;
+      count += static_cast<int>((rsq <= cutoff_sq) & (rsq > 0.0));
     }
     const double mi[3] = {in.moment[i].x(), in.moment[i].y(), in.moment[i].z()};
-    detail::dipole_block(mi, b, count, cutoff_sq, in.cap, length, inverse_length);
+    detail::dipole_block(mi, b, count, in.cap);
     // Step 3: the sums, in list order.
     Vec3 fi = Vec3::Zero(), ti = Vec3::Zero();
     for (int c = 0; c < count; ++c) {
-      const auto j = static_cast<size_t>(in.pairs[k + static_cast<size_t>(c)].j);
+      const auto j = static_cast<size_t>(b.j[c]);
       const Vec3 f(b.fx[c], b.fy[c], b.fz[c]);
       fi += f;
       force[j] -= f;
@@ -105,7 +109,7 @@ double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t en
     }
     force[i] += fi;
     torque[i] += ti;
-    k += static_cast<size_t>(count);
+    k = next;
   }
   return energy;
 }

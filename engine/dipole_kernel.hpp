@@ -2,13 +2,13 @@
 // The hot loop of dipolar scenes: the cutoff pass over the dipole Verlet list for rigid (or
 // Stoner-Wohlfarth) moments without clumps or an activity distance (engine/magnetics.cpp takes this
 // path when it applies). The same pair formula as engine/dipole.hpp, arranged for SIMD:
-//   1. for one particle i, its partners j (consecutive in the list, which is ordered by (i, j)) are
-//      gathered into short arrays: separation (minimum image) and moment;
-//   2. a branch-free loop over them computes force, both torques and energy per pair, masking pairs
-//      beyond the cutoff to zero (the compiler vectorises it: #pragma omp simd);
+//   1. for one particle i, its partners j (consecutive in the list, which is ordered by (i, j)) within
+//      the cutoff are gathered, without a branch, into short arrays: separation (minimum image), moment;
+//   2. a branch-free loop over them computes force, both torques and energy per pair (the compiler
+//      vectorises it: #pragma omp simd);
 //   3. a scalar loop adds the results in list order, to i and to each j.
-// Step 3 fixes the order of every sum, so the result does not depend on the vector width the
-// machine offers (the loop is compiled for AVX2 and for the baseline, chosen at load time).
+// Step 3 fixes the order of every sum, so the result does not depend on the vector width the machine
+// offers (the loop is compiled for AVX-512, AVX2 and the baseline, chosen at load time).
 
 #include "engine/math.hpp"
 #include "engine/state.hpp"

@@ -74,11 +74,13 @@ void generate_lattice(const Preset& preset, Particles& p, Random& rng) {
   const double spacing = g.spacing.value_or(d_max / nearest_per_spacing);
   // Two sites jittered towards each other close in by at most 2 jitter sqrt(3).
   const double nearest = nearest_per_spacing * spacing - 2.0 * std::sqrt(3.0) * g.jitter;
-  if (nearest < d_max * (1.0 - 1e-12))
-    throw PresetError(g.jitter > 0.0 ? "$.particles.jitter" : "$.particles.spacing",
-                      "sites " + std::to_string(nearest_per_spacing * spacing) + " m apart, jitter " +
-                          std::to_string(g.jitter) + " m: neighbours could come closer than the largest diameter " +
-                          std::to_string(d_max) + " m and overlap; increase the spacing or reduce the jitter");
+  if (nearest < d_max * (1.0 - 1e-12)) {
+    std::ostringstream os;
+    os << "nearest sites " << nearest_per_spacing * spacing << " m apart (spacing " << spacing << " m), jitter "
+       << g.jitter << " m: neighbours could come closer than the largest diameter " << d_max
+       << " m and overlap; increase the spacing or reduce the jitter";
+    throw PresetError(g.jitter > 0.0 ? "$.particles.jitter" : "$.particles.spacing", os.str());
+  }
   const Vec3 extent = region.max - region.min;
   const int per_cell = bcc ? 2 : 1;
   // Cells per axis, capped at `count` (more along one axis are never used), so nothing overflows.

@@ -5,6 +5,7 @@
 
 #include "engine/model.hpp"
 #include "engine/state.hpp"
+#include "engine/thread_team.hpp"
 
 namespace lodestone {
 
@@ -14,6 +15,7 @@ namespace lodestone {
 inline constexpr double kRunawayOverlapFraction = 0.5;
 
 // Sets state.health (ok = false with a message) when something is wrong; leaves it alone otherwise.
-void check_health(const Model& model, State& state);
+// The scans are split between the team's threads; the particle named is the one a single thread would name.
+void check_health(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

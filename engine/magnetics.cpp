@@ -57,33 +57,39 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
 
 }  // namespace
 
-void update_moments(const Model& model, State& state) {
+void update_moments(const Model& model, State& state, ThreadTeam& team) {
   Particles& p = state.particles;
   const Vec3 b_uniform = uniform_field(model.field, state.time);
-  bool any_induced = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
-    switch (mat.moment_model) {
-      case MomentModel::Rigid:
-        p.moment[i] = p.orientation[i] * p.moment_body[i];
-        break;
-      case MomentModel::StonerWohlfarth: {
-        // The previous direction picks the branch; a particle starts with its moment on the easy axis.
-        const Vec3 n = p.easy_axis(i);
-        const double m_norm = p.moment[i].norm();
-        const Vec3 previous = m_norm > 0.0 ? Vec3(p.moment[i] / m_norm) : n;
-        const Vec3 b = applied_field(model, b_uniform, p.position[i]);
-        const double scale = anisotropy_field_tesla(mat.anisotropy, mat.magnetization);
-        p.moment[i] = mat.magnetization * sphere_volume(p.radius[i]) * sw_moment_direction(n, b, scale, previous);
-        break;
+  // Each particle's moment is its own: the particles are split between the threads.
+  const int parts = parts_for(team, p.size(), 2000);
+  const std::vector<size_t> bounds = split_evenly(p.size(), parts);
+  std::vector<char> induced_in_part(static_cast<size_t>(parts), 0);
+  team.run(parts, [&](int part) {
+    for (size_t i = bounds[static_cast<size_t>(part)]; i < bounds[static_cast<size_t>(part) + 1]; ++i) {
+      const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
+      switch (mat.moment_model) {
+        case MomentModel::Rigid:
+          p.moment[i] = p.orientation[i] * p.moment_body[i];
+          break;
+        case MomentModel::StonerWohlfarth: {
+          // The previous direction picks the branch; a particle starts with its moment on the easy axis.
+          const Vec3 n = p.easy_axis(i);
+          const double m_norm = p.moment[i].norm();
+          const Vec3 previous = m_norm > 0.0 ? Vec3(p.moment[i] / m_norm) : n;
+          const Vec3 b = applied_field(model, b_uniform, p.position[i]);
+          const double scale = anisotropy_field_tesla(mat.anisotropy, mat.magnetization);
+          p.moment[i] = mat.magnetization * sphere_volume(p.radius[i]) * sw_moment_direction(n, b, scale, previous);
+          break;
+        }
+        case MomentModel::Induced:
+          p.moment[i] = (mat.susceptibility * sphere_volume(p.radius[i]) / mu0) *
+                        applied_field(model, b_uniform, p.position[i]);
+          induced_in_part[static_cast<size_t>(part)] = 1;
+          break;
       }
-      case MomentModel::Induced:
-        p.moment[i] = (mat.susceptibility * sphere_volume(p.radius[i]) / mu0) *
-                      applied_field(model, b_uniform, p.position[i]);
-        any_induced = true;
-        break;
     }
-  }
+  });
+  const bool any_induced = std::find(induced_in_part.begin(), induced_in_part.end(), 1) != induced_in_part.end();
   if (!any_induced || model.magnetics.method == DipoleMethod::Off) return;
   // Induced moments in the applied field plus their neighbours' fields: Jacobi fixed-point passes.
   std::vector<Vec3> b(p.size());

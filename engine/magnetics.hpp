@@ -21,7 +21,7 @@
 
 namespace lodestone {
 
-void update_moments(const Model& model, State& state);
+void update_moments(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 // The full dipole pass: adds every pair's force and torque, sets the dipole energy.
 void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 // The dipole stage as the step runs it: compute_dipole_forces with force_interval = 1, else the full

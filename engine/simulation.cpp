@@ -257,7 +257,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
     p.force[i].setZero();
     p.torque[i].setZero();
   }
-  update_moments(model_, state_);
+  update_moments(model_, state_, team());
   lap(Stage::Moments);
   compute_contact_forces(model_, state_, dt, team());
   lap(Stage::Contacts);
@@ -288,7 +288,7 @@ void Simulation::step() {
     step_overdamped(clock);
   else
     step_verlet(clock);
-  check_health(model_, state_);
+  check_health(model_, state_, team());
   track_alignment();
   clock.lap(Stage::Checks);
   ++timings_.steps;
