@@ -302,7 +302,8 @@ void check_state(const State& s) {
            std::to_string(n) + " at a positive rest length");
   if (l.contact_history.size() != l.contact_pairs.size()) fail("contact history and contact pairs differ in length");
   if (l.valid && l.reference_position.size() != n) fail("the neighbour lists' reference positions are not one per particle");
-  if (s.wall_history.size() != 6 * n) fail("wall contact history is not six entries per particle");
+  if (!s.wall_history.empty() && s.wall_history.size() != 6 * n)
+    fail("wall contact history is neither empty (no walls) nor six entries per particle");
   if (s.events.recent.size() > EventLog::kRecentCapacity || s.events.next_slot >= EventLog::kRecentCapacity)
     fail("the event log is larger than its capacity");
   if (!s.damping_force.empty() && s.damping_force.size() != n) fail("damping forces are not one per particle");

@@ -164,10 +164,11 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
 
   // [SECTION] particle-wall (each side of the box that is a wall); a particle's wall contacts are its own
   const size_t n = p.size();
-  if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
   std::array<Vec3, 6> wall_force;
   wall_force.fill(Vec3::Zero());
-  for (int axis = 0; axis < 3; ++axis) {
+  const bool walls = model.box.any_wall();
+  if (walls && state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  for (int axis = 0; axis < 3 && walls; ++axis) {
     for (int upper = 0; upper < 2; ++upper) {
       if (model.box.side(axis, upper) != SideKind::Wall) continue;
       const int side = 2 * axis + upper;

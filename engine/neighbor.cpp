@@ -169,14 +169,22 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
 
     // Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
     // (i, j) whatever the grid, and the threads' shares (ranges of i) join end to end.
+    // Part 0 writes into the lists themselves, the others into their own vectors appended after it (a
+    // copy of the whole list would double the largest array of a dipolar scene while it is built).
     struct Found {
       std::vector<IndexPair> contacts, dipoles;
     };
     const int parts = parts_for(team, n, kNeighborGrain);
     const std::vector<size_t> bounds = split_evenly(n, parts);
-    std::vector<Found> found(static_cast<size_t>(parts));
+    std::vector<Found> found(static_cast<size_t>(parts) - 1);
+    const size_t previous_contacts = lists.contact_pairs.capacity(), previous_dipoles = lists.dipole_pairs.capacity();
     team.run(parts, [&](int part) {
-      Found& out = found[static_cast<size_t>(part)];
+      std::vector<IndexPair>& contacts_out = part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
+      std::vector<IndexPair>& dipoles_out = part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
+      if (part > 0) {  // about this part's share of the last lists
+        contacts_out.reserve(previous_contacts / static_cast<size_t>(parts) + 16);
+        dipoles_out.reserve(previous_dipoles / static_cast<size_t>(parts) + 16);
+      }
       std::vector<int> neighbours;  // cells around the current cell, deduplicated
       int neighbours_of = -1;
       std::vector<int> contact_j, dipole_j;
@@ -205,8 +213,8 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
         }
         std::sort(contact_j.begin(), contact_j.end());
         std::sort(dipole_j.begin(), dipole_j.end());
-        for (int j : contact_j) out.contacts.push_back({i, j});
-        for (int j : dipole_j) out.dipoles.push_back({i, j});
+        for (int j : contact_j) contacts_out.push_back({i, j});
+        for (int j : dipole_j) dipoles_out.push_back({i, j});
       }
     });
     for (const Found& f : found) {

@@ -154,6 +154,12 @@ struct BoxParameters {
     return this->*sides[axis][upper];
   }
   bool periodic(int axis) const { return side(axis, 0) == SideKind::Periodic; }
+  bool any_wall() const {
+    for (int axis = 0; axis < 3; ++axis)
+      for (int upper = 0; upper < 2; ++upper)
+        if (side(axis, upper) == SideKind::Wall) return true;
+    return false;
+  }
 };
 
 // [SECTION] Integrator

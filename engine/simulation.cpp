@@ -185,8 +185,8 @@ void Simulation::restore(const Preset& saved_with, State state) {
   }
   prepare_model(model_, state_.particles);
   advise_bonds_and_floor(model_, state_.particles, state_.bonds);
-  if (state_.wall_history.size() != 6 * state_.particles.size())
-    state_.wall_history.assign(6 * state_.particles.size(), ContactHistory{});
+  const size_t wall_records = model_.box.any_wall() ? 6 * state_.particles.size() : 0;
+  if (state_.wall_history.size() != wall_records) state_.wall_history.assign(wall_records, ContactHistory{});
   if (!same_parameters) {
     place_lid(model_, state_);
     state_.neighbors.valid = false;  // ranges may differ; contact history is carried by (id, id)
@@ -208,7 +208,7 @@ void Simulation::reinitialize() {
   advise_bonds_and_floor(model_, state_.particles, state_.bonds);
   place_lid(model_, state_);
   state_.neighbors.valid = false;
-  state_.wall_history.resize(6 * state_.particles.size());
+  state_.wall_history.resize(model_.box.any_wall() ? 6 * state_.particles.size() : 0);
   state_.dipole_history.clear();
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
