@@ -63,6 +63,117 @@ inline void add_expansion(const Vec3& r_vec, const Vec3& big_m, const Mat3& q, c
   }
 }
 
+// [SECTION] SIMD kernels of the group traversal
+// The interaction lists of one target leaf, as structures of arrays (the near particles, summed exactly, and
+// the far cells, summed through their expansions), and one output slot per entry so that the sums are taken
+// afterwards in list order: the bits do not depend on the vector width (engine/dipole_kernel.cpp).
+}  // namespace
+
+struct GroupLists {
+  std::vector<double> px, py, pz, mx, my, mz, clump;  // near particles: position [m], moment [A m^2], clump key
+  std::vector<double> cx, cy, cz, bmx, bmy, bmz;       // far cells: centre [m], M [A m^2]
+  std::vector<double> q[9];                            // far cells: Q_ab = q[3a + b] [A m^3]
+  std::vector<double> out[6];                          // per entry: B (3) [T], F (3) [N]
+  void clear() {
+    for (auto* v : {&px, &py, &pz, &mx, &my, &mz, &clump, &cx, &cy, &cz, &bmx, &bmy, &bmz}) v->clear();
+    for (auto& v : q) v.clear();
+  }
+};
+
+namespace {
+
+
+// add_exact_pair for `count` near particles, branch-free: an entry at zero distance (the target itself, or a
+// coincident centre) or of the target's own clump (clump key equal to own_clump) gives exactly zero.
+[[gnu::target_clones("avx2", "default")]] void near_block(const double x[3], const double m[3], double own_clump,
+                                                          double cap, int count, const GroupLists& l,
+                                                          double* __restrict bx, double* __restrict by,
+                                                          double* __restrict bz, double* __restrict fx,
+                                                          double* __restrict fy, double* __restrict fz) {
+  const double inv_cap = cap > 0.0 ? 1.0 / cap : 0.0;
+  const double x0 = x[0], x1 = x[1], x2 = x[2], m0 = m[0], m1 = m[1], m2 = m[2];
+  const double *px = l.px.data(), *py = l.py.data(), *pz = l.pz.data();
+  const double *mx = l.mx.data(), *my = l.my.data(), *mz = l.mz.data(), *clump = l.clump.data();
+#pragma omp simd
+  for (int k = 0; k < count; ++k) {
+    const double dx = x0 - px[k], dy = x1 - py[k], dz = x2 - pz[k];
+    const double rsq = dx * dx + dy * dy + dz * dz;
+    const bool use = (rsq > 0.0) & (clump[k] != own_clump);
+    const double r = std::sqrt(use ? rsq : 1.0);
+    const double inv_r_true = 1.0 / r;
+    const double nx = dx * inv_r_true, ny = dy * inv_r_true, nz = dz * inv_r_true;
+    const double inv_r = r < cap ? inv_cap : inv_r_true;
+    const double inv_r3 = use ? mu0_over_4pi * inv_r * inv_r * inv_r : 0.0;
+    const double coefficient = 3.0 * inv_r3 * inv_r;
+    const double mjx = mx[k], mjy = my[k], mjz = mz[k];
+    const double mj_n = mjx * nx + mjy * ny + mjz * nz;
+    const double m_n = m0 * nx + m1 * ny + m2 * nz;
+    const double radial = (m0 * mjx + m1 * mjy + m2 * mjz) - 5.0 * m_n * mj_n;
+    bx[k] = inv_r3 * (3.0 * mj_n * nx - mjx);
+    by[k] = inv_r3 * (3.0 * mj_n * ny - mjy);
+    bz[k] = inv_r3 * (3.0 * mj_n * nz - mjz);
+    fx[k] = coefficient * (radial * nx + mj_n * m0 + m_n * mjx);
+    fy[k] = coefficient * (radial * ny + mj_n * m1 + m_n * mjy);
+    fz[k] = coefficient * (radial * nz + mj_n * m2 + m_n * mjz);
+  }
+}
+
+// add_expansion for `count` far cells (the same formula, component by component).
+[[gnu::target_clones("avx2", "default")]] void far_block(const double x[3], const double m[3], int count,
+                                                         const GroupLists& l, double* __restrict bx,
+                                                         double* __restrict by, double* __restrict bz,
+                                                         double* __restrict fx, double* __restrict fy,
+                                                         double* __restrict fz) {
+  const double x0 = x[0], x1 = x[1], x2 = x[2], m0 = m[0], m1 = m[1], m2 = m[2];
+  const double *cx = l.cx.data(), *cy = l.cy.data(), *cz = l.cz.data();
+  const double *bmx = l.bmx.data(), *bmy = l.bmy.data(), *bmz = l.bmz.data();
+  const double *q00 = l.q[0].data(), *q01 = l.q[1].data(), *q02 = l.q[2].data(), *q10 = l.q[3].data(),
+               *q11 = l.q[4].data(), *q12 = l.q[5].data(), *q20 = l.q[6].data(), *q21 = l.q[7].data(),
+               *q22 = l.q[8].data();
+#pragma omp simd
+  for (int k = 0; k < count; ++k) {
+    const double rx = x0 - cx[k], ry = x1 - cy[k], rz = x2 - cz[k];
+    const double rsq = rx * rx + ry * ry + rz * rz;
+    const double inv_r2 = 1.0 / rsq;
+    const double inv_r = std::sqrt(inv_r2);
+    const double inv_r3 = mu0_over_4pi * inv_r * inv_r2;
+    const double inv_r5 = inv_r3 * inv_r2;
+    const double inv_r7 = inv_r5 * inv_r2;
+    const double inv_r9 = inv_r7 * inv_r2;
+    const double big_x = bmx[k], big_y = bmy[k], big_z = bmz[k];
+    const double r_m = rx * big_x + ry * big_y + rz * big_z;
+    const double qrx = q00[k] * rx + q01[k] * ry + q02[k] * rz;  // Q R
+    const double qry = q10[k] * rx + q11[k] * ry + q12[k] * rz;
+    const double qrz = q20[k] * rx + q21[k] * ry + q22[k] * rz;
+    const double qtrx = q00[k] * rx + q10[k] * ry + q20[k] * rz;  // Q^T R
+    const double qtry = q01[k] * rx + q11[k] * ry + q21[k] * rz;
+    const double qtrz = q02[k] * rx + q12[k] * ry + q22[k] * rz;
+    const double qmx = q00[k] * m0 + q01[k] * m1 + q02[k] * m2;  // Q m
+    const double qmy = q10[k] * m0 + q11[k] * m1 + q12[k] * m2;
+    const double qmz = q20[k] * m0 + q21[k] * m1 + q22[k] * m2;
+    const double qtmx = q00[k] * m0 + q10[k] * m1 + q20[k] * m2;  // Q^T m
+    const double qtmy = q01[k] * m0 + q11[k] * m1 + q21[k] * m2;
+    const double qtmz = q02[k] * m0 + q12[k] * m1 + q22[k] * m2;
+    const double r_q_r = rx * qrx + ry * qry + rz * qrz;
+    const double tr_q = q00[k] + q11[k] + q22[k];
+    const double coefficient_m = 3.0 * r_m * inv_r5 + 15.0 * r_q_r * inv_r7 - 3.0 * tr_q * inv_r5;
+    const double sx = qrx + qtrx, sy = qry + qtry, sz = qrz + qtrz;
+    bx[k] = coefficient_m * rx - inv_r3 * big_x - (3.0 * inv_r5) * sx;
+    by[k] = coefficient_m * ry - inv_r3 * big_y - (3.0 * inv_r5) * sy;
+    bz[k] = coefficient_m * rz - inv_r3 * big_z - (3.0 * inv_r5) * sz;
+    const double m_r = m0 * rx + m1 * ry + m2 * rz;
+    const double m_q_r = m0 * qrx + m1 * qry + m2 * qrz;
+    const double r_q_m = qtrx * m0 + qtry * m1 + qtrz * m2;
+    const double coefficient_r = 3.0 * (m0 * big_x + m1 * big_y + m2 * big_z) * inv_r5 -
+                                 15.0 * m_r * r_m * inv_r7 - 105.0 * m_r * r_q_r * inv_r9 +
+                                 15.0 * (m_q_r + r_q_m + m_r * tr_q) * inv_r7;
+    const double a = 3.0 * m_r * inv_r5, c = 15.0 * m_r * inv_r7, d = 3.0 * inv_r5;
+    fx[k] = coefficient_r * rx + coefficient_m * m0 + a * big_x + c * sx - d * (qtmx + qmx);
+    fy[k] = coefficient_r * ry + coefficient_m * m1 + a * big_y + c * sy - d * (qtmy + qmy);
+    fz[k] = coefficient_r * rz + coefficient_m * m2 + a * big_z + c * sz - d * (qtmz + qmz);
+  }
+}
+
 }  // namespace
 
 // [SECTION] Build
@@ -84,6 +195,7 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
   // Slots start in index order; build_node reorders them and slot_of_ is filled at the end.
   order_.resize(n);
   for (size_t i = 0; i < n; ++i) order_[i] = static_cast<int>(i);
+  leaf_of_slot_.assign(n, -1);
   nodes_.clear();
   nodes_.reserve(2 * n / static_cast<size_t>(settings.leaf_size) + 16);
   if (n == 0) return;
@@ -143,7 +255,10 @@ void DipoleTree::build_node(int node, int begin, int end, int depth) {
     nd.first_child = -1;
     nd.child_count = 0;
   }
-  if (end - begin <= settings_.leaf_size || depth >= kMaxDepth || !((hi - lo).maxCoeff() > 0.0)) return;
+  if (end - begin <= settings_.leaf_size || depth >= kMaxDepth || !((hi - lo).maxCoeff() > 0.0)) {
+    std::fill(leaf_of_slot_.begin() + begin, leaf_of_slot_.begin() + end, node);
+    return;
+  }
 
   // Split at the centre of the box: a stable counting sort of the slots by octant (x, y, z bits).
   const size_t count = static_cast<size_t>(end - begin);
@@ -229,16 +344,99 @@ DipoleTreeTarget DipoleTree::evaluate(size_t i, bool skip_same_clump) const { re
 
 Vec3 DipoleTree::field(size_t i) const { return traverse<false>(i, false).field; }
 
+// The lists of target leaf `leaf`: a source cell acts through its expansion on all the leaf's targets when
+// it passes the per-target test for each of them, which the leaf's bounding sphere (centre c_g, radius rho_g)
+// guarantees with rho < theta (|c - c_g| - rho_g), |c - c_g| - rho_g - rho > cap, and no pebble of a clump
+// of the leaf's targets inside; otherwise it is opened, and source leaves add their particles to the near
+// list. The lists depend only on the leaf, so a target's result does not depend on the split of targets.
+void DipoleTree::build_lists(int leaf, GroupLists& l) const {
+  l.clear();
+  const Node& group = nodes_[static_cast<size_t>(leaf)];
+  const double theta = settings_.opening_angle;
+  const double cap = settings_.cap;
+  std::array<int, 8 * kMaxDepth + 8> stack;
+  int top = 0;
+  stack[static_cast<size_t>(top++)] = 0;
+  while (top > 0) {
+    const Node& nd = nodes_[static_cast<size_t>(stack[static_cast<size_t>(--top)])];
+    // Leaves are never expanded (see traverse); a cell holding the group is always opened.
+    bool far = nd.first_child >= 0 && (group.begin < nd.begin || group.begin >= nd.end);
+    if (far) {
+      const double gap = (nd.centre - group.centre).norm() - group.radius;  // least target distance from c
+      far = nd.radius < theta * gap && gap - nd.radius > cap;
+    }
+    if (far && group.clump_lo >= 0 && nd.clump_lo >= 0 && nd.clump_lo <= group.clump_hi &&
+        group.clump_lo <= nd.clump_hi) {
+      for (int s = group.begin; s < group.end && far; ++s) {
+        const int k = clump_[static_cast<size_t>(s)];
+        if (k >= 0 && nd.clump_lo <= k && k <= nd.clump_hi) far = false;
+      }
+    }
+    if (far) {
+      l.cx.push_back(nd.centre.x());
+      l.cy.push_back(nd.centre.y());
+      l.cz.push_back(nd.centre.z());
+      l.bmx.push_back(nd.moment.x());
+      l.bmy.push_back(nd.moment.y());
+      l.bmz.push_back(nd.moment.z());
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) l.q[3 * a + b].push_back(nd.spread(a, b));
+    } else if (nd.first_child < 0) {
+      for (int s = nd.begin; s < nd.end; ++s) {
+        const Vec3& x = position_[static_cast<size_t>(s)];
+        const Vec3& mj = moment_[static_cast<size_t>(s)];
+        l.px.push_back(x.x());
+        l.py.push_back(x.y());
+        l.pz.push_back(x.z());
+        l.mx.push_back(mj.x());
+        l.my.push_back(mj.y());
+        l.mz.push_back(mj.z());
+        l.clump.push_back(static_cast<double>(clump_[static_cast<size_t>(s)]));
+      }
+    } else {
+      for (int c = nd.first_child + nd.child_count - 1; c >= nd.first_child; --c) stack[static_cast<size_t>(top++)] = c;
+    }
+  }
+  const size_t most = std::max(l.px.size(), l.cx.size());
+  for (auto& v : l.out)
+    if (v.size() < most) v.resize(most);
+}
+
 void DipoleTree::add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force,
                             Vec3* torque, double* energy_share) const {
-  for (size_t i = begin; i < end; ++i) {
-    const Vec3& m = moment_[static_cast<size_t>(slot_of_[i])];
+  thread_local GroupLists lists;
+  int listed = -1;  // the leaf whose lists are in `lists`
+  for (size_t s = begin; s < end; ++s) {
+    const size_t i = static_cast<size_t>(order_[s]);
+    const Vec3& m = moment_[s];
     energy_share[i] = 0.0;
     if (m.squaredNorm() == 0.0) continue;  // no force, torque or energy on a zero moment
-    const DipoleTreeTarget t = traverse<true>(i, true);
-    force[i] += t.force;
-    if (torque_free.empty() || !torque_free[i]) torque[i] += m.cross(t.field);
-    energy_share[i] = -0.5 * m.dot(t.field);
+    const int leaf = leaf_of_slot_[s];
+    if (leaf != listed) {
+      build_lists(leaf, lists);
+      listed = leaf;
+    }
+    const Vec3& xs = position_[s];
+    const double x[3] = {xs.x(), xs.y(), xs.z()}, mv[3] = {m.x(), m.y(), m.z()};
+    // Clump key: -1 (no clump) never matches, since it is replaced by -2 for the target.
+    const double own = clump_[s] >= 0 ? static_cast<double>(clump_[s]) : -2.0;
+    double* o[6];
+    for (int a = 0; a < 6; ++a) o[a] = lists.out[static_cast<size_t>(a)].data();
+    Vec3 b = Vec3::Zero(), f = Vec3::Zero();
+    const int near = static_cast<int>(lists.px.size()), far = static_cast<int>(lists.cx.size());
+    near_block(x, mv, own, settings_.cap, near, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
+    for (int k = 0; k < near; ++k) {
+      b += Vec3(o[0][k], o[1][k], o[2][k]);
+      f += Vec3(o[3][k], o[4][k], o[5][k]);
+    }
+    far_block(x, mv, far, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
+    for (int k = 0; k < far; ++k) {
+      b += Vec3(o[0][k], o[1][k], o[2][k]);
+      f += Vec3(o[3][k], o[4][k], o[5][k]);
+    }
+    force[i] += f;
+    if (torque_free.empty() || !torque_free[i]) torque[i] += m.cross(b);
+    energy_share[i] = -0.5 * m.dot(b);
   }
 }
 

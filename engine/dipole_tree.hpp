@@ -32,6 +32,8 @@
 
 namespace lodestone {
 
+struct GroupLists;  // dipole_tree.cpp: interaction lists of one target leaf
+
 struct DipoleTreeSettings {
   double opening_angle = 0.5;  // theta (dimensionless, (0, 1]): a cell of radius rho acts as a whole beyond rho/theta
   double cap = 0.0;            // [m] magnetics.dipole_cap: distances below it are replaced by it (exact pairs)
@@ -57,10 +59,15 @@ class DipoleTree {
   // The field only (induced moments), all other particles included, as add_dipole_fields does.
   Vec3 field(size_t i) const;
 
-  // The per-target loop of the force pass, for i in [begin, end): adds the force on i to force[i] and, unless
-  // torque_free[i] (an induced moment, which turns with the field and not with the body), m_i x B_i to
-  // torque[i]; sets energy_share[i] = -m_i . B_i / 2 (the pair energy counted once over both targets).
-  // Writes only slot i of each array, so ranges can run on different threads with identical results.
+  // The per-target loop of the force pass, for the targets i = order(s) with s in [begin, end) (tree order:
+  // a leaf's targets are neighbours, so they share one traversal; 0..size() covers every particle): adds the
+  // force on i to force[i] and, unless torque_free[i] (an induced moment, which turns with the field and not
+  // with the body), m_i x B_i to torque[i]; sets energy_share[i] = -m_i . B_i / 2 (the pair energy counted
+  // once over both targets). Group traversal: one walk of the tree per target leaf gives the near particles
+  // and far cells of all its targets (an opening test against the leaf's bounding sphere, so every target
+  // meets the per-particle test); each target then sums both lists in SIMD loops and in list order.
+  // Writes only slot i of each array, and a target's lists depend only on its leaf, so ranges can run on
+  // different threads with identical results.
   void add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force, Vec3* torque,
                   double* energy_share) const;
 
@@ -80,6 +87,7 @@ class DipoleTree {
   };
 
   void build_node(int node, int begin, int end, int depth);
+  void build_lists(int leaf, GroupLists& lists) const;
   template <bool kForce>
   DipoleTreeTarget traverse(size_t i, bool skip_same_clump) const;
 
@@ -90,6 +98,7 @@ class DipoleTree {
   std::vector<int> clump_;
   std::vector<int> order_;    // slot -> particle index
   std::vector<int> slot_of_;  // particle index -> slot
+  std::vector<int> leaf_of_slot_;  // slot -> the leaf node holding it
   std::vector<unsigned char> octant_scratch_;  // build only: the octant of each slot of the cell being split
 };
 
