@@ -70,14 +70,12 @@ inline void add_expansion(const Vec3& r_vec, const Vec3& big_m, const Mat3& q, c
 }  // namespace
 
 struct GroupLists {
+  std::vector<std::array<int, 2>> near_ranges;  // slot ranges of the near source leaves, in traversal order
+  std::vector<int> far_nodes;                   // far cells, in traversal order
   std::vector<double> px, py, pz, mx, my, mz, clump;  // near particles: position [m], moment [A m^2], clump key
   std::vector<double> cx, cy, cz, bmx, bmy, bmz;       // far cells: centre [m], M [A m^2]
   std::vector<double> q[9];                            // far cells: Q_ab = q[3a + b] [A m^3]
   std::vector<double> out[6];                          // per entry: B (3) [T], F (3) [N]
-  void clear() {
-    for (auto* v : {&px, &py, &pz, &mx, &my, &mz, &clump, &cx, &cy, &cz, &bmx, &bmy, &bmz}) v->clear();
-    for (auto& v : q) v.clear();
-  }
 };
 
 namespace {
@@ -174,6 +172,17 @@ namespace {
   }
 }
 
+// Sum of v[0..n) in a fixed order whatever the vector width: four running sums over k mod 4, then the tail.
+inline double lane_sum(const double* v, int n) {
+  double acc[4] = {0.0, 0.0, 0.0, 0.0};
+  int k = 0;
+  for (; k + 4 <= n; k += 4)
+    for (int l = 0; l < 4; ++l) acc[l] += v[k + l];
+  double sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  for (; k < n; ++k) sum += v[k];
+  return sum;
+}
+
 }  // namespace
 
 // [SECTION] Build
@@ -214,6 +223,24 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
   position_ = std::move(x);
   moment_ = std::move(m);
   clump_ = std::move(c);
+  // Structures of arrays for the group traversal's gathers: particles by slot, cells by node.
+  for (auto& v : particle_soa_) v.resize(n);
+  for (size_t s = 0; s < n; ++s) {
+    for (int a = 0; a < 3; ++a) {
+      particle_soa_[static_cast<size_t>(a)][s] = position_[s][a];
+      particle_soa_[static_cast<size_t>(3 + a)][s] = moment_[s][a];
+    }
+    particle_soa_[6][s] = static_cast<double>(clump_[s]);
+  }
+  for (auto& v : cell_soa_) v.resize(nodes_.size());
+  for (size_t k = 0; k < nodes_.size(); ++k) {
+    const Node& nd = nodes_[k];
+    for (int a = 0; a < 3; ++a) {
+      cell_soa_[static_cast<size_t>(a)][k] = nd.centre[a];
+      cell_soa_[static_cast<size_t>(3 + a)][k] = nd.moment[a];
+      for (int b = 0; b < 3; ++b) cell_soa_[static_cast<size_t>(6 + 3 * a + b)][k] = nd.spread(a, b);
+    }
+  }
 }
 
 // Sets the expansion of nodes_[node] over slots [begin, end) of order_ and splits it (recursively).
@@ -350,7 +377,8 @@ Vec3 DipoleTree::field(size_t i) const { return traverse<false>(i, false).field;
 // of the leaf's targets inside; otherwise it is opened, and source leaves add their particles to the near
 // list. The lists depend only on the leaf, so a target's result does not depend on the split of targets.
 void DipoleTree::build_lists(int leaf, GroupLists& l) const {
-  l.clear();
+  l.near_ranges.clear();
+  l.far_nodes.clear();
   const Node& group = nodes_[static_cast<size_t>(leaf)];
   const double theta = settings_.opening_angle;
   const double cap = settings_.cap;
@@ -373,31 +401,35 @@ void DipoleTree::build_lists(int leaf, GroupLists& l) const {
       }
     }
     if (far) {
-      l.cx.push_back(nd.centre.x());
-      l.cy.push_back(nd.centre.y());
-      l.cz.push_back(nd.centre.z());
-      l.bmx.push_back(nd.moment.x());
-      l.bmy.push_back(nd.moment.y());
-      l.bmz.push_back(nd.moment.z());
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) l.q[3 * a + b].push_back(nd.spread(a, b));
+      l.far_nodes.push_back(static_cast<int>(&nd - nodes_.data()));
     } else if (nd.first_child < 0) {
-      for (int s = nd.begin; s < nd.end; ++s) {
-        const Vec3& x = position_[static_cast<size_t>(s)];
-        const Vec3& mj = moment_[static_cast<size_t>(s)];
-        l.px.push_back(x.x());
-        l.py.push_back(x.y());
-        l.pz.push_back(x.z());
-        l.mx.push_back(mj.x());
-        l.my.push_back(mj.y());
-        l.mz.push_back(mj.z());
-        l.clump.push_back(static_cast<double>(clump_[static_cast<size_t>(s)]));
-      }
+      l.near_ranges.push_back({nd.begin, nd.end});
     } else {
       for (int c = nd.first_child + nd.child_count - 1; c >= nd.first_child; --c) stack[static_cast<size_t>(top++)] = c;
     }
   }
-  const size_t most = std::max(l.px.size(), l.cx.size());
+  // Gathers: contiguous slot ranges of the particle arrays, single entries of the cell arrays.
+  size_t near = 0;
+  for (const auto& r : l.near_ranges) near += static_cast<size_t>(r[1] - r[0]);
+  std::vector<double>* const near_out[7] = {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump};
+  for (size_t a = 0; a < 7; ++a) {
+    std::vector<double>& v = *near_out[a];
+    v.resize(near);
+    const double* src = particle_soa_[a].data();
+    size_t k = 0;
+    for (const auto& r : l.near_ranges)
+      for (int t = r[0]; t < r[1]; ++t) v[k++] = src[t];
+  }
+  const size_t far = l.far_nodes.size();
+  std::vector<double>* const far_out[15] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
+                                            &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
+  for (size_t a = 0; a < 15; ++a) {
+    std::vector<double>& v = *far_out[a];
+    v.resize(far);
+    const double* src = cell_soa_[a].data();
+    for (size_t k = 0; k < far; ++k) v[k] = src[l.far_nodes[k]];
+  }
+  const size_t most = std::max(near, far);
   for (auto& v : l.out)
     if (v.size() < most) v.resize(most);
 }
@@ -425,15 +457,11 @@ void DipoleTree::add_forces(size_t begin, size_t end, std::span<const unsigned c
     Vec3 b = Vec3::Zero(), f = Vec3::Zero();
     const int near = static_cast<int>(lists.px.size()), far = static_cast<int>(lists.cx.size());
     near_block(x, mv, own, settings_.cap, near, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
-    for (int k = 0; k < near; ++k) {
-      b += Vec3(o[0][k], o[1][k], o[2][k]);
-      f += Vec3(o[3][k], o[4][k], o[5][k]);
-    }
+    b += Vec3(lane_sum(o[0], near), lane_sum(o[1], near), lane_sum(o[2], near));
+    f += Vec3(lane_sum(o[3], near), lane_sum(o[4], near), lane_sum(o[5], near));
     far_block(x, mv, far, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
-    for (int k = 0; k < far; ++k) {
-      b += Vec3(o[0][k], o[1][k], o[2][k]);
-      f += Vec3(o[3][k], o[4][k], o[5][k]);
-    }
+    b += Vec3(lane_sum(o[0], far), lane_sum(o[1], far), lane_sum(o[2], far));
+    f += Vec3(lane_sum(o[3], far), lane_sum(o[4], far), lane_sum(o[5], far));
     force[i] += f;
     if (torque_free.empty() || !torque_free[i]) torque[i] += m.cross(b);
     energy_share[i] = -0.5 * m.dot(b);

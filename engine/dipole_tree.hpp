@@ -99,6 +99,9 @@ class DipoleTree {
   std::vector<int> order_;    // slot -> particle index
   std::vector<int> slot_of_;  // particle index -> slot
   std::vector<int> leaf_of_slot_;  // slot -> the leaf node holding it
+  // The same data as structures of arrays, which the group traversal gathers into its lists:
+  std::vector<double> particle_soa_[7];  // by slot: x, y, z [m], m_x, m_y, m_z [A m^2], clump (-1: none)
+  std::vector<double> cell_soa_[15];     // by node: centre (3) [m], M (3) [A m^2], Q row by row (9) [A m^3]
   std::vector<unsigned char> octant_scratch_;  // build only: the octant of each slot of the cell being split
 };
 
