@@ -67,6 +67,46 @@ inline void add_expansion(const Vec3& r_vec, const Vec3& big_m, const Mat3& q, c
 // The interaction lists of one target leaf, as structures of arrays (the near particles, summed exactly, and
 // the far cells, summed through their expansions), and one output slot per entry so that the sums are taken
 // afterwards in list order: the bits do not depend on the vector width (engine/dipole_kernel.cpp).
+// The second-order term of the cell's expansion (docs/physics.md), with S_bfg = sum_k m_b,k d_f,k d_g,k
+// (s[b] is the symmetric matrix S_b..):
+//   B2_a = c0/2 D_abfg S_bfg,   F2_e = c0/2 m_a D_abefg S_bfg.
+// With G_b = S_b R, u_b = R.G_b, w = R.u, v = sum_b R_b G_b, t_g = S_bbg, p_b = S_bff, n = sum_b R_b S_b m,
+// k_e = m.G_e, h = sum_b m_b G_b:
+//   B2 = 1/2 [ (105 w/R^9 - 15 (2 t.R + p.R)/R^7) R - 15 (u + 2 v)/R^7 + 3 (p + 2 t)/R^5 ]
+//   F2 = 1/2 [ (-945 (m.R) w/R^11 + 105 (m.u + 2 m.v + (m.R)(2 t.R + p.R))/R^9 - 15 (m.p + 2 m.t)/R^7) R
+//            + (105 w/R^9 - 15 (p.R + 2 t.R)/R^7) m + 105 (m.R)(u + 2 v)/R^9
+//            - 15 ((m.R)(p + 2 t) + 2 n + 2 h + 2 k)/R^7 ]      (c0 folded into every 1/R^n)
+template <bool kForce>
+inline void add_second_order(const Vec3& r_vec, const std::array<Mat3, 3>& s, const Vec3& m, Vec3& b, Vec3& f) {
+  const double rsq = r_vec.squaredNorm();
+  const double inv_r2 = 1.0 / rsq;
+  const double inv_r = std::sqrt(inv_r2);
+  const double inv_r5 = mu0_over_4pi * inv_r * inv_r2 * inv_r2;
+  const double inv_r7 = inv_r5 * inv_r2;
+  const double inv_r9 = inv_r7 * inv_r2;
+  const Vec3 g[3] = {s[0] * r_vec, s[1] * r_vec, s[2] * r_vec};
+  const Vec3 u(r_vec.dot(g[0]), r_vec.dot(g[1]), r_vec.dot(g[2]));
+  const double w = r_vec.dot(u);
+  const Vec3 v = r_vec.x() * g[0] + r_vec.y() * g[1] + r_vec.z() * g[2];
+  const Vec3 t = s[0].row(0).transpose() + s[1].row(1).transpose() + s[2].row(2).transpose();
+  const Vec3 p(s[0].trace(), s[1].trace(), s[2].trace());
+  const double t_r = t.dot(r_vec), p_r = p.dot(r_vec);
+  const double coefficient_m = 105.0 * w * inv_r9 - 15.0 * (2.0 * t_r + p_r) * inv_r7;
+  b += 0.5 * (coefficient_m * r_vec - (15.0 * inv_r7) * (u + 2.0 * v) + (3.0 * inv_r5) * (p + 2.0 * t));
+  if constexpr (kForce) {
+    const double inv_r11 = inv_r9 * inv_r2;
+    const double m_r = m.dot(r_vec);
+    const Vec3 n = r_vec.x() * (s[0] * m) + r_vec.y() * (s[1] * m) + r_vec.z() * (s[2] * m);
+    const Vec3 k(m.dot(g[0]), m.dot(g[1]), m.dot(g[2]));
+    const Vec3 h = m.x() * g[0] + m.y() * g[1] + m.z() * g[2];
+    const double coefficient_r = -945.0 * m_r * w * inv_r11 +
+                                 105.0 * (m.dot(u) + 2.0 * m.dot(v) + m_r * (2.0 * t_r + p_r)) * inv_r9 -
+                                 15.0 * (m.dot(p) + 2.0 * m.dot(t)) * inv_r7;
+    f += 0.5 * (coefficient_r * r_vec + coefficient_m * m + (105.0 * m_r * inv_r9) * (u + 2.0 * v) -
+                (15.0 * inv_r7) * (m_r * (p + 2.0 * t) + 2.0 * n + 2.0 * h + 2.0 * k));
+  }
+}
+
 }  // namespace
 
 struct GroupLists {
@@ -75,6 +115,7 @@ struct GroupLists {
   std::vector<double> px, py, pz, mx, my, mz, clump;  // near particles: position [m], moment [A m^2], clump key
   std::vector<double> cx, cy, cz, bmx, bmy, bmz;       // far cells: centre [m], M [A m^2]
   std::vector<double> q[9];                            // far cells: Q_ab = q[3a + b] [A m^3]
+  std::vector<double> s[18];                           // far cells: S_b, upper triangle row by row [A m^4]
   std::vector<double> out[6];                          // per entry: B (3) [T], F (3) [N]
 };
 
@@ -128,6 +169,12 @@ namespace {
   const double *q00 = l.q[0].data(), *q01 = l.q[1].data(), *q02 = l.q[2].data(), *q10 = l.q[3].data(),
                *q11 = l.q[4].data(), *q12 = l.q[5].data(), *q20 = l.q[6].data(), *q21 = l.q[7].data(),
                *q22 = l.q[8].data();
+  // S_b's upper triangles: s<b>_<row><column>.
+  const double *s0_00 = l.s[0].data(), *s0_01 = l.s[1].data(), *s0_02 = l.s[2].data(), *s0_11 = l.s[3].data(),
+               *s0_12 = l.s[4].data(), *s0_22 = l.s[5].data(), *s1_00 = l.s[6].data(), *s1_01 = l.s[7].data(),
+               *s1_02 = l.s[8].data(), *s1_11 = l.s[9].data(), *s1_12 = l.s[10].data(), *s1_22 = l.s[11].data(),
+               *s2_00 = l.s[12].data(), *s2_01 = l.s[13].data(), *s2_02 = l.s[14].data(), *s2_11 = l.s[15].data(),
+               *s2_12 = l.s[16].data(), *s2_22 = l.s[17].data();
 #pragma omp simd
   for (int k = 0; k < count; ++k) {
     const double rx = x0 - cx[k], ry = x1 - cy[k], rz = x2 - cz[k];
@@ -169,6 +216,57 @@ namespace {
     fx[k] = coefficient_r * rx + coefficient_m * m0 + a * big_x + c * sx - d * (qtmx + qmx);
     fy[k] = coefficient_r * ry + coefficient_m * m1 + a * big_y + c * sy - d * (qtmy + qmy);
     fz[k] = coefficient_r * rz + coefficient_m * m2 + a * big_z + c * sz - d * (qtmz + qmz);
+    // The second-order term (add_second_order).
+    const double rr[3] = {rx, ry, rz}, mm[3] = {m0, m1, m2};
+    double g[3][3], hm[3][3], u[3], v[3] = {0, 0, 0}, t[3] = {0, 0, 0}, p[3], n[3] = {0, 0, 0}, kv[3],
+        h[3] = {0, 0, 0};
+    const double all[3][3][3] = {{{s0_00[k], s0_01[k], s0_02[k]}, {s0_01[k], s0_11[k], s0_12[k]}, {s0_02[k], s0_12[k], s0_22[k]}},
+                                 {{s1_00[k], s1_01[k], s1_02[k]}, {s1_01[k], s1_11[k], s1_12[k]}, {s1_02[k], s1_12[k], s1_22[k]}},
+                                 {{s2_00[k], s2_01[k], s2_02[k]}, {s2_01[k], s2_11[k], s2_12[k]}, {s2_02[k], s2_12[k], s2_22[k]}}};
+    #pragma GCC unroll 3
+    for (int bb = 0; bb < 3; ++bb) {
+      const double(&sb)[3][3] = all[bb];
+      #pragma GCC unroll 3
+      for (int e = 0; e < 3; ++e) {
+        g[bb][e] = sb[e][0] * rx + sb[e][1] * ry + sb[e][2] * rz;
+        hm[bb][e] = sb[e][0] * m0 + sb[e][1] * m1 + sb[e][2] * m2;
+        t[e] += sb[bb][e];
+      }
+      p[bb] = sb[0][0] + sb[1][1] + sb[2][2];
+      u[bb] = rx * g[bb][0] + ry * g[bb][1] + rz * g[bb][2];
+    }
+    #pragma GCC unroll 3
+    for (int e = 0; e < 3; ++e) {
+      #pragma GCC unroll 3
+      for (int bb = 0; bb < 3; ++bb) {
+        v[e] += rr[bb] * g[bb][e];
+        n[e] += rr[bb] * hm[bb][e];
+        h[e] += mm[bb] * g[bb][e];
+      }
+      kv[e] = m0 * g[e][0] + m1 * g[e][1] + m2 * g[e][2];
+    }
+    const double w = rx * u[0] + ry * u[1] + rz * u[2];
+    const double t_r = t[0] * rx + t[1] * ry + t[2] * rz, p_r = p[0] * rx + p[1] * ry + p[2] * rz;
+    const double m_u = m0 * u[0] + m1 * u[1] + m2 * u[2], m_v = m0 * v[0] + m1 * v[1] + m2 * v[2];
+    const double m_p = m0 * p[0] + m1 * p[1] + m2 * p[2], m_t = m0 * t[0] + m1 * t[1] + m2 * t[2];
+    const double inv_r11 = inv_r9 * inv_r2;
+    const double c2_m = 105.0 * w * inv_r9 - 15.0 * (2.0 * t_r + p_r) * inv_r7;
+    const double c2_r = -945.0 * m_r * w * inv_r11 + 105.0 * (m_u + 2.0 * m_v + m_r * (2.0 * t_r + p_r)) * inv_r9 -
+                        15.0 * (m_p + 2.0 * m_t) * inv_r7;
+    const double c2_uv = 105.0 * m_r * inv_r9, c15 = 15.0 * inv_r7, c3 = 3.0 * inv_r5;
+    double b2[3], f2[3];
+    #pragma GCC unroll 3
+    for (int e = 0; e < 3; ++e) {
+      b2[e] = 0.5 * (c2_m * rr[e] - c15 * (u[e] + 2.0 * v[e]) + c3 * (p[e] + 2.0 * t[e]));
+      f2[e] = 0.5 * (c2_r * rr[e] + c2_m * mm[e] + c2_uv * (u[e] + 2.0 * v[e]) -
+                     c15 * (m_r * (p[e] + 2.0 * t[e]) + 2.0 * n[e] + 2.0 * h[e] + 2.0 * kv[e]));
+    }
+    bx[k] += b2[0];
+    by[k] += b2[1];
+    bz[k] += b2[2];
+    fx[k] += f2[0];
+    fy[k] += f2[1];
+    fz[k] += f2[2];
   }
 }
 
@@ -239,6 +337,9 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
       cell_soa_[static_cast<size_t>(a)][k] = nd.centre[a];
       cell_soa_[static_cast<size_t>(3 + a)][k] = nd.moment[a];
       for (int b = 0; b < 3; ++b) cell_soa_[static_cast<size_t>(6 + 3 * a + b)][k] = nd.spread(a, b);
+      int e = 0;
+      for (int r = 0; r < 3; ++r)
+        for (int c = r; c < 3; ++c) cell_soa_[static_cast<size_t>(15 + 6 * a + e++)][k] = nd.second[static_cast<size_t>(a)](r, c);
     }
   }
 }
@@ -261,12 +362,15 @@ void DipoleTree::build_node(int node, int begin, int end, int depth) {
   const Vec3 centre = 0.5 * (lo + hi);
   Vec3 net = Vec3::Zero();
   Mat3 spread = Mat3::Zero();
+  std::array<Mat3, 3> second = {Mat3::Zero(), Mat3::Zero(), Mat3::Zero()};
   double radius_sq = 0.0;
   for (int s = begin; s < end; ++s) {
     const size_t i = static_cast<size_t>(order_[static_cast<size_t>(s)]);
     const Vec3 d = position_[i] - centre;
     net += moment_[i];
     spread += moment_[i] * d.transpose();
+    const Mat3 dd = d * d.transpose();
+    for (int a = 0; a < 3; ++a) second[static_cast<size_t>(a)] += moment_[i][a] * dd;
     radius_sq = std::max(radius_sq, d.squaredNorm());
   }
   {
@@ -275,6 +379,7 @@ void DipoleTree::build_node(int node, int begin, int end, int depth) {
     nd.radius = std::sqrt(radius_sq);
     nd.moment = net;
     nd.spread = spread;
+    nd.second = second;
     nd.begin = begin;
     nd.end = end;
     nd.clump_lo = clump_lo;
@@ -349,6 +454,7 @@ DipoleTreeTarget DipoleTree::traverse(size_t i, bool skip_same_clump) const {
     if (far && own_clump >= 0) far = !(nd.clump_lo <= own_clump && own_clump <= nd.clump_hi);
     if (far) {
       add_expansion<kForce>(r_vec, nd.moment, nd.spread, m, out.field, out.force);
+      add_second_order<kForce>(r_vec, nd.second, m, out.field, out.force);
     } else if (nd.first_child < 0) {
       for (int s = nd.begin; s < nd.end; ++s) {
         if (s == self) continue;
@@ -421,9 +527,10 @@ void DipoleTree::build_lists(int leaf, GroupLists& l) const {
       for (int t = r[0]; t < r[1]; ++t) v[k++] = src[t];
   }
   const size_t far = l.far_nodes.size();
-  std::vector<double>* const far_out[15] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
-                                            &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
-  for (size_t a = 0; a < 15; ++a) {
+  std::vector<double>* far_out[kCellArrays] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
+                                               &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
+  for (int a = 0; a < 18; ++a) far_out[15 + a] = &l.s[a];
+  for (size_t a = 0; a < kCellArrays; ++a) {
     std::vector<double>& v = *far_out[a];
     v.resize(far);
     const double* src = cell_soa_[a].data();

@@ -26,6 +26,7 @@
 
 #include "engine/math.hpp"
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -80,6 +81,7 @@ class DipoleTree {
     double radius = 0.0;          // [m] rho: largest distance of a particle from the centre
     Vec3 moment = Vec3::Zero();   // [A m^2] M
     Mat3 spread = Mat3::Zero();   // [A m^3] Q (row: moment component, column: offset component)
+    std::array<Mat3, 3> second = {Mat3::Zero(), Mat3::Zero(), Mat3::Zero()};  // [A m^4] S_b = sum_k m_b,k d_k d_k^T
     int begin = 0, end = 0;       // particle slots [begin, end)
     int first_child = -1;         // children are contiguous; -1: a leaf
     int child_count = 0;
@@ -101,7 +103,9 @@ class DipoleTree {
   std::vector<int> leaf_of_slot_;  // slot -> the leaf node holding it
   // The same data as structures of arrays, which the group traversal gathers into its lists:
   std::vector<double> particle_soa_[7];  // by slot: x, y, z [m], m_x, m_y, m_z [A m^2], clump (-1: none)
-  std::vector<double> cell_soa_[15];     // by node: centre (3) [m], M (3) [A m^2], Q row by row (9) [A m^3]
+  static constexpr size_t kCellArrays = 33;
+  // by node: centre (3) [m], M (3) [A m^2], Q row by row (9) [A m^3], S_0..S_2 upper triangles (18) [A m^4]
+  std::vector<double> cell_soa_[kCellArrays];
   std::vector<unsigned char> octant_scratch_;  // build only: the octant of each slot of the cell being split
 };
 

@@ -175,10 +175,10 @@ TEST_CASE("tree: two dipoles give the closed form", "[dipole_tree]") {
   }
 }
 
-TEST_CASE("tree: a far cell's expansion is exact to second order in its size", "[dipole_tree]") {
+TEST_CASE("tree: a far cell's expansion is exact to third order in its size", "[dipole_tree]") {
   // Five random dipoles within 0.1 of the origin (one cell, split into one-particle leaves: leaf_size 1) and
-  // a target at distance R. The cell acts through M and Q; what is left is O((rho/R)^2) relative, so doubling
-  // R divides the error by 4 (by 2 if Q were wrong, not at all if M were).
+  // a target at distance R. The cell acts through M, Q and S; what is left is O((rho/R)^3) relative, so
+  // doubling R divides the error by 8 (by 4 if S were wrong, by 2 if Q were, not at all if M were).
   Random rng(5);
   std::vector<Vec3> x = {Vec3::Zero()}, m = {random_direction(rng)};
   for (int k = 0; k < 5; ++k) {
@@ -203,8 +203,8 @@ TEST_CASE("tree: a far cell's expansion is exact to second order in its size", "
     INFO("step " << k << ": force error " << force_error[k] << " -> " << force_error[k + 1] << ", field error "
                  << field_error[k] << " -> " << field_error[k + 1]);
     CHECK(force_error[k] > 0.0);  // the cell was used as a whole, not opened
-    CHECK(force_error[k] / force_error[k + 1] == Approx(4.0).epsilon(0.15));
-    CHECK(field_error[k] / field_error[k + 1] == Approx(4.0).epsilon(0.15));
+    CHECK(force_error[k] / force_error[k + 1] == Approx(8.0).epsilon(0.15));
+    CHECK(field_error[k] / field_error[k + 1] == Approx(8.0).epsilon(0.15));
   }
 }
 
