@@ -110,17 +110,16 @@ inline void add_second_order(const Vec3& r_vec, const std::array<Mat3, 3>& s, co
 }  // namespace
 
 struct GroupLists {
-  std::vector<std::array<int, 2>> near_ranges;  // slot ranges of the near source leaves, in traversal order
-  std::vector<int> far_nodes;                   // far cells, in traversal order
+  std::vector<std::array<int, 2>> near_ranges;        // slot ranges of the near source leaves, in traversal order
+  std::vector<int> far_nodes;                         // far cells, in traversal order
   std::vector<double> px, py, pz, mx, my, mz, clump;  // near particles: position [m], moment [A m^2], clump key
-  std::vector<double> cx, cy, cz, bmx, bmy, bmz;       // far cells: centre [m], M [A m^2]
-  std::vector<double> q[9];                            // far cells: Q_ab = q[3a + b] [A m^3]
-  std::vector<double> s[18];                           // far cells: S_b, upper triangle row by row [A m^4]
-  std::vector<double> out[6];                          // per entry: B (3) [T], F (3) [N]
+  std::vector<double> cx, cy, cz, bmx, bmy, bmz;      // far cells: centre [m], M [A m^2]
+  std::vector<double> q[9];                           // far cells: Q_ab = q[3a + b] [A m^3]
+  std::vector<double> s[18];                          // far cells: S_b, upper triangle row by row [A m^4]
+  std::vector<double> out[6];                         // per entry: B (3) [T], F (3) [N]
 };
 
 namespace {
-
 
 // add_exact_pair for `count` near particles, branch-free: an entry at zero distance (the target itself, or a
 // coincident centre) or of the target's own clump (clump key equal to own_clump) gives exactly zero.
@@ -209,24 +208,23 @@ namespace {
     const double m_r = m0 * rx + m1 * ry + m2 * rz;
     const double m_q_r = m0 * qrx + m1 * qry + m2 * qrz;
     const double r_q_m = qtrx * m0 + qtry * m1 + qtrz * m2;
-    const double coefficient_r = 3.0 * (m0 * big_x + m1 * big_y + m2 * big_z) * inv_r5 -
-                                 15.0 * m_r * r_m * inv_r7 - 105.0 * m_r * r_q_r * inv_r9 +
-                                 15.0 * (m_q_r + r_q_m + m_r * tr_q) * inv_r7;
+    const double coefficient_r = 3.0 * (m0 * big_x + m1 * big_y + m2 * big_z) * inv_r5 - 15.0 * m_r * r_m * inv_r7 -
+                                 105.0 * m_r * r_q_r * inv_r9 + 15.0 * (m_q_r + r_q_m + m_r * tr_q) * inv_r7;
     const double a = 3.0 * m_r * inv_r5, c = 15.0 * m_r * inv_r7, d = 3.0 * inv_r5;
     fx[k] = coefficient_r * rx + coefficient_m * m0 + a * big_x + c * sx - d * (qtmx + qmx);
     fy[k] = coefficient_r * ry + coefficient_m * m1 + a * big_y + c * sy - d * (qtmy + qmy);
     fz[k] = coefficient_r * rz + coefficient_m * m2 + a * big_z + c * sz - d * (qtmz + qmz);
     // The second-order term (add_second_order).
     const double rr[3] = {rx, ry, rz}, mm[3] = {m0, m1, m2};
-    double g[3][3], hm[3][3], u[3], v[3] = {0, 0, 0}, t[3] = {0, 0, 0}, p[3], n[3] = {0, 0, 0}, kv[3],
-        h[3] = {0, 0, 0};
-    const double all[3][3][3] = {{{s0_00[k], s0_01[k], s0_02[k]}, {s0_01[k], s0_11[k], s0_12[k]}, {s0_02[k], s0_12[k], s0_22[k]}},
-                                 {{s1_00[k], s1_01[k], s1_02[k]}, {s1_01[k], s1_11[k], s1_12[k]}, {s1_02[k], s1_12[k], s1_22[k]}},
-                                 {{s2_00[k], s2_01[k], s2_02[k]}, {s2_01[k], s2_11[k], s2_12[k]}, {s2_02[k], s2_12[k], s2_22[k]}}};
-    #pragma GCC unroll 3
+    double g[3][3], hm[3][3], u[3], v[3] = {0, 0, 0}, t[3] = {0, 0, 0}, p[3], n[3] = {0, 0, 0}, kv[3], h[3] = {0, 0, 0};
+    const double all[3][3][3] = {
+        {{s0_00[k], s0_01[k], s0_02[k]}, {s0_01[k], s0_11[k], s0_12[k]}, {s0_02[k], s0_12[k], s0_22[k]}},
+        {{s1_00[k], s1_01[k], s1_02[k]}, {s1_01[k], s1_11[k], s1_12[k]}, {s1_02[k], s1_12[k], s1_22[k]}},
+        {{s2_00[k], s2_01[k], s2_02[k]}, {s2_01[k], s2_11[k], s2_12[k]}, {s2_02[k], s2_12[k], s2_22[k]}}};
+#pragma GCC unroll 3
     for (int bb = 0; bb < 3; ++bb) {
       const double(&sb)[3][3] = all[bb];
-      #pragma GCC unroll 3
+#pragma GCC unroll 3
       for (int e = 0; e < 3; ++e) {
         g[bb][e] = sb[e][0] * rx + sb[e][1] * ry + sb[e][2] * rz;
         hm[bb][e] = sb[e][0] * m0 + sb[e][1] * m1 + sb[e][2] * m2;
@@ -235,9 +233,9 @@ namespace {
       p[bb] = sb[0][0] + sb[1][1] + sb[2][2];
       u[bb] = rx * g[bb][0] + ry * g[bb][1] + rz * g[bb][2];
     }
-    #pragma GCC unroll 3
+#pragma GCC unroll 3
     for (int e = 0; e < 3; ++e) {
-      #pragma GCC unroll 3
+#pragma GCC unroll 3
       for (int bb = 0; bb < 3; ++bb) {
         v[e] += rr[bb] * g[bb][e];
         n[e] += rr[bb] * hm[bb][e];
@@ -255,7 +253,7 @@ namespace {
                         15.0 * (m_p + 2.0 * m_t) * inv_r7;
     const double c2_uv = 105.0 * m_r * inv_r9, c15 = 15.0 * inv_r7, c3 = 3.0 * inv_r5;
     double b2[3], f2[3];
-    #pragma GCC unroll 3
+#pragma GCC unroll 3
     for (int e = 0; e < 3; ++e) {
       b2[e] = 0.5 * (c2_m * rr[e] - c15 * (u[e] + 2.0 * v[e]) + c3 * (p[e] + 2.0 * t[e]));
       f2[e] = 0.5 * (c2_r * rr[e] + c2_m * mm[e] + c2_uv * (u[e] + 2.0 * v[e]) -
@@ -339,7 +337,8 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
       for (int b = 0; b < 3; ++b) cell_soa_[static_cast<size_t>(6 + 3 * a + b)][k] = nd.spread(a, b);
       int e = 0;
       for (int r = 0; r < 3; ++r)
-        for (int c = r; c < 3; ++c) cell_soa_[static_cast<size_t>(15 + 6 * a + e++)][k] = nd.second[static_cast<size_t>(a)](r, c);
+        for (int c = r; c < 3; ++c)
+          cell_soa_[static_cast<size_t>(15 + 6 * a + e++)][k] = nd.second[static_cast<size_t>(a)](r, c);
     }
   }
 }
@@ -473,9 +472,13 @@ DipoleTreeTarget DipoleTree::traverse(size_t i, bool skip_same_clump) const {
   return out;
 }
 
-DipoleTreeTarget DipoleTree::evaluate(size_t i, bool skip_same_clump) const { return traverse<true>(i, skip_same_clump); }
+DipoleTreeTarget DipoleTree::evaluate(size_t i, bool skip_same_clump) const {
+  return traverse<true>(i, skip_same_clump);
+}
 
-Vec3 DipoleTree::field(size_t i) const { return traverse<false>(i, false).field; }
+Vec3 DipoleTree::field(size_t i) const {
+  return traverse<false>(i, false).field;
+}
 
 // The lists of target leaf `leaf`: a source cell acts through its expansion on all the leaf's targets when
 // it passes the per-target test for each of them, which the leaf's bounding sphere (centre c_g, radius rho_g)

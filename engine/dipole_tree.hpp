@@ -77,13 +77,13 @@ class DipoleTree {
 
  private:
   struct Node {
-    Vec3 centre = Vec3::Zero();   // [m] expansion centre: centre of the box holding the cell's particles
-    double radius = 0.0;          // [m] rho: largest distance of a particle from the centre
-    Vec3 moment = Vec3::Zero();   // [A m^2] M
-    Mat3 spread = Mat3::Zero();   // [A m^3] Q (row: moment component, column: offset component)
+    Vec3 centre = Vec3::Zero();  // [m] expansion centre: centre of the box holding the cell's particles
+    double radius = 0.0;         // [m] rho: largest distance of a particle from the centre
+    Vec3 moment = Vec3::Zero();  // [A m^2] M
+    Mat3 spread = Mat3::Zero();  // [A m^3] Q (row: moment component, column: offset component)
     std::array<Mat3, 3> second = {Mat3::Zero(), Mat3::Zero(), Mat3::Zero()};  // [A m^4] S_b = sum_k m_b,k d_k d_k^T
-    int begin = 0, end = 0;       // particle slots [begin, end)
-    int first_child = -1;         // children are contiguous; -1: a leaf
+    int begin = 0, end = 0;                                                   // particle slots [begin, end)
+    int first_child = -1;                                                     // children are contiguous; -1: a leaf
     int child_count = 0;
     int clump_lo = -1, clump_hi = -1;  // range of clump indices inside (-1: no clump pebble)
   };
@@ -98,8 +98,8 @@ class DipoleTree {
   // Particles in tree order (slots): a leaf's particles are contiguous.
   std::vector<Vec3> position_, moment_;
   std::vector<int> clump_;
-  std::vector<int> order_;    // slot -> particle index
-  std::vector<int> slot_of_;  // particle index -> slot
+  std::vector<int> order_;         // slot -> particle index
+  std::vector<int> slot_of_;       // particle index -> slot
   std::vector<int> leaf_of_slot_;  // slot -> the leaf node holding it
   // The same data as structures of arrays, which the group traversal gathers into its lists:
   std::vector<double> particle_soa_[7];  // by slot: x, y, z [m], m_x, m_y, m_z [A m^2], clump (-1: none)
