@@ -8,20 +8,22 @@
 // (the centre of that box):
 //   M = sum_k m_k                      [A m^2]    net moment (a point dipole at c)
 //   Q = sum_k m_k (x_k - c)^T          [A m^3]    first-order correction, Q_ab = sum_k m_a,k d_b,k
+//   S_bfg = sum_k m_b,k d_f,k d_g,k    [A m^4]    second-order correction
 // With R = x - c, c0 = mu0/4pi and D_a..(R) the derivatives of 1/|R|,
-//   B_a(x)  = c0 [ D_ab M_b - D_abf Q_bf ] + O(c0 |M| rho^2 / R^5)
-//   F_e     = d_e (m . B) = c0 m_a [ D_abe M_b - D_abef Q_bf ]
+//   B_a(x)  = c0 [ D_ab M_b - D_abf Q_bf + D_abfg S_bfg / 2 ] + O(c0 |M| rho^3 / R^6)
+//   F_e     = d_e (m . B) = c0 m_a [ D_abe M_b - D_abef Q_bf + D_abefg S_bfg / 2 ]
 // (a Taylor series of the point-dipole field in the source offsets d_k, rho = the cell's radius), so the
-// relative error of a cell's contribution falls as (rho/R)^2 < theta^2. Torque m x B and energy -m.B follow
+// relative error of a cell's contribution falls as (rho/R)^3 < theta^3. Torque m x B and energy -m.B follow
 // from the field. A cell is used as a whole ("far") when
 //   rho < theta |R|,  |R| - rho > dipole_cap,  and it holds no pebble of the target's clump
 // (when same-clump pairs are to be skipped); otherwise it is opened, down to leaves of at most
 // `leaf_size` particles, whose pairs use the exact point-dipole formula of engine/dipole.hpp with the cap.
 // theta -> 0 opens every cell: the result is the direct sum up to round-off.
 //
-// Determinism (for threads later): the tree depends only on positions, moments and clumps; a target's
-// result is a fixed traversal of it in a fixed order, written only to the target's own slot, so it does not
-// depend on how targets are split into ranges. Open boundaries only: periodic axes are refused at load
+// The force pass walks the tree once per target leaf (add_forces: the group traversal, docs/physics.md).
+// Determinism: the tree depends only on positions, moments and clumps; a target's result is a fixed
+// traversal of it (or of its leaf) summed in a fixed order, written only to the target's own slot, so it
+// does not depend on how targets are split into ranges. Open boundaries only: periodic axes are refused at load
 // (validate_preset), because a cell's expansion cannot take the minimum image of each of its particles.
 
 #include "engine/math.hpp"
