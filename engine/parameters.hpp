@@ -107,8 +107,8 @@ struct MagneticParameters {
   // is extrapolated to first order in time in between (engine/magnetics.hpp). 1: every pass, exact.
   int force_interval = 1;
   // Tree method: a cell of radius rho acts through its multipole expansion at distances beyond rho / theta;
-  // the relative error falls as theta^2 (docs/physics.md). (0, 1], dimensionless.
-  double tree_opening_angle = 0.15;
+  // the relative error falls about as theta^3 (docs/physics.md). (0, 1], dimensionless.
+  double tree_opening_angle = 0.3;
 };
 
 // [SECTION] External field
