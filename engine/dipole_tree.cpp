@@ -1,5 +1,7 @@
 #include "engine/dipole_tree.hpp"
 
+#include "engine/simd.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -123,7 +125,7 @@ namespace {
 
 // add_exact_pair for `count` near particles, branch-free: an entry at zero distance (the target itself, or a
 // coincident centre) or of the target's own clump (clump key equal to own_clump) gives exactly zero.
-[[gnu::target_clones("avx2", "default")]] void near_block(const double x[3], const double m[3], double own_clump,
+LODESTONE_SIMD_CLONES void near_block(const double x[3], const double m[3], double own_clump,
                                                           double cap, int count, const GroupLists& l,
                                                           double* __restrict bx, double* __restrict by,
                                                           double* __restrict bz, double* __restrict fx,
@@ -157,7 +159,7 @@ namespace {
 }
 
 // add_expansion for `count` far cells (the same formula, component by component).
-[[gnu::target_clones("avx2", "default")]] void far_block(const double x[3], const double m[3], int count,
+LODESTONE_SIMD_CLONES void far_block(const double x[3], const double m[3], int count,
                                                          const GroupLists& l, double* __restrict bx,
                                                          double* __restrict by, double* __restrict bz,
                                                          double* __restrict fx, double* __restrict fy,

@@ -515,20 +515,33 @@ TEST_CASE("export: a series writer that cannot create its file says why", "[expo
 
 TEST_CASE("export: the simulation thread captures the frame a CaptureFrame asks for", "[export][threading]") {
   SimulationThread thread(export_scene(), "export scene", /*start_running=*/false);
-  thread.push(StepOnce{3});
+  // Waits until the newest snapshot satisfies `done` (20 s at most).
+  auto wait_for = [&](const auto& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!done(thread.snapshot()) && std::chrono::steady_clock::now() < deadline) {
+      thread.update_snapshot();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return done(thread.snapshot());
+  };
+  // Paused: the frame is the scene as built (step 0), taken from the engine's state in double
+  // precision, with ids and clusters.
   thread.push(CaptureFrame{7});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (thread.snapshot().frame_request != 7 && std::chrono::steady_clock::now() < deadline) {
-    thread.update_snapshot();
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  REQUIRE(wait_for([](const Snapshot& s) { return s.frame_request == 7; }));
+  {
+    const Snapshot& s = thread.snapshot();  // the read buffer until the next update_snapshot
+    REQUIRE(s.frame);
+    CHECK(s.frame->step == 0);
+    CHECK(s.frame->size() == 6);
+    CHECK(s.frame->cluster.size() == 6);
+    CHECK(s.frame->position[0].x() == -0.01);
   }
-  const Snapshot& s = thread.snapshot();
-  REQUIRE(s.frame_request == 7);
-  REQUIRE(s.frame);
-  // Commands apply in order before the steps they ask for: the frame is the one before StepOnce
-  // ran (step 0), taken from the engine's state in double precision, with ids and clusters.
-  CHECK(s.frame->step == 0);
-  CHECK(s.frame->size() == 6);
-  CHECK(s.frame->cluster.size() == 6);
-  CHECK(s.frame->position[0].x() == -0.01);
+  // After three steps (waited for: a capture queued behind the steps could be drained with them and run
+  // first), the next capture is of step 3.
+  thread.push(StepOnce{3});
+  REQUIRE(wait_for([](const Snapshot& s) { return s.step == 3; }));
+  thread.push(CaptureFrame{8});
+  REQUIRE(wait_for([](const Snapshot& s) { return s.frame_request == 8; }));
+  REQUIRE(thread.snapshot().frame);
+  CHECK(thread.snapshot().frame->step == 3);
 }
