@@ -2,7 +2,26 @@
 
 #include <algorithm>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace lodestone {
+namespace {
+
+// Polls `ready` about 0.1 ms before giving up (false): the other thread usually answers within that.
+template <class Ready>
+bool spin_until(Ready&& ready) {
+  for (int k = 0; k < 2000; ++k) {
+    if (ready()) return true;
+#if defined(__x86_64__)
+    _mm_pause();
+#endif
+  }
+  return ready();
+}
+
+}  // namespace
 
 ThreadTeam::ThreadTeam(int threads) {
   const int helpers = std::max(threads, 1) - 1;
@@ -15,7 +34,7 @@ ThreadTeam::ThreadTeam(int threads) {
 ThreadTeam::~ThreadTeam() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
+    stopping_.store(true, std::memory_order_release);
   }
   start_.notify_all();
   for (std::thread& t : workers_) t.join();
@@ -36,9 +55,9 @@ void ThreadTeam::run(int parts, const std::function<void(int)>& task) {
     std::lock_guard<std::mutex> lock(mutex_);
     task_ = &task;
     parts_ = parts;
-    pending_ = parts - 1;
     std::fill(errors_.begin(), errors_.end(), nullptr);
-    ++generation_;
+    pending_.store(parts - 1, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   start_.notify_all();
   std::exception_ptr own;
@@ -47,9 +66,11 @@ void ThreadTeam::run(int parts, const std::function<void(int)>& task) {
   } catch (...) {
     own = std::current_exception();
   }
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return pending_ == 0; });
-  task_ = nullptr;
+  auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+  if (!spin_until(all_done)) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, all_done);
+  }
   if (own) std::rethrow_exception(own);
   for (const std::exception_ptr& e : errors_)
     if (e) std::rethrow_exception(e);
@@ -57,23 +78,36 @@ void ThreadTeam::run(int parts, const std::function<void(int)>& task) {
 
 void ThreadTeam::work(int part) {
   unsigned long long seen = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
+  auto new_round = [&] {
+    return stopping_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+  };
   for (;;) {
-    start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-    if (stopping_) return;
-    seen = generation_;
-    if (part >= parts_) continue;  // this round needs fewer parts
-    const std::function<void(int)>* task = task_;
-    lock.unlock();
+    if (!spin_until(new_round)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      start_.wait(lock, new_round);
+    }
+    if (stopping_.load(std::memory_order_acquire)) return;
+    const std::function<void(int)>* task = nullptr;
+    {
+      // Under the lock: a round that did not need this thread may already be followed by the next one.
+      std::lock_guard<std::mutex> lock(mutex_);
+      seen = generation_.load(std::memory_order_acquire);
+      if (part < parts_) task = task_;
+    }
+    if (!task) continue;  // this round needs fewer parts
     std::exception_ptr error;
     try {
       (*task)(part);
     } catch (...) {
       error = std::current_exception();
     }
-    lock.lock();
-    errors_[static_cast<size_t>(part)] = error;
-    if (--pending_ == 0) done_.notify_one();
+    // Moved, not copied: this thread keeps no reference to the exception, which the caller may be
+    // handling (and destroying) as soon as pending_ reaches zero.
+    errors_[static_cast<size_t>(part)] = std::move(error);
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);  // the caller checks pending_ under it before it sleeps
+      done_.notify_one();
+    }
   }
 }
 
