@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/text_fields.hpp"
+
 #include "engine/clusters.hpp"
 #include "engine/export_csv.hpp"
 #include "engine/export_frames.hpp"
@@ -33,6 +35,10 @@ using namespace lodestone::testing;
 namespace fs = std::filesystem;
 
 namespace {
+
+using lodestone::test::lines_of;
+using lodestone::test::split;
+using lodestone::test::words;
 
 constexpr double kRadius = 1e-3;                 // [m]
 constexpr double kSpacing = 2 * kRadius - 1e-5;  // touching neighbours
@@ -75,28 +81,6 @@ Simulation stepped_scene() {
   Simulation sim(export_scene());
   run_checked(sim, 5);
   return sim;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(text);
-  while (std::getline(in, item, separator)) out.push_back(item);
-  return out;
-}
-
-std::vector<std::string> words(const std::string& line) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
 }
 
 double number(const std::string& text) {

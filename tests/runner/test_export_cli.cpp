@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "../text_fields.hpp"
+
 #include "../test_process.hpp"
 
 namespace fs = std::filesystem;
@@ -19,6 +21,10 @@ using lodestone::test::Result;
 
 namespace {
 
+using lodestone::test::lines_of;
+using lodestone::test::split;
+using lodestone::test::words;
+
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 
 struct Workdir : lodestone::test::Workdir {
@@ -27,27 +33,6 @@ struct Workdir : lodestone::test::Workdir {
 
 std::string two_dipoles() {
   return quoted((kSourceDir / "presets" / "two-dipoles.json").string());
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& line, char separator) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  for (std::string w; std::getline(in, w, separator);) out.push_back(w);
-  return out;
-}
-
-std::vector<std::string> words(const std::string& line) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
 }
 
 // The values of the DataArray `name` of a .vtp file.

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "../text_fields.hpp"
+
 #include "../test_process.hpp"
 
 namespace fs = std::filesystem;
@@ -27,32 +29,14 @@ namespace test = lodestone::test;
 
 namespace {
 
+using lodestone::test::lines_of;
+using lodestone::test::split;
+using lodestone::test::words;
+
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 const std::string kRunner = LODESTONE_RUNNER;
 
 std::string preset(const std::string& name) { return quoted((kSourceDir / "presets" / name).string()); }
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(text);
-  while (std::getline(in, field, sep)) fields.push_back(field);
-  return fields;
-}
-
-std::vector<std::string> words(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 // Every test runs lodestone-run in a fresh temporary directory.
 struct Workdir : test::Workdir {
