@@ -12,6 +12,8 @@ packages=(
   xvfb xauth mesa-utils
   # export tests: the VTK files parsed by Python's XML parser, the LAMMPS dump read by LAMMPS (lmp)
   python3 lammps
+  # movies from the app (MP4 through ffmpeg) and their test (ffprobe)
+  ffmpeg
 )
 
 missing=()

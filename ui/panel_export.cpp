@@ -1,6 +1,7 @@
 // Export panel: writes the current frame (positions, velocities, orientations, moments, forces,
 // alignment, clusters) to a file for ParaView, OVITO or LAMMPS. The simulation thread captures the
 // frame on request (CaptureFrame); the file is written here, atomically (request_export).
+// Below it: a screenshot of the window and movies (ui/recording.hpp), which the view writes.
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -11,6 +12,49 @@
 #include "ui/panels.hpp"
 
 namespace lodestone::ui {
+
+namespace {
+
+void movie_controls(RecordingState& recording) {
+  RecordSettings& settings = recording.settings;
+  ImGui::BeginDisabled(recording.active);  // the settings of a running recording are fixed
+  ImGui::InputText("movie##record", &settings.path);
+  ImGui::InputInt("frames/s##record", &settings.fps);
+  int size[2] = {settings.width, settings.height};
+  if (ImGui::InputInt2("size px##record", size)) {
+    settings.width = size[0];
+    settings.height = size[1];
+  }
+  ImGui::Checkbox("3-D view only (no panels)##record", &settings.scene_only);
+  ImGui::EndDisabled();
+  const std::string problem = recording.active ? std::string() : check_record_settings(settings);
+  if (!recording.active) {
+    ImGui::BeginDisabled(!problem.empty());
+    if (ImGui::Button("Start recording")) recording.request = RecordingState::Request::Start;
+    ImGui::EndDisabled();
+  } else {
+    if (ImGui::Button("Stop recording")) recording.request = RecordingState::Request::Stop;
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "REC %lld frames", recording.frames);
+  }
+  if (!problem.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", problem.c_str());
+    ImGui::PopStyleColor();
+  } else if (!recording.status.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, recording.status_is_error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
+                                                                   : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    ImGui::TextWrapped("%s", recording.status.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
+      "Every frame the window draws, played back at the frame rate. .mp4: H.264 through ffmpeg (must be installed); "
+      ".png: numbered files name_000001.png, ... Size 0 x 0: the view's own. The MP4 appears when recording stops.");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
 
 void export_panel(PanelContext& c) {
   UiState& state = c.state;
@@ -38,6 +82,14 @@ void export_panel(PanelContext& c) {
       "OVITO; .dump: LAMMPS read_dump with units si; .csv: one row per particle. Atomic: a failed export keeps the old "
       "file.");
   ImGui::PopStyleColor();
+
+  ImGui::Separator();
+  ImGui::TextUnformatted("Screenshot and movie");
+  ImGui::InputText("image##screenshot", &state.screenshot_path);
+  if (ImGui::Button("Save screenshot")) state.screenshot_requested = true;
+  ImGui::SameLine();
+  ImGui::TextDisabled("PNG of the window");
+  movie_controls(state.recording);
 }
 
 }  // namespace lodestone::ui

@@ -5,6 +5,7 @@
 #include "engine/commands.hpp"
 #include "engine/snapshot.hpp"
 #include "render/scene_renderer.hpp"
+#include "ui/recording.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -58,6 +59,9 @@ struct UiState {
   };
   std::optional<PendingExport> pending_export;
   std::uint64_t last_export_request = 0;
+  RecordingState recording;              // Export panel: movie settings, start/stop, progress
+  std::string screenshot_path = "screenshot.png";
+  bool screenshot_requested = false;     // the view saves the next frame it draws, then clears this
   std::string notice;                   // last message for the user (refusal, save or export result)
   bool notice_is_error = false;
   std::uint64_t seen_message_revision = 0;

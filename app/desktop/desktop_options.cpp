@@ -15,8 +15,9 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
       "Mouse: drag to rotate, wheel to zoom, right-drag or shift-drag to pan, click a sphere to inspect it,\n"
       "double-click to focus on it. Keys: space run/pause, R reset the view, Esc clear the selection.\n"
       "Scripted: lodestone --preset P --frames N --screenshot out.png renders N frames, saves the window\n"
-      "and exits (works under Xvfb). --benchmark S prints frames/s and steps/s after S seconds.");
-  std::string positional, named, size = "1280x800", camera;
+      "and exits (works under Xvfb). --record movie.mp4 --frames N records N frames and exits. --benchmark S prints frames/s and steps/s after S seconds.");
+  std::string positional, named, size = "1280x800", camera, record_size;
+  bool record_panels = false;
   app.add_option("PRESET", positional, "Preset JSON file to open")->check(CLI::ExistingFile);
   app.add_option("--preset", named, "Preset JSON file to open (same as PRESET)")->check(CLI::ExistingFile);
   app.add_flag("--paused", o.paused, "Start paused");
@@ -33,6 +34,13 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_option("--frames", o.frames, "Render this many frames, then save --screenshot and exit")
       ->check(CLI::PositiveNumber);
   app.add_option("--screenshot", o.screenshot_path, "PNG file written after --frames frames");
+  app.add_option("--record", o.record.path,
+                 "Record a movie from the first frame: FILE.mp4 (H.264 through ffmpeg) or FILE.png (numbered PNG "
+                 "sequence FILE_000001.png, ...); ends after --frames frames, or when the app closes");
+  app.add_option("--record-fps", o.record.fps, "Playback frame rate of the movie (default 30)")
+      ->check(CLI::Range(ui::kMinRecordFps, ui::kMaxRecordFps));
+  app.add_option("--record-size", record_size, "Movie frame size WIDTHxHEIGHT in pixels (default: the 3-D view's)");
+  app.add_flag("--record-panels", record_panels, "Record the whole window with its panels (default: the 3-D view only)");
   app.add_option("--benchmark", o.benchmark_seconds, "Run this many seconds, print frames/s and steps/s, exit")
       ->check(CLI::PositiveNumber);
   try {
@@ -54,8 +62,19 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
       o.yaw = yaw;
       o.pitch = pitch;
     }
-    if (o.frames > 0 && o.screenshot_path.empty())
-      throw CLI::ValidationError("--frames", "needs --screenshot FILE to write");
+    if (!record_size.empty()) {
+      char times = 0;
+      std::istringstream in_size(record_size);
+      if (!(in_size >> o.record.width >> times >> o.record.height) || times != 'x' || !in_size.eof())
+        throw CLI::ValidationError("--record-size", "'" + record_size + "' is not WIDTHxHEIGHT in pixels");
+      if (o.record.path.empty()) throw CLI::ValidationError("--record-size", "needs --record FILE");
+    }
+    o.record.scene_only = !record_panels;
+    if (!o.record.path.empty())
+      if (const std::string problem = ui::check_record_settings(o.record); !problem.empty())
+        throw CLI::ValidationError("--record", problem);
+    if (o.frames > 0 && o.screenshot_path.empty() && o.record.path.empty())
+      throw CLI::ValidationError("--frames", "needs --screenshot FILE or --record FILE to write");
     if (!o.screenshot_path.empty() && o.frames == 0) o.frames = 10;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -1,6 +1,8 @@
 #pragma once
 // Command line of the desktop app (parsed with CLI11 after QApplication took its own options).
 
+#include "ui/recording.hpp"
+
 #include <optional>
 #include <string>
 
@@ -18,6 +20,8 @@ struct DesktopOptions {
   // Scripted runs (tests, benchmarks): render this many frames, then save a screenshot and exit.
   int frames = 0;
   std::string screenshot_path;
+  // Record a movie from the first frame (path empty: no); with `frames`, it ends there.
+  ui::RecordSettings record{.path = ""};
   // Benchmark: run this many seconds, print frames/s and steps/s, exit.
   double benchmark_seconds = 0.0;
 };

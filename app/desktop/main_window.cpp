@@ -25,8 +25,13 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   recent_menu_ = file->addMenu("Open &recent");
   file->addAction("&Save preset as...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::save_preset_as);
   file->addAction("&Export frame...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::export_frame);
+  file->addAction("Save screens&hot...", QKeySequence(Qt::Key_F12), this, &MainWindow::save_screenshot);
+  record_action_ = file->addAction("Start &recording...", QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::toggle_recording);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+  connect(file, &QMenu::aboutToShow, this, [this] {
+    record_action_->setText(state_.recording.active ? "Stop &recording" : "Start &recording...");
+  });
   QMenu* view = menuBar()->addMenu("&View");
   view->addAction("&Reset camera", view_, &SceneView::reset_camera);
   QMenu* help = menuBar()->addMenu("&Help");
@@ -63,6 +68,32 @@ void MainWindow::export_frame() {
   if (path.isEmpty()) return;
   state_.export_path = path.toStdString();
   ui::request_export(state_, state_.export_path, view_->sink());
+}
+
+void MainWindow::save_screenshot() {
+  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", QString::fromStdString(state_.screenshot_path),
+                                                    "PNG image (*.png)");
+  if (path.isEmpty()) return;
+  state_.screenshot_path = path.toStdString();
+  state_.screenshot_requested = true;  // the view saves its next frame
+}
+
+void MainWindow::toggle_recording() {
+  ui::RecordingState& recording = state_.recording;
+  if (recording.active) {
+    recording.request = ui::RecordingState::Request::Stop;
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(this, "Record movie", QString::fromStdString(recording.settings.path),
+                                                    "MP4 movie (*.mp4);;PNG sequence (*.png)");
+  if (path.isEmpty()) return;
+  recording.settings.path = path.toStdString();
+  const std::string problem = ui::check_record_settings(recording.settings);
+  if (!problem.empty()) {
+    QMessageBox::warning(this, "Record movie", QString::fromStdString(problem));
+    return;
+  }
+  recording.request = ui::RecordingState::Request::Start;  // frame rate and size: the Export panel's
 }
 
 void MainWindow::remember(const QString& path) {

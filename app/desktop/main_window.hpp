@@ -1,11 +1,13 @@
 #pragma once
-// The main window: a menu bar (open, save as, export frame, recent files, reset view, about) around the
+// The main window: a menu bar (open, save as, export frame, screenshot, recording, recent files,
+// reset view, about) around the
 // OpenGL scene view. Recent files are the only thing kept between runs (QSettings).
 
 #include "app/desktop/scene_view.hpp"
 
 #include <QMainWindow>
 
+class QAction;
 class QMenu;
 
 namespace lodestone::desktop {
@@ -22,6 +24,8 @@ class MainWindow : public QMainWindow {
   void open_path(const QString& path);
   void save_preset_as();
   void export_frame();
+  void save_screenshot();
+  void toggle_recording();
   void remember(const QString& path);
   void rebuild_recent_menu();
   void about();
@@ -29,6 +33,7 @@ class MainWindow : public QMainWindow {
   ui::UiState& state_;
   SceneView* view_;
   QMenu* recent_menu_ = nullptr;
+  QAction* record_action_ = nullptr;  // "Start recording..." or "Stop recording"
 };
 
 }  // namespace lodestone::desktop

@@ -5,10 +5,15 @@
 #include <imgui.h>
 
 #include <QKeyEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSaveFile>
 #include <QMouseEvent>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace lodestone::desktop {
 namespace {
@@ -77,6 +82,12 @@ void SceneView::paintGL() {
   state_.view.gizmo_left = static_cast<int>((ui::kSidebarWidth + 8.0f) * scale);
   state_.view.selected = state_.selected;
   if (renderer_ready_) renderer_.draw(s, camera_, state_.view, fb_width, fb_height);
+  start_or_stop_recording(fb_width, fb_height);
+  if (recorder_.active() && recorder_.scene_only()) {
+    // The 3-D view without the panels: the part right of the side bar, where the camera centres it.
+    const int sidebar = std::min(static_cast<int>(ui::kSidebarWidth * scale), fb_width / 2);
+    record(read_view(fb_width, fb_height).copy(sidebar, 0, fb_width - sidebar, fb_height));
+  }
 
   bridge_->new_frame();
   ui::PanelContext context{s, state_, send_, renderer_, static_cast<float>(scale), options_.open_plots};
@@ -88,6 +99,11 @@ void SceneView::paintGL() {
     ImGui::End();
   }
   bridge_->render();
+  if ((recorder_.active() && !recorder_.scene_only()) || state_.screenshot_requested) {
+    const QImage whole = read_view(fb_width, fb_height);
+    if (recorder_.active() && !recorder_.scene_only()) record(whole);
+    if (state_.screenshot_requested) save_screenshot(whole);
+  }
   ++frames_drawn_;
   ++fps_frames_;
 }
@@ -101,9 +117,15 @@ void SceneView::after_frame() {
   }
   if (options_.frames > 0 && frames_drawn_ >= options_.frames) {
     options_.frames = 0;  // once
-    const QImage image = grabFramebuffer();
-    const bool saved = image.save(QString::fromStdString(options_.screenshot_path), "PNG");
-    if (!saved) std::fprintf(stderr, "lodestone: cannot write %s\n", options_.screenshot_path.c_str());
+    bool saved = true;
+    if (!options_.record.path.empty()) saved = finish_recording();
+    if (!options_.screenshot_path.empty()) {
+      const QImage image = grabFramebuffer();
+      if (!image.save(QString::fromStdString(options_.screenshot_path), "PNG")) {
+        std::fprintf(stderr, "lodestone: cannot write %s\n", options_.screenshot_path.c_str());
+        saved = false;
+      }
+    }
     emit finished(saved ? 0 : 4);
   }
   if (options_.benchmark_seconds > 0.0) {
@@ -128,6 +150,70 @@ void SceneView::after_frame() {
       }
     }
   }
+}
+
+QImage SceneView::read_view(int fb_width, int fb_height) const {
+  QOpenGLFunctions* gl = QOpenGLContext::currentContext()->functions();
+  QImage image(fb_width, fb_height, QImage::Format_RGBA8888);
+  gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+  gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);  // RGBA rows are whole words
+  gl->glReadPixels(0, 0, fb_width, fb_height, GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+  return image.mirrored();  // OpenGL's rows run bottom-up
+}
+
+void SceneView::start_or_stop_recording(int fb_width, int fb_height) {
+  ui::RecordingState& recording = state_.recording;
+  if (!options_.record.path.empty() && frames_drawn_ == 0) {  // scripted: record from the first frame
+    recording.settings = options_.record;
+    recording.request = ui::RecordingState::Request::Start;
+  }
+  const auto request = std::exchange(recording.request, ui::RecordingState::Request::None);
+  if (request == ui::RecordingState::Request::Start && !recorder_.active()) {
+    const qreal scale = devicePixelRatio();
+    const int sidebar = recording.settings.scene_only ? std::min(static_cast<int>(ui::kSidebarWidth * scale), fb_width / 2) : 0;
+    const std::string problem = recorder_.start(recording.settings, fb_width - sidebar, fb_height);
+    recording.status = problem.empty() ? "recording to " + recording.settings.path : "not recording: " + problem;
+    recording.status_is_error = !problem.empty();
+    if (!problem.empty()) {
+      std::fprintf(stderr, "lodestone: %s\n", recording.status.c_str());
+      if (!options_.record.path.empty()) emit finished(4);
+    }
+  } else if (request == ui::RecordingState::Request::Stop && recorder_.active()) {
+    finish_recording();
+  }
+  recording.active = recorder_.active();
+}
+
+void SceneView::record(const QImage& frame) {
+  if (!recorder_.add(frame)) {  // it stopped: say why, keep the frames written so far
+    state_.recording.status =
+        "recording stopped after " + std::to_string(recorder_.frames()) + " frames: " + recorder_.error();
+    state_.recording.status_is_error = true;
+    std::fprintf(stderr, "lodestone: %s\n", state_.recording.status.c_str());
+  }
+  state_.recording.active = recorder_.active();
+  state_.recording.frames = recorder_.frames();
+}
+
+bool SceneView::finish_recording() {
+  bool failed = false;
+  ui::RecordingState& recording = state_.recording;
+  recording.status = recorder_.stop(failed);
+  recording.status_is_error = failed;
+  recording.active = false;
+  std::fprintf(failed ? stderr : stdout, "lodestone: %s\n", recording.status.c_str());
+  return !failed;
+}
+
+void SceneView::save_screenshot(const QImage& frame) {
+  state_.screenshot_requested = false;
+  // Atomic: a temporary file renamed over the old one, which a failure leaves intact.
+  QSaveFile file(QString::fromStdString(state_.screenshot_path));
+  const bool saved = file.open(QIODevice::WriteOnly) && frame.convertToFormat(QImage::Format_RGB888).save(&file, "PNG") &&
+                     file.commit();
+  state_.notice = saved ? "screenshot saved to " + state_.screenshot_path
+                        : "screenshot not saved to " + state_.screenshot_path + ": " + file.errorString().toStdString();
+  state_.notice_is_error = !saved;
 }
 
 void SceneView::mousePressEvent(QMouseEvent* event) {

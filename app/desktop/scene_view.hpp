@@ -6,6 +6,7 @@
 // next frame); the simulation runs on its own thread and never waits for a frame.
 
 #include "app/desktop/desktop_options.hpp"
+#include "app/desktop/frame_recorder.hpp"
 #include "engine/simulation_thread.hpp"
 #include "render/camera.hpp"
 #include "render/scene_renderer.hpp"
@@ -47,6 +48,13 @@ class SceneView : public QOpenGLWindow {
  private:
   void after_frame();
   void frame_box();
+  // Movies and screenshots: the view's pixels as the user sees them (the default framebuffer).
+  QImage read_view(int fb_width, int fb_height) const;
+  void start_or_stop_recording(int fb_width, int fb_height);
+  void record(const QImage& frame);
+  void save_screenshot(const QImage& frame);
+  // Ends a recording; the summary goes to the notice (and stdout in scripted runs). False if it failed.
+  bool finish_recording();
 
   SimulationThread& simulation_;
   ui::UiState& state_;
@@ -57,6 +65,7 @@ class SceneView : public QOpenGLWindow {
   render::OrbitCamera camera_;
   bool renderer_ready_ = false;
   std::string renderer_error_;
+  FrameRecorder recorder_;
   std::string framed_source_;  // the scene the camera was last framed for
   std::uint64_t framed_revision_ = 0;
   // Mouse gestures

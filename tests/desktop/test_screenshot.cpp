@@ -25,16 +25,16 @@
 #include <vector>
 
 #include "../test_process.hpp"
+#include "scene_checks.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;
 using lodestone::test::Result;
 
+using namespace lodestone::desktop_test;
+
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-const std::string kApp = LODESTONE_APP;
-const fs::path kScene = kSourceDir / "tests" / "data" / "screenshot-scene.json";
 // The same three spheres, 0.12 mm in radius: about 6 px on screen, so drawn as point sprites.
 const fs::path kSmallScene = kSourceDir / "tests" / "data" / "screenshot-small-spheres.json";
 // Three spheres of 0.75 mm: the left two touching (one cluster), the right one single.
@@ -49,40 +49,9 @@ constexpr double kRadius = 0.75e-3;            // every sphere
 constexpr double kSmallRadius = 0.12e-3;       // every sphere of the small-sphere scene
 constexpr double kSphereX[] = {-2.1e-3, 0.0, 2.1e-3};  // centres on the x axis (y = z = 0)
 
-using Rgb = std::array<int, 3>;
-// Documented colours (render/colors.cpp, scene background in render/scene_renderer.cpp), 0..255.
-constexpr std::array<double, 3> kBlue{0.16, 0.32, 0.85}, kGrey{0.86, 0.86, 0.86}, kDarkRed{0.55, 0.02, 0.02};
-const Rgb kBackground{28, 31, 36};  // glClearColor(0.11, 0.12, 0.14)
 // Cluster mode: single particles grey; the cluster labelled 0 has hue 0 of HSV(h, 0.75, 0.92), i.e.
 // (0.92, 0.92 x 0.25, 0.92 x 0.25).
 constexpr std::array<double, 3> kSingleGrey{0.50, 0.50, 0.52}, kClusterZeroRed{0.92, 0.23, 0.23};
-
-void require_display() {
-  const char* display = std::getenv("DISPLAY");
-  if (display == nullptr || *display == '\0')
-    FAIL("DISPLAY is not set: the desktop tests start the Qt/OpenGL app and need an X server. Run them through "
-         "xvfb-run, e.g. xvfb-run -a -s \"-screen 0 1280x800x24 -nolisten tcp\" ctest -R desktop");
-}
-
-// Every test runs the app in a fresh temporary directory.
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(kApp) {}
-};
-
-Rgb pixel(const QImage& image, int x, int y) {
-  const QRgb p = image.pixel(x, y);
-  return {qRed(p), qGreen(p), qBlue(p)};
-}
-
-std::string text(const Rgb& c) {
-  return "(" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) + ")";
-}
-
-bool near(const Rgb& a, const Rgb& b, int tolerance) {
-  for (size_t k = 0; k < 3; ++k)
-    if (std::abs(a[k] - b[k]) > tolerance) return false;
-  return true;
-}
 
 // Colour scale of "easy axis vs field" at t in [0, 1], in 0..255: stops evenly spaced.
 Rgb legend_color(double t) {
@@ -135,23 +104,6 @@ void check_neighbourhood(const QImage& image, double x, double y, int reach, con
     }
 }
 
-// A lit sphere pixel is the base colour times a brightness (ambient 0.28 .. 1 with diffuse) plus a
-// little white specular. Compare the pixel with the base colour scaled to the pixel's brightest
-// channel; 14 levels absorb the specular term (at most ~0.22 * 255 at the highlight, a few levels at
-// the centre) and rounding, while a different stop colour is off by 50 or more in some channel.
-bool lit(const Rgb& c, const std::array<double, 3>& base) {
-  const double top = std::max({base[0], base[1], base[2]});
-  const double brightness = std::max({c[0], c[1], c[2]}) / (255.0 * top);
-  if (brightness < 0.25 || brightness > 1.1) return false;
-  for (size_t k = 0; k < 3; ++k)
-    if (std::abs(c[k] - 255.0 * brightness * base[k]) > 14.0) return false;
-  return true;
-}
-bool dark_red(const Rgb& c) { return c[0] > 60 && c[0] - std::max(c[1], c[2]) > 50 && lit(c, kDarkRed); }
-bool blue(const Rgb& c) { return c[2] - std::max(c[0], c[1]) > 50 && c[1] > c[0] && lit(c, kBlue); }
-bool grey(const Rgb& c) { return std::min({c[0], c[1], c[2]}) > 70 && lit(c, kGrey); }
-// The clear colour exactly; 3 levels allow for a colour conversion on the way to the PNG.
-bool background(const Rgb& c) { return near(c, kBackground, 3); }
 
 // First pixel from (x, y) stepping by (dx, dy) that is scene background; its distance in pixels.
 double distance_to_background(const QImage& image, double x, double y, int dx, int dy) {
