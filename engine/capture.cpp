@@ -207,6 +207,17 @@ ShotResult run_shot(const CaptureGrains& g, const Shot& shot) {
     }
     sim.step();
     if (!sim.state().health.ok) {
+      // The step that brings the grains into contact ends the shot anyway: a check failing on it (the
+      // energy check sees the sticking contact's well entered with a step sized for the approach) does
+      // not change the outcome. Any earlier failure does.
+      const Particles& now = sim.state().particles;
+      const double gap = (now.position[1] - now.position[0]).norm();
+      if (gap <= contact) {
+        closest = std::min(closest, gap);
+        ++result.steps;
+        result.outcome = ShotOutcome::Collision;
+        break;
+      }
       result.outcome = ShotOutcome::Failed;
       result.message = sim.state().health.message;
       break;

@@ -1,5 +1,9 @@
 #include "engine/health.hpp"
 
+#include "engine/field.hpp"
+#include "engine/observables.hpp"
+
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -45,6 +49,86 @@ size_t first_bad(ThreadTeam& team, size_t n, Bad&& bad) {
   for (size_t k : found)
     if (k < n) return k;
   return n;
+}
+
+// The ledger's exchange terms: dissipation by kind and work put in.
+std::array<double, 5> exchanges(const EnergyLedger& e) {
+  return {e.dissipated_friction, e.dissipated_dashpot, e.dissipated_viscous, e.field_work, e.stiffness_work};
+}
+
+double balance_of(const EnergyLedger& e, const MechanicalEnergy& m) {
+  return m.translational + m.rotational + m.gravitational + e.elastic + e.dipole + e.zeeman + e.dissipated_friction +
+         e.dissipated_dashpot + e.dissipated_viscous - e.field_work - e.stiffness_work;
+}
+
+double scale_of(const EnergyLedger& e, const MechanicalEnergy& m) {
+  return m.translational + m.rotational + std::abs(m.gravitational) + std::abs(e.elastic) + std::abs(e.dipole) +
+         std::abs(e.zeeman);
+}
+
+// The particle with the most kinetic energy, the one the growth shows in, and why it may grow.
+void fail_energy_growth(const Model& model, State& state, double growth, double allowed) {
+  const Particles& p = state.particles;
+  size_t top = 0;
+  double top_energy = -1.0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const double e = 0.5 * p.mass[i] * p.velocity[i].squaredNorm() + 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
+    if (e > top_energy) {
+      top_energy = e;
+      top = i;
+    }
+  }
+  const double rotational = 0.5 * p.inertia[top] * p.angular_velocity[top].squaredNorm();
+  std::ostringstream what;
+  what << "carries the most kinetic energy (" << top_energy << " J, " << (top_energy > 0.0 ? 100.0 * rotational / top_energy : 0.0)
+       << " % rotational) while the energy grows without a source: the balance (kinetic + potential + dissipated - "
+          "work put in) rose by "
+       << growth << " J since step " << state.energy_watch.step << ", more than the " << allowed
+       << " J the system held and exchanged";
+  std::string hint;
+  const double torque_scale = p.moment[top].norm() * field_at(model.field, state.time, p.position[top]).norm();
+  if (rotational > 0.5 * top_energy && torque_scale > 0.0) {
+    // A moment in a field librates like a pendulum, omega0^2 = m B / I; velocity Verlet is unstable
+    // for dt omega0 > 2, i.e. dt > T / pi.
+    const double period = 2.0 * pi * std::sqrt(p.inertia[top] / torque_scale);
+    std::ostringstream os;
+    os << "time step " << model.time_step << " s too large for the magnetic torque: the particle's libration period in "
+       << "the field is " << period << " s (2 pi sqrt(I / m B)); Verlet is unstable above T / pi = " << period / pi
+       << " s, use T / 20 = " << period / 20.0 << " s or less";
+    hint = os.str();
+  } else {
+    hint = time_step_hint(model);
+  }
+  fail(state, p.id[top], what.str(), hint);
+}
+
+// See kEnergyCheckInterval.
+void check_energy_growth(const Model& model, State& state) {
+  if (model.integrator.scheme == IntegratorScheme::OverdampedHeun || model.pressure.method != PressureMethod::None ||
+      state.overlaps_expected)
+    return;
+  EnergyWatch& watch = state.energy_watch;
+  if (watch.valid && state.step - watch.step < kEnergyCheckInterval) return;
+  if (watch.valid && state.step % kEnergyCheckInterval != 0) return;
+  const MechanicalEnergy mechanical = mechanical_energy(model, state);
+  const double balance = balance_of(state.energy, mechanical);
+  const std::array<double, 5> exchanged = exchanges(state.energy);
+  if (!watch.valid) {
+    watch = EnergyWatch{true, state.step, balance, scale_of(state.energy, mechanical), exchanged};
+    return;
+  }
+  double flowed = 0.0;
+  for (size_t k = 0; k < exchanged.size(); ++k) flowed += std::abs(exchanged[k] - watch.exchanged[k]);
+  const Particles& p = state.particles;
+  const double dt = model.time_step;
+  double floor = 0.0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const double v = kFloorTravelFraction * p.radius[i] / dt;
+    floor += 0.5 * p.mass[i] * v * v;
+  }
+  const double allowed = watch.scale + flowed + floor;
+  const double growth = balance - watch.balance;
+  if (growth > allowed) fail_energy_growth(model, state, growth, allowed);
 }
 
 }  // namespace
@@ -113,6 +197,7 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
         }
       }
     }
+  check_energy_growth(model, state);
 }
 
 }  // namespace lodestone

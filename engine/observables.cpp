@@ -13,6 +13,25 @@ Observables observe(const Model& model, const State& state) {
   return observe(model, state, find_clusters(state));
 }
 
+MechanicalEnergy mechanical_energy(const Model& model, const State& state) {
+  const Particles& p = state.particles;
+  const Vec3& g = model.environment.gravity;
+  MechanicalEnergy e;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p.clump[i] >= 0) continue;  // the pebbles of a clump are counted as their clump, below
+    e.translational += 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
+    e.rotational += 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
+    e.gravitational -= p.mass[i] * g.dot(p.position[i]);
+  }
+  const Clumps& c = state.clumps;
+  for (size_t k = 0; k < c.size(); ++k) {
+    e.translational += clump_translational_energy(c, k);
+    e.rotational += clump_rotational_energy(c, k);
+    e.gravitational -= c.mass[k] * g.dot(c.position[k]);
+  }
+  return e;
+}
+
 Observables observe(const Model& model, const State& state, const Clusters& clusters) {
   const Particles& p = state.particles;
   Observables o;
@@ -27,11 +46,14 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   o.dissipated_viscous = state.energy.dissipated_viscous;
   o.field_work = state.energy.field_work;
   o.stiffness_work = state.energy.stiffness_work;
+  const MechanicalEnergy mechanical = mechanical_energy(model, state);
+  o.kinetic_translational = mechanical.translational;
+  o.kinetic_rotational = mechanical.rotational;
+  o.gravitational = mechanical.gravitational;
   o.events = state.events.count;
   o.clusters = cluster_statistics(clusters);
 
   const Vec3 b = field_direction(model.field, state.time);
-  const Vec3& g = model.environment.gravity;
   double volume = 0.0;
   Vec3 moment_sum = Vec3::Zero();
   std::int64_t magnetic = 0;
@@ -39,9 +61,6 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
     const Vec3& v = p.velocity[i];
     const Vec3& w = p.angular_velocity[i];
     if (p.clump[i] < 0) {  // the pebbles of a clump are counted as their clump, below
-      o.kinetic_translational += 0.5 * p.mass[i] * v.squaredNorm();
-      o.kinetic_rotational += 0.5 * p.inertia[i] * w.squaredNorm();
-      o.gravitational -= p.mass[i] * g.dot(p.position[i]);
       o.linear_momentum += p.mass[i] * v;
       o.angular_momentum += p.mass[i] * p.position[i].cross(v) + p.inertia[i] * w;
     }
@@ -56,9 +75,6 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   }
   const Clumps& c = state.clumps;
   for (size_t k = 0; k < c.size(); ++k) {
-    o.kinetic_translational += clump_translational_energy(c, k);
-    o.kinetic_rotational += clump_rotational_energy(c, k);
-    o.gravitational -= c.mass[k] * g.dot(c.position[k]);
     o.linear_momentum += c.mass[k] * c.velocity[k];
     o.angular_momentum += c.mass[k] * c.position[k].cross(c.velocity[k]) + c.angular_momentum[k];
   }

@@ -76,6 +76,13 @@ inline double axis_alignment(const Vec3& easy_axis, const Vec3& field_direction)
   return std::abs(easy_axis.dot(field_direction));
 }
 
+// Kinetic and gravitational energies [J] (clumps counted as rigid bodies, their pebbles not again):
+// the part of the energies not booked by the force pass (State::energy).
+struct MechanicalEnergy {
+  double translational = 0.0, rotational = 0.0, gravitational = 0.0;
+};
+MechanicalEnergy mechanical_energy(const Model& model, const State& state);
+
 Observables observe(const Model& model, const State& state);
 // The same with the clusters already found (find_clusters(state)), when the caller needs them too.
 Observables observe(const Model& model, const State& state, const Clusters& clusters);

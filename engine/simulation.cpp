@@ -212,6 +212,7 @@ void Simulation::reinitialize() {
   state_.dipole_history.clear();
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
+  state_.energy_watch.valid = false;  // particles edited directly: a new reference for the energy check
   check_health(model_, state_);
 }
 
@@ -243,6 +244,7 @@ void Simulation::set_model(const Model& model) {
   model_ = std::move(candidate);
   place_lid(model_, state_);
   state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
+  state_.energy_watch.valid = false;  // the energies' functions changed: a new reference for the energy check
   state_.dipole_history.clear();   // extrapolated dipole forces (force_interval > 1) start afresh
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);

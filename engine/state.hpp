@@ -161,6 +161,16 @@ struct Health {
   std::uint64_t particle_id = 0;
 };
 
+// The energy check of the checks stage (engine/health.hpp): the balance at a reference step and
+// what it is compared with. Not saved in checkpoints: a restored run takes a new reference.
+struct EnergyWatch {
+  bool valid = false;       // false: the next check takes the reference (after a load or an edit)
+  std::int64_t step = 0;    // the reference step
+  double balance = 0.0;     // [J] Observables::energy_balance() there
+  double scale = 0.0;       // [J] the energies' magnitudes there (kinetic + |each potential|)
+  std::array<double, 5> exchanged{};  // [J] dissipated by friction, dashpots, damping; field and stiffness work there
+};
+
 struct State {
   Particles particles;
   NeighborLists neighbors;
@@ -172,6 +182,7 @@ struct State {
   EnergyLedger energy;
   EventLog events;
   Health health;
+  EnergyWatch energy_watch;
   Vec3 total_moment = Vec3::Zero();          // [A m^2] at the last force pass (field work bookkeeping)
   // Viscous damping force and torque of the last force pass, per particle (empty without damping), the
   // Langevin noise included at T > 0: the dissipation of a step is booked with the trapezoid of the old and
