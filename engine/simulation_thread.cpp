@@ -20,6 +20,7 @@ SetPace scene_pace(const Preset& preset) {
 SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads)
     : running_(start_running), engine_threads_(engine_threads) {
   set_scene(preset, source);  // throws before the thread exists
+  scene_loads_ = 1;
   pace_ = scene_pace(preset);
   publish();
   thread_ = std::thread([this] { run(); });
@@ -74,6 +75,7 @@ void SimulationThread::apply(Command& command) {
         try {
           if constexpr (std::is_same_v<T, LoadScene>) {
             set_scene(c.preset, c.source);
+            ++scene_loads_;
             pace_ = scene_pace(c.preset);
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
             acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
@@ -157,6 +159,7 @@ void SimulationThread::publish() {
   s.in_force = in_force_;
   s.scene_revision = scene_revision_;
   s.scene_source = source_;
+  s.scene_loads = scene_loads_;
   s.message = message_;
   s.message_revision = message_revision_;
   s.acknowledged_edit = acknowledged_edit_;

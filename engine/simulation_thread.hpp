@@ -61,6 +61,7 @@ class SimulationThread {
   int in_force_stage_ = 0;
   std::string source_;
   std::uint64_t scene_revision_ = 0;
+  std::uint64_t scene_loads_ = 0;
   std::string message_;
   std::uint64_t message_revision_ = 0;
   std::uint64_t acknowledged_edit_ = 0;

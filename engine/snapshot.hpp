@@ -62,6 +62,8 @@ struct Snapshot {
   std::shared_ptr<const Preset> in_force;
   std::uint64_t scene_revision = 0;
   std::string scene_source;               // file name, or "built-in default preset"
+  std::uint64_t scene_loads = 0;          // scenes loaded so far (the first, then each LoadScene; not a reset):
+                                          // a newly loaded scene has no unsaved changes
   // The edit_id of the last ApplyParameters handled (applied or refused): the GUI knows when the
   // scene here reflects all of its edits.
   std::uint64_t acknowledged_edit = 0;

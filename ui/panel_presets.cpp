@@ -15,7 +15,7 @@ void presets_panel(PanelContext& c) {
   for (const PresetEntry& e : state.presets) {
     ImGui::PushID(e.path.c_str());
     ImGui::BeginDisabled(!e.loadable);
-    if (ImGui::Button("Load")) load_preset(state, e.path, c.send);
+    if (ImGui::Button("Load")) state.open_request = e.path;  // the window asks first if changes are unsaved
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextUnformatted(e.name.c_str());

@@ -39,6 +39,14 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
     state.document = s.scene;
     state.adopted_revision = s.scene_revision;
     state.field_errors.clear();
+    if (s.scene) {
+      const std::string text = preset_to_json(*s.scene).dump();
+      if (s.scene_loads != state.saved_load) {  // a scene just loaded: as its file has it
+        state.saved_load = s.scene_loads;
+        state.saved_json = text;
+      }
+      state.unsaved = text != state.saved_json;
+    }
   }
   if (s.message_revision != state.seen_message_revision) {
     state.seen_message_revision = s.message_revision;
@@ -70,7 +78,10 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
 
 void save_preset(UiState& state, const std::string& path) {
   try {
-    save_preset_file(state.document ? *state.document : state.edited, path);
+    const Preset& document = state.document ? *state.document : state.edited;
+    save_preset_file(document, path);
+    state.saved_json = preset_to_json(document).dump();
+    state.unsaved = false;
     state.notice = "saved " + path;
     state.notice_is_error = false;
   } catch (const PresetError& e) {

@@ -50,6 +50,13 @@ struct UiState {
   std::vector<PresetEntry> presets;
   std::string preset_directory;
   std::string save_path = "my-scene.json";
+  // Unsaved changes: the document as last loaded or saved (JSON text) and the load it belongs to
+  // (Snapshot::scene_loads); `unsaved` when the document now differs (parameter edits). The app
+  // asks before discarding them.
+  std::string saved_json;
+  std::uint64_t saved_load = 0;
+  bool unsaved = false;
+  std::optional<std::string> open_request;  // the Presets panel asks to load this file (the window confirms)
   std::string export_path = "frame.vtp";  // Export panel: where the current frame goes (format by extension)
   // An export asked of the simulation thread (CaptureFrame) and not yet written: the request id
   // and the path it goes to.
@@ -75,7 +82,8 @@ void adopt_snapshot(UiState& state, const Snapshot& snapshot);
 void send_parameters(UiState& state, const CommandSink& send);
 // Parses a preset file in the GUI thread: a clear message on a bad file, the scene kept.
 void load_preset(UiState& state, const std::string& path, const CommandSink& send);
-// Atomic save of the scene document (the running protocol with the edits made so far).
+// Atomic save of the scene document (the running protocol with the edits made so far); on success
+// the document is the saved one (no unsaved changes).
 void save_preset(UiState& state, const std::string& path);
 // Exports the current frame to `path` in the format of its extension (engine/export_frames.hpp):
 // asks the simulation thread for the frame (the GUI never reads its state); adopt_snapshot

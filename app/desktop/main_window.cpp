@@ -1,6 +1,7 @@
 #include "app/desktop/main_window.hpp"
 
 #include <QAction>
+#include <QCloseEvent>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -13,7 +14,7 @@ constexpr int kRecentFiles = 8;
 
 MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
     : state_(state), view_(new SceneView(simulation, state, options)) {
-  setWindowTitle("Lodestone");
+  setWindowTitle("Lodestone[*]");  // [*]: Qt shows "*" while the window is modified (unsaved changes)
   QWidget* container = QWidget::createWindowContainer(view_, this);  // takes ownership of the view
   container->setFocusPolicy(Qt::StrongFocus);
   container->setMinimumSize(320, 240);
@@ -37,9 +38,36 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About Lodestone", this, &MainWindow::about);
   rebuild_recent_menu();
+  connect(view_, &SceneView::open_requested, this, [this](const QString& path) {
+    if (confirm_discard("loading " + path)) open_path(path);
+  });
+  connect(view_, &SceneView::unsaved_changed, this, &QWidget::setWindowModified);
+}
+
+bool MainWindow::confirm_discard(const QString& action) {
+  if (!state_.unsaved) return true;
+  const auto answer = QMessageBox::warning(
+      this, "Unsaved changes",
+      "The scene has changes that are not saved (parameters edited since it was loaded or saved).\n"
+      "Save them before " + action + "?",
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Discard) return true;
+  if (answer == QMessageBox::Save) {
+    save_preset_as();
+    return !state_.unsaved;  // a cancelled or failed save keeps the scene
+  }
+  return false;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (confirm_discard("quitting"))
+    event->accept();
+  else
+    event->ignore();
 }
 
 void MainWindow::open_preset() {
+  if (!confirm_discard("opening another preset")) return;
   const QString path = QFileDialog::getOpenFileName(this, "Open preset", QString::fromStdString(state_.preset_directory),
                                                     "Lodestone presets (*.json)");
   if (!path.isEmpty()) open_path(path);
@@ -109,7 +137,10 @@ void MainWindow::remember(const QString& path) {
 void MainWindow::rebuild_recent_menu() {
   recent_menu_->clear();
   const QStringList recent = QSettings().value("recent_files").toStringList();
-  for (const QString& path : recent) recent_menu_->addAction(path, this, [this, path] { open_path(path); });
+  for (const QString& path : recent)
+    recent_menu_->addAction(path, this, [this, path] {
+      if (confirm_discard("opening " + path)) open_path(path);
+    });
   recent_menu_->setEnabled(!recent.isEmpty());
 }
 

@@ -19,7 +19,12 @@ class MainWindow : public QMainWindow {
   MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options);
   SceneView* view() const { return view_; }
 
+ protected:
+  void closeEvent(QCloseEvent* event) override;  // asks before discarding unsaved changes
+
  private:
+  // True when the scene may be replaced: no unsaved changes, or the user saved or discarded them.
+  bool confirm_discard(const QString& action);
   void open_preset();
   void open_path(const QString& path);
   void save_preset_as();

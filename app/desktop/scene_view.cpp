@@ -109,6 +109,9 @@ void SceneView::paintGL() {
 }
 
 void SceneView::after_frame() {
+  // Requests the window handles (they may open a dialog, which must not happen inside paintGL).
+  if (state_.open_request) emit open_requested(QString::fromStdString(*std::exchange(state_.open_request, std::nullopt)));
+  if (state_.unsaved != shown_unsaved_) emit unsaved_changed(shown_unsaved_ = state_.unsaved);
   const double seconds = static_cast<double>(fps_clock_.nsecsElapsed()) * 1e-9;
   if (seconds >= 0.5) {
     state_.frames_per_second = static_cast<float>(fps_frames_ / seconds);

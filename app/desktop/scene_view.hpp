@@ -32,6 +32,8 @@ class SceneView : public QOpenGLWindow {
 
  signals:
   void finished(int exit_code);  // scripted runs: screenshot saved or benchmark done
+  void open_requested(const QString& path);  // the Presets panel's Load (the window confirms first)
+  void unsaved_changed(bool unsaved);
 
  protected:
   void initializeGL() override;
@@ -66,6 +68,7 @@ class SceneView : public QOpenGLWindow {
   bool renderer_ready_ = false;
   std::string renderer_error_;
   FrameRecorder recorder_;
+  bool shown_unsaved_ = false;
   std::string framed_source_;  // the scene the camera was last framed for
   std::uint64_t framed_revision_ = 0;
   // Mouse gestures

@@ -56,3 +56,44 @@ TEST_CASE("ui: the panels get the running stage's parameters, a save gets the do
   CHECK(saved.protocol[1].set == document.protocol[1].set);
   CHECK(saved.field.strength == document.field.strength);
 }
+
+TEST_CASE("ui: unsaved changes are an edited document, until it is saved or another scene is loaded", "[ui]") {
+  const Preset loaded = default_preset();
+  Preset edited = loaded;
+  edited.field.strength = 0.05;
+  Snapshot s;
+  s.scene = std::make_shared<const Preset>(loaded);
+  s.in_force = s.scene;
+  s.scene_revision = 1;
+  s.scene_loads = 1;
+  UiState state;
+  adopt_snapshot(state, s);
+  CHECK_FALSE(state.unsaved);  // as loaded
+
+  s.scene = s.in_force = std::make_shared<const Preset>(edited);  // an edit applied
+  s.scene_revision = 2;
+  adopt_snapshot(state, s);
+  CHECK(state.unsaved);
+
+  s.scene_revision = 3;  // a reset rebuilds the particles, the edit stays unsaved
+  adopt_snapshot(state, s);
+  CHECK(state.unsaved);
+
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "lodestone-ui-unsaved-test.json";
+  save_preset(state, file.string());
+  std::filesystem::remove(file);
+  CHECK_FALSE(state.unsaved);
+  s.scene_revision = 4;
+  adopt_snapshot(state, s);
+  CHECK_FALSE(state.unsaved);  // the saved document
+
+  s.scene = s.in_force = std::make_shared<const Preset>(loaded);  // the edit undone by hand
+  s.scene_revision = 5;
+  adopt_snapshot(state, s);
+  CHECK(state.unsaved);  // differs from what was saved
+
+  s.scene_loads = 2;  // another file loaded
+  s.scene_revision = 6;
+  adopt_snapshot(state, s);
+  CHECK_FALSE(state.unsaved);
+}
