@@ -41,6 +41,9 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
       ->check(CLI::Range(ui::kMinRecordFps, ui::kMaxRecordFps));
   app.add_option("--record-size", record_size, "Movie frame size WIDTHxHEIGHT in pixels (default: the 3-D view's)");
   app.add_flag("--record-panels", record_panels, "Record the whole window with its panels (default: the 3-D view only)");
+  app.add_flag("--remote", o.remote,
+               "Read commands from standard input, one per line (set PATH VALUE, get PATH, run, pause, reset, "
+               "step N, load FILE, save FILE, status, quit): scripted sessions such as scripts/soak.sh");
   app.add_option("--benchmark", o.benchmark_seconds, "Run this many seconds, print frames/s and steps/s, exit")
       ->check(CLI::PositiveNumber);
   try {

@@ -22,6 +22,7 @@ struct DesktopOptions {
   std::string screenshot_path;
   // Record a movie from the first frame (path empty: no); with `frames`, it ends there.
   ui::RecordSettings record{.path = ""};
+  bool remote = false;  // read commands from standard input (app/desktop/remote_control.hpp)
   // Benchmark: run this many seconds, print frames/s and steps/s, exit.
   double benchmark_seconds = 0.0;
 };

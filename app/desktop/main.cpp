@@ -3,6 +3,7 @@
 
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/main_window.hpp"
+#include "app/desktop/remote_control.hpp"
 #include "engine/preset.hpp"
 #include "engine/simulation_thread.hpp"
 
@@ -76,6 +77,12 @@ int main(int argc, char** argv) {
   window.resize(options.width, options.height);
   QObject::connect(window.view(), &desktop::SceneView::finished, &application,
                    [](int code) { QCoreApplication::exit(code); });
+  std::unique_ptr<desktop::RemoteControl> remote;
+  if (options.remote) {
+    remote = std::make_unique<desktop::RemoteControl>(*simulation, state, window.view()->sink());
+    QObject::connect(remote.get(), &desktop::RemoteControl::quit_requested, &application,
+                     [] { QCoreApplication::exit(0); });
+  }
   window.show();
   return application.exec();
 }

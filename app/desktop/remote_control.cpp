@@ -1,0 +1,109 @@
+#include "app/desktop/remote_control.hpp"
+
+#include "engine/preset.hpp"
+#include "engine/protocol.hpp"
+
+#include <QSocketNotifier>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace lodestone::desktop {
+
+RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send, QObject* parent)
+    : QObject(parent),
+      simulation_(simulation),
+      state_(state),
+      send_(std::move(send)),
+      notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)) {
+  connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
+}
+
+void RemoteControl::read_input() {
+  char buffer[4096];
+  const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+  if (got <= 0) {  // end of input: nothing more will come
+    notifier_->setEnabled(false);
+    return;
+  }
+  pending_.append(buffer, static_cast<size_t>(got));
+  for (size_t end; (end = pending_.find('\n')) != std::string::npos;) {
+    const std::string line = pending_.substr(0, end);
+    pending_.erase(0, end + 1);
+    execute(line);
+  }
+}
+
+void RemoteControl::execute(const std::string& line) {
+  std::istringstream in(line);
+  std::string verb;
+  in >> verb;
+  std::string rest;
+  std::getline(in >> std::ws, rest);
+  auto refuse = [&](const std::string& why) {
+    std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
+    std::fflush(stdout);
+  };
+  try {
+    if (verb.empty()) {
+      return;
+    } else if (verb == "set") {
+      std::istringstream words(rest);
+      std::string path, value_text;
+      words >> path;
+      std::getline(words >> std::ws, value_text);
+      if (path.empty() || value_text.empty()) return refuse("usage: set PATH VALUE (VALUE as JSON)");
+      const json value = json::parse(value_text);
+      json document = preset_to_json(state_.edited);
+      set_json_path(document, path, value, "$");
+      Preset edited = preset_from_json(document);  // the schema's checks: field, value, what is allowed
+      validate_preset(edited);
+      state_.edited = std::move(edited);
+      ui::send_parameters(state_, send_);
+      std::printf("ok set %s\n", path.c_str());
+    } else if (verb == "get") {
+      json document = preset_to_json(state_.edited);
+      std::printf("value %s %s\n", rest.c_str(), json_at_path(document, rest, "$").dump().c_str());
+    } else if (verb == "run" || verb == "pause") {
+      send_(SetRunning{verb == "run"});
+      std::printf("ok %s\n", verb.c_str());
+    } else if (verb == "reset") {
+      send_(ResetScene{});
+      std::printf("ok reset\n");
+    } else if (verb == "step") {
+      const int steps = rest.empty() ? 1 : std::stoi(rest);
+      if (steps < 1) return refuse("steps " + rest + ": allowed 1 or more");
+      send_(StepOnce{steps});
+      std::printf("ok step %d\n", steps);
+    } else if (verb == "load") {
+      ui::load_preset(state_, rest, send_);
+      if (state_.notice_is_error) return refuse(state_.notice);
+      std::printf("ok load %s\n", rest.c_str());
+    } else if (verb == "save") {
+      ui::save_preset(state_, rest);
+      if (state_.notice_is_error) return refuse(state_.notice);
+      std::printf("ok save %s\n", rest.c_str());
+    } else if (verb == "status") {
+      const Snapshot& s = simulation_.snapshot();
+      std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s\n",
+                  static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
+                  state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
+                  s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
+    } else if (verb == "quit") {
+      std::printf("ok quit\n");
+      std::fflush(stdout);
+      emit quit_requested();
+    } else {
+      refuse("unknown command '" + verb + "'; commands: set, get, run, pause, reset, step, load, save, status, quit");
+    }
+  } catch (const PresetError& e) {
+    refuse(e.what());
+  } catch (const std::exception& e) {
+    refuse(e.what());
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace lodestone::desktop
