@@ -39,6 +39,7 @@ struct RunOptions {
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
   std::string stop_at_stage;              // stop when this protocol stage (name or number from 1) begins
   std::optional<int> threads;             // engine threads (default: the hardware threads; sweep jobs: 1)
+  std::string lammps_export_dir;          // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
 
   // Parameter sweeps (sweep.hpp, docs/sweeps.md).
   std::vector<std::string> sweeps;        // "KEY=V1,V2,..." per --sweep
