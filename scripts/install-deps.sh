@@ -12,6 +12,8 @@ packages=(
   xvfb xauth mesa-utils
   # export tests: the VTK files parsed by Python's XML parser, the LAMMPS dump read by LAMMPS (lmp)
   python3 lammps
+  # sweep tests: the --cluster-format parallel script run by GNU parallel
+  parallel
 )
 
 missing=()
