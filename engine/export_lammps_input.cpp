@@ -69,8 +69,27 @@ std::string vector_text(const Vec3& v) {
 
 char side_flag(SideKind kind) {
   // Open sides: shrink-wrapped with the preset's box as the smallest extent ('m'), so the neighbour
-  // bins never get thinner than the box (LAMMPS refuses bins much smaller than the cutoff).
-  return kind == SideKind::Periodic ? 'p' : 'm';
+  // bins never get thinner than the box (LAMMPS refuses bins much smaller than the cutoff). Walls:
+  // fixed ('f'), with fix wall/gran at the box face.
+  switch (kind) {
+    case SideKind::Periodic:
+      return 'p';
+    case SideKind::Wall:
+      return 'f';
+    case SideKind::Open:
+      return 'm';
+  }
+  return 'm';
+}
+
+// The granular model of one contact pair: linear spring kn, dashpot eta_n = 2 beta_n sqrt(m_eff kn),
+// shear spring ks with dashpot eta_t = 2 beta_s sqrt(m_eff ks) = x_gamma,t eta_n (engine/law_linear.hpp).
+std::string granular_model(const LinearLawParameters& lin, const PairCoefficients& pc, double m_eff) {
+  const double eta_n = 2.0 * lin.dp_nratio * std::sqrt(m_eff * pc.kn);
+  const double eta_t = 2.0 * lin.dp_sratio * std::sqrt(m_eff * pc.ks);
+  const double x_gamma_t = eta_n > 0.0 ? eta_t / eta_n : 0.0;
+  return "hooke " + number(pc.kn) + " " + number(eta_n) + " tangential linear_history " + number(pc.ks) + " " +
+         number(x_gamma_t) + " " + number(pc.friction) + " damping velocity";
 }
 
 // An equal-style expression for one component of the uniform field program over LAMMPS's `time`
@@ -101,6 +120,17 @@ std::string field_expression(const FieldParameters& f, double t0, int axis, doub
 }
 
 }  // namespace
+
+std::string lammps_approximations(const Preset& preset) {
+  const LinearLawParameters& lin = preset.contact.linear;
+  if (lin.dp_nratio == 0.0 && lin.dp_sratio == 0.0) return {};
+  char ratios[96];
+  std::snprintf(ratios, sizeof ratios, "contact.linear.dp_nratio = %g, dp_sratio = %g", lin.dp_nratio, lin.dp_sratio);
+  return std::string(ratios) +
+         ": while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal dashpot "
+         "included), Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; sticking contacts are "
+         "the same, sliding ones differ (docs/lammps.md)\n";
+}
 
 double lammps_moment_scale() {
   return std::sqrt(mu0_over_4pi / kLammpsSiCoulombConstant);
@@ -168,12 +198,6 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
     r.refuse("environment.rotational_damping", exportable + "0 only (fix viscous damps translation only)");
   if (preset.environment.temperature > 0.0)
     r.refuse("environment.temperature", exportable + "0 only (our Langevin noise is not LAMMPS's)");
-  for (int axis = 0; axis < 3; ++axis)
-    for (int upper = 0; upper < 2; ++upper)
-      if (preset.box.side(axis, upper) == SideKind::Wall) {
-        const std::string side = std::string(1, "xyz"[axis]) + (upper ? "_max" : "_min");
-        r.refuse("box." + side, exportable + "\"open\" and \"periodic\" sides only (no walls yet)");
-      }
   if (preset.integrator.scheme != IntegratorScheme::VelocityVerlet)
     r.refuse("integrator.scheme", exportable + "\"velocity_verlet\" only (fix nve/sphere)");
   if (preset.pressure.method != PressureMethod::None) r.refuse("pressure.method", exportable + "\"none\" only");
@@ -229,6 +253,7 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   // Direct sum in an open box: a cutoff no pair reaches while the particles stay within 1000 box diagonals.
   const double dipole_cutoff = direct ? 1000.0 * (model.box.max - model.box.min).norm() : model.dipole_cutoff;
   const long long thermo = run.thermo_every > 0 ? run.thermo_every : std::max(1LL, run.steps / 100);
+  const LinearLawParameters& lin = preset.contact.linear;
 
   std::string& t = out.script;
   t += "# LAMMPS input written by Lodestone (docs/lammps.md). LAMMPS 29Sep2021 or later, packages GRANULAR and "
@@ -241,7 +266,12 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
        ", qqr2e = " + number(kLammpsSiCoulombConstant) + "\n";
   t += "# (LAMMPS's Coulomb constant): qqr2e p_i p_j = (mu0/4pi) m_i m_j and p x E = m x B. Dumped mux muy muz\n";
   t += "# are p: divide by s (variable moment_scale) for A m^2.\n";
-  t += "# Scene time at step 0: " + number(time) + " s. Time step and skin as Lodestone's model.\n\n";
+  t += "# Scene time at step 0: " + number(time) + " s. Time step and skin as Lodestone's model.\n";
+  if (lin.dp_nratio > 0.0 || lin.dp_sratio > 0.0)
+    t += "# Approximation: while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal\n"
+         "# dashpot included); Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot. Sticking\n"
+         "# contacts are the same; sliding ones with dashpots differ (docs/lammps.md).\n";
+  t += "\n";
   t += "variable        steps index " + std::to_string(run.steps) + "\n";
   t += "variable        dump_every index " + std::to_string(run.dump_every) + "\n";
   t += "variable        dump index lodestone.dump\n";
@@ -264,7 +294,6 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
 
   // Contacts: F = kn delta n - eta_n v_n - kt xi - eta_t v_t, eta_n = 2 beta_n sqrt(m_eff kn)
   // (engine/law_linear.hpp); LAMMPS's eta_t = x_gamma,t eta_n.
-  const LinearLawParameters& lin = preset.contact.linear;
   const std::vector<double> mass = material_masses(types, p);
   if (dipoles)
     t += "pair_style      hybrid/overlay granular lj/cut/dipole/cut " + number(dipole_cutoff) + "\n";
@@ -273,16 +302,29 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   const std::string granular = dipoles ? "granular " : "";
   for (size_t a = 0; a < types; ++a)
     for (size_t b = a; b < types; ++b) {
-      const PairCoefficients& pc = model.pair(static_cast<int>(a), static_cast<int>(b));
       const double m_eff = mass[a] > 0.0 && mass[b] > 0.0 ? mass[a] * mass[b] / (mass[a] + mass[b]) : 0.0;
-      const double eta_n = 2.0 * lin.dp_nratio * std::sqrt(m_eff * pc.kn);
-      const double eta_t = 2.0 * lin.dp_sratio * std::sqrt(m_eff * pc.ks);
-      const double x_gamma_t = eta_n > 0.0 ? eta_t / eta_n : 0.0;
-      t += "pair_coeff      " + std::to_string(a + 1) + " " + std::to_string(b + 1) + " " + granular + "hooke " +
-           number(pc.kn) + " " + number(eta_n) + " tangential linear_history " + number(pc.ks) + " " +
-           number(x_gamma_t) + " " + number(pc.friction) + " damping velocity\n";
+      t += "pair_coeff      " + std::to_string(a + 1) + " " + std::to_string(b + 1) + " " + granular +
+           granular_model(lin, model.pair(static_cast<int>(a), static_cast<int>(b)), m_eff) + "\n";
     }
   if (dipoles) t += "pair_coeff      * * lj/cut/dipole/cut 0.0 1.0    # LJ epsilon 0: the dipole-dipole part only\n";
+  // Walls: one fix wall/gran per material (the wall's effective mass is the particle's) and walled axis,
+  // with the (material, wall material) coefficients, at the box faces.
+  if (model.box.any_wall()) {
+    t += "\n";
+    for (size_t a = 0; a < types; ++a) {
+      const std::string group = "material_" + std::to_string(a + 1);
+      t += "group           " + group + " type " + std::to_string(a + 1) + "\n";
+      for (int axis = 0; axis < 3; ++axis) {
+        const bool low = model.box.side(axis, 0) == SideKind::Wall, high = model.box.side(axis, 1) == SideKind::Wall;
+        if (!low && !high) continue;
+        const std::string name(1, "xyz"[axis]);
+        t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran granular " +
+             granular_model(lin, model.pair(static_cast<int>(a), model.wall_material), std::max(mass[a], 0.0)) + " " +
+             name + "plane " + (low ? number(model.box.min[axis]) : "NULL") + " " +
+             (high ? number(model.box.max[axis]) : "NULL") + "\n";
+      }
+    }
+  }
   t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
   t += "neigh_modify    delay 0 every 1 check yes\n";
   t += "timestep        " + number(model.time_step) + "\n\n";

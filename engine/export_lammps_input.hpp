@@ -9,6 +9,7 @@
 //   point dipoles, cutoff or direct sum      -> pair lj/cut/dipole/cut with LJ epsilon 0
 //   uniform field B(t) (torque m x B)        -> fix efield on the point dipoles (equal-style variables for
 //                                               the ramp, rotating and oscillating programs)
+//   walls (box sides)                        -> boundary f, fix wall/gran granular per material and axis
 //   gravity, translational damping           -> fix gravity, fix viscous
 //   velocity Verlet, rigid moments           -> fix nve/sphere update dipole
 //
@@ -52,6 +53,9 @@ struct LammpsRunSettings {
   long long dump_every = 0;    // [steps] dump custom interval (0: no dump)
   long long thermo_every = 0;  // [steps] 0: steps / 100, at least 1
 };
+
+// The approximations the export of `preset` makes, one line each (empty: none), for the user to read.
+std::string lammps_approximations(const Preset& preset);
 
 // Throws LammpsExportError when `preset` uses physics LAMMPS cannot express (checks every field;
 // the message lists each refused one).

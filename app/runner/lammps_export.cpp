@@ -33,6 +33,8 @@ int write_lammps_export(const std::string& dir, const Simulation& sim, std::int6
     std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
     return kExitOutputError;
   }
+  const std::string approximations = lammps_approximations(sim.document());
+  if (!approximations.empty()) std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations;
   std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
               script.string().c_str(), data.string().c_str(), sim.state().particles.size(),
               static_cast<long long>(steps), dir.c_str());
