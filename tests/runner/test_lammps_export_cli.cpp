@@ -28,7 +28,7 @@ std::string preset(const char* name) {
 
 }  // namespace
 
-TEST_CASE("runner: --lammps-export writes the script and the data file of two-dipoles and exits", "[runner][lammps]") {
+TEST_CASE("option --lammps-export writes the script and the data file of two-dipoles and exits", "[runner][lammps]") {
   Workdir dir;
   const Result r = dir.run(preset("two-dipoles.json") + " --lammps-export out/lammps --steps 500 --frames-every 100");
   REQUIRE(r.code == 0);
@@ -61,7 +61,7 @@ TEST_CASE("runner: --lammps-export writes the script and the data file of two-di
   CHECK(files == 2);
 }
 
-TEST_CASE("runner: --lammps-export refuses physics LAMMPS cannot express, naming each preset field and its value",
+TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming each preset field and its value",
           "[runner][lammps]") {
   Workdir dir;
   const Result r = dir.run(preset("powder-alignment.json") + " --lammps-export out");
@@ -90,7 +90,7 @@ TEST_CASE("runner: --lammps-export refuses physics LAMMPS cannot express, naming
   CHECK(refused.output.find("magnetics.dipole_cap = 0.0001") != std::string::npos);
 }
 
-TEST_CASE("runner: --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {
+TEST_CASE("option --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {
   Workdir dir;
   lodestone::test::write_file(dir.path() / "file", "not a directory\n");
   const Result r = dir.run(preset("two-dipoles.json") + " --lammps-export file/sub");
