@@ -14,6 +14,8 @@ packages=(
   python3 lammps
   # movies from the app (MP4 through ffmpeg) and their test (ffprobe)
   ffmpeg
+  # sweep tests: the --cluster-format parallel script run by GNU parallel
+  parallel
 )
 
 missing=()

@@ -3,6 +3,7 @@
 
 #include "app/runner/angle_output.hpp"
 #include "app/runner/cluster_output.hpp"
+#include "app/runner/lammps_export.hpp"
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
 #include "app/runner/sweep.hpp"
@@ -242,6 +243,11 @@ int main(int argc, char** argv) {
   const double start_time = sim->state().time;  // a restart runs --time (or the rest of its protocol) from here
   const std::int64_t steps =
       options.steps.value_or(protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
+  if (!options.lammps_export_dir.empty()) {
+    const int frames_every =
+        options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
+    return write_lammps_export(options.lammps_export_dir, *sim, steps, frames_every);
+  }
   print_summary(source, preset, *sim, steps);
   print_reduced_units(preset, *sim, options.check_only);
   if (options.check_only) print_thermal_coupling(preset, *sim);

@@ -55,6 +55,9 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "                                                  run the 6 combinations, 2 at a time; results in runs/results.csv\n"
       "  lodestone-run my.json --sweep materials.0.friction=0.1,0.3 --sweep-dir runs --cluster-script sweep.sh\n"
       "                                                  write the job presets and a SLURM array script (sbatch or bash)\n"
+      "  lodestone-run my.json --lammps-export big       write big/in.lodestone and big/data.lodestone for LAMMPS\n"
+      "  lodestone-run my.json --sweep particles.seed=1,2,3,4 --sweep-dir runs --cluster-script sweep.sh \\\n"
+      "    --cluster-format parallel                     the same jobs for GNU parallel: bash sweep.sh\n"
       "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
       "  lodestone-run powder.json --stop-at-stage alignment --checkpoint packed.ckpt\n"
       "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
@@ -129,6 +132,11 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "Stop when this protocol stage begins (its name, or its number from 1), e.g. to save a prepared "
                  "packing with --checkpoint");
   restart->excludes(app.get_option("PRESET"));
+  app.add_option("--lammps-export", o.lammps_export_dir,
+                 "Write the scene as a LAMMPS input script DIR/in.lodestone and data file DIR/data.lodestone "
+                 "(units si; run with mpirun -np N lmp -in in.lodestone) and exit; the script runs --steps or "
+                 "--time and dumps every --frames-every. Physics LAMMPS cannot express is refused (docs/lammps.md)")
+      ->type_name("DIR");
 
   // Sweeps. Each --sweep takes exactly one KEY=VALUES argument (allow_extra_args(false)), so the
   // positional PRESET may follow it.
@@ -153,6 +161,17 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                       ->check(CLI::ExistingDirectory);
   auto* script = app.add_option("--cluster-script", o.cluster_script,
                                 "With --sweep: write the job presets and this SLURM array / bash script, run nothing");
+  std::string format_text;
+  app.add_option("--cluster-format", format_text,
+                 "The --cluster-script: slurm (a SLURM array job that also runs with plain bash; the default) or "
+                 "parallel (GNU parallel runs the jobs, on one machine or over ssh)")
+      ->type_name("slurm|parallel")
+      ->check([](const std::string& text) -> std::string {
+        if (text == "slurm" || text == "parallel") return {};
+        return "'" + text + "' is not a script format; the formats are slurm (sbatch or bash) and parallel (GNU "
+                            "parallel)";
+      })
+      ->needs(script);
   sweep->needs(sweep_dir);
   sweep_dir->needs(sweep);
   jobs->needs(sweep);
@@ -173,7 +192,8 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   if (sweep->count() > 0 || collect->count() > 0) {
     for (const char* name : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
                              "--frames-every", "--clusters", "--angles", "--check", "--save-preset", "--preset-docs",
-                             "--restart", "--checkpoint", "--checkpoint-every", "--stop-at-stage", "--threads"}) {
+                             "--restart", "--checkpoint", "--checkpoint-every", "--stop-at-stage", "--threads",
+                             "--lammps-export"}) {
       if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
       const bool sweeping = sweep->count() > 0;
       std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
@@ -194,6 +214,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "parameters; to change them, write a preset with particles.kind checkpoint and file set)\n";
     return kExitBadArguments;
   }
+  if (format_text == "parallel") o.cluster_format = ClusterFormat::Parallel;
   if (!duration_text.empty()) o.duration = parse_time(duration_text);
   if (!dt_text.empty()) o.time_step = parse_time(dt_text);
   return std::nullopt;

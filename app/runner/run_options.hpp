@@ -17,6 +17,9 @@ enum ExitCode : int {
   kExitOutputError = 4,
 };
 
+// The script --cluster-script writes (app/runner/sweep.cpp, docs/sweeps.md).
+enum class ClusterFormat : int { Slurm, Parallel };
+
 struct RunOptions {
   std::string preset_path;                // empty: the built-in default preset
   std::optional<std::int64_t> steps;      // run this many steps
@@ -39,6 +42,7 @@ struct RunOptions {
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
   std::string stop_at_stage;              // stop when this protocol stage (name or number from 1) begins
   std::optional<int> threads;             // engine threads (default: the hardware threads; sweep jobs: 1)
+  std::string lammps_export_dir;          // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
 
   // Parameter sweeps (sweep.hpp, docs/sweeps.md).
   std::vector<std::string> sweeps;        // "KEY=V1,V2,..." per --sweep
@@ -48,6 +52,7 @@ struct RunOptions {
   std::optional<double> tau_threshold;    // <|n.b|> that defines tau (default: sweep.json's, else 0.95)
   std::string collect_dir;                // --collect-sweep: only collect the results of this directory
   std::string cluster_script;             // write a SLURM/bash script instead of running the jobs
+  ClusterFormat cluster_format = ClusterFormat::Slurm;  // --cluster-format: slurm or parallel (GNU parallel)
 };
 
 // Parses argv. On --help or a bad argument prints to stdout/stderr and returns the exit code to

@@ -273,3 +273,59 @@ TEST_CASE("option --cluster-script writes a SLURM array script whose results mat
       CHECK(cluster[k].at(column) == direct[k].at(column));
   }
 }
+
+TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose results match a direct sweep",
+          "[runner][sweep]") {
+  Workdir dir;
+  REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
+
+  const Result w = dir.run(kSweep + " --sweep-dir gnu --cluster-script sweep.sh --cluster-format parallel");
+  REQUIRE(w.code == 0);
+  CHECK_THAT(w.output, Catch::Contains("run it with: bash sweep.sh   (GNU parallel"));
+  const fs::path script = dir.path() / "sweep.sh";
+  REQUIRE(fs::is_regular_file(script));
+  CHECK(executable(script));
+  const std::string text = read_file(script);
+  CHECK_THAT(text, Catch::StartsWith("#!/bin/bash\n"));
+  CHECK_THAT(text, Catch::Contains("parallel --jobs \"${PARALLEL_JOBS:-100%}\""));
+  CHECK_THAT(text, !Catch::Contains("#SBATCH"));
+  CHECK_THAT(text, Catch::Contains(quoted(fs::canonical(kRunner).string())));
+  CHECK_THAT(text, Catch::Contains("--collect-sweep"));
+  CHECK(fs::is_regular_file(dir.path() / "gnu" / "job_003.json"));
+  CHECK(!fs::exists(dir.path() / "gnu" / "job_000.csv"));  // nothing ran
+
+  // One job by its index, as parallel runs it.
+  CHECK(run_bash(dir.path(), "bash sweep.sh 2") == 0);
+  CHECK(fs::is_regular_file(dir.path() / "gnu" / "job_002.exit"));
+  CHECK(!fs::exists(dir.path() / "gnu" / "job_000.csv"));
+
+  if (std::system("command -v parallel > /dev/null 2>&1") != 0) {
+    WARN("GNU parallel is not installed (Debian: apt-get install parallel): the script is not run");
+    return;
+  }
+  CHECK(run_bash(dir.path(), "PARALLEL_JOBS=2 bash sweep.sh") == 0);
+  CHECK(fs::is_regular_file(dir.path() / "gnu" / "parallel.log"));
+  const auto direct = read_csv(dir.path() / "direct" / "results.csv");
+  const auto gnu = read_csv(dir.path() / "gnu" / "results.csv");
+  REQUIRE(direct.size() == 4);
+  REQUIRE(gnu.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    INFO("row " << k);
+    for (const char* column :
+         {"job", "field.strength", "particles.seed", "status", "tau", "final_alignment", "final_time", "exit_code"})
+      CHECK(gnu[k].at(column) == direct[k].at(column));
+  }
+}
+
+TEST_CASE("a bad --cluster-format, or one without --cluster-script, exits 1 naming the option", "[runner][sweep]") {
+  Workdir dir;
+  const Result bad = dir.run(kSweep + " --sweep-dir runs --cluster-script sweep.sh --cluster-format pbs");
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.output, Catch::Contains("--cluster-format: 'pbs' is not a script format; the formats are slurm"));
+  const Result alone = dir.run(kSweep + " --sweep-dir runs --cluster-format parallel");
+  CHECK(alone.code == 1);
+  CHECK_THAT(alone.output, Catch::Contains("--cluster-format"));
+  CHECK(!fs::exists(dir.path() / "runs"));
+  CHECK(!fs::exists(dir.path() / "sweep.sh"));
+}
+

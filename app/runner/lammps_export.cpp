@@ -1,0 +1,44 @@
+#include "app/runner/lammps_export.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app/runner/run_options.hpp"
+#include "engine/export_frames.hpp"
+#include "engine/export_lammps_input.hpp"
+
+namespace lodestone::runner {
+
+int write_lammps_export(const std::string& dir, const Simulation& sim, std::int64_t steps, std::int64_t frames_every) {
+  namespace fs = std::filesystem;
+  LammpsInput input;
+  try {
+    LammpsRunSettings run;
+    run.steps = steps;
+    run.dump_every = frames_every;
+    input = lammps_input(sim.document(), sim.model(), sim.state().particles, sim.state().time, "data.lodestone", run);
+  } catch (const LammpsExportError& e) {
+    std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
+    return kExitBadPreset;
+  }
+  const fs::path script = fs::path(dir) / "in.lodestone", data = fs::path(dir) / "data.lodestone";
+  try {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error) throw ExportError("cannot create the directory " + dir + ": " + error.message());
+    write_file_atomically(data.string(), input.data);
+    write_file_atomically(script.string(), input.script);
+  } catch (const ExportError& e) {
+    std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
+    return kExitOutputError;
+  }
+  const std::string approximations = lammps_approximations(sim.document());
+  if (!approximations.empty()) std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations;
+  std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
+              script.string().c_str(), data.string().c_str(), sim.state().particles.size(),
+              static_cast<long long>(steps), dir.c_str());
+  return kExitOk;
+}
+
+}  // namespace lodestone::runner

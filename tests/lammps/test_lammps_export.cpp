@@ -1,0 +1,312 @@
+// lodestone-run --lammps-export against LAMMPS itself (engine/export_lammps_input.hpp, docs/lammps.md):
+// a scene is run by our engine (--frames run.dump) and by `lmp` from the exported script and data
+// file, both dumping the same steps; forces, torques and moments at step 0 and the trajectory after
+// it must agree; and the exported script run on 2 MPI ranks gives what it gives on one.
+//
+// Tolerances, and why:
+//  - Step 0 (relative 1e-9 of the largest force, torque, moment): the same configuration through
+//    the same formulas; round-off only (measured 2e-11 .. 1e-10). A wrong moment scale, even
+//    LAMMPS's five-digit Coulomb constant taken as 1/(4 pi eps0) (5e-6), fails here.
+//  - Trajectory without sliding or rolling contacts (relative 1e-6 of the displacement, 1e-6 of the
+//    force scale): both integrate with velocity Verlet at the same dt, translation identically;
+//    rotation differs (our quaternion, LAMMPS's renormalised first-order dipole update) by
+//    (omega dt)^3 / 3 per step, below 1e-8 rad here (measured position differences 1e-11 .. 1e-9).
+//  - Trajectory with contacts that roll (relative 1e-2): LAMMPS's pair granular takes the rolling
+//    part of the contact velocity with the full radii, R_i w_i + R_j w_j, ours with the distances to
+//    the contact point, R - delta/2 (engine/contact_geometry.hpp), so spheres rolling together slip
+//    by delta/(2R) of their rolling speed in LAMMPS. The difference does not change when dt is
+//    halved or quartered, and shrinks 100 times with 100 times stiffer contacts (docs/lammps.md);
+//    with delta/(2R) ~ 2e-3 here the measured differences are 4e-5 .. 5e-3.
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../test_process.hpp"
+#include "../text_fields.hpp"
+
+namespace fs = std::filesystem;
+using lodestone::test::quoted;
+using lodestone::test::read_file;
+using lodestone::test::Result;
+
+namespace {
+
+const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
+// s = sqrt((mu0/4pi) / qqr2e), qqr2e = 8.9876e9 (LAMMPS units si): LAMMPS's dipole is s m.
+const double kMomentScale = std::sqrt(1e-7 / 8.9876e9);
+
+// One frame of a LAMMPS text dump: per atom id, the columns by name.
+using Atom = std::map<std::string, double>;
+using Frame = std::map<long, Atom>;
+
+std::map<long, Frame> read_dump(const std::string& text) {
+  std::map<long, Frame> frames;
+  const std::vector<std::string> lines = lodestone::test::lines_of(text);
+  for (size_t k = 0; k < lines.size();) {
+    if (lines[k] != "ITEM: TIMESTEP") {
+      ++k;
+      continue;
+    }
+    REQUIRE(k + 9 <= lines.size());
+    const long step = std::stol(lines[k + 1]);
+    const size_t n = std::stoul(lines[k + 3]);
+    std::vector<std::string> columns = lodestone::test::words(lines[k + 8]);
+    columns.erase(columns.begin(), columns.begin() + 2);  // "ITEM: ATOMS"
+    Frame& frame = frames[step];
+    for (size_t a = 0; a < n; ++a) {
+      const std::vector<std::string> values = lodestone::test::words(lines[k + 9 + a]);
+      REQUIRE(values.size() == columns.size());
+      Atom atom;
+      for (size_t c = 0; c < columns.size(); ++c) atom[columns[c]] = std::stod(values[c]);
+      frame[static_cast<long>(atom.at("id"))] = atom;
+    }
+    k += 9 + n;
+  }
+  return frames;
+}
+
+// Largest difference of a 3-vector column group between the two frames, and the largest magnitude
+// in `scale_frames` (the scale the difference is measured against).
+struct Difference {
+  double largest = 0.0;
+  double scale = 0.0;
+  double relative() const { return scale > 0.0 ? largest / scale : largest; }
+};
+
+double norm3(const Atom& a, const char* x, const char* y, const char* z, double factor = 1.0) {
+  return factor * std::sqrt(a.at(x) * a.at(x) + a.at(y) * a.at(y) + a.at(z) * a.at(z));
+}
+
+Difference compare(const Frame& ours, const Frame& lammps, const std::vector<const Frame*>& scale_frames, const char* x,
+                   const char* y, const char* z, double lammps_factor = 1.0) {
+  Difference d;
+  REQUIRE(ours.size() == lammps.size());
+  for (const auto& [id, a] : ours) {
+    REQUIRE(lammps.count(id) == 1);
+    const Atom& b = lammps.at(id);
+    const double dx = a.at(x) - lammps_factor * b.at(x), dy = a.at(y) - lammps_factor * b.at(y),
+                 dz = a.at(z) - lammps_factor * b.at(z);
+    d.largest = std::max(d.largest, std::sqrt(dx * dx + dy * dy + dz * dz));
+  }
+  for (const Frame* f : scale_frames)
+    for (const auto& [id, a] : *f) d.scale = std::max(d.scale, norm3(a, x, y, z));
+  return d;
+}
+
+// Largest displacement of any particle between two of our frames.
+double largest_displacement(const Frame& from, const Frame& to) {
+  double largest = 0.0;
+  for (const auto& [id, a] : from) {
+    const Atom& b = to.at(id);
+    const double dx = b.at("x") - a.at("x"), dy = b.at("y") - a.at("y"), dz = b.at("z") - a.at("z");
+    largest = std::max(largest, std::sqrt(dx * dx + dy * dy + dz * dz));
+  }
+  return largest;
+}
+
+// Runs the exported script with lmp in `dir` (the script reads its data file from there), dumping to
+// `dump`; `launcher` goes before lmp (e.g. "mpirun -np 2 ").
+Result run_lmp(const fs::path& dir, const std::string& dump = "lodestone.dump", const std::string& launcher = "") {
+  const std::string command = "cd " + quoted(dir.string()) + " && " + launcher +
+                              "lmp -in in.lodestone -log none -nocite -echo none -screen lmp.out -var dump " + dump +
+                              " 2>&1";
+  Result r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  if (r.code != 0) r.output += read_file(dir / "lmp.out");
+  return r;
+}
+
+struct Tolerances {
+  double trajectory = 1e-6;  // positions: of the largest displacement since step 0; forces, torques: of their scale
+};
+
+// Runs `scene` (a path, quoted) in our engine and in LAMMPS for `steps` steps, dumping every `every`,
+// and compares the dumps. `name` labels the printed numbers.
+void compare_with_lammps(const std::string& name, const std::string& scene, int steps, int every,
+                         const Tolerances& tolerance) {
+  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  const std::string run = " --steps " + std::to_string(steps) + " --frames-every " + std::to_string(every);
+  Result r = dir.run(scene + run + " --frames ours.dump --quiet --table 0 --threads 1");
+  REQUIRE(r.code == 0);
+  r = dir.run(scene + run + " --lammps-export lammps");
+  REQUIRE(r.code == 0);
+  REQUIRE(fs::exists(dir.path() / "lammps" / "in.lodestone"));
+  REQUIRE(fs::exists(dir.path() / "lammps" / "data.lodestone"));
+  const Result l = run_lmp(dir.path() / "lammps");
+  INFO(l.output);
+  REQUIRE(l.code == 0);
+
+  const auto ours = read_dump(read_file(dir.path() / "ours.dump"));
+  const auto lammps = read_dump(read_file(dir.path() / "lammps" / "lodestone.dump"));
+  REQUIRE(ours.size() == static_cast<size_t>(steps / every + 1));
+  REQUIRE(lammps.size() == ours.size());
+
+  const Frame& ours0 = ours.at(0);
+  const Frame& lammps0 = lammps.at(0);
+  const Difference f0 = compare(ours0, lammps0, {&ours0}, "fx", "fy", "fz");
+  const Difference t0 = compare(ours0, lammps0, {&ours0}, "tqx", "tqy", "tqz");
+  const Difference m0 = compare(ours0, lammps0, {&ours0}, "mux", "muy", "muz", 1.0 / kMomentScale);
+  std::printf(
+      "%s: step 0: force %.3g N of %.3g (relative %.2g), torque %.3g N m of %.3g (%.2g), moment %.3g A m^2 "
+      "of %.3g (%.2g)\n",
+      name.c_str(), f0.largest, f0.scale, f0.relative(), t0.largest, t0.scale, t0.relative(), m0.largest, m0.scale,
+      m0.relative());
+  CHECK(f0.scale > 0.0);
+  CHECK(f0.relative() < 1e-9);
+  CHECK(t0.relative() < 1e-9);
+  CHECK(m0.scale > 0.0);
+  CHECK(m0.relative() < 1e-9);
+
+  for (const auto& [step, frame] : ours) {
+    if (step == 0) continue;
+    const Frame& other = lammps.at(step);
+    Difference x = compare(frame, other, {}, "x", "y", "z");
+    x.scale = largest_displacement(ours0, frame);
+    const Difference f = compare(frame, other, {&ours0, &frame}, "fx", "fy", "fz");
+    const Difference t = compare(frame, other, {&ours0, &frame}, "tqx", "tqy", "tqz");
+    std::printf(
+        "%s: step %ld: position %.3g m of a displacement %.3g m (relative %.2g), force %.3g N (%.2g), "
+        "torque %.3g N m (%.2g)\n",
+        name.c_str(), step, x.largest, x.scale, x.relative(), f.largest, f.relative(), t.largest, t.relative());
+    CHECK(x.scale > 0.0);
+    CHECK(x.relative() < tolerance.trajectory);
+    CHECK(f.relative() < tolerance.trajectory);
+    CHECK(t.relative() < tolerance.trajectory);
+  }
+  std::fflush(stdout);
+}
+
+// Six spheres along x, overlapping by 1 um, moments along the chain, 20 mT at 60 deg to it, gravity
+// and viscous damping, dipoles with a 4 mm cutoff; a second material nothing is made of (two atom types).
+std::string chain_scene() {
+  std::string particles;
+  for (int k = 0; k < 6; ++k) {
+    char entry[160];
+    std::snprintf(entry, sizeof entry,
+                  R"(%s{ "position": ["%.4f mm", "0 mm", "0 mm"], "radius": "0.5 mm", "axis": [1, 0, 0] })",
+                  k ? ", " : "", (k - 2.5) * 0.999);
+    particles += entry;
+  }
+  return R"json({
+  "version": 1,
+  "description": "Six touching magnetic spheres in an oblique field (tests/lammps)",
+  "materials": [ { "name": "NdFeB sphere", "density": "7500 kg/m^3", "kn": "1e5 N/m", "ks": "8e4 N/m",
+                   "friction": 0.5, "magnetization": "900 kA/m" },
+                 { "name": "steel plate", "kn": "3e5 N/m", "ks": "2e5 N/m", "friction": 0.7 } ],
+  "contact": { "law": "linear", "linear": { "dp_nratio": 0.2, "dp_sratio": 0.2 } },
+  "magnetics": { "method": "cutoff", "cutoff": "4 mm" },
+  "field": { "strength": "20 mT", "direction": [0.5, 0, 0.8660254037844386] },
+  "environment": { "gravity": [0, 0, -9.81], "translational_damping": "1e-4 N s/m" },
+  "box": { "min": ["-5 mm", "-5 mm", "-5 mm"], "max": ["5 mm", "5 mm", "5 mm"],
+           "x_min": "open", "x_max": "open", "y_min": "open", "y_max": "open", "z_min": "open", "z_max": "open" },
+  "particles": { "kind": "list", "material": "NdFeB sphere", "particles": [ )json" +
+         particles +
+         R"json( ] }
+})json";
+}
+
+}  // namespace
+
+TEST_CASE("the two-dipoles preset runs in LAMMPS as in our engine", "[lammps]") {
+  // Head to tail on the z axis: they attract and collide along the line of centres (no rolling).
+  // 1000 steps: approach, impact (step ~ 650) and rest.
+  compare_with_lammps("two-dipoles", quoted((kSourceDir / "presets" / "two-dipoles.json").string()), 1000, 125,
+                      Tolerances{1e-6});
+}
+
+TEST_CASE("two tilted dipoles, torques and an off-centre impact, run in LAMMPS as in our engine", "[lammps]") {
+  // two-dipoles.json with the second sphere 0.2 mm off the axis and its moment 30 deg from it:
+  // torques from step 0, then an oblique impact with rolling (tolerance: the file's header).
+  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  std::string text = read_file(kSourceDir / "presets" / "two-dipoles.json");
+  const std::string second = R"({ "position": ["0 mm", "0 mm", "1 mm"], "radius": "0.5 mm", "axis": [0, 0, 1] })";
+  const size_t at = text.find(second);
+  REQUIRE(at != std::string::npos);
+  text.replace(
+      at, second.size(),
+      R"({ "position": ["0.2 mm", "0 mm", "1 mm"], "radius": "0.5 mm", "axis": [0.5, 0, 0.8660254037844386] })");
+  lodestone::test::write_file(dir.path() / "tilted.json", text);
+  compare_with_lammps("two tilted dipoles", quoted((dir.path() / "tilted.json").string()), 1000, 250, Tolerances{1e-2});
+}
+
+TEST_CASE("a chain of six touching magnetic spheres in an oblique field runs in LAMMPS as in our engine", "[lammps]") {
+  // chain_scene(): contact, dipole, field, gravity and damping forces from step 0; the field turns the
+  // spheres, whose contacts roll (tolerance: the file's header).
+  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::write_file(dir.path() / "chain.json", chain_scene());
+  compare_with_lammps("chain", quoted((dir.path() / "chain.json").string()), 200, 50, Tolerances{1e-2});
+}
+
+TEST_CASE("three magnetic spheres bouncing and sliding on two walls run in LAMMPS as in our engine", "[lammps]") {
+  // A floor (z_min) and a side wall (x_max) of another material (fix wall/gran, one per material and
+  // axis); the spheres hit the floor within 20 steps, one spinning, one heading for the side wall, and
+  // slide. Dashpots off: while a contact slides, LAMMPS caps spring and dashpots together, we the
+  // spring alone (docs/lammps.md). Measured: positions 2e-4 of the displacement, forces 1e-4, torques 1.4e-3.
+  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::write_file(dir.path() / "walls.json", R"json({
+  "version": 1,
+  "description": "Three magnetic spheres on a floor and a side wall (tests/lammps)",
+  "materials": [ { "name": "NdFeB sphere", "density": "7500 kg/m^3", "kn": "1e5 N/m", "ks": "8e4 N/m",
+                   "friction": 0.3, "magnetization": "900 kA/m" },
+                 { "name": "steel plate", "kn": "3e5 N/m", "ks": "2e5 N/m", "friction": 0.5 } ],
+  "contact": { "law": "linear", "linear": { "dp_nratio": 0, "dp_sratio": 0 } },
+  "magnetics": { "method": "direct" },
+  "environment": { "gravity": [0, 0, -9.81] },
+  "box": { "min": ["-5 mm", "-5 mm", "-0.5005 mm"], "max": ["1.5008 mm", "5 mm", "5 mm"],
+           "x_min": "open", "x_max": "wall", "y_min": "open", "y_max": "open", "z_min": "wall", "z_max": "open",
+           "wall_material": "steel plate" },
+  "particles": { "kind": "list", "material": "NdFeB sphere", "particles": [
+    { "position": ["0 mm", "-3 mm", "0 mm"], "radius": "0.5 mm", "axis": [1, 0, 0], "velocity": [0.1, 0, -0.05] },
+    { "position": ["0 mm", "0 mm", "0.001 mm"], "radius": "0.5 mm", "axis": [0, 0, 1], "velocity": [-0.05, 0.02, -0.1],
+      "angular_velocity": [0, 300, 0] },
+    { "position": ["1 mm", "3 mm", "0.002 mm"], "radius": "0.5 mm", "axis": [0, 1, 0], "velocity": [0.2, 0, -0.02] } ] }
+})json");
+  compare_with_lammps("spheres on walls", quoted((dir.path() / "walls.json").string()), 200, 10, Tolerances{1e-2});
+}
+
+TEST_CASE("the exported chain runs on 2 MPI ranks as on one", "[lammps][mpi]") {
+  if (std::system("command -v mpirun > /dev/null 2>&1") != 0) {
+    WARN("mpirun is not installed: the export is not run on MPI ranks");
+    return;
+  }
+  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::write_file(dir.path() / "chain.json", chain_scene());
+  REQUIRE(dir.run("chain.json --steps 200 --frames-every 50 --lammps-export lammps").code == 0);
+  const Result serial = run_lmp(dir.path() / "lammps", "serial.dump");
+  INFO(serial.output);
+  REQUIRE(serial.code == 0);
+  // Open MPI refuses root (a container) unless told; oversubscribing lets 2 ranks start on 1 core.
+  const Result mpi = run_lmp(dir.path() / "lammps", "mpi.dump",
+                             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                             "OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 ");
+  INFO(mpi.output);
+  REQUIRE(mpi.code == 0);
+  CHECK(read_file(dir.path() / "lammps" / "lmp.out").find("2 MPI processor grid") != std::string::npos);
+  const auto one = read_dump(read_file(dir.path() / "lammps" / "serial.dump"));
+  const auto two = read_dump(read_file(dir.path() / "lammps" / "mpi.dump"));
+  REQUIRE(one.size() == 5);
+  REQUIRE(two.size() == one.size());
+  for (const auto& [step, frame] : one) {
+    const Difference x = compare(frame, two.at(step), {&frame}, "x", "y", "z");
+    const Difference f = compare(frame, two.at(step), {&frame}, "fx", "fy", "fz");
+    const Difference t = compare(frame, two.at(step), {&frame}, "tqx", "tqy", "tqz");
+    std::printf("chain, 1 vs 2 MPI ranks: step %ld: position %.3g m, force %.3g N (%.2g), torque %.3g N m (%.2g)\n",
+                step, x.largest, f.largest, f.relative(), t.largest, t.relative());
+    // The same sums in another order at most: round-off.
+    CHECK(x.relative() < 1e-12);
+    CHECK(f.relative() < 1e-9);
+    CHECK(t.relative() < 1e-9);
+  }
+}

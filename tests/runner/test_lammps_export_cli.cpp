@@ -1,0 +1,105 @@
+// lodestone-run --lammps-export DIR (engine/export_lammps_input.hpp, docs/lammps.md): the files it
+// writes, what they hold, and the refusals: a scene LAMMPS cannot express names each preset field,
+// its value and what is exportable (exit 2); an unwritable place names the path (exit 4); the option
+// does not mix with a sweep (exit 1). Running the files in LAMMPS: tests/lammps.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "../test_process.hpp"
+
+namespace fs = std::filesystem;
+using lodestone::test::quoted;
+using lodestone::test::read_file;
+using lodestone::test::Result;
+
+namespace {
+
+const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
+
+struct Workdir : lodestone::test::Workdir {
+  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
+};
+
+std::string preset(const char* name) {
+  return quoted((kSourceDir / "presets" / name).string());
+}
+
+}  // namespace
+
+TEST_CASE("option --lammps-export writes the script and the data file of two-dipoles and exits", "[runner][lammps]") {
+  Workdir dir;
+  const Result r = dir.run(preset("two-dipoles.json") + " --lammps-export out/lammps --steps 500 --frames-every 100");
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find("wrote out/lammps/in.lodestone and out/lammps/data.lodestone (2 atoms, 500 steps)") !=
+        std::string::npos);
+  // The one approximation (dashpots on a sliding contact) is stated, on stderr and in the script.
+  CHECK(r.output.find("approximation: contact.linear.dp_nratio = 0.2, dp_sratio = 0.2: while a contact slides") !=
+        std::string::npos);
+  const std::string script = read_file(dir.path() / "out" / "lammps" / "in.lodestone");
+  const std::string data = read_file(dir.path() / "out" / "lammps" / "data.lodestone");
+  CHECK(script.find("units           si\n") != std::string::npos);
+  CHECK(script.find("atom_style      hybrid sphere dipole\n") != std::string::npos);
+  CHECK(script.find("read_data       data.lodestone\n") != std::string::npos);
+  CHECK(script.find("pair_style      hybrid/overlay granular lj/cut/dipole/cut") != std::string::npos);
+  CHECK(script.find("variable        steps index 500\n") != std::string::npos);
+  CHECK(script.find("variable        dump_every index 100\n") != std::string::npos);
+  CHECK(script.find("fix             integrate all nve/sphere update dipole\n") != std::string::npos);
+  CHECK(script.find("# Approximation: while a contact slides") != std::string::npos);
+  CHECK(script.find("neighbor") != std::string::npos);
+  CHECK(script.find(" nsq\n") != std::string::npos);  // the direct sum: every pair, no bins
+  CHECK(data.find("2 atoms\n1 atom types\n") != std::string::npos);
+  CHECK(data.find("Atoms # hybrid sphere dipole") != std::string::npos);
+  CHECK(data.find("Velocities") != std::string::npos);
+  // No run happened: no frames, no series, and no temporary files left beside the two.
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path() / "out" / "lammps")) {
+    (void)entry;
+    ++files;
+  }
+  CHECK(files == 2);
+}
+
+TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming each preset field and its value",
+          "[runner][lammps]") {
+  Workdir dir;
+  const Result r = dir.run(preset("powder-alignment.json") + " --lammps-export out");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--lammps-export out: the scene cannot be exported to LAMMPS") != std::string::npos);
+  CHECK(r.output.find("materials.0.moment_model = \"stoner_wohlfarth\": the export takes \"rigid\" moments only") !=
+        std::string::npos);
+  CHECK(r.output.find("contact.law = \"hertz_coulomb\": the export takes \"linear\" only") != std::string::npos);
+  CHECK(r.output.find("integrator.scheme = \"overdamped_heun\"") != std::string::npos);
+  CHECK(r.output.find("pressure.method = \"top_layer\"") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "out"));
+
+  const Result bonds = dir.run(preset("magnetic-filament-rotating.json") + " --lammps-export out");
+  CHECK(bonds.code == 2);
+  CHECK(bonds.output.find("bonds.create = \"touching\"") != std::string::npos);
+
+  const Result tree = dir.run(preset("two-dipoles.json") + " --lammps-export out --steps 1");
+  REQUIRE(tree.code == 0);
+  std::string text = read_file(kSourceDir / "presets" / "two-dipoles.json");
+  text.replace(text.find("\"method\": \"direct\""), 18, "\"method\": \"tree\", \"dipole_cap\": \"0.1 mm\"");
+  lodestone::test::write_file(dir.path() / "tree.json", text);
+  const Result refused = dir.run("tree.json --lammps-export out2");
+  CHECK(refused.code == 2);
+  CHECK(refused.output.find("magnetics.method = \"tree\": the export takes \"cutoff\", \"direct\" or \"off\"") !=
+        std::string::npos);
+  CHECK(refused.output.find("magnetics.dipole_cap = 0.0001") != std::string::npos);
+}
+
+TEST_CASE("option --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {
+  Workdir dir;
+  lodestone::test::write_file(dir.path() / "file", "not a directory\n");
+  const Result r = dir.run(preset("two-dipoles.json") + " --lammps-export file/sub");
+  CHECK(r.code == 4);
+  CHECK(r.output.find("--lammps-export file/sub: ") != std::string::npos);
+  CHECK(r.output.find("file/sub") != std::string::npos);
+
+  const Result sweep =
+      dir.run(preset("two-dipoles.json") + " --sweep field.strength=1mT,2mT --sweep-dir s --lammps-export out");
+  CHECK(sweep.code == 1);
+  CHECK(sweep.output.find("--lammps-export cannot be used with --sweep") != std::string::npos);
+}
