@@ -16,12 +16,14 @@ struct LoadScene {
   std::string source;  // shown to the user: the file name
 };
 // Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
-// scene; particles and contact history are kept. Takes effect on the next step.
+// scene; particles and contact history are kept. Takes effect on the next step, and is recorded in
+// the document's timeline at the current step (engine/timeline.hpp), so a save replays the run.
 struct ApplyParameters {
   Preset preset;
   std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied or refused
 };
-// Regenerate the particles of the current scene (time back to 0).
+// Regenerate the particles of the current scene (time back to 0). The parameters in force are kept:
+// the timeline entries applied so far are folded into the scene (Simulation::folded_document).
 struct ResetScene {};
 struct SetRunning {
   bool running = true;

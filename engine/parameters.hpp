@@ -200,6 +200,13 @@ struct ProtocolStage {
   nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
 };
 
+// [SECTION] Timeline (session log, engine/timeline.hpp): parameter changes made during a run, each
+// applied just before the step with its number, so that a saved interactive session replays.
+struct TimelineEntry {
+  std::uint64_t step = 0;  // applied between steps, when the step counter (State::step) equals this
+  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value}, as a stage's set
+};
+
 // [SECTION] Particle generation
 // Checkpoint: the whole state of a saved run (engine/checkpoint.hpp) instead of generated particles.
 enum class GeneratorKind : int { Lattice, Random, List, Checkpoint };

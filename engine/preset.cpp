@@ -1,6 +1,7 @@
 #include "engine/preset.hpp"
 
 #include "engine/clumps.hpp"
+#include "engine/timeline.hpp"
 
 #include <unistd.h>
 
@@ -112,6 +113,7 @@ void validate_preset(const Preset& p) {
     }
   }
   validate_clumps(p);
+  validate_timeline(p);
 }
 
 Preset preset_from_json(const json& j) {

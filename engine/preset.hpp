@@ -31,6 +31,7 @@ struct Preset {
   GeneratorParameters particles;
   std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles (seed 000), added to the particles
   std::vector<ProtocolStage> protocol;
+  std::vector<TimelineEntry> timeline;  // session log: changes by step number (engine/timeline.hpp)
   RunParameters run;
 };
 
@@ -45,6 +46,7 @@ const Schema<SandParameters>& sand_law_schema();
 const Schema<RollingParameters>& rolling_schema();
 const Schema<PressureParameters>& pressure_schema();
 const Schema<ProtocolStage>& protocol_stage_schema();
+const Schema<TimelineEntry>& timeline_entry_schema();
 const Schema<MagneticParameters>& magnetics_schema();
 const Schema<FieldParameters>& field_schema();
 const Schema<EnvironmentParameters>& environment_schema();

@@ -420,6 +420,20 @@ const Schema<ProtocolStage>& protocol_stage_schema() {
   return s;
 }
 
+const Schema<TimelineEntry>& timeline_entry_schema() {
+  using P = TimelineEntry;
+  static const Schema<P> s = {
+      unsigned_integer<P>("step", &P::step,
+                          "The step the changes apply before (0: before the first step); entries are in "
+                          "non-decreasing step order."),
+      json_object<P>("set", &P::set,
+                     "Preset fields changed, as a protocol stage's set: {\"dotted.path\": value}, e.g. "
+                     "{\"field.strength\": \"40 kOe\"}; they stay in force, on top of the running stage, until "
+                     "a later entry or stage changes them."),
+  };
+  return s;
+}
+
 const Schema<RunParameters>& run_schema() {
   using P = RunParameters;
   static const Schema<P> s = {
@@ -470,6 +484,9 @@ const Schema<Preset>& preset_schema() {
                      "spheres moving as one body (velocity_verlet only)."),
       object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
                      "Stages run in order by the app and the runner (empty: one open-ended run)."),
+      object_list<P>("timeline", &P::timeline, &timeline_entry_schema,
+                     "Session log: the parameter changes of an interactive run by step number, recorded by the "
+                     "app and replayed by the app and the runner (docs/session-log.md)."),
       object<P>("run", &P::run, &run_schema, "Headless runner defaults, and the app's pace."),
   };
   return s;

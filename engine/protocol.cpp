@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <utility>
 #include <vector>
 
 namespace lodestone {
@@ -60,6 +59,7 @@ void set_json_path(json& root, const std::string& dotted_path, const json& value
 
 Preset stage_preset(const Preset& base, int stage) {
   json j = preset_to_json(base);
+  j.erase("timeline");  // a stage's parameters; the timeline applies to them as the run goes
   for (int k = 0; k <= stage && k < static_cast<int>(base.protocol.size()); ++k) {
     const json& set = base.protocol[static_cast<size_t>(k)].set;
     for (auto it = set.begin(); it != set.end(); ++it) {
@@ -74,82 +74,6 @@ Preset stage_preset(const Preset& base, int stage) {
   } catch (const PresetError& e) {
     throw PresetError("$.protocol[" + std::to_string(stage) + "]", std::string("with the stage's changes: ") + e.what());
   }
-}
-
-namespace {
-
-using Change = std::pair<std::string, json>;
-
-bool same_keys(const json& a, const json& b) {
-  if (a.size() != b.size()) return false;
-  for (auto it = a.begin(); it != a.end(); ++it)
-    if (!b.contains(it.key())) return false;
-  return true;
-}
-
-// The smallest set of (dotted path, new value) that turns `before` into `after`: objects with the
-// same keys and lists of objects of the same length are compared entry by entry; anything else
-// that differs (a number, a vector, an object whose keys changed) is one change.
-void collect_changes(const json& before, const json& after, const std::string& path, std::vector<Change>& out) {
-  if (before == after) return;
-  const auto child = [&path](const std::string& key) { return path.empty() ? key : path + "." + key; };
-  if (before.is_object() && after.is_object() && (path.empty() || same_keys(before, after))) {
-    for (auto it = after.begin(); it != after.end(); ++it) {
-      if (before.contains(it.key()))
-        collect_changes(before[it.key()], it.value(), child(it.key()), out);
-      else
-        out.emplace_back(child(it.key()), it.value());
-    }
-    return;
-  }
-  const bool list_of_objects = before.is_array() && after.is_array() && before.size() == after.size() &&
-                               !after.empty() && after.front().is_object();
-  if (list_of_objects) {
-    for (size_t k = 0; k < after.size(); ++k) collect_changes(before[k], after[k], child(std::to_string(k)), out);
-    return;
-  }
-  out.emplace_back(path, after);
-}
-
-bool is_within(const std::string& path, const std::string& prefix) {
-  return path == prefix || path.rfind(prefix + ".", 0) == 0;
-}
-
-}  // namespace
-
-Preset fold_parameter_edit(const Preset& document, int stage, const Preset& before, const Preset& after) {
-  if (document.protocol.empty()) {
-    Preset out = after;
-    out.protocol.clear();
-    return out;
-  }
-  if (stage < 0 || stage >= static_cast<int>(document.protocol.size()))
-    throw PresetError("$.protocol", "no stage " + std::to_string(stage + 1) + " to edit");
-  json base = preset_to_json(document);
-  json before_json = preset_to_json(before), after_json = preset_to_json(after);
-  before_json.erase("protocol");
-  after_json.erase("protocol");
-  std::vector<Change> changes;
-  collect_changes(before_json, after_json, "", changes);
-
-  std::vector<ProtocolStage> protocol = document.protocol;
-  json& set = protocol[static_cast<size_t>(stage)].set;
-  bool document_changed = false;
-  for (const auto& [path, value] : changes) {
-    const std::string top = path.substr(0, path.find('.'));
-    if (top == "particles" || top == "description" || top == "units" || top == "version") {
-      set_json_path(base, path, value, "$." + path);
-      document_changed = true;
-      continue;
-    }
-    // The stage's own earlier change of this value (or of a part of it) gives way; keys apply in
-    // order, so the edit, added last, also wins over a change of a containing object.
-    for (auto it = set.begin(); it != set.end();) it = is_within(it.key(), path) ? set.erase(it) : std::next(it);
-    set[path] = value;
-  }
-  Preset out = document_changed ? preset_from_json(base) : document;
-  out.protocol = std::move(protocol);
-  return out;
 }
 
 const char* stage_end_name(StageEnd until) {

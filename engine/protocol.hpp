@@ -22,18 +22,10 @@ json& json_at_path(json& root, const std::string& dotted_path, const std::string
 // Sets the value at such a path (which must exist).
 void set_json_path(json& root, const std::string& dotted_path, const json& value, const std::string& where);
 
-// The preset a stage runs with: the base preset with the overrides of stages 0..stage applied.
+// The preset a stage runs with: the base preset with the overrides of stages 0..stage applied (and
+// no timeline: its entries apply on top as the run reaches them, engine/timeline.hpp).
 // Throws PresetError naming protocol[k].set.<path> for a bad override.
 Preset stage_preset(const Preset& base, int stage);
-
-// An edit of the parameters in force during `stage` (`before` -> `after`: what the app's panels
-// show and change) folded into the preset document. Without a protocol the edited preset is the
-// document. With one, each changed value joins the running stage's changes ("set"), so that the
-// stage runs with exactly the edited values and later stages keep them, except for the keys they
-// set themselves; earlier stages stay as they ran. Changes a stage may not make (particles,
-// description, display units) go to the document itself. Throws PresetError for a stage index out
-// of range.
-Preset fold_parameter_edit(const Preset& document, int stage, const Preset& before, const Preset& after);
 
 // The end condition in words: "time", "no overlap", "settled", "aligned".
 const char* stage_end_name(StageEnd until);

@@ -13,7 +13,9 @@
 #include "engine/pressure.hpp"
 #include "engine/protocol.hpp"
 #include "engine/thermal.hpp"
+#include "engine/timeline.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -63,6 +65,11 @@ const Preset& first_stage_or(const std::vector<Preset>& stages, const Preset& pr
   return stages.empty() ? preset : stages.front();
 }
 
+Preset without_timeline(Preset preset) {
+  preset.timeline.clear();
+  return preset;
+}
+
 }  // namespace
 
 Simulation::Simulation(const Preset& preset) : Simulation(preset, stage_presets_of(preset)) {}
@@ -76,9 +83,11 @@ Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
     } catch (const CheckpointError& e) {
       throw PresetError("$.particles.file", e.what());
     }
+    if (state_.health.ok) apply_due_entries();
     return;
   }
-  model_ = make_model(first_stage_or(stage_presets_, preset));
+  in_force_ = without_timeline(first_stage_or(stage_presets_, preset));
+  model_ = make_model(in_force_);
   state_.particles = generate_particles(preset);
   state_.bonds = create_bonds(preset, state_.particles);
   add_preset_clumps(preset, state_);
@@ -88,6 +97,7 @@ Simulation::Simulation(const Preset& preset, std::vector<Preset> stages)
     state_.health = Health{};
     check_health(model_, state_);
   }
+  if (state_.health.ok) apply_due_entries();
 }
 
 Simulation::Simulation(const Checkpoint& checkpoint)
@@ -95,6 +105,7 @@ Simulation::Simulation(const Checkpoint& checkpoint)
       protocol_(checkpoint.preset.protocol),
       stage_presets_(stage_presets_of(checkpoint.preset)) {
   restore(checkpoint.preset, checkpoint.state);
+  if (state_.health.ok) apply_due_entries();
 }
 
 Simulation::Simulation(Model model, Particles particles) : model_(std::move(model)) {
@@ -148,7 +159,7 @@ std::optional<Preset> running_preset(const Preset& preset, int stage) {
 json model_parameters(const std::optional<Preset>& preset) {
   if (!preset) return nullptr;
   json j = preset_to_json(*preset);
-  for (const char* key : {"particles", "run", "description", "units"}) j.erase(key);
+  for (const char* key : {"particles", "run", "description", "units", "timeline"}) j.erase(key);
   return j;
 }
 
@@ -175,7 +186,9 @@ void Simulation::restore(const Preset& saved_with, State state) {
                                            " but this preset defines " + std::to_string(document_.materials.size()));
   const std::optional<Preset> saved_stage = running_preset(saved_with, stage);
   const bool same_parameters = model_parameters(running_preset(document_, stage)) == model_parameters(saved_stage);
-  model_ = make_model(protocol_.empty() ? document_ : stage_presets_[static_cast<size_t>(stage)]);
+  in_force_ = without_timeline(protocol_.empty() ? document_ : stage_presets_[static_cast<size_t>(stage)]);
+  entry_stages_.clear();
+  model_ = make_model(in_force_);
   state_ = std::move(state);
   // Particles follow edited material densities and magnetisations, as after a panel edit.
   if (!same_parameters && saved_stage) {
@@ -217,19 +230,84 @@ void Simulation::reinitialize() {
 }
 
 
-const Preset& Simulation::parameters() const {
-  if (protocol_.empty()) return document_;
-  return stage_presets_[static_cast<size_t>(std::min(state_.stage, stage_count() - 1))];
+Preset Simulation::folded_document() const { return fold_applied_entries(document_, entry_stages_); }
+
+int Simulation::current_stage() const { return protocol_.empty() ? 0 : std::min(state_.stage, stage_count() - 1); }
+
+void Simulation::apply_parameters(Preset next) {
+  set_model(make_model(next));
+  in_force_ = std::move(next);
+  ++parameters_revision_;
+}
+
+void Simulation::apply_due_entries() {
+  const std::vector<TimelineEntry>& timeline = document_.timeline;
+  while (entry_stages_.size() < timeline.size() &&
+         static_cast<std::int64_t>(timeline[entry_stages_.size()].step) <= state_.step) {
+    const size_t k = entry_stages_.size();
+    try {
+      apply_parameters(apply_changes(in_force_, timeline[k].set, "$.timeline[" + std::to_string(k) + "].set"));
+    } catch (const PresetError& e) {
+      state_.health.ok = false;
+      state_.health.message = "timeline entry " + std::to_string(k + 1) + " (step " +
+                              std::to_string(timeline[k].step) + ") cannot apply: " + e.what();
+      return;
+    }
+    entry_stages_.push_back(current_stage());
+  }
 }
 
 void Simulation::edit_parameters(const Preset& edited) {
-  const int stage = protocol_.empty() ? 0 : std::min(state_.stage, stage_count() - 1);
-  Preset document = fold_parameter_edit(document_, stage, parameters(), edited);
-  std::vector<Preset> stages = stage_presets_of(document);  // validates every stage with the edit
-  set_model(make_model(protocol_.empty() ? document : stages[static_cast<size_t>(stage)]));
-  document_ = std::move(document);
-  protocol_ = document_.protocol;
-  stage_presets_ = std::move(stages);
+  json run_set = json::object(), document_set = json::object();
+  for (auto& [path, value] : parameter_changes(in_force_, edited))
+    (is_document_path(path) ? document_set : run_set)[path] = std::move(value);
+  if (run_set.empty() && document_set.empty()) return;
+  const int stage = current_stage();
+  const size_t index = entry_stages_.size();  // the new entry follows those applied
+
+  // Everything is computed (and may throw) before anything changes.
+  Preset next = in_force_;
+  if (!run_set.empty()) {
+    next = apply_changes(in_force_, run_set, "$.timeline[" + std::to_string(index) + "].set");
+    // The later stages still apply on top of the edit.
+    Preset later = next;
+    for (int k = stage + 1; k < stage_count(); ++k)
+      later = apply_changes(later, protocol_[static_cast<size_t>(k)].set, "$.protocol[" + std::to_string(k) + "].set");
+  }
+  Preset document = document_;
+  std::vector<Preset> stages;
+  if (!document_set.empty()) {
+    json doc = preset_to_json(document_), now = preset_to_json(next);
+    for (auto it = document_set.begin(); it != document_set.end(); ++it) {
+      set_json_path(doc, it.key(), it.value(), "$." + it.key());
+      set_json_path(now, it.key(), it.value(), "$." + it.key());
+    }
+    document = preset_from_json(doc);
+    next = preset_from_json(now);
+    stages = stage_presets_of(document);
+  }
+  if (!run_set.empty()) set_model(make_model(next));  // throws, leaving the old model
+
+  in_force_ = std::move(next);
+  ++parameters_revision_;
+  if (!document_set.empty()) {
+    document_ = std::move(document);
+    protocol_ = document_.protocol;
+    stage_presets_ = std::move(stages);
+  }
+  if (run_set.empty()) return;
+  // Entries a stopped run did not reach by now would come out of order: the run never made them.
+  std::vector<TimelineEntry>& timeline = document_.timeline;
+  timeline.erase(std::remove_if(timeline.begin() + static_cast<std::ptrdiff_t>(index), timeline.end(),
+                                [this](const TimelineEntry& e) {
+                                  return static_cast<std::int64_t>(e.step) < state_.step;
+                                }),
+                 timeline.end());
+  TimelineEntry entry;
+  entry.step = static_cast<std::uint64_t>(state_.step);
+  entry.set = std::move(run_set);
+  timeline.insert(timeline.begin() + static_cast<std::ptrdiff_t>(index), std::move(entry));
+  entry_stages_.push_back(stage);
 }
 
 void Simulation::set_model(const Model& model) {
@@ -295,6 +373,7 @@ void Simulation::step() {
   clock.lap(Stage::Checks);
   ++timings_.steps;
   if (!protocol_.empty() && !state_.protocol_finished && state_.health.ok) advance_protocol();
+  if (state_.health.ok) apply_due_entries();  // between steps, where the app applies an edit
 }
 
 // tau_0.95 of seed 004: the first time in this stage at which <cos theta> of the easy axes with
@@ -401,7 +480,12 @@ void Simulation::start_stage(int stage) {
   state_.alignment_time.reset();
   state_.overlaps_expected = protocol_[static_cast<size_t>(stage)].until == StageEnd::NoOverlap;
   try {
-    set_model(make_model(stage_presets_[static_cast<size_t>(stage)]));
+    // With timeline entries in force, the stage's changes apply on top of them (later wins);
+    // otherwise the stage's preset is the one validated up front.
+    apply_parameters(entry_stages_.empty()
+                         ? stage_presets_[static_cast<size_t>(stage)]
+                         : apply_changes(in_force_, protocol_[static_cast<size_t>(stage)].set,
+                                         "$.protocol[" + std::to_string(stage) + "].set"));
   } catch (const PresetError& e) {
     state_.health.ok = false;
     state_.health.message = "protocol stage " + std::to_string(stage + 1) + " '" +

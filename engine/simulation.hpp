@@ -17,6 +17,7 @@
 #include "engine/thread_team.hpp"
 
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <vector>
 #include <cstdint>
@@ -60,8 +61,18 @@ class Simulation {
   std::int64_t run(std::int64_t steps);
 
   const Model& model() const { return model_; }
-  // The preset the scene was built from (its protocol included): what a checkpoint stores.
+  // The preset the scene was built from (its protocol included) with the timeline of parameter
+  // changes made since (engine/timeline.hpp): what File > Save writes, and what replays this run
+  // from its start.
   const Preset& document() const { return document_; }
+  // The document with the timeline entries applied so far folded into its parameters (the rest kept
+  // in its timeline): what a checkpoint of now stores and what a reset restarts from, with the
+  // parameters in force.
+  Preset folded_document() const;
+  // Timeline entries of the document applied so far (the rest wait for their step).
+  std::size_t timeline_applied() const { return entry_stages_.size(); }
+  // Counts changes of parameters() (an edit, a stage start, a timeline entry).
+  std::uint64_t parameters_revision() const { return parameters_revision_; }
   const State& state() const { return state_; }
   Observables observe() const { return lodestone::observe(model_, state_); }
   const StageTimings& timings() const { return timings_; }
@@ -71,12 +82,15 @@ class Simulation {
   std::string stage_label() const;  // "2/3 drop", or "" without a protocol
   bool protocol_finished() const { return state_.protocol_finished; }
 
-  // The parameters in force: the running stage's preset (the document with the changes of the
-  // stages so far), or the document itself without a protocol. What the app's panels show.
-  const Preset& parameters() const;
-  // An edit of parameters() (a command from the app): applies now through set_model, and is
-  // folded into the document (fold_parameter_edit) so that it lasts through later stages, a
-  // reset and a save. Throws PresetError, changing nothing.
+  // The parameters in force: the document's, with the changes of the protocol stages and timeline
+  // entries so far applied in the order they came. What the app's panels show.
+  const Preset& parameters() const { return in_force_; }
+  // An edit of parameters() (a command from the app) at the current step: the changed values apply
+  // now through set_model and are recorded as a timeline entry at this step (the document's own
+  // parameters stay as loaded), so that a save replays the run. Changes that do not act on the run
+  // (description, display units, particle generator, run settings) go to the document itself. An
+  // edit that changes nothing does nothing. Throws PresetError, changing nothing, also when a later
+  // protocol stage's changes would not apply on top of the edit.
   void edit_parameters(const Preset& edited);
 
   // Replaces the parameters (a command from the app): the derived tables are rebuilt, the
@@ -98,10 +112,17 @@ class Simulation {
   void advance_protocol();
   void track_alignment();
   void start_stage(int stage);
+  // Applies the timeline entries due at this step (before it); a failure stops the run.
+  void apply_due_entries();
+  void apply_parameters(Preset next);
+  int current_stage() const;  // the running protocol stage (the last one once finished), 0 without
 
   Preset document_;
   std::vector<ProtocolStage> protocol_;
   std::vector<Preset> stage_presets_;  // the preset each stage runs with (validated up front)
+  Preset in_force_;                    // parameters(): no timeline
+  std::vector<int> entry_stages_;      // the protocol stage each applied timeline entry was applied in
+  std::uint64_t parameters_revision_ = 0;
   Model model_;
   State state_;
   StageTimings timings_;

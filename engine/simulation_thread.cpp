@@ -60,6 +60,7 @@ void SimulationThread::adopt_parameters() {
   scene_ = std::make_shared<const Preset>(sim_->document());
   in_force_ = std::make_shared<const Preset>(sim_->parameters());
   in_force_stage_ = sim_->state().stage;
+  in_force_revision_ = sim_->parameters_revision();
   ++scene_revision_;
 }
 
@@ -83,7 +84,9 @@ void SimulationThread::apply(Command& command) {
             sim_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
             adopt_parameters();
           } else if constexpr (std::is_same_v<T, ResetScene>) {
-            set_scene(*scene_, source_);
+            // The run restarts with the parameters in force: the timeline entries applied so far
+            // become the scene's own parameters, those not reached yet stay (docs/session-log.md).
+            set_scene(sim_->folded_document(), source_);
           } else if constexpr (std::is_same_v<T, SetRunning>) {
             if (c.running && !sim_->state().health.ok)
               refuse("the run stopped on a failed check; reset the scene or load another first");
@@ -148,7 +151,8 @@ void SimulationThread::publish() {
     rate_steps_ = 0;
     rate_start_ = now;
   }
-  if (sim_->state().stage != in_force_stage_) adopt_parameters();  // a protocol stage began
+  // A protocol stage began or a timeline entry applied.
+  if (sim_->state().stage != in_force_stage_ || sim_->parameters_revision() != in_force_revision_) adopt_parameters();
   Snapshot& s = snapshots_.write_buffer();
   capture_snapshot(*sim_, s);
   s.sequence = ++sequence_;

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -14,8 +15,8 @@ namespace lodestone::ui {
 
 namespace {
 
-// The stages with what each changes; the running one highlighted. Panel edits join the running
-// stage's changes (Simulation::edit_parameters), so they show up here too.
+// The stages with what each changes; the running one highlighted. Panel edits are recorded in the
+// timeline (Simulation::edit_parameters), shown below it.
 void protocol_tree(const Preset& scene, int running) {
   if (!ImGui::TreeNode("protocol")) return;
   ImGui::TextWrapped("Edits apply to the running stage and stay for the later ones, except for values a later "
@@ -35,6 +36,21 @@ void protocol_tree(const Preset& scene, int running) {
       ImGui::TextColored(colour, "    %s = %s", it.key().c_str(), it.value().dump().c_str());
   }
   ImGui::TreePop();
+}
+
+// The session log (engine/timeline.hpp): how many changes, and the next one a replay has to come.
+void timeline_line(const std::vector<TimelineEntry>& timeline, std::int64_t step) {
+  const size_t count = timeline.size();
+  const auto next = std::find_if(timeline.begin(), timeline.end(),
+                                 [step](const TimelineEntry& e) { return static_cast<std::int64_t>(e.step) > step; });
+  if (next == timeline.end())
+    ImGui::TextDisabled("timeline: %zu change%s recorded", count, count == 1 ? "" : "s");
+  else
+    ImGui::TextDisabled("timeline: %zu change%s recorded, next at step %llu", count, count == 1 ? "" : "s",
+                        static_cast<unsigned long long>(next->step));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Parameter changes by step number. File > Save keeps them, and the saved file replays this\n"
+                      "run: lodestone-run saved.json. A reset starts again with the parameters in force.");
 }
 
 }  // namespace
@@ -99,6 +115,7 @@ void run_panel(PanelContext& c) {
     if (s.scene) protocol_tree(*s.scene, s.observables.stage);
   }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
+  if (s.scene && !s.scene->timeline.empty()) timeline_line(s.scene->timeline, s.step);
   ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second, static_cast<double>(state.frames_per_second),
               static_cast<long long>(s.observables.particle_contacts));
   if (s.observables.bonds > 0 || s.observables.broken_bonds > 0)

@@ -88,7 +88,11 @@ void print_summary(const std::string& source, const Preset& preset, const Simula
     std::printf("  stage %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
     if (s.until != StageEnd::Time) std::printf(", until %s (%.4g)", stage_end_name(s.until), s.threshold);
     std::printf("\n");
-  }
+  }  if (!preset.timeline.empty())
+    std::printf("  timeline: %zu recorded change%s from step %llu to %llu, replayed (docs/session-log.md)\n",
+                preset.timeline.size(), preset.timeline.size() == 1 ? "" : "s",
+                static_cast<unsigned long long>(preset.timeline.front().step),
+                static_cast<unsigned long long>(preset.timeline.back().step));
 }
 
 // A protocol stage by name or by its number from 1 (as the progress shows it).
@@ -296,7 +300,7 @@ int main(int argc, char** argv) {
 
   auto write_checkpoint = [&]() {
     try {
-      save_checkpoint(options.checkpoint_path, sim->document(), sim->state());
+      save_checkpoint(options.checkpoint_path, sim->folded_document(), sim->state());
       return true;
     } catch (const CheckpointError& e) {
       std::cerr << "lodestone-run: " << e.what() << "\n";

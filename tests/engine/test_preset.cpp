@@ -656,6 +656,7 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(particle_entry_schema(), "particles.particles[].", specs);
   check_schema(pressure_schema(), "pressure.", specs);
   check_schema(protocol_stage_schema(), "protocol[].", specs);
+  check_schema(timeline_entry_schema(), "timeline[].", specs);
   check_schema(run_schema(), "run.", specs);
   check_schema(bonds_schema(), "bonds.", specs);
   check_schema(bond_entry_schema(), "bonds.list[].", specs);

@@ -126,20 +126,24 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
   CHECK(sim.model().materials[0].friction == 0.3);
   CHECK(sim.model().field.strength == 0.005);
   CHECK(sim.model().environment.translational_damping == 2.0);
-  CHECK(preset_to_json(sim.parameters()) == [&] {
-    json j = preset_to_json(edited);
-    j["protocol"] = preset_to_json(sim.document())["protocol"];  // the edit folded into the protocol
-    return j;
-  }());
-  // The document: the edit joined the running stage's changes; the earlier stage is as it ran.
+  CHECK(preset_to_json(sim.parameters()) == preset_to_json(edited));
+  // The document: the stages as loaded, the edit in the timeline at this step (engine/timeline.hpp);
+  // the particle generator is not a change of the run, the document takes it.
   const Preset& doc = sim.document();
   CHECK(doc.particles.count == 12);
   CHECK(doc.materials[0].friction == staged().materials[0].friction);
-  CHECK(doc.protocol[0].set.empty());
-  CHECK(doc.protocol[1].set.size() == 3);
-  CHECK(doc.protocol[1].set.at("materials.0.friction") == 0.3);
-  CHECK(!doc.protocol[1].set.contains("particles.count"));
-  CHECK(stage_preset(doc, 0).environment.translational_damping == 1.0);
+  CHECK(preset_to_json(doc)["protocol"] == preset_to_json(staged())["protocol"]);
+  REQUIRE(doc.timeline.size() == 1);
+  CHECK(doc.timeline[0].step == static_cast<std::uint64_t>(sim.state().step));
+  CHECK(doc.timeline[0].set.size() == 3);
+  CHECK(!doc.timeline[0].set.contains("particles.count"));
+  // Folded (what a reset restarts from): the edit joined the running stage's changes.
+  const Preset folded = sim.folded_document();
+  CHECK(folded.timeline.empty());
+  CHECK(folded.protocol[0].set.empty());
+  CHECK(folded.protocol[1].set.size() == 3);
+  CHECK(folded.protocol[1].set.at("materials.0.friction") == 0.3);
+  CHECK(stage_preset(folded, 0).environment.translational_damping == 1.0);
 
   // The next stage: its own field, the other edits kept.
   while (!sim.protocol_finished() && sim.state().health.ok) sim.step();
@@ -161,7 +165,7 @@ TEST_CASE("an edit that a stage's own changes would break is refused, and nothin
   CHECK(sim.model().time_step == *p.integrator.time_step);
 }
 
-TEST_CASE("without a protocol an edit is the new document", "[protocol]") {
+TEST_CASE("without a protocol an edit goes to the timeline, and folded it is the new document", "[protocol]") {
   Preset p = staged();
   p.protocol.clear();
   p.particles.allow_overlap = false;
@@ -171,7 +175,11 @@ TEST_CASE("without a protocol an edit is the new document", "[protocol]") {
   edited.field.strength = 0.02;
   edited.description = "edited";
   sim.edit_parameters(edited);
-  CHECK(preset_to_json(sim.document()) == preset_to_json(edited));
-  CHECK(&sim.parameters() == &sim.document());
+  CHECK(sim.document().field.strength == p.field.strength);
+  CHECK(sim.document().description == "edited");
+  REQUIRE(sim.document().timeline.size() == 1);
+  CHECK(sim.document().timeline[0].set == json::object({{"field.strength", 0.02}}));
+  CHECK(preset_to_json(sim.parameters()) == preset_to_json(edited));
+  CHECK(preset_to_json(sim.folded_document()) == preset_to_json(edited));
   CHECK(sim.model().field.strength == 0.02);
 }

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstring>
 #include <functional>
 #include <thread>
 
@@ -142,7 +143,9 @@ TEST_CASE("simulation thread: commands apply in order, refused ones keep the sce
   t.push(ApplyParameters{edited});
   t.push(StepOnce{1});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 1; }));
-  CHECK(t.snapshot().scene->field.strength == 0.03);
+  CHECK(t.snapshot().scene->field.strength == 0.0);  // the scene as loaded, the edits in its timeline
+  REQUIRE(t.snapshot().scene->timeline.size() == 2);
+  CHECK(t.snapshot().scene->timeline[1].set.at("field.strength") == 0.03);
   CHECK(t.snapshot().in_force->field.strength == 0.03);
   CHECK(t.snapshot().field.norm() == Approx(0.03).epsilon(1e-12));
   CHECK(t.snapshot().scene_revision == first_revision + 2);
@@ -156,8 +159,9 @@ TEST_CASE("simulation thread: commands apply in order, refused ones keep the sce
   t.push(ApplyParameters{bad});
   REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.message_revision == messages + 1; }));
   CHECK(t.snapshot().message.find("$.box") != std::string::npos);
-  CHECK(t.snapshot().scene->field.strength == 0.03);
-  CHECK(t.snapshot().scene->box.x_min == SideKind::Wall);
+  CHECK(t.snapshot().in_force->field.strength == 0.03);
+  CHECK(t.snapshot().scene->timeline.size() == 2);
+  CHECK(t.snapshot().in_force->box.x_min == SideKind::Wall);
 
   // A scene that cannot be built is refused; the current one is kept.
   Preset too_full = small_scene(100000);
@@ -200,7 +204,8 @@ TEST_CASE("simulation thread: the snapshot shows the running stage's parameters,
   t.push(ApplyParameters{edited, 1});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.acknowledged_edit == 1; }));
   CHECK(t.snapshot().in_force->environment.translational_damping == 0.5);
-  CHECK(t.snapshot().scene->protocol[0].set.contains("environment.translational_damping"));
+  REQUIRE(t.snapshot().scene->timeline.size() == 1);
+  CHECK(t.snapshot().scene->timeline[0].set.contains("environment.translational_damping"));
 
   t.push(StepOnce{20});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 20; }));
@@ -268,4 +273,110 @@ TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses w
     return s.message_revision > messages && s.message.find("reset the scene") != std::string::npos;
   }));
   CHECK_FALSE(t.snapshot().running);
+}
+
+namespace {
+
+bool same_bits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
+}
+bool same_bits(const std::vector<Quat>& a, const std::vector<Quat>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Quat)) == 0;
+}
+
+// Magnets with gravity and friction in a walled box: field and friction edits change the run.
+Preset magnet_scene() {
+  Preset p = small_scene(24);
+  p.materials[0].magnetization = 2e5;
+  p.materials[0].friction = 0.4;
+  p.magnetics.method = DipoleMethod::Cutoff;
+  p.environment.gravity = Vec3(0, 0, -9.81);
+  p.field.strength = 5e-3;
+  return p;
+}
+
+// Sends an edit of the parameters in force and waits until the simulation thread applied it.
+void edit_and_wait(SimulationThread& t, std::uint64_t id, const std::function<void(Preset&)>& change) {
+  Preset edited = *t.snapshot().in_force;
+  change(edited);
+  t.push(ApplyParameters{edited, id});
+  REQUIRE(wait_until(t, [id](const Snapshot& s) { return s.acknowledged_edit == id; }));
+  REQUIRE(t.snapshot().message_revision == 0);  // not refused
+}
+
+}  // namespace
+
+TEST_CASE("simulation thread: edits between pauses go into the timeline, and the saved scene replays the run",
+          "[threading][timeline]") {
+  SimulationThread t(magnet_scene(), "session", /*start_running=*/false);
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  t.push(StepOnce{50});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 50; }));
+  edit_and_wait(t, 1, [](Preset& p) { p.field.strength = 2e-2; });
+
+  // Run freely, pause wherever the thread happens to be, and edit there (twice at that step).
+  t.push(SetRunning{true});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.running && s.step > 60; }));
+  t.push(SetRunning{false});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return !s.running; }));
+  const std::int64_t paused_at = t.snapshot().step;
+  edit_and_wait(t, 2, [](Preset& p) { p.materials[0].friction = 0.1; });
+  edit_and_wait(t, 3, [](Preset& p) { p.environment.translational_damping = 0.2; });
+  CHECK(t.snapshot().step == paused_at);
+  t.push(StepOnce{40});
+  const std::int64_t end = paused_at + 40;
+  REQUIRE(wait_until(t, [end](const Snapshot& s) { return s.step == end; }));
+  t.push(CaptureFrame{7});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.frame_request == 7 && s.frame; }));
+  const Snapshot& s = t.snapshot();
+  REQUIRE(s.scene);
+  const Preset& doc = *s.scene;
+
+  // The document: the scene as loaded, plus the three changes at their steps.
+  CHECK(doc.field.strength == 5e-3);
+  CHECK(doc.materials[0].friction == 0.4);
+  REQUIRE(doc.timeline.size() == 3);
+  CHECK(doc.timeline[0].step == 50);
+  CHECK(doc.timeline[0].set == json::object({{"field.strength", 2e-2}}));
+  CHECK(doc.timeline[1].step == static_cast<std::uint64_t>(paused_at));
+  CHECK(doc.timeline[1].set == json::object({{"materials.0.friction", 0.1}}));
+  CHECK(doc.timeline[2].step == static_cast<std::uint64_t>(paused_at));
+  CHECK(doc.timeline[2].set == json::object({{"environment.translational_damping", 0.2}}));
+
+  // Saved, loaded and run headless for as many steps: the same particles, bit for bit.
+  Simulation replay(parse_preset(preset_to_text(doc), "saved session"));
+  replay.run(end);
+  REQUIRE(replay.state().health.ok);
+  const FrameFields& frame = *s.frame;
+  CHECK(frame.step == end);
+  CHECK(same_bits(replay.state().particles.position, frame.position));
+  CHECK(same_bits(replay.state().particles.velocity, frame.velocity));
+  CHECK(same_bits(replay.state().particles.orientation, frame.orientation));
+  CHECK(same_bits(replay.state().particles.angular_velocity, frame.angular_velocity));
+}
+
+TEST_CASE("simulation thread: a loaded session replays its timeline, a reset keeps the parameters in force",
+          "[threading][timeline]") {
+  Preset session = magnet_scene();
+  session.timeline = {TimelineEntry{5, json::object({{"field.strength", "20 mT"}})},
+                      TimelineEntry{500, json::object({{"materials.0.friction", 0.1}})}};
+  SimulationThread t(session, "session.json", /*start_running=*/false);
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  CHECK(t.snapshot().in_force->field.strength == 5e-3);
+  t.push(StepOnce{10});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 10; }));
+  CHECK(t.snapshot().in_force->field.strength == Approx(0.02));  // replayed at step 5
+  CHECK(t.snapshot().field.norm() == Approx(0.02).epsilon(1e-12));
+  edit_and_wait(t, 1, [](Preset& p) { p.environment.rotational_damping = 0.3; });
+  CHECK(t.snapshot().scene->timeline.size() == 3);  // the edit went between the two entries
+  CHECK(t.snapshot().scene->timeline[1].step == 10);
+
+  // Reset: the applied changes become the scene's parameters, the one not reached stays.
+  t.push(ResetScene{});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 0 && s.scene->timeline.size() == 1; }));
+  const Preset& doc = *t.snapshot().scene;
+  CHECK(doc.field.strength == Approx(0.02));
+  CHECK(doc.environment.rotational_damping == 0.3);
+  CHECK(doc.timeline[0].step == 500);
+  CHECK(t.snapshot().in_force->materials[0].friction == 0.4);
 }

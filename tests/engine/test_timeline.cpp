@@ -1,0 +1,288 @@
+// The timeline (session log, engine/timeline.hpp): edits recorded by step number into the document,
+// replayed bit-identically by a Simulation built from the saved document; entries and protocol
+// stages in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
+
+#include "test_support.hpp"
+
+#include "engine/checkpoint.hpp"
+#include "engine/protocol.hpp"
+#include "engine/timeline.hpp"
+
+#include <cstring>
+
+using namespace lodestone;
+using namespace lodestone::testing;
+
+namespace {
+
+bool same_bits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
+}
+bool same_bits(const std::vector<Quat>& a, const std::vector<Quat>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Quat)) == 0;
+}
+
+// Positions, velocities, orientations and angular velocities, bit for bit, and the step count.
+bool same_trajectory_end(const State& a, const State& b) {
+  return a.step == b.step && same_bits(a.particles.position, b.particles.position) &&
+         same_bits(a.particles.velocity, b.particles.velocity) &&
+         same_bits(a.particles.orientation, b.particles.orientation) &&
+         same_bits(a.particles.angular_velocity, b.particles.angular_velocity);
+}
+
+// The document as File > Save writes it and a later load reads it: text and back.
+Preset saved_and_loaded(const Preset& document) { return parse_preset(preset_to_text(document), "saved session"); }
+
+// Steps to `step` (the step counter), failing on any engine warning.
+void run_to_step(Simulation& sim, std::int64_t step) { run_checked(sim, step - sim.state().step); }
+
+// An interactive session: field strength changed at step 50, friction at step 120, 200 steps.
+Simulation session(const Preset& start) {
+  Simulation sim(start);
+  run_to_step(sim, 50);
+  Preset edited = sim.parameters();
+  edited.field.strength = 2e-2;
+  sim.edit_parameters(edited);
+  run_to_step(sim, 120);
+  edited = sim.parameters();
+  edited.materials[0].friction = 0.1;
+  sim.edit_parameters(edited);
+  run_to_step(sim, 200);
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved document replays them bit-identically",
+          "[timeline]") {
+  const Preset start = magnets_in_walled_box();
+  const Simulation interactive = session(start);
+
+  // The document keeps the parameters it was loaded with; the timeline carries the two changes.
+  const Preset& doc = interactive.document();
+  CHECK(doc.field.strength == start.field.strength);
+  CHECK(doc.materials[0].friction == start.materials[0].friction);
+  REQUIRE(doc.timeline.size() == 2);
+  CHECK(doc.timeline[0].step == 50);
+  CHECK(doc.timeline[0].set == json::object({{"field.strength", 2e-2}}));
+  CHECK(doc.timeline[1].step == 120);
+  CHECK(doc.timeline[1].set == json::object({{"materials.0.friction", 0.1}}));
+  CHECK(interactive.timeline_applied() == 2);
+  CHECK(interactive.model().field.strength == 2e-2);
+  CHECK(interactive.model().materials[0].friction == 0.1);
+
+  // Saved, loaded, run the same number of steps: the same trajectory, bit for bit.
+  const Preset loaded = saved_and_loaded(doc);
+  CHECK(preset_to_json(loaded) == preset_to_json(doc));
+  Simulation replay(loaded);
+  run_to_step(replay, 49);
+  CHECK(replay.parameters().field.strength == start.field.strength);  // not before its step
+  run_to_step(replay, 50);
+  CHECK(replay.parameters().field.strength == 2e-2);  // 50 steps made: in force for the next one
+  run_to_step(replay, 200);
+  CHECK(replay.timeline_applied() == 2);
+  CHECK(same_trajectory_end(replay.state(), interactive.state()));
+  CHECK(preset_to_json(replay.document()) == preset_to_json(doc));
+
+  // The comparison can fail: the same change one step later gives another trajectory.
+  Preset late = loaded;
+  late.timeline[0].step = 51;
+  Simulation shifted(late);
+  run_to_step(shifted, 200);
+  CHECK_FALSE(same_trajectory_end(shifted.state(), interactive.state()));
+  // ... and so does the document without its timeline.
+  Preset without = loaded;
+  without.timeline.clear();
+  Simulation plain(without);
+  run_to_step(plain, 200);
+  CHECK_FALSE(same_trajectory_end(plain.state(), interactive.state()));
+}
+
+TEST_CASE("timeline: two edits at one step, a unit string, and an edit that changes nothing", "[timeline]") {
+  Preset start = magnets_in_walled_box();
+  start.timeline = {TimelineEntry{0, json::object({{"field.strength", "10 mT"}})}};  // a hand-written entry
+  Simulation sim(start);
+  CHECK(sim.parameters().field.strength == Approx(0.01));  // step 0: before the first step
+  run_to_step(sim, 30);
+  Preset edited = sim.parameters();
+  sim.edit_parameters(edited);  // nothing changed: nothing recorded, nothing applied
+  CHECK(sim.document().timeline.size() == 1);
+  const std::uint64_t revision = sim.parameters_revision();
+  edited.environment.translational_damping = 0.5;
+  sim.edit_parameters(edited);
+  edited.field.direction = Vec3(0, 1, 0);
+  edited.description = "explored";  // not a change of the run: the document takes it
+  edited.run.real_time_factor = 0.5;
+  sim.edit_parameters(edited);
+  CHECK(sim.parameters_revision() > revision);
+  const Preset& doc = sim.document();
+  REQUIRE(doc.timeline.size() == 3);
+  CHECK(doc.timeline[1].step == 30);
+  CHECK(doc.timeline[1].set == json::object({{"environment.translational_damping", 0.5}}));
+  CHECK(doc.timeline[2].step == 30);
+  CHECK(doc.timeline[2].set == json::object({{"field.direction", json::array({0.0, 1.0, 0.0})}}));
+  CHECK(doc.description == "explored");
+  CHECK(doc.run.real_time_factor == 0.5);
+  CHECK(sim.parameters().description == "explored");
+  run_to_step(sim, 90);
+
+  Simulation replay(saved_and_loaded(doc));
+  run_to_step(replay, 90);
+  CHECK(same_trajectory_end(replay.state(), sim.state()));
+}
+
+TEST_CASE("timeline: an edit during a replay goes between the entries it came between", "[timeline]") {
+  const Simulation first = session(magnets_in_walled_box());
+  Simulation sim(saved_and_loaded(first.document()));  // a session loaded in the app
+  run_to_step(sim, 80);
+  CHECK(sim.timeline_applied() == 1);
+  Preset edited = sim.parameters();
+  CHECK(edited.field.strength == 2e-2);  // the replayed change is in force
+  edited.environment.rotational_damping = 0.25;
+  sim.edit_parameters(edited);
+  run_to_step(sim, 200);
+  const auto& timeline = sim.document().timeline;
+  REQUIRE(timeline.size() == 3);
+  CHECK(timeline[0].step == 50);
+  CHECK(timeline[1].step == 80);
+  CHECK(timeline[1].set == json::object({{"environment.rotational_damping", 0.25}}));
+  CHECK(timeline[2].step == 120);
+  CHECK(sim.model().materials[0].friction == 0.1);  // the recorded future still came
+  CHECK_FALSE(same_trajectory_end(sim.state(), first.state()));
+
+  Simulation replay(saved_and_loaded(sim.document()));
+  run_to_step(replay, 200);
+  CHECK(same_trajectory_end(replay.state(), sim.state()));
+}
+
+TEST_CASE("timeline: a checkpoint between entries (applied ones folded in) continues bit-identically", "[timeline]") {
+  const Simulation whole = session(magnets_in_walled_box());
+  Simulation part(saved_and_loaded(whole.document()));
+  run_to_step(part, 100);
+  const Preset folded = part.folded_document();
+  CHECK(folded.field.strength == 2e-2);  // the entry applied became the scene's parameter
+  REQUIRE(folded.timeline.size() == 1);  // the one not reached stays
+  CHECK(folded.timeline[0].step == 120);
+  Simulation resumed(checkpoint_from_bytes(checkpoint_to_bytes(folded, part.state())));
+  run_to_step(resumed, 200);
+  CHECK(same_trajectory_end(resumed.state(), whole.state()));
+}
+
+TEST_CASE("timeline: with a protocol, entries act on top of the running stage and later stages override their own keys",
+          "[timeline][protocol]") {
+  Preset p = magnets_in_walled_box();
+  const double dt = Simulation(p).model().time_step;
+  ProtocolStage settle, align;
+  settle.name = "settle";
+  settle.duration = 99.5 * dt;  // ends after 100 steps
+  settle.set = json::object({{"materials.0.friction", 0.2}});
+  align.name = "align";
+  align.duration = 1.0;
+  align.set = json::object({{"field.strength", "30 mT"}});
+  p.protocol = {settle, align};
+
+  Simulation sim(p);
+  run_to_step(sim, 40);
+  Preset edited = sim.parameters();
+  CHECK(edited.materials[0].friction == 0.2);
+  edited.materials[0].friction = 0.3;  // no later stage sets it: it stays
+  edited.field.strength = 1e-2;        // "align" sets it: that wins when it starts
+  sim.edit_parameters(edited);
+  run_to_step(sim, 150);
+  REQUIRE(sim.state().stage == 1);
+  CHECK(sim.parameters().materials[0].friction == 0.3);
+  CHECK(sim.parameters().field.strength == Approx(0.03));
+  edited = sim.parameters();
+  edited.environment.translational_damping = 0.5;
+  sim.edit_parameters(edited);
+  run_to_step(sim, 200);
+
+  // The stages are as loaded; the timeline holds the edits.
+  const Preset& doc = sim.document();
+  CHECK(preset_to_json(doc)["protocol"] == preset_to_json(p)["protocol"]);
+  REQUIRE(doc.timeline.size() == 2);
+  CHECK(doc.timeline[0].step == 40);
+  CHECK(doc.timeline[0].set == json::object({{"materials.0.friction", 0.3}, {"field.strength", 1e-2}}));
+  CHECK(doc.timeline[1].step == 150);
+
+  Simulation replay(saved_and_loaded(doc));
+  run_to_step(replay, 200);
+  CHECK(same_trajectory_end(replay.state(), sim.state()));
+
+  // Folded (a reset): each entry joins the set of the stage it was made in; stage presets agree.
+  const Preset folded = sim.folded_document();
+  CHECK(folded.timeline.empty());
+  CHECK(folded.protocol[0].set == json::object({{"materials.0.friction", 0.3}, {"field.strength", 1e-2}}));
+  CHECK(folded.protocol[1].set.at("environment.translational_damping") == 0.5);
+  json folded_stage = preset_to_json(stage_preset(folded, 1)), in_force = preset_to_json(sim.parameters());
+  folded_stage.erase("protocol");
+  in_force.erase("protocol");
+  CHECK(folded_stage == in_force);
+}
+
+TEST_CASE("timeline: an edit a later stage's changes cannot follow is refused, and nothing changes", "[timeline]") {
+  Preset p = magnets_in_walled_box();
+  ProtocolStage first, second;
+  first.duration = 1e-3;
+  second.set = json::object({{"field.direction", json::array({0, 0, 1})}});
+  p.protocol = {first, second};
+  p.field.program = FieldProgram::Rotating;
+  p.field.rotation_axis = Vec3(1, 0, 0);
+  p.field.direction = Vec3(0, 1, 0);
+  Simulation sim(p);
+  Preset edited = sim.parameters();
+  edited.field.rotation_axis = Vec3(0, 0, 1);  // fine now, parallel to the second stage's direction
+  const json before = preset_to_json(sim.document());
+  CHECK_THROWS_WITH(sim.edit_parameters(edited), Catch::Contains("$.protocol[1].set") && Catch::Contains("rotation_axis"));
+  CHECK(preset_to_json(sim.document()) == before);
+  CHECK(sim.parameters().field.rotation_axis == Vec3(1, 0, 0));
+}
+
+TEST_CASE("timeline: bad entries are refused naming the field, the value and what is allowed", "[timeline]") {
+  json j = preset_to_json(magnets_in_walled_box());
+  const auto load = [&](const json& timeline) {
+    json t = j;
+    t["timeline"] = timeline;
+    return parse_preset(t.dump(), "session.json");
+  };
+  const json good = json::object({{"step", 50}, {"set", json::object({{"field.strength", "20 mT"}})}});
+  CHECK(load(json::array({good})).timeline.size() == 1);
+
+  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", -3}, {"set", json::object({{"field.strength", 0.0}})}})})),
+                    Catch::Contains("$.timeline[1].step") && Catch::Contains("non-negative integer") &&
+                        Catch::Contains("-3"));
+  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", 2.5}, {"set", json::object()}})})),
+                    Catch::Contains("$.timeline[1].step") && Catch::Contains("2.5"));
+  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", 10}, {"set", json::object({{"field.strength", 0.0}})}})})),
+                    Catch::Contains("$.timeline[1].step") && Catch::Contains("value 10") &&
+                        Catch::Contains("non-decreasing"));
+  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object({{"field.strenght", 1.0}})}})})),
+                    Catch::Contains("$.timeline[0].set.field.strenght") && Catch::Contains("no key 'strenght'") &&
+                        Catch::Contains("strength"));
+  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", 60}, {"set", json::object({{"field.strength", "-2 mT"}})}})})),
+                    Catch::Contains("$.timeline[1].set.field.strength") && Catch::Contains("-0.002") &&
+                        Catch::Contains("[0, inf)"));
+  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object({{"materials.3.friction", 1.0}})}})})),
+                    Catch::Contains("$.timeline[0].set.materials.3.friction") && Catch::Contains("list of 1"));
+  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object({{"particles.count", 3}})}})})),
+                    Catch::Contains("$.timeline[0].set.particles.count") && Catch::Contains("cannot change during a run"));
+  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object()}})})),
+                    Catch::Contains("$.timeline[0].set") && Catch::Contains("at least one"));
+  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"sets", json::object()}})})),
+                    Catch::Contains("$.timeline[0].sets") && Catch::Contains("allowed here: step, set"));
+  CHECK_THROWS_WITH(load(json::object()), Catch::Contains("$.timeline") && Catch::Contains("list of objects"));
+}
+
+TEST_CASE("timeline: an entry a stage's changes make impossible stops the run with a message", "[timeline]") {
+  Preset p = magnets_in_walled_box();
+  ProtocolStage first, second;
+  first.duration = 1e-9;  // one step
+  second.set = json::object({{"field.program", "rotating"}, {"field.rotation_axis", json::array({1, 0, 0})}});
+  p.protocol = {first, second};
+  p.timeline = {TimelineEntry{3, json::object({{"field.direction", json::array({1, 0, 0})}})}};
+  Simulation sim(p);
+  sim.run(5);
+  CHECK_FALSE(sim.state().health.ok);
+  CHECK(sim.state().health.message.find("timeline entry 1 (step 3)") != std::string::npos);
+  CHECK(sim.state().health.message.find("rotation_axis") != std::string::npos);
+}
