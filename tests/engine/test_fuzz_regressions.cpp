@@ -9,6 +9,7 @@
 #include "fuzz/fuzz_harness.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -109,4 +110,39 @@ TEST_CASE("fuzz regression: a checkpoint that blows up after the restart stops w
   INFO(outcome.error);
   REQUIRE(outcome.loaded);
   REQUIRE(outcome.simulated);
+}
+
+// A preset with touching bonds and a sphere ~1e82 m away: the bond hash grid cast its cell index from
+// double to int64 (undefined behaviour). The index is clamped in double first.
+TEST_CASE("fuzz regression: touching bonds with a sphere 1e82 m away (bond cell index overflowed)", "[fuzz]") {
+  const fuzz::Outcome outcome = replay("preset", "bond-cell-far-sphere.json");
+  INFO(outcome.error);
+  REQUIRE(outcome.loaded);
+}
+
+TEST_CASE("fuzz regression: touching bonds form between neighbours while another sphere is 1e80 m away", "[fuzz]") {
+  Preset p = bare_preset();
+  p.bonds.create = BondCreation::Touching;
+  p.particles.particles = {sphere(Vec3(0, 0, 0), 1e-3), sphere(Vec3(2e-3, 0, 0), 1e-3),
+                           sphere(Vec3(1e80, 0, 0), 1e-3)};
+  Simulation sim(p);
+  REQUIRE(sim.state().bonds.size() == 1);
+}
+
+// A checkpoint with an angular velocity of 7e274 rad/s: the orientation became NaN while the position,
+// velocity and force stayed finite, so the health check passed and the NaN spread through the moments.
+// The check now covers the orientation: the run stops with a message naming the particle.
+TEST_CASE("fuzz regression: a NaN orientation fails the health check (angular velocity 7e274 rad/s)", "[fuzz]") {
+  const std::string bytes = file_bytes(kRegressions / "checkpoint/nan-orientation-unnoticed.ckpt");
+  const fuzz::Outcome outcome = replay("checkpoint", "nan-orientation-unnoticed.ckpt");
+  INFO(outcome.error);
+  REQUIRE(outcome.loaded);
+  REQUIRE(outcome.simulated);
+  std::string repaired = bytes;
+  const std::uint64_t sum = checkpoint_checksum(repaired.data(), repaired.size() - 8);
+  std::memcpy(repaired.data() + repaired.size() - 8, &sum, 8);
+  Simulation sim(checkpoint_from_bytes(repaired));
+  sim.run(2);
+  REQUIRE_FALSE(sim.state().health.ok);
+  CHECK_THAT(sim.state().health.message, Catch::Contains("orientation"));
 }
