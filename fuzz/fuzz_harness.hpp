@@ -12,14 +12,14 @@
 // ten million particles, which is a legitimate (slow) run, not a bug. The budget is on the work
 // the scene asks for, never on the values in it.
 
-#include "engine/checkpoint.hpp"
-#include "engine/preset.hpp"
-#include "engine/simulation.hpp"
-
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+
+#include "engine/checkpoint.hpp"
+#include "engine/preset.hpp"
+#include "engine/simulation.hpp"
 
 namespace lodestone::fuzz {
 
@@ -45,17 +45,24 @@ inline long long planned_particles(const Preset& p) {
   const GeneratorParameters& g = p.particles;
   long long n = 0;
   switch (g.kind) {
-    case GeneratorKind::Lattice: n = g.count; break;
+    case GeneratorKind::Lattice:
+      n = g.count;
+      break;
     case GeneratorKind::Random:
       if (static_cast<long long>(g.count) * g.max_attempts > kMaxPlacementAttempts) return -1;
       n = g.count;
       break;
-    case GeneratorKind::List: n = static_cast<long long>(g.particles.size()); break;
-    case GeneratorKind::Checkpoint: return -1;
+    case GeneratorKind::List:
+      n = static_cast<long long>(g.particles.size());
+      break;
+    case GeneratorKind::Checkpoint:
+      return -1;
   }
   for (const ClumpEntry& c : p.clumps) {
     const long long k = c.count;
-    n += c.shape == ClumpShape::List ? static_cast<long long>(c.pebbles.size()) : c.shape == ClumpShape::Cube ? k * k * k : k;
+    n += c.shape == ClumpShape::List   ? static_cast<long long>(c.pebbles.size())
+         : c.shape == ClumpShape::Cube ? k * k * k
+                                       : k;
   }
   return n;
 }
@@ -70,7 +77,8 @@ inline void exercise(Simulation& sim) {
   const std::string bytes = checkpoint_to_bytes(sim.document(), sim.state());
   try {
     const Checkpoint back = checkpoint_from_bytes(bytes);
-    require(back.state.particles.size() == sim.state().particles.size(), "a checkpoint read back changed the particle count");
+    require(back.state.particles.size() == sim.state().particles.size(),
+            "a checkpoint read back changed the particle count");
   } catch (const CheckpointError& e) {
     require(false, std::string("a checkpoint the engine wrote does not read back: ") + e.what());
   }
@@ -91,7 +99,8 @@ inline Outcome preset_input(const std::uint8_t* data, size_t size) {
   // Load -> save -> load gives the same scene (the app's save and the checkpoints rely on it).
   const std::string saved = preset_to_text(preset);
   try {
-    require(preset_to_text(parse_preset(saved, "saved fuzz input")) == saved, "load -> save -> load changed the preset");
+    require(preset_to_text(parse_preset(saved, "saved fuzz input")) == saved,
+            "load -> save -> load changed the preset");
   } catch (const PresetError& e) {
     require(false, std::string("a saved preset does not load again: ") + e.what());
   }

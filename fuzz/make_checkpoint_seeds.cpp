@@ -2,14 +2,14 @@
 // Each preset (its generator's count replaced by COUNT when given, to keep the seeds small) runs a few
 // steps and is saved with save_checkpoint, as `lodestone-run --checkpoint` saves it; the seeds thus
 // always have the current format version (scripts/fuzz.sh writes them into the build directory).
-#include "engine/checkpoint.hpp"
-#include "engine/preset.hpp"
-#include "engine/simulation.hpp"
-
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <string>
+
+#include "engine/checkpoint.hpp"
+#include "engine/preset.hpp"
+#include "engine/simulation.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 3) {
@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
       if (count >= 0) preset.particles.count = count;
       lodestone::Simulation sim(preset);
       sim.run(20);
-      const std::string name = std::filesystem::path(path).stem().string() + (count >= 0 ? "-" + std::to_string(count) : "");
+      const std::string name =
+          std::filesystem::path(path).stem().string() + (count >= 0 ? "-" + std::to_string(count) : "");
       const std::filesystem::path file = out_dir / (name + ".ckpt");
       lodestone::save_checkpoint(file.string(), sim.document(), sim.state());
       std::printf("seed %s (%zu particles, %ju bytes)\n", file.c_str(), sim.state().particles.size(),

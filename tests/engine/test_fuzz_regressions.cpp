@@ -2,12 +2,6 @@
 // through the fuzz targets' own code (fuzz/fuzz_harness.hpp) in the normal build, and the bug behind
 // each one checked directly. Under scripts/test.sh --sanitize these also run with ASan + UBSan.
 
-#include "test_support.hpp"
-
-#include "engine/angles.hpp"
-#include "engine/checkpoint.hpp"
-#include "fuzz/fuzz_harness.hpp"
-
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +9,11 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "engine/angles.hpp"
+#include "engine/checkpoint.hpp"
+#include "fuzz/fuzz_harness.hpp"
+#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -59,8 +58,9 @@ TEST_CASE("fuzz regressions: every saved input replays through the fuzz targets 
 
 // A checkpoint whose particles lie ~1e43 cell sizes apart: the neighbour grid's cell count per axis was
 // cast from double to int (undefined behaviour) and multiplied into an int. Now it is capped first.
-TEST_CASE("fuzz regression: a checkpoint with particles 1e43 cell sizes apart continues (neighbour grid overflowed an int)",
-          "[fuzz]") {
+TEST_CASE(
+    "fuzz regression: a checkpoint with particles 1e43 cell sizes apart continues (neighbour grid overflowed an int)",
+    "[fuzz]") {
   const fuzz::Outcome outcome = replay("checkpoint", "cell-grid-int-overflow.ckpt");
   INFO(outcome.error);
   REQUIRE(outcome.loaded);
@@ -123,8 +123,7 @@ TEST_CASE("fuzz regression: touching bonds with a sphere 1e82 m away (bond cell 
 TEST_CASE("fuzz regression: touching bonds form between neighbours while another sphere is 1e80 m away", "[fuzz]") {
   Preset p = bare_preset();
   p.bonds.create = BondCreation::Touching;
-  p.particles.particles = {sphere(Vec3(0, 0, 0), 1e-3), sphere(Vec3(2e-3, 0, 0), 1e-3),
-                           sphere(Vec3(1e80, 0, 0), 1e-3)};
+  p.particles.particles = {sphere(Vec3(0, 0, 0), 1e-3), sphere(Vec3(2e-3, 0, 0), 1e-3), sphere(Vec3(1e80, 0, 0), 1e-3)};
   Simulation sim(p);
   REQUIRE(sim.state().bonds.size() == 1);
 }
