@@ -24,8 +24,10 @@ AxisAngles axis_angles(const Vec3& easy_axis, const Vec3& moment, const Vec3& fi
 }
 
 int angle_bin(double degrees, int bins) {
-  const int k = static_cast<int>(std::floor(degrees / kAngleBinDegrees));
-  return std::clamp(k, 0, bins - 1);
+  // Clamped in double, then cast: a NaN or huge angle must not reach the cast (undefined behaviour).
+  const double k = std::floor(degrees / kAngleBinDegrees);
+  if (!(k >= 0.0)) return 0;
+  return static_cast<int>(std::min(k, bins - 1.0));
 }
 
 AngleHistograms angle_histograms(const Particles& p, const Vec3& field_direction) {
@@ -37,6 +39,9 @@ AngleHistograms angle_histograms(const Particles& p, const Vec3& field_direction
     if (p.moment[i].squaredNorm() == 0.0) continue;
     const AxisAngles a = axis_angles(p.easy_axis(i), p.moment[i], field_direction);
     const double theta = a.theta * kDegrees, psi = a.psi * kDegrees;
+    // A moment or axis that is not finite (a run that blew up, which its health check reports) has no
+    // angle; counting it would make every mean NaN (found by fuzzing a checkpoint, docs/reliability.md).
+    if (!std::isfinite(theta) || !std::isfinite(psi)) continue;
     ++theta_count[static_cast<size_t>(angle_bin(theta, kThetaBins))];
     ++psi_count[static_cast<size_t>(angle_bin(psi, kPsiBins))];
     theta_sum += theta;

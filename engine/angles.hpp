@@ -37,11 +37,11 @@ struct AxisAngles {
 AxisAngles axis_angles(const Vec3& easy_axis, const Vec3& moment, const Vec3& field_direction);
 
 // Bin k of a histogram of angles in degrees: [k, k + 1) x kAngleBinDegrees; the upper end (90 or
-// 180 deg) falls in the last bin.
+// 180 deg) falls in the last bin; below 0, the first; NaN, the first.
 int angle_bin(double degrees, int bins);
 
 struct AngleHistograms {
-  std::int64_t particles = 0;              // particles with a non-zero moment, the ones counted
+  std::int64_t particles = 0;              // particles with a non-zero moment and finite angles, the ones counted
   std::array<double, kThetaBins> theta{};  // fraction of them per bin of theta (sums to 1; all 0 without moments)
   std::array<double, kPsiBins> psi{};      // fraction of them per bin of psi
   double mean_theta = 0.0;                 // [deg] <theta>

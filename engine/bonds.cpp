@@ -62,9 +62,12 @@ std::vector<Bond> create_bonds(const Preset& preset, const Particles& p) {
     for (double r : p.radius) r_max = std::max(r_max, r);
     const double cell = 2.0 * r_max * (1.0 + params.touch_tolerance);
     auto key = [&](const Vec3& x, int dx, int dy, int dz) {
-      // Unsigned arithmetic: wraps instead of overflowing for far-away cells.
+      // Unsigned arithmetic: wraps instead of overflowing for far-away cells. The cell index is clamped in
+      // double before the cast (a sphere 1e80 m away, found by fuzzing, docs/reliability.md); cells merged
+      // by the clamp only add candidates, which the distance test below sorts out.
       const auto c = [&](double v, int d) {
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(std::floor(v / cell)) + d);
+        const double k = std::clamp(std::floor(v / cell), -4.0e18, 4.0e18);
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(k) + d);
       };
       return (c(x.x(), dx) * 73856093u) ^ (c(x.y(), dy) * 19349663u) ^ (c(x.z(), dz) * 83492791u);
     };

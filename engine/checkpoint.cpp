@@ -333,6 +333,8 @@ void check_state(const State& s) {
 
 }  // namespace
 
+std::uint64_t checkpoint_checksum(const char* data, size_t size) { return fnv1a(data, size); }
+
 std::string checkpoint_to_bytes(const Preset& preset, const State& state) {
   Writer w;
   w.raw(kMagic, kMagicSize);

@@ -13,6 +13,7 @@
 #include "engine/preset.hpp"
 #include "engine/state.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -35,6 +36,9 @@ struct Checkpoint {
 // Serialises to bytes / parses bytes (throws CheckpointError naming what is wrong).
 std::string checkpoint_to_bytes(const Preset& preset, const State& state);
 Checkpoint checkpoint_from_bytes(const std::string& bytes);
+// The checksum a checkpoint's last 8 bytes hold: FNV-1a of every byte before them. The fuzz target
+// (fuzz/fuzz_harness.hpp) repairs it in mutated files so that the reader's other checks are reached.
+std::uint64_t checkpoint_checksum(const char* data, size_t size);
 
 // Atomic save: "<path>.tmp-<pid>" then rename; the old file survives a failure (throws
 // CheckpointError saying why). Load throws CheckpointError naming the file.

@@ -138,11 +138,13 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
   const Particles& p = state.particles;
   const size_t n = p.size();
   const size_t broken = first_bad(team, n, [&](size_t i) {
+    // The orientation too: a huge angular velocity makes it NaN while everything else stays finite (found
+    // by fuzzing a checkpoint, docs/reliability.md); its moment would then be NaN for every neighbour.
     return !finite(p.position[i]) || !finite(p.velocity[i]) || !finite(p.angular_velocity[i]) || !finite(p.force[i]) ||
-           !finite(p.torque[i]);
+           !finite(p.torque[i]) || !std::isfinite(p.orientation[i].squaredNorm());
   });
   if (broken < n) {
-    fail(state, p.id[broken], "has a NaN or infinite position, velocity or force", time_step_hint(model));
+    fail(state, p.id[broken], "has a NaN or infinite position, velocity, orientation or force", time_step_hint(model));
     return;
   }
   const double dt = state.last_time_step > 0.0 ? state.last_time_step : model.time_step;  // overdamped steps may be shorter

@@ -20,10 +20,14 @@ struct CellGrid {
   std::array<int, 3> count{1, 1, 1};
   std::array<bool, 3> periodic{false, false, false};
 
+  // In double until the end: a particle far outside the grid (or at a non-finite position) must not
+  // overflow the int (found by fuzzing a checkpoint, docs/reliability.md).
   int cell_coordinate(double x, int axis) const {
-    const int c = static_cast<int>(std::floor((x - origin[axis]) / width[axis]));
-    if (periodic[axis]) return ((c % count[axis]) + count[axis]) % count[axis];
-    return std::clamp(c, 0, count[axis] - 1);  // particles outside the grid go to the edge cells
+    double c = std::floor((x - origin[axis]) / width[axis]);
+    const double n = count[axis];
+    if (periodic[axis]) c -= n * std::floor(c / n);
+    if (!(c >= 0.0)) return 0;  // particles outside the grid go to the edge cells (NaN: the first)
+    return static_cast<int>(std::min(c, n - 1.0));
   }
   int index(int cx, int cy, int cz) const { return (cz * count[1] + cy) * count[0] + cx; }
   int total() const { return count[0] * count[1] * count[2]; }
@@ -32,6 +36,7 @@ struct CellGrid {
 CellGrid make_grid(const Model& model, const Particles& p, double cell_size) {
   CellGrid g;
   const size_t n = p.size();
+  const double max_cells = 8.0 * static_cast<double>(n) + 64.0;
   for (int a = 0; a < 3; ++a) {
     g.periodic[a] = model.periodic_length[a] > 0.0;
     double lo, hi;
@@ -48,12 +53,14 @@ CellGrid make_grid(const Model& model, const Particles& p, double cell_size) {
       if (!(hi > lo)) hi = lo + cell_size;
     }
     g.origin[a] = lo;
-    g.count[a] = std::max(1, static_cast<int>(std::floor((hi - lo) / cell_size)));
+    // At most max_cells per axis before the cast: particles 1e40 cell sizes apart (an escaped particle, a
+    // damaged checkpoint) would overflow the int; the loop below coarsens the grid anyway. NaN: one cell.
+    const double cells = std::floor((hi - lo) / cell_size);
+    g.count[a] = cells >= 2.0 ? static_cast<int>(std::min(cells, max_cells)) : 1;
     g.width[a] = g.periodic[a] ? (hi - lo) / g.count[a] : std::max(cell_size, (hi - lo) / g.count[a]);
   }
   // A sparse scene spread over a large region would otherwise allocate far more cells than particles.
-  const double max_cells = 8.0 * static_cast<double>(n) + 64.0;
-  while (static_cast<double>(g.total()) > max_cells) {
+  while (static_cast<double>(g.count[0]) * g.count[1] * g.count[2] > max_cells) {
     for (int a = 0; a < 3; ++a) {
       if (g.count[a] == 1) continue;
       const double extent = g.width[a] * g.count[a];

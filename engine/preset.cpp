@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 namespace lodestone {
@@ -111,6 +112,22 @@ void validate_preset(const Preset& p) {
         throw PresetError(path + ".position", os.str());
       }
     }
+  }
+  // The scene's size, counted before anything is built (a cube clump of count n has n^3 pebbles).
+  const double generated = gen.kind == GeneratorKind::List         ? static_cast<double>(gen.particles.size())
+                           : gen.kind == GeneratorKind::Checkpoint ? 0.0
+                                                                   : static_cast<double>(gen.count);
+  double pebbles = 0.0;
+  for (const ClumpEntry& c : p.clumps)
+    pebbles += c.shape == ClumpShape::List ? static_cast<double>(c.pebbles.size())
+               : c.shape == ClumpShape::Cube ? std::pow(static_cast<double>(c.count), 3.0)
+                                             : static_cast<double>(c.count);
+  if (generated + pebbles > kMaxParticles) {
+    std::ostringstream os;
+    os << "the scene would have " << std::fixed << std::setprecision(0) << generated + pebbles << " particles ("
+       << generated << " from particles, " << pebbles << " pebbles of " << p.clumps.size()
+       << " clumps); at most " << kMaxParticles << " are supported";
+    throw PresetError(p.clumps.empty() ? "$.particles" : "$.clumps", os.str());
   }
   validate_clumps(p);
   validate_timeline(p);

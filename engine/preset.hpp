@@ -13,6 +13,9 @@
 namespace lodestone {
 
 inline constexpr int kPresetVersion = 1;
+// The most particles a preset's scene may have: the generator's particles and the clumps' pebbles in all.
+// A bigger scene is refused at load, before anything is allocated (ten million particles already need gigabytes).
+inline constexpr int kMaxParticles = 10'000'000;
 
 struct Preset {
   int version = kPresetVersion;

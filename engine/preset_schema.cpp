@@ -284,7 +284,8 @@ const Schema<GeneratorParameters>& generator_schema() {
                 "lattice: simple cubic or bcc (`lattice`); random: random non-overlapping placement; list: the entries in `particles`; "
                 "checkpoint: continue the saved run in `file` (particles, contacts, time, protocol stage) with this "
                 "preset's parameters."),
-      integer<P>("count", &P::count, 0, 10'000'000, "Number of particles (lattice and random)."),
+      integer<P>("count", &P::count, 0, kMaxParticles,
+                 "Number of particles (lattice and random); with the clumps' pebbles at most 10000000 in all."),
       text<P>("material", &P::material, "Material name; empty: the first material."),
       unsigned_integer<P>("seed", &P::seed,
                           "Random seed: the same seed gives the same scene and the same thermal noise "
@@ -347,8 +348,8 @@ const Schema<PressureParameters>& pressure_schema() {
 const Schema<BondEntry>& bond_entry_schema() {
   using P = BondEntry;
   static const Schema<P> s = {
-      integer<P>("a", &P::a, 0, 10'000'000, "First particle: its index in generation order (list entries in order)."),
-      integer<P>("b", &P::b, 0, 10'000'000, "Second particle."),
+      integer<P>("a", &P::a, 0, kMaxParticles, "First particle: its index in generation order (list entries in order)."),
+      integer<P>("b", &P::b, 0, kMaxParticles, "Second particle."),
   };
   return s;
 }

@@ -383,6 +383,27 @@ TEST_CASE("a listed particle outside a walled box is a PresetError naming its en
   CHECK_THAT(error->message(), Catch::Contains("box"));
 }
 
+TEST_CASE("a scene of more than kMaxParticles particles is refused at load, clumps' pebbles counted", "[preset]") {
+  // 10 cube clumps of 40^3 pebbles and 9.5 million lattice particles: 10.14 million in all, in a few
+  // hundred bytes of JSON. Refused before any pebble is placed, naming the total and the limit.
+  std::string clumps;
+  for (int k = 0; k < 10; ++k)
+    clumps += std::string(k ? ", " : "") + R"({"shape": "cube", "count": 40, "pebble_radius": 1e-5})";
+  const std::string text = R"({"version": 1, "box": {"min": [-1, -1, -1], "max": [1, 1, 1]},
+      "particles": {"kind": "lattice", "count": 9500000, "diameter": 1e-4}, "clumps": [)" + clumps + "]}";
+  const auto error = preset_error(text);
+  REQUIRE(error);
+  INFO(error->what());
+  CHECK(error->path() == "case.json $.clumps");
+  CHECK_THAT(error->message(), Catch::Contains("10140000 particles"));
+  CHECK_THAT(error->message(), Catch::Contains("640000 pebbles of 10 clumps"));
+  CHECK_THAT(error->message(), Catch::Contains("at most 10000000"));
+  // At the limit it loads.
+  const std::string at_limit = R"({"version": 1, "box": {"min": [-1, -1, -1], "max": [1, 1, 1]},
+      "particles": {"kind": "lattice", "count": 9360000, "diameter": 1e-4}, "clumps": [)" + clumps + "]}";
+  CHECK_NOTHROW(parse_preset(at_limit, "at-limit.json"));
+}
+
 TEST_CASE("broken JSON is reported with its line and column", "[preset]") {
   const std::string text = "{\n  \"version\": 1,\n  \"description\": \"x\"\n  \"box\": {}\n}\n";
   const auto error = preset_error(text);

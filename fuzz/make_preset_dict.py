@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Writes fuzz/preset.dict, the libFuzzer dictionary of fuzz_preset: every preset key, choice word and
+unit listed in docs/presets.md (generated from engine/preset_schema.cpp), and a few JSON tokens.
+Run it after adding preset fields: python3 fuzz/make_preset_dict.py"""
+import pathlib
+import re
+
+root = pathlib.Path(__file__).resolve().parent.parent
+keys, words, units = set(), set(), set()
+for line in (root / "docs/presets.md").read_text(encoding="utf-8").splitlines():
+    m = re.match(r"\| `([^`]+)` \| ([^|]*) \| ([^|]*) \| ([^|]*) \|", line)
+    if not m:
+        continue
+    path, kind, _, accepts = m.groups()
+    keys.update(p for p in re.split(r"[.\[\]]", path) if p and not p.isdigit())
+    if kind.startswith("one of:"):
+        words.update(w.strip() for w in kind[len("one of:"):].split(","))
+    units.update(u.strip() for u in accepts.split(",") if u.strip())
+
+
+def quoted(text):
+    # libFuzzer dictionary entries: printable ASCII with backslash, quote and \\xNN escapes; other bytes are refused.
+    out = ""
+    for byte in text.encode("utf-8"):
+        c = chr(byte)
+        out += "\\" + c if c in '\\"' else c if 32 <= byte < 127 else "\\x%02X" % byte
+    return '"' + out + '"'
+
+
+lines = ["# libFuzzer dictionary of fuzz_preset, written by fuzz/make_preset_dict.py from docs/presets.md."]
+lines += [quoted('"%s":' % k) for k in sorted(keys)]
+lines += [quoted('"%s"' % w) for w in sorted(words)]
+lines += [quoted(u) for u in sorted(units)]
+lines += [quoted(t) for t in ["true", "false", "null", "1e308", "-1e308", "5e-324", "-0", '"none"', '"auto"', "[0, 0, 0]"]]
+(root / "fuzz/preset.dict").write_text("\n".join(lines) + "\n", encoding="utf-8")
+print("fuzz/preset.dict: %d keys, %d words, %d units" % (len(keys), len(words), len(units)))
