@@ -39,6 +39,21 @@ struct Result {
   std::string output;  // stdout and stderr
 };
 
+// Runs a shell command line; its output (what the command line sends to stdout) and exit status.
+inline Result run_shell(const std::string& command) {
+  Result r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  if (WIFEXITED(status))
+    r.code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    r.code = 128 + WTERMSIG(status);
+  return r;
+}
+
 // A fresh working directory (mkdtemp) for one test, removed afterwards, in which `program` runs.
 class Workdir {
  public:
@@ -57,17 +72,7 @@ class Workdir {
 
   // Runs the program with `arguments` (already quoted for the shell) in this directory.
   Result run(const std::string& arguments) const {
-    const std::string command = "cd " + quoted(path_.string()) + " && " + quoted(program_) + " " + arguments + " 2>&1";
-    Result r;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.output.append(buffer, n);
-    const int status = ::pclose(pipe);
-    if (WIFEXITED(status))
-      r.code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status))
-      r.code = 128 + WTERMSIG(status);
+    const Result r = run_shell("cd " + quoted(path_.string()) + " && " + quoted(program_) + " " + arguments + " 2>&1");
     UNSCOPED_INFO("$ " << std::filesystem::path(program_).filename().string() << " " << arguments << "\nexit "
                        << r.code << "\n" << r.output);
     return r;

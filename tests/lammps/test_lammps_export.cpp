@@ -117,13 +117,7 @@ Result run_lmp(const fs::path& dir, const std::string& dump = "lodestone.dump", 
   const std::string command = "cd " + quoted(dir.string()) + " && " + launcher +
                               "lmp -in in.lodestone -log none -nocite -echo none -screen lmp.out -var dump " + dump +
                               " 2>&1";
-  Result r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  Result r = lodestone::test::run_shell(command);
   if (r.code != 0) r.output += read_file(dir / "lmp.out");
   return r;
 }
