@@ -8,16 +8,16 @@
 // medians of REPEATS runs, the engine's dipole pass (compute_dipole_forces) with method tree (build and
 // evaluation) and, up to N = 10 000, with method direct (every pair once, N(N-1)/2 pairs). Above that the
 // direct pass is estimated: SUBSET random targets each sum the exact force over all N - 1 others (the pair
-// formula of engine/dipole.hpp with the direct pass's checks), and the pass is that time x N / (2 SUBSET)
+// formula of engine/magnetic/dipole.hpp with the direct pass's checks), and the pass is that time x N / (2 SUBSET)
 // (the pass evaluates each pair once for both particles). Where both exist the two direct figures are
 // printed side by side, which checks the estimate. The RMS relative error sqrt(sum |F_tree - F|^2 / sum |F|^2)
 // of force and torque is over all particles where the direct pass ran, else over the SUBSET targets.
 
-#include "engine/dipole.hpp"
-#include "engine/magnetics.hpp"
-#include "engine/model.hpp"
-#include "engine/random.hpp"
-#include "engine/state.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/random.hpp"
+#include "engine/core/state.hpp"
 
 #include <algorithm>
 #include <chrono>

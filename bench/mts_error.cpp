@@ -12,9 +12,9 @@
 // of observables (time, mean cluster size S, dipole energy, energy balance, contacts) follow, for the
 // drift against k = 1.
 
-#include "engine/magnetics.hpp"
-#include "engine/preset.hpp"
-#include "engine/simulation.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   const long long steps = std::atoll(argv[3]);
   if (argc > 4) preset.particles.seed = std::strtoull(argv[4], nullptr, 10);
   const long long rows = argc > 5 ? std::atoll(argv[5]) : 10;
-  Simulation sim(preset);
+  Session sim(preset);
   const Model& model = sim.model();
 
   State exact;  // the scratch state of the exact pass: particles and dipole pairs copied in

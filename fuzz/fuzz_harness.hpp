@@ -17,9 +17,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/checkpoint.hpp"
-#include "engine/preset.hpp"
-#include "engine/simulation.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
 
 namespace lodestone::fuzz {
 
@@ -68,7 +68,7 @@ inline long long planned_particles(const Preset& p) {
 }
 
 // Steps a built scene, then checks that its checkpoint reads back (what --checkpoint then --restart do).
-inline void exercise(Simulation& sim) {
+inline void exercise(Session& sim) {
   for (int k = 0; k < kSteps; ++k) sim.step();
   (void)sim.observe();
   // A run that blew up stops with its health message; its checkpoint holds NaN and is refused at load
@@ -107,7 +107,7 @@ inline Outcome preset_input(const std::uint8_t* data, size_t size) {
   const long long n = planned_particles(preset);
   if (n < 0 || n > static_cast<long long>(kMaxSimulatedParticles)) return out;
   try {
-    Simulation sim(preset);
+    Session sim(preset);
     out.simulated = true;
     exercise(sim);
   } catch (const PresetError& e) {
@@ -141,7 +141,7 @@ inline Outcome checkpoint_input(const std::uint8_t* data, size_t size) {
   }
   if (checkpoint.state.particles.size() > kMaxSimulatedParticles) return out;
   try {
-    Simulation sim(checkpoint);
+    Session sim(checkpoint);
     out.simulated = true;
     exercise(sim);
   } catch (const PresetError& e) {

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/checkpoint.hpp"
-#include "engine/preset.hpp"
-#include "engine/simulation.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 3) {
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     try {
       lodestone::Preset preset = lodestone::load_preset_file(path);
       if (count >= 0) preset.particles.count = count;
-      lodestone::Simulation sim(preset);
+      lodestone::Session sim(preset);
       sim.run(20);
       const std::string name =
           std::filesystem::path(path).stem().string() + (count >= 0 ? "-" + std::to_string(count) : "");

@@ -1,7 +1,7 @@
 #pragma once
 // How spheres are coloured, and the legend that explains it. Pure CPU, no GL.
 
-#include "engine/snapshot.hpp"
+#include "engine/live/snapshot.hpp"
 
 #include <array>
 #include <cstdint>
@@ -23,7 +23,7 @@ inline constexpr const char* kColorModeNames[] = {"easy axis vs field", "moment 
                                                   "cluster"};
 
 // Cluster mode: the colour of single particles, and of the cluster with this label (the smallest
-// particle id in it; engine/clusters.hpp).
+// particle id in it; engine/analysis/clusters.hpp).
 inline constexpr Rgb kSingleParticleGrey = {0.50f, 0.50f, 0.52f};
 Rgb cluster_color(std::uint64_t label);
 

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "engine/export_frames.hpp"
+#include "engine/io/export_frames.hpp"
 #include "ui/panels.hpp"
 
 namespace lodestone::ui {

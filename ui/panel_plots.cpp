@@ -26,7 +26,7 @@ void plot(const char* label, const std::vector<float>& values, float lo, float h
   ImGui::PopID();
 }
 
-// A distribution of angles in 5 deg bins (engine/angles.hpp) as bars from 0 to the tallest, same
+// A distribution of angles in 5 deg bins (engine/analysis/angles.hpp) as bars from 0 to the tallest, same
 // width rule as plot(). The overlay names the angle, its range and mean.
 template <size_t N>
 void histogram(const char* label, const std::array<double, N>& fractions, double mean_degrees) {

@@ -1,6 +1,6 @@
 #include "ui/ui_state.hpp"
 
-#include "engine/export_frames.hpp"
+#include "engine/io/export_frames.hpp"
 
 #include <algorithm>
 #include <filesystem>

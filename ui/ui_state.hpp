@@ -2,8 +2,8 @@
 // What the GUI thread keeps between frames: its copy of the scene parameters (the panels edit it
 // and send it as a command), view options, plot history, selection, preset list, messages.
 
-#include "engine/commands.hpp"
-#include "engine/snapshot.hpp"
+#include "engine/live/commands.hpp"
+#include "engine/live/snapshot.hpp"
 #include "render/scene_renderer.hpp"
 #include "ui/recording.hpp"
 
@@ -85,7 +85,7 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
 // Atomic save of the scene document (the running protocol with the edits made so far); on success
 // the document is the saved one (no unsaved changes).
 void save_preset(UiState& state, const std::string& path);
-// Exports the current frame to `path` in the format of its extension (engine/export_frames.hpp):
+// Exports the current frame to `path` in the format of its extension (engine/io/export_frames.hpp):
 // asks the simulation thread for the frame (the GUI never reads its state); adopt_snapshot
 // writes the file, atomically, when the frame arrives. An unknown extension is refused at once.
 void request_export(UiState& state, const std::string& path, const CommandSink& send);

@@ -1,11 +1,11 @@
 // lodestone: the desktop app. A Qt 6 window with an OpenGL 3.3 view and Dear ImGui panels; the
-// engine runs on its own thread (engine/simulation_thread.hpp).
+// engine runs on its own thread (engine/live/simulation_thread.hpp).
 
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/remote_control.hpp"
-#include "engine/preset.hpp"
-#include "engine/simulation_thread.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/live/simulation_thread.hpp"
 
 #include <QApplication>
 #include <QSurfaceFormat>

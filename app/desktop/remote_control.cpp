@@ -1,7 +1,7 @@
 #include "app/desktop/remote_control.hpp"
 
-#include "engine/preset.hpp"
-#include "engine/protocol.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/io/preset_edits.hpp"
 
 #include <QSocketNotifier>
 

@@ -14,7 +14,7 @@
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
 // value and what is allowed, as the panels would) and changes nothing.
 
-#include "engine/simulation_thread.hpp"
+#include "engine/live/simulation_thread.hpp"
 #include "ui/ui_state.hpp"
 
 #include <QObject>

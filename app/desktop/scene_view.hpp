@@ -7,7 +7,7 @@
 
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/frame_recorder.hpp"
-#include "engine/simulation_thread.hpp"
+#include "engine/live/simulation_thread.hpp"
 #include "render/camera.hpp"
 #include "render/scene_renderer.hpp"
 #include "ui/imgui_bridge.hpp"

@@ -1,13 +1,13 @@
 #pragma once
 // --angles: the distributions of theta (easy axis to field) and psi (moment to easy axis) of
-// seed 004 (Fig. 2; engine/angles.hpp) in long format at each time-series row: one row per
+// seed 004 (Fig. 2; engine/analysis/angles.hpp) in long format at each time-series row: one row per
 // quantity and 5 deg bin, with the fraction of the particles that carry a moment.
 
 #include <cstdio>
 #include <fstream>
 #include <string>
 
-#include "engine/observables.hpp"
+#include "engine/analysis/observables.hpp"
 
 namespace lodestone::runner {
 

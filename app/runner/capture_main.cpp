@@ -1,4 +1,4 @@
-// lodestone-capture: seed 002's capture experiment (Sec. 4.1, Figs. 2-3; engine/capture.hpp). One
+// lodestone-capture: seed 002's capture experiment (Sec. 4.1, Figs. 2-3; engine/analysis/capture.hpp). One
 // magnetised grain is shot at an identical one at rest with impact parameter b and relative speed v;
 // every (b, v) cell is run many times with random initial orientations (and thermal spins), and the
 // fraction of shots that touch is the collision probability. Writes the map as CSV and, per speed,
@@ -21,8 +21,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/capture.hpp"
-#include "engine/units.hpp"
+#include "engine/analysis/capture.hpp"
+#include "engine/io/units.hpp"
 
 using namespace lodestone;
 

@@ -1,6 +1,6 @@
 #include "app/runner/cluster_output.hpp"
 
-#include "engine/power_law.hpp"
+#include "engine/analysis/power_law.hpp"
 
 namespace lodestone::runner {
 

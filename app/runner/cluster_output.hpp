@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/clusters.hpp"
+#include "engine/analysis/clusters.hpp"
 
 namespace lodestone::runner {
 

@@ -5,12 +5,12 @@
 #include <iostream>
 
 #include "app/runner/run_options.hpp"
-#include "engine/export_frames.hpp"
-#include "engine/export_lammps_input.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/io/export_lammps_input.hpp"
 
 namespace lodestone::runner {
 
-int write_lammps_export(const std::string& dir, const Simulation& sim, std::int64_t steps, std::int64_t frames_every) {
+int write_lammps_export(const std::string& dir, const Session& sim, std::int64_t steps, std::int64_t frames_every) {
   namespace fs = std::filesystem;
   LammpsInput input;
   try {

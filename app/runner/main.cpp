@@ -7,17 +7,18 @@
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
 #include "app/runner/sweep.hpp"
-#include "engine/checkpoint.hpp"
-#include "engine/clusters.hpp"
-#include "engine/export_frames.hpp"
-#include "engine/field.hpp"
-#include "engine/output.hpp"
-#include "engine/preset.hpp"
-#include "engine/protocol.hpp"
-#include "engine/reduced_units.hpp"
-#include "engine/simulation.hpp"
-#include "engine/thermal.hpp"
-#include "engine/units.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "engine/analysis/clusters.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/magnetic/field.hpp"
+#include "engine/io/output.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/io/preset_edits.hpp"
+#include "engine/session/protocol.hpp"
+#include "engine/analysis/reduced_units.hpp"
+#include "engine/session/session.hpp"
+#include "engine/step/thermal.hpp"
+#include "engine/io/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -62,7 +63,7 @@ const char* program_name(FieldProgram p) {
   return "?";
 }
 
-void print_summary(const std::string& source, const Preset& preset, const Simulation& sim, std::int64_t steps) {
+void print_summary(const std::string& source, const Preset& preset, const Session& sim, std::int64_t steps) {
   const Model& m = sim.model();
   const DisplayUnits& u = preset.units;
   std::printf("Lodestone: %s\n", source.c_str());
@@ -125,7 +126,7 @@ void print_timings(const StageTimings& t) {
 
 // Seed 004's reduced units (App. B) of the parameters in force, and of each protocol stage's. Shown
 // when defined (overdamped, Hertz-type law, gamma > 0, E > 0); with `explain`, why not otherwise.
-void print_reduced_units(const Preset& preset, const Simulation& sim, bool explain) {
+void print_reduced_units(const Preset& preset, const Session& sim, bool explain) {
   const Particles& p = sim.state().particles;
   const ReducedUnits now = reduced_units(sim.model(), p);
   if (!now.defined) {
@@ -158,7 +159,7 @@ void print_reduced_units(const Preset& preset, const Simulation& sim, bool expla
 
 // Brownian motion (environment.temperature > 0): seed 002's interaction parameter lambda (eq. 1) and
 // interaction radius R_m (eq. 2) for the mean moment and diameter of the particles that carry one.
-void print_thermal_coupling(const Preset& preset, const Simulation& sim) {
+void print_thermal_coupling(const Preset& preset, const Session& sim) {
   const ThermalCoupling c = thermal_coupling(sim.model(), sim.state().particles);
   if (!(c.kT > 0.0)) return;
   std::printf("  temperature %.4g K (kT = %.4g J)", sim.model().environment.temperature, c.kT);
@@ -192,12 +193,12 @@ int main(int argc, char** argv) {
                              : options.preset_path.empty() ? "built-in default preset"
                                                            : options.preset_path;
   Preset preset;
-  std::unique_ptr<Simulation> sim;
+  std::unique_ptr<Session> sim;
   try {
     if (!options.restart_path.empty()) {
       Checkpoint saved = load_checkpoint(options.restart_path);
       preset = saved.preset;
-      sim = std::make_unique<Simulation>(saved);
+      sim = std::make_unique<Session>(saved);
     } else {
       preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
     }
@@ -228,7 +229,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    if (!sim) sim = std::make_unique<Simulation>(preset);
+    if (!sim) sim = std::make_unique<Session>(preset);
   } catch (const PresetError& e) {
     // Raised while building the scene (generator, model): the path is in the preset, name the file.
     std::cerr << "lodestone-run: bad preset: " << source << " " << e.what() << "\n";

@@ -2,8 +2,8 @@
 
 #include "app/runner/sweep.hpp"
 
-#include "engine/export_frames.hpp"
-#include "engine/units.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/io/units.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -27,7 +27,7 @@ struct RunOptions {
   std::optional<double> time_step;        // [s] overrides the preset's
   std::string series_path;                // CSV time series ("" = none)
   std::optional<int> series_every;        // [steps]
-  std::string frames_path;                // particle frames, format by extension (engine/export_frames.hpp; "" = none)
+  std::string frames_path;                // particle frames, format by extension (engine/io/export_frames.hpp; "" = none)
   std::optional<int> frames_every;        // [steps]
   std::string clusters_path;              // cluster-size distribution, long CSV at each series row ("" = none)
   std::string angles_path;                // theta and psi distributions, long CSV at each series row ("" = none)

@@ -4,7 +4,7 @@
 //   peak,theta_deg,field_kOe,psi_deg,closed_form_kOe      (field of the largest torque, theta > 45)
 // Material: Sr-ferrite, Ms = 380 G, K = 3.5e6 erg/cm^3, so H_K = 2K/Ms = 18.42 kOe.
 
-#include "engine/stoner_wohlfarth.hpp"
+#include "engine/magnetic/stoner_wohlfarth.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,13 +1,13 @@
-// Angle distributions (engine/angles.hpp): theta of the easy axes to the field and psi of the
+// Angle distributions (engine/analysis/angles.hpp): theta of the easy axes to the field and psi of the
 // moments to the easy axes, against bins worked out by hand, the Stoner-Wohlfarth closed form at
 // theta = 90 deg (sin psi = h, seed 004 eq. 2), and the alignment the observables compute apart.
 
 #include <cmath>
 #include <numeric>
 
-#include "engine/angles.hpp"
-#include "engine/observables.hpp"
-#include "engine/stoner_wohlfarth.hpp"
+#include "engine/analysis/angles.hpp"
+#include "engine/analysis/observables.hpp"
+#include "engine/magnetic/stoner_wohlfarth.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -161,7 +161,7 @@ TEST_CASE("angles: a Stoner-Wohlfarth grain across the field has sin psi = h (se
     ParticleEntry e = sphere(Vec3::Zero(), 5e-7);
     e.axis = Vec3(1, 0, 0);
     p.particles.particles = {e};
-    Simulation sim(p);
+    Session sim(p);
     const AngleHistograms a = sim.observe().angles;
     INFO("h = " << c.h);
     REQUIRE(a.particles == 1);
@@ -195,7 +195,7 @@ TEST_CASE(
     ParticleEntry e = sphere(Vec3::Zero(), 5e-7);
     e.axis = -in_xz(3);
     p.particles.particles = {e};
-    Simulation sim(p);
+    Session sim(p);
     const AngleHistograms a = sim.observe().angles;
     INFO("h = " << c.h);
     CHECK(a.mean_theta == Approx(3.0).epsilon(1e-9));
@@ -218,7 +218,7 @@ TEST_CASE("angles: a random half-sphere of axes, fractions sum to 1 and bracket 
   p.particles.orientation = OrientationKind::RandomHemisphere;
   p.particles.axis = Vec3(0, 0, 1);
   p.particles.seed = 7;
-  Simulation sim(p);
+  Session sim(p);
   const Observables o = sim.observe();
   const AngleHistograms& a = o.angles;
   REQUIRE(a.particles == 4000);

@@ -14,7 +14,7 @@ namespace {
 Preset scene(const char* name) { return repository_preset(name); }
 
 // Largest distance of a particle from the line through the first and the last particle [m].
-double bow(const Simulation& sim) {
+double bow(const Session& sim) {
   const auto& x = sim.state().particles.position;
   const Vec3 a = x.front(), chord = (x.back() - a).normalized();
   double most = 0.0;
@@ -25,7 +25,7 @@ double bow(const Simulation& sim) {
 }  // namespace
 
 TEST_CASE("scene magnetic-filament-rotating: the filament follows the turning field, lagging and bent", "[scenes]") {
-  Simulation sim(scene("magnetic-filament-rotating.json"));
+  Session sim(scene("magnetic-filament-rotating.json"));
   const size_t bonds = sim.state().bonds.size();
   REQUIRE(bonds == 19);
   run_until(sim, 1.0);  // the field has turned by 90 degrees
@@ -42,7 +42,7 @@ TEST_CASE("scene magnetic-filament-rotating: the filament follows the turning fi
 
 TEST_CASE("scene magnetic-filament-buckling: straight in a weak perpendicular field, an arch in a strong one",
           "[scenes]") {
-  Simulation sim(scene("magnetic-filament-buckling.json"));
+  Session sim(scene("magnetic-filament-buckling.json"));
   run_until(sim, 1.6);  // 20 mT: below Euler's critical load
   CHECK(bow(sim) < 1e-4);
   run_until(sim, 5.0);  // 50 mT
@@ -52,7 +52,7 @@ TEST_CASE("scene magnetic-filament-buckling: straight in a weak perpendicular fi
 }
 
 TEST_CASE("scene magnetic-walker: the strip curls up and its feet stick and slip on the floor", "[scenes]") {
-  Simulation sim(scene("magnetic-walker.json"));
+  Session sim(scene("magnetic-walker.json"));
   REQUIRE(sim.state().bonds.size() == 28);  // 9 x 2 along, 10 across
   double highest = 0.0;
   while (sim.state().time < 0.5) {

@@ -1,9 +1,9 @@
-// Beam bonds (engine/bonds.hpp, seed 003): rigid-body motion gives no force and no damping, a bonded
+// Beam bonds (engine/bodies/bonds.hpp, seed 003): rigid-body motion gives no force and no damping, a bonded
 // cantilever deflects and vibrates as beam theory says, bonds break beyond their strength, presets
 // create them, and checkpoints keep them.
 
-#include "engine/bonds.hpp"
-#include "engine/checkpoint.hpp"
+#include "engine/bodies/bonds.hpp"
+#include "engine/io/checkpoint.hpp"
 #include "test_support.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -25,7 +25,7 @@ double bond_ei() { return kE * 0.25 * pi * std::pow(kRadius, 4); }  // bond radi
 
 // A straight chain of beads along x, bonded to its touching neighbours; bead 0 is a clamp (density
 // 1e15 x larger: the reaction force and moment of the load move it by nothing measurable), the last
-// bead carries a moment m_z that a field gradient dB_z/dz = g pulls with F_z = m_z g (engine/field.cpp),
+// bead carries a moment m_z that a field gradient dB_z/dz = g pulls with F_z = m_z g (engine/magnetic/field.cpp),
 // the end load. The field B = G (x - x_tip) vanishes at the tip, so the field torque m x B is of second
 // order in the deflection.
 Preset cantilever(int beads, double end_load) {
@@ -81,12 +81,12 @@ double chain_first_omega(int beads) {
   return std::sqrt(solver.eigenvalues().minCoeff());
 }
 
-double max_force(const Simulation& sim) {
+double max_force(const Session& sim) {
   double f = 0.0;
   for (const Vec3& v : sim.state().particles.force) f = std::max(f, v.norm());
   return f;
 }
-double max_torque(const Simulation& sim) {
+double max_torque(const Session& sim) {
   double t = 0.0;
   for (const Vec3& v : sim.state().particles.torque) t = std::max(t, v.norm());
   return t;
@@ -109,7 +109,7 @@ Preset bonded_l() {
 
 TEST_CASE("bonds: a rigid rotation and translation of bonded particles gives no bond force and no damping",
           "[bonds]") {
-  Simulation sim(bonded_l());
+  Session sim(bonded_l());
   REQUIRE(sim.state().bonds.size() == 2);
   const double k_axial = kE * pi * kRadius * kRadius / kSpacing;
   const double force_scale = k_axial * kSpacing;  // the force of a strain of 1
@@ -138,7 +138,7 @@ TEST_CASE("bonds: a rigid rotation and translation of bonded particles gives no 
   }
 
   // A steady translation for many steps: nothing changes, nothing is dissipated.
-  Simulation moving(bonded_l());
+  Session moving(bonded_l());
   for (size_t i = 0; i < 3; ++i) moving.edit_state().particles.velocity[i] = velocity;
   moving.reinitialize();
   run_checked(moving, 2000);
@@ -164,7 +164,7 @@ TEST_CASE("bonds: a bonded cantilever under an end load deflects as Euler-Bernou
   const double omega1 = chain_first_omega(beads);
   p.environment.translational_damping = 2.0 * bead_mass() * omega1;
   p.environment.rotational_damping = p.environment.translational_damping;
-  Simulation sim(p);
+  Session sim(p);
   REQUIRE(sim.state().bonds.size() == static_cast<size_t>(beads - 1));
   CHECK(sim.model().advice.limited_by == "bond stiffness");
   const auto steps = static_cast<std::int64_t>(0.03 / sim.model().time_step);
@@ -197,7 +197,7 @@ TEST_CASE("bonds: a bonded cantilever vibrates near its first natural frequency"
   const double omega_chain = chain_first_omega(beads);
   p.environment.translational_damping = 2.0 * bead_mass() * omega_chain;
   p.environment.rotational_damping = p.environment.translational_damping;
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, static_cast<std::int64_t>(0.03 / sim.model().time_step));
 
   Preset free = sim.parameters();
@@ -238,7 +238,7 @@ TEST_CASE("bonds: a bond breaks beyond its tensile strength and is counted", "[b
   p.bonds.youngs_modulus = kE;
   p.bonds.damping_ratio = 0.0;
   p.bonds.tensile_strength = 1e4;  // [Pa]: a stretch of 1e-3 L
-  Simulation sim(p);
+  Session sim(p);
   REQUIRE(sim.state().bonds.size() == 1);
   run_checked(sim, 2000);
   CHECK(sim.state().bonds[0].broken);
@@ -258,7 +258,7 @@ TEST_CASE("bonds: presets create bonds between touching neighbours or from a lis
   p.particles.region = Region{Vec3::Zero(), Vec3::Constant(4e-3)};
   p.bonds.create = BondCreation::Touching;
   {
-    Simulation sim(p);
+    Session sim(p);
     CHECK(sim.state().particles.size() == 8);
     CHECK(sim.state().bonds.size() == 12);
   }
@@ -267,11 +267,11 @@ TEST_CASE("bonds: presets create bonds between touching neighbours or from a lis
                               sphere(Vec3(2 * kSpacing, 0, 0), kRadius)};
   list.bonds.create = BondCreation::List;
   list.bonds.list = {{0, 2}};
-  CHECK(Simulation(list).state().bonds.size() == 1);
+  CHECK(Session(list).state().bonds.size() == 1);
   list.bonds.list = {{0, 1}, {1, 3}};
-  CHECK_THROWS_WITH(Simulation(list), Catch::Contains("$.bonds.list[1].b") && Catch::Contains("does not exist"));
+  CHECK_THROWS_WITH(Session(list), Catch::Contains("$.bonds.list[1].b") && Catch::Contains("does not exist"));
   list.bonds.list = {{1, 1}};
-  CHECK_THROWS_WITH(Simulation(list), Catch::Contains("$.bonds.list[0].b"));
+  CHECK_THROWS_WITH(Session(list), Catch::Contains("$.bonds.list[0].b"));
   // Written and read back through JSON.
   list.bonds.list = {{0, 1}, {1, 2}};
   list.bonds.tensile_strength = 2e6;
@@ -285,7 +285,7 @@ TEST_CASE("bonds: presets create bonds between touching neighbours or from a lis
 TEST_CASE("bonds: the time step follows the stiffest bond, dt = 1 / (2 pi sqrt(k / m_min))", "[bonds]") {
   Preset p = bonded_l();
   p.materials[0].kn = 1.0;  // soft contacts: the bonds set the step
-  Simulation sim(p);
+  Session sim(p);
   const double m = bead_mass(), inertia = 0.4 * m * kRadius * kRadius;
   const double k_axial = kE * pi * kRadius * kRadius / kSpacing;
   const double k_bend = bond_ei() / kSpacing;
@@ -298,10 +298,10 @@ TEST_CASE("bonds: the time step follows the stiffest bond, dt = 1 / (2 pi sqrt(k
 TEST_CASE("bonds: a checkpoint keeps the bonds and the run continues identically", "[bonds]") {
   Preset p = bonded_l();
   p.particles.particles[2].velocity = Vec3(0.0, 0.0, 0.2);
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 300);
   const Checkpoint saved = checkpoint_from_bytes(checkpoint_to_bytes(sim.document(), sim.state()));
-  Simulation resumed(saved);
+  Session resumed(saved);
   REQUIRE(resumed.state().bonds.size() == 2);
   run_checked(sim, 300);
   run_checked(resumed, 300);
@@ -314,7 +314,7 @@ TEST_CASE("bonds: a vibrating bonded body keeps its energy balance", "[bonds]") 
   p.particles.particles[2].velocity = Vec3(0.05, -0.02, 0.1);
   p.particles.particles[0].angular_velocity = Vec3(3.0, 0.0, 5.0);
   p.bonds.damping_ratio = 0.3;
-  Simulation sim(p);
+  Session sim(p);
   const double e0 = sim.observe().energy_balance();
   const double kinetic0 = sim.observe().kinetic();
   run_checked(sim, 20000);
@@ -327,7 +327,7 @@ TEST_CASE("bonds: a vibrating bonded body keeps its energy balance", "[bonds]") 
 }
 
 TEST_CASE("bonds: bonds follow their particles when a large scene is reordered", "[bonds]") {
-  // 4096 particles or more are reordered by cell at each neighbour-list rebuild (engine/neighbor.cpp);
+  // 4096 particles or more are reordered by cell at each neighbour-list rebuild (engine/step/neighbor.cpp);
   // bonds hold particle ids and find the new indices.
   Preset p = bare_preset();
   p.particles.kind = GeneratorKind::Lattice;
@@ -337,7 +337,7 @@ TEST_CASE("bonds: bonds follow their particles when a large scene is reordered",
   p.particles.region = Region{Vec3::Zero(), Vec3::Constant(16e-3)};
   p.bonds.create = BondCreation::Touching;
   p.particles.velocity_spread = 1e-3;
-  Simulation sim(p);
+  Session sim(p);
   REQUIRE(sim.state().bonds.size() == 3 * 16 * 16 * 15);
   run_checked(sim, 20);
   const State& s = sim.state();

@@ -1,4 +1,4 @@
-// The capture experiment of seed 002 Sec. 3.1 and 4.1 (engine/capture.hpp): the closed forms against
+// The capture experiment of seed 002 Sec. 3.1 and 4.1 (engine/analysis/capture.hpp): the closed forms against
 // the derivation from eq. 10 done by hand, shots whose outcome is certain (head-on with the moments
 // head to tail; far beyond b_max), determinism, and the cross section integral on known profiles.
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/capture.hpp"
-#include "engine/thermal.hpp"
+#include "engine/analysis/capture.hpp"
+#include "engine/step/thermal.hpp"
 
 using namespace lodestone;
 

@@ -35,7 +35,7 @@ TEST_CASE("a chain of N aligned touching dipoles has the energy of the closed-fo
     double expected = 0.0;
     for (int k = 1; k < n; ++k) expected += -2.0 * kC * m * m * (n - k) / std::pow(k * d, 3);
     for (DipoleMethod method : {DipoleMethod::Direct, DipoleMethod::Cutoff}) {
-      Simulation sim(chain(n, radius, m, method));
+      Session sim(chain(n, radius, m, method));
       INFO("N = " << n << ", method " << static_cast<int>(method));
       CHECK(sim.observe().dipole == Approx(expected).epsilon(1e-12));
     }
@@ -74,8 +74,8 @@ TEST_CASE("a pair across a periodic boundary feels the same contact and dipole f
     return p;
   };
   const Vec3 separation = Vec3(0.6, 0.5, 0.4).normalized() * 0.998e-3;  // overlapping by 2 um
-  Simulation inside(scene(Vec3(4e-3, 4e-3, 4e-3), separation));
-  Simulation across(scene(Vec3(L - 0.3e-3, L - 0.2e-3, 4e-3), separation));  // b lands near x = y = 0
+  Session inside(scene(Vec3(4e-3, 4e-3, 4e-3), separation));
+  Session across(scene(Vec3(L - 0.3e-3, L - 0.2e-3, 4e-3), separation));  // b lands near x = y = 0
   REQUIRE(across.state().particles.position[1].x() < 1e-3);
   REQUIRE(across.state().particles.position[1].y() < 1e-3);
   REQUIRE(inside.observe().particle_contacts == 1);

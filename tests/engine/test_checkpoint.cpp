@@ -3,7 +3,7 @@
 
 #include "test_support.hpp"
 
-#include "engine/checkpoint.hpp"
+#include "engine/io/checkpoint.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -117,8 +117,8 @@ TEST_CASE("a run continued from a checkpoint is bit-identical to the run that ne
     preset.materials[0].surface_energy = 0.05;
   }
   INFO("law variant " << variant);
-  Simulation straight(preset);
-  Simulation first_half(preset);
+  Session straight(preset);
+  Session first_half(preset);
   run_checked(first_half, 1500);  // contacts form and slide, lists are rebuilt on the way
   REQUIRE(first_half.state().neighbors.builds > 1);
   REQUIRE(first_half.observe().particle_contacts + first_half.observe().wall_contacts > 0);
@@ -126,7 +126,7 @@ TEST_CASE("a run continued from a checkpoint is bit-identical to the run that ne
 
   TemporaryFile file("restart.ckpt");
   save_checkpoint(file.path, first_half.document(), first_half.state());
-  Simulation resumed(load_checkpoint(file.path));
+  Session resumed(load_checkpoint(file.path));
   run_checked(resumed, 1500);
   run_checked(straight, 3000);
   require_same_state(straight.state(), resumed.state());
@@ -140,8 +140,8 @@ TEST_CASE("an overdamped protocol continues bit-identically across a stage bound
     preset.magnetics.force_interval = force_interval;
   }
   INFO("force_interval " << force_interval);
-  Simulation straight(preset);
-  Simulation part(preset);
+  Session straight(preset);
+  Session part(preset);
   while (part.state().stage == 0 && part.state().health.ok) part.step();
   INFO(part.state().health.message);
   REQUIRE(part.state().health.ok);
@@ -153,7 +153,7 @@ TEST_CASE("an overdamped protocol continues bit-identically across a stage bound
   }
 
   const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
-  Simulation resumed(checkpoint_from_bytes(bytes));
+  Session resumed(checkpoint_from_bytes(bytes));
   CHECK(resumed.stage_label() == "2/2 field");
   CHECK(resumed.model().field.strength == Approx(0.05));
   resumed.run(400);
@@ -176,25 +176,25 @@ TEST_CASE("a Brownian run continues bit-identically from a checkpoint", "[checkp
   }
   preset.environment.temperature = overdamped ? 3e15 : 7e13;
   const std::int64_t first = overdamped ? 600 : 1500, second = overdamped ? 400 : 1500;
-  Simulation straight(preset);
-  Simulation part(preset);
+  Session straight(preset);
+  Session part(preset);
   run_checked(part, first);
   const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
-  Simulation resumed(checkpoint_from_bytes(bytes));
+  Session resumed(checkpoint_from_bytes(bytes));
   run_checked(resumed, second);
   run_checked(straight, first + second);
   require_same_state(straight.state(), resumed.state());
   REQUIRE(straight.state().energy.dissipated_viscous == resumed.state().energy.dissipated_viscous);
   // The noise mattered: without it the run goes elsewhere.
   preset.environment.temperature = 0.0;
-  Simulation cold(preset);
+  Session cold(preset);
   run_checked(cold, first + second);
   CHECK(cold.state().particles.position != straight.state().particles.position);
 }
 
 TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edit at that moment", "[checkpoint]") {
   const Preset preset = magnets_in_walled_box();
-  Simulation original(preset);
+  Session original(preset);
   run_checked(original, 800);
   TemporaryFile file("edit.ckpt");
   save_checkpoint(file.path, original.document(), original.state());
@@ -203,12 +203,12 @@ TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edi
   edited.field.strength = 20e-3;
   edited.materials[0].friction = 0.1;
   // The same change as a live edit of the running scene...
-  original.set_model(make_model(edited));
+  original.edit_parameters(edited);
   run_checked(original, 700);
   // ...and as a preset whose particles come from the checkpoint.
   edited.particles.kind = GeneratorKind::Checkpoint;
   edited.particles.file = file.path;
-  Simulation continued(edited);
+  Session continued(edited);
   CHECK(continued.model().field.strength == Approx(20e-3));
   run_checked(continued, 700);
   require_same_state(original.state(), continued.state());
@@ -216,7 +216,7 @@ TEST_CASE("a preset continuing a checkpoint with other parameters acts as an edi
 
 TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[checkpoint]") {
   const Preset preset = magnets_in_walled_box();
-  Simulation sim(preset);
+  Session sim(preset);
   run_checked(sim, 10);
   const std::string good = checkpoint_to_bytes(sim.document(), sim.state());
   REQUIRE_NOTHROW(checkpoint_from_bytes(good));
@@ -245,8 +245,8 @@ TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[check
   Preset from_file = preset;
   from_file.particles.kind = GeneratorKind::Checkpoint;
   from_file.particles.file = "/nonexistent/x.ckpt";
-  CHECK_THROWS_WITH(Simulation(from_file), Catch::Contains("$.particles.file") && Catch::Contains("cannot open"));
-  Simulation staged(staged_scene());
+  CHECK_THROWS_WITH(Session(from_file), Catch::Contains("$.particles.file") && Catch::Contains("cannot open"));
+  Session staged(staged_scene());
   while (staged.state().stage == 0 && staged.state().health.ok) staged.step();
   TemporaryFile file("stage.ckpt");
   save_checkpoint(file.path, staged.document(), staged.state());
@@ -254,6 +254,6 @@ TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[check
   one_stage.protocol.resize(1);
   one_stage.particles.kind = GeneratorKind::Checkpoint;
   one_stage.particles.file = file.path;
-  CHECK_THROWS_WITH(Simulation(one_stage), Catch::Contains("stage 2") && Catch::Contains("has 1 stages"));
+  CHECK_THROWS_WITH(Session(one_stage), Catch::Contains("stage 2") && Catch::Contains("has 1 stages"));
   CHECK_THROWS_WITH(save_checkpoint("/nonexistent-dir/x.ckpt", preset, sim.state()), Catch::Contains("cannot write"));
 }

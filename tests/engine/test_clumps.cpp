@@ -1,11 +1,11 @@
 // Clumps (seed 000: rigid groups of pebbles moving as one body). Mass properties of a union of spheres
-// (engine/mass_properties.*) against closed forms.
+// (engine/bodies/mass_properties.*) against closed forms.
 
 #include <cmath>
 
-#include "engine/checkpoint.hpp"
-#include "engine/clumps.hpp"
-#include "engine/mass_properties.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "engine/bodies/clumps.hpp"
+#include "engine/bodies/mass_properties.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -266,7 +266,7 @@ TEST_CASE("Clump presets build cubes, bars and lists that move rigidly, without 
   p.clumps[2].angular_velocity = Vec3(40.0, 10.0, -25.0);
   const Preset loaded = preset_from_json(preset_to_json(p));  // through the schema
   CHECK(preset_to_json(loaded) == preset_to_json(p));
-  Simulation sim(loaded);
+  Session sim(loaded);
   const State start = sim.state();
   REQUIRE(sim.state().particles.size() == 8 + 4 + 3);
   REQUIRE(sim.state().clumps.size() == 3);
@@ -304,7 +304,7 @@ TEST_CASE("Clump under gravity falls freely without turning, gravity acting at t
   p.environment.gravity = Vec3(0.0, 0.0, -9.81);
   p.integrator.time_step = 1e-4;
   p.clumps.push_back(lumpy_clump(Vec3::Zero()));
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 1000);
   const Clumps& c = sim.state().clumps;
   CHECK((c.velocity[0] - Vec3(0.0, 0.0, -9.81 * 0.1)).norm() < 1e-12);
@@ -322,7 +322,7 @@ TEST_CASE("Clump free asymmetric body in a simulation keeps angular momentum and
   double errors[2];
   for (int k = 0; k < 2; ++k) {
     p.integrator.time_step = k == 0 ? 2e-5 : 1e-5;
-    Simulation sim(p);
+    Session sim(p);
     const Vec3 l0 = sim.state().clumps.angular_momentum[0];
     const double e0 = sim.observe().kinetic_rotational;
     double worst = 0.0;
@@ -347,7 +347,7 @@ TEST_CASE("Clump bar dropped on a floor comes to rest lying down", "[clumps]") {
   p.contact.linear.dp_nratio = 0.5;
   p.contact.linear.dp_sratio = 0.5;
   p.clumps.push_back(bar_clump(Vec3(0.0, 0.0, -0.05 + 6e-3), Vec3(1.0, 0.0, 1.0), 5, 1e-3, 1.6e-3));
-  Simulation sim(p);
+  Session sim(p);
   const double dt = sim.model().time_step;
   run_checked(sim, static_cast<std::int64_t>(0.4 / dt));
   const Clumps& c = sim.state().clumps;
@@ -406,10 +406,10 @@ TEST_CASE("Clump runs continue bit-identically from a checkpoint", "[clumps][che
   p.clumps.push_back(bar_clump(Vec3(0.0, 0.0, 6e-3), Vec3(1.0, 1.0, 0.0), 4, 1e-3, 1.5e-3));
   p.clumps[0].angular_velocity = Vec3(30.0, -20.0, 50.0);
   p.clumps[1].velocity = Vec3(0.0, 0.0, -0.3);
-  Simulation straight(p), part(p);
+  Session straight(p), part(p);
   run_checked(part, 700);
   const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
-  Simulation resumed(checkpoint_from_bytes(bytes));
+  Session resumed(checkpoint_from_bytes(bytes));
   run_checked(resumed, 700);
   run_checked(straight, 1400);
   CHECK(checkpoint_to_bytes(straight.document(), straight.state()) ==
@@ -429,7 +429,7 @@ TEST_CASE("Clump mass follows an edit of the material density, the motion kept",
   p.clumps.push_back(lumpy_clump(Vec3::Zero()));
   p.clumps[0].angular_velocity = Vec3(30.0, -50.0, 20.0);
   p.clumps[0].velocity = Vec3(0.1, 0.0, 0.0);
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 100);
   const Clumps before = sim.state().clumps;
   const State state_before = sim.state();
@@ -461,7 +461,7 @@ TEST_CASE("Clump of two materials recomputed after one density changes, pebbles 
   p.clumps.push_back(lumpy_clump(Vec3::Zero()));
   p.clumps[0].pebbles[2].material = "light";  // the small sphere
   p.clumps[0].angular_velocity = Vec3(30.0, -50.0, 20.0);
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 100);
   const State before = sim.state();
   Preset edited = sim.parameters();
@@ -469,7 +469,7 @@ TEST_CASE("Clump of two materials recomputed after one density changes, pebbles 
   sim.edit_parameters(edited);
   Preset uniform = p;
   uniform.clumps[0].pebbles[2].material = "";
-  const double expected_mass = Simulation(uniform).state().clumps.mass[0];
+  const double expected_mass = Session(uniform).state().clumps.mass[0];
   const Clumps& after = sim.state().clumps;
   CHECK(after.mass[0] == Approx(expected_mass).epsilon(2e-3));  // column integration in another grid
   CHECK(after.mass[0] > before.clumps.mass[0]);

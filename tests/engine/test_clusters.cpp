@@ -1,4 +1,4 @@
-// Clusters (engine/clusters.hpp): hand-built scenes whose components, shapes, sizes and moments
+// Clusters (engine/analysis/clusters.hpp): hand-built scenes whose components, shapes, sizes and moments
 // are known from their geometry, built through the real engine (the contacts are those the force
 // pass activated), and the statistics of seed 002 eq. 17 worked out by hand.
 
@@ -6,10 +6,10 @@
 #include <sstream>
 #include <string>
 
-#include "engine/clusters.hpp"
-#include "engine/observables.hpp"
-#include "engine/output.hpp"
-#include "engine/snapshot.hpp"
+#include "engine/analysis/clusters.hpp"
+#include "engine/analysis/observables.hpp"
+#include "engine/io/output.hpp"
+#include "engine/live/snapshot.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -45,7 +45,7 @@ void add_line(Preset& p, const Vec3& start, const Vec3& direction, int count, co
 }
 
 // The cluster holding the particle with this id.
-const Cluster& cluster_of_id(const Simulation& sim, const Clusters& c, std::uint64_t id) {
+const Cluster& cluster_of_id(const Session& sim, const Clusters& c, std::uint64_t id) {
   const auto& ids = sim.state().particles.id;
   for (size_t i = 0; i < ids.size(); ++i)
     if (ids[i] == id) return c.clusters[static_cast<size_t>(c.cluster_of[i])];
@@ -85,7 +85,7 @@ std::map<std::string, std::string> csv_row(const std::string& header, const std:
 }  // namespace
 
 TEST_CASE("a chain of 5, a triangle and two single spheres: sizes, shapes, labels and moments", "[clusters]") {
-  Simulation sim(chain_triangle_singles());  // the constructor's force pass activates the contacts
+  Session sim(chain_triangle_singles());  // the constructor's force pass activates the contacts
   REQUIRE(sim.state().health.ok);
   const Clusters c = find_clusters(sim.state());
 
@@ -122,7 +122,7 @@ TEST_CASE("a chain of 5, a triangle and two single spheres: sizes, shapes, label
 }
 
 TEST_CASE("statistics of the chain-triangle-singles scene: n_s, S of eq. 17, chains, rings", "[clusters]") {
-  Simulation sim(chain_triangle_singles());
+  Session sim(chain_triangle_singles());
   const Clusters c = find_clusters(sim.state());
 
   const std::vector<SizeCount> n = size_distribution(c);
@@ -142,7 +142,7 @@ TEST_CASE("statistics of the chain-triangle-singles scene: n_s, S of eq. 17, cha
 }
 
 TEST_CASE("the observables and the CSV series row carry the same cluster statistics", "[clusters]") {
-  Simulation sim(chain_triangle_singles());
+  Session sim(chain_triangle_singles());
   const Observables o = sim.observe();
   CHECK(o.clusters.clusters == 4);
   CHECK(o.clusters.mean_cluster_size == Approx(3.6).epsilon(1e-15));
@@ -179,7 +179,7 @@ TEST_CASE("branched clusters are neither chains nor rings", "[clusters]") {
   const Vec3 corner(0.0, 0.03, 0.0);
   for (const Vec3& offset : {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)})
     p.particles.particles.push_back(magnet(corner + kSpacing * offset, Vec3::UnitZ()));
-  Simulation sim(p);
+  Session sim(p);
   const Clusters c = find_clusters(sim.state());
 
   REQUIRE(c.clusters.size() == 3);
@@ -213,7 +213,7 @@ TEST_CASE("spheres in the pair list but not touching are separate clusters", "[c
   Preset p = magnetic_preset();
   p.particles.particles.push_back(magnet(Vec3(0, 0, 0), Vec3::UnitZ()));
   p.particles.particles.push_back(magnet(Vec3(2 * kRadius + 1e-6, 0, 0), Vec3::UnitZ()));  // 1 um gap
-  Simulation sim(p);
+  Session sim(p);
   REQUIRE(sim.state().neighbors.contact_pairs.size() == 1);  // a candidate pair whose history is inactive
   REQUIRE_FALSE(sim.state().neighbors.contact_history[0].active);
   const ClusterStatistics s = cluster_statistics(find_clusters(sim.state()));
@@ -230,7 +230,7 @@ TEST_CASE("a contact through a periodic boundary joins the cluster", "[clusters]
   p.particles.particles.push_back(magnet(Vec3(0.05 - kRadius, 0, 0), Vec3::UnitZ()));
   p.particles.particles.push_back(magnet(Vec3(-0.05 + kRadius - kOverlap, 0, 0), Vec3::UnitZ()));
   p.particles.particles.push_back(magnet(Vec3(-0.05 + kRadius - kOverlap + kSpacing, 0, 0), Vec3::UnitZ()));
-  Simulation sim(p);
+  Session sim(p);
   const Clusters c = find_clusters(sim.state());
   REQUIRE(c.clusters.size() == 1);
   CHECK(c.clusters[0].size == 3);
@@ -265,7 +265,7 @@ TEST_CASE("labels are the smallest particle id, whatever the order in memory", "
 TEST_CASE("two dipoles that attract and stick become one aligned chain carrying 2 m", "[clusters]") {
   // presets/two-dipoles.json: head to tail on the z axis, 1 mm apart; they touch within 5 ms.
   const Preset preset = load_preset_file(std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles.json");
-  Simulation sim(preset);
+  Session sim(preset);
   const ClusterStatistics before = cluster_statistics(find_clusters(sim.state()));
   CHECK(before.clusters == 2);
   CHECK(before.mean_cluster_size == 1.0);
@@ -290,7 +290,7 @@ TEST_CASE("the remanence of aligned chains grows as s^1, of alternating ones not
   const int lengths[] = {2, 3, 4, 6};
   for (int k = 0; k < 4; ++k) add_line(p, Vec3(-0.04, -0.04 + 0.02 * k, 0), Vec3::UnitX(), lengths[k], Vec3::UnitZ());
   p.particles.particles.push_back(magnet(Vec3(0.04, 0.04, 0.04), Vec3::UnitZ()));
-  Simulation sim(p);
+  Session sim(p);
   const Clusters c = find_clusters(sim.state());
   REQUIRE(c.clusters.size() == 5);
   const PowerLawFit fit = remanence_fit(c);
@@ -312,7 +312,7 @@ TEST_CASE("the remanence of aligned chains grows as s^1, of alternating ones not
     for (int j = 0; j < odd[k]; ++j)
       q.particles.particles.push_back(
           magnet(Vec3(-0.04 + j * kSpacing, -0.04 + 0.02 * k, 0), j % 2 ? Vec3(0, 0, -1) : Vec3::UnitZ()));
-  Simulation alternating(q);
+  Session alternating(q);
   const Clusters a = find_clusters(alternating.state());
   REQUIRE(a.clusters.size() == 3);
   const PowerLawFit flat = remanence_fit(a);
@@ -323,7 +323,7 @@ TEST_CASE("the remanence of aligned chains grows as s^1, of alternating ones not
 }
 
 TEST_CASE("a snapshot carries each particle's cluster label and size", "[clusters]") {
-  Simulation sim(chain_triangle_singles());
+  Session sim(chain_triangle_singles());
   Snapshot snapshot;
   capture_snapshot(sim, snapshot);
   const ParticleSnapshot& s = snapshot.particles;

@@ -3,7 +3,7 @@
 // run to the integrator's O(dt^2), and the energy balance with dissipation (seed 000 "energy
 // partitions"; seed 004 eqs. 5-6 for the viscous damping; seed 000 eqs. 8-10 for the dipoles).
 
-#include "engine/random.hpp"
+#include "engine/core/random.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -39,7 +39,7 @@ Preset dipolar_cloud(DipoleMethod method, std::uint64_t seed) {
 }
 
 // Random spins (the generator starts every sphere without one), then re-prepare.
-void spin_up(Simulation& sim, double spread, std::uint64_t seed) {
+void spin_up(Session& sim, double spread, std::uint64_t seed) {
   Random rng(seed);
   Particles& p = sim.edit_state().particles;
   for (auto& w : p.angular_velocity) w = spread * Vec3(rng.normal(), rng.normal(), rng.normal());
@@ -53,7 +53,7 @@ struct MomentumErrors {
   std::uint64_t contacts = 0;  // contact activations during the run
 };
 
-MomentumErrors track_momenta(Simulation& sim, int steps) {
+MomentumErrors track_momenta(Session& sim, int steps) {
   MomentumErrors e;
   const Observables o0 = sim.observe();
   auto spin = [&sim]() {
@@ -120,7 +120,7 @@ TEST_CASE("an isolated dipolar system conserves linear and angular momentum to r
       p.contact.linear.dp_nratio = 0.3;
       p.contact.linear.dp_sratio = 0.3;
     }
-    Simulation sim(p);
+    Session sim(p);
     spin_up(sim, 200.0, 5);
     const MomentumErrors e = track_momenta(sim, kSteps);
     std::printf("[figure] momentum conservation (%s, N = 30, %d steps, dt = %.3g s): |dP|/sum m|v| = %.2e, "
@@ -172,7 +172,7 @@ struct CollisionAudit {
 // bounded below, and each episode's energy change is checked against that bound.
 CollisionAudit audit_collisions(Preset p, double dt, std::int64_t steps, double omega_contact) {
   p.integrator.time_step = dt;
-  Simulation sim(p);
+  Session sim(p);
   const double e0 = sim.observe().total_energy();
   // Per contact crossing, see the test below: |dE| <= 1/4 (omega dt)^2 E_n, E_n <= kinetic energy.
   const double per_activation = 0.25 * (omega_contact * dt) * (omega_contact * dt);
@@ -230,7 +230,7 @@ TEST_CASE("an undamped, frictionless dipolar cluster keeps its energy to second 
   // first order in dt, in forces, torques or rotations, would not shrink 4 times and break the
   // bound at dt/2).
   const Preset p = bouncing_cluster();
-  const Simulation probe(p);
+  const Session probe(p);
   const double dt = probe.model().time_step;
   REQUIRE(probe.model().advice.limited_by == "contact stiffness");
   const double m = probe.state().particles.mass[0];
@@ -267,7 +267,7 @@ TEST_CASE("two dipoles passing the cutoff: truncation changes the energy by U(r_
     p.particles.particles = {sphere(Vec3(-1.4e-3, 0, 0), 0.5e-3, Vec3(-v, 0, 0)),
                              sphere(Vec3(1.4e-3, 0, 0), 0.5e-3, Vec3(v, 0, 0))};
     p.particles.particles[0].moment = p.particles.particles[1].moment = m;
-    Simulation sim(p);
+    Session sim(p);
     double largest_step = 0.0, u_before = 0.0, e_before = sim.observe().total_energy();
     for (int n = 0; n < 400; ++n) {  // the pair crosses r_c after about 200 steps
       const double u = sim.observe().dipole;
@@ -335,7 +335,7 @@ struct BalanceRun {
 
 BalanceRun balance_run(Preset p, double dt, std::int64_t steps) {
   p.integrator.time_step = dt;
-  Simulation sim(p);
+  Session sim(p);
   const double b0 = sim.observe().energy_balance();
   BalanceRun r;
   for (std::int64_t n = 0; n < steps; ++n) {
@@ -359,7 +359,7 @@ TEST_CASE("energy balance with friction, dashpots, viscous damping and field wor
   // b = 0.2), so the impacts add up to at most D / (1 - e^2) and the error to 1/4 (omega_c dt)^2 D /
   // (1 - e^2) = 1.8 % of the dissipated energy D (worst case: every error of the same sign).
   const Preset p = lossy_box();
-  const Simulation probe(p);
+  const Session probe(p);
   const double dt = probe.model().time_step;
   const double m = probe.state().particles.mass[0];
   const double omega_contact = std::sqrt(mix_materials(p.materials[0], p.materials[0]).kn / (0.5 * m));
@@ -413,7 +413,7 @@ struct RockingRun {
 
 RockingRun rocking_balance(Preset p, double dt, std::int64_t steps) {
   p.integrator.time_step = dt;
-  Simulation sim(p);
+  Session sim(p);
   const double b0 = sim.observe().energy_balance();
   double error = 0.0, k_max = 0.0;
   for (std::int64_t n = 0; n < steps; ++n) {
@@ -437,7 +437,7 @@ void check_rocking_balance(ContactLaw law, const char* name) {
   // closing of the contact errs by at most 1/4 (omega dt)^2 of the kinetic energy (see the
   // undamped test), the sticking spring and the slips are booked exactly for a linear spring.
   const Preset p = rocking_sphere(law);
-  const Simulation probe(p);
+  const Session probe(p);
   const double dt = probe.model().time_step / 10.0;
   const RockingRun coarse = rocking_balance(p, dt, 20000);
   const RockingRun fine = rocking_balance(p, dt / 4.0, 80000);

@@ -7,8 +7,8 @@
 // each step (the positions the contact stage saw in that step), and closed forms for the bounce
 // period and the sliding time.
 
-#include "engine/simulation.hpp"
-#include "engine/state.hpp"
+#include "engine/step/simulation.hpp"
+#include "engine/core/state.hpp"
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,7 +26,7 @@ constexpr double kGravity = 9.81;  // [m/s^2]
 
 std::uint64_t wall_id(int axis, int upper) { return kWallIdBase + static_cast<std::uint64_t>(2 * axis + upper); }
 
-void check_observed_counts(const Simulation& sim) {
+void check_observed_counts(const Session& sim) {
   const Observables o = sim.observe();
   for (int k = 0; k < kEventKinds; ++k) CHECK(o.events[static_cast<size_t>(k)] == sim.state().events.count[static_cast<size_t>(k)]);
 }
@@ -47,7 +47,7 @@ TEST_CASE("contact_activated: once per collision of two spheres, with both ids",
   // Sphere ids follow the list order: 0 on the left, 1 on the right.
   p.particles.particles = {sphere(Vec3(-kRadius - 0.5 * gap, 0, 0), kRadius, Vec3(0.5 * v0, 0, 0)),
                            sphere(Vec3(kRadius + 0.5 * gap, 0, 0), kRadius, Vec3(-0.5 * v0, 0, 0))};
-  Simulation sim(p);
+  Session sim(p);
   std::int64_t first_overlap_step = -1;
   int intervals = 0;
   bool inside = false;
@@ -94,7 +94,7 @@ TEST_CASE("contact_activated: a sphere between two walls, one event per bounce, 
   p.integrator.time_step = dt;
   const double v0 = 0.2;
   p.particles.particles = {sphere(Vec3::Zero(), kRadius, Vec3(-v0, 0, 0))};  // to x_min first
-  Simulation sim(p);
+  Session sim(p);
   const int bounces = 12;
   const double period = t_c + 2.0 * gap / v0;
   const auto steps = static_cast<std::int64_t>((gap / v0 + (bounces - 0.5) * period) / dt);
@@ -149,7 +149,7 @@ TEST_CASE("slip_change: a sphere launched sliding starts slipping on landing and
   p.box.z_min = SideKind::Wall;
   p.integrator.time_step = 5e-6;
   p.particles.particles = {sphere(Vec3(0, 0, p.box.min.z() + kRadius + 1e-12), kRadius, Vec3(v0, 0, 0))};
-  Simulation sim(p);
+  Session sim(p);
   const double dt = p.integrator.time_step.value();
   const double t_s = 2.0 * v0 / (7.0 * mu * kGravity);
   std::int64_t landing_step = -1;

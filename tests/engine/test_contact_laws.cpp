@@ -15,12 +15,12 @@
 // velocity-dependent force (the dashpots) lags by dt/2: an O(dt) error. Tolerances below follow
 // from that.
 
-#include "engine/contact_geometry.hpp"
-#include "engine/law_hertz_mindlin.hpp"
-#include "engine/law_linear.hpp"
-#include "engine/model.hpp"
-#include "engine/random.hpp"
-#include "engine/simulation.hpp"
+#include "engine/contact/contact_geometry.hpp"
+#include "engine/contact/law_hertz_mindlin.hpp"
+#include "engine/contact/law_linear.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/random.hpp"
+#include "engine/step/simulation.hpp"
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -58,7 +58,7 @@ struct Impact {
 // `separation_speed(state)` the normal relative velocity (> 0 separating). After the step in
 // which the overlap closes no force acts any more (inactive contact, no gravity), so the velocity
 // read then is the final one.
-Impact run_impact(Simulation& sim, double approach_speed, double max_time,
+Impact run_impact(Session& sim, double approach_speed, double max_time,
                   const std::function<double(const State&)>& overlap,
                   const std::function<double(const State&)>& separation_speed) {
   Impact r;
@@ -247,14 +247,14 @@ TEST_CASE("linear law: head-on restitution and contact time match the damped osc
         Impact r;
         if (wall) {
           p = wall_scene(p, kRadius, v0, gap);
-          Simulation sim(p);
+          Session sim(p);
           const double floor = floor_height(p);
           r = run_impact(
               sim, v0, 3.0 * pred.contact_time, [floor](const State& s) { return wall_overlap(s, floor); },
               [](const State& s) { return s.particles.velocity[0].z(); });
         } else {
           p = pair_scene(p, kRadius, kRadius, v0, gap);
-          Simulation sim(p);
+          Session sim(p);
           r = run_impact(sim, v0, 3.0 * pred.contact_time, pair_overlap, pair_separation_speed);
         }
         // Tolerance 0.5 %: the contact time is counted in whole steps (1/2000 = 0.05 %), the
@@ -321,14 +321,14 @@ TEST_CASE("Hertz law: undamped impact reaches delta_max and lasts t_c of the Her
     if (wall) {
       p = wall_scene(p, r0, v0, gap);
       p.particles.particles[0].material = "A";
-      Simulation sim(p);
+      Session sim(p);
       const double floor = floor_height(p);
       r = run_impact(
           sim, v0, 3.0 * t_c, [floor](const State& s) { return wall_overlap(s, floor); },
           [](const State& s) { return s.particles.velocity[0].z(); });
     } else {
       p = pair_scene(p, r0, r1, v0, gap, "A", "B");
-      Simulation sim(p);
+      Session sim(p);
       r = run_impact(sim, v0, 3.0 * t_c, pair_overlap, pair_separation_speed);
     }
     // Tolerances: no velocity-dependent force, so velocity Verlet is O(dt^2) ~ (pi/2000)^2 ~ 3e-6;
@@ -371,7 +371,7 @@ TEST_CASE("Hertz law: damped restitution matches an RK4 solution and does not de
     Preset p = base;
     p.integrator.time_step = t_c / 2000.0;
     p = pair_scene(p, kRadius, kRadius, v0, 5.0 * v0 * t_c / 2000.0);
-    Simulation sim(p);
+    Session sim(p);
     const Impact r = run_impact(sim, v0, 3.0 * t_c, pair_overlap, pair_separation_speed);
     const double e_ref = damped_hertz_restitution_rk4(e_star, r_eff, m_eff, 0.3, v0, t_c);
     e_measured[i] = r.restitution;
@@ -461,7 +461,7 @@ TEST_CASE("a sphere launched sliding ends rolling at 5/7 v0 after 2 v0 / (7 mu g
   for (ContactLaw law : {ContactLaw::Linear, ContactLaw::HertzMindlin}) {
     for (double mu : {0.2, 0.5}) {
       Preset p = sliding_scene(law, mu, v0);
-      Simulation sim(p);
+      Session sim(p);
       const double m = sim.state().particles.mass[0];
       const double delta = equilibrium_overlap(p, m * kGravity);
       const double lever = kRadius - 0.5 * delta;
@@ -595,7 +595,7 @@ TEST_CASE("Coulomb limit in a run: the contact force of a sliding sphere stays o
   for (const Case c : {Case{ContactLaw::Linear, 3}, Case{ContactLaw::HertzMindlin, 3}, Case{ContactLaw::Linear, 0}}) {
     Preset p = sliding_scene(c.law, mu, v0);
     p.contact.linear.dp_mode = c.dp_mode;  // Hertz-Mindlin ignores it (its shear dashpot is slip-cut)
-    Simulation sim(p);
+    Session sim(p);
     const double m = sim.state().particles.mass[0];
     const Vec3 weight = m * p.environment.gravity;
     const double t_s = 2.0 * v0 / (7.0 * mu * kGravity);
@@ -670,7 +670,7 @@ TEST_CASE("sphere on an incline: sticks and rolls below tan = 7/2 mu, slides abo
       const double m = p.materials[0].density * sphere_volume(kRadius);
       const double delta = equilibrium_overlap(p, m * kGravity * std::cos(theta));
       p.particles.particles = {sphere(Vec3(0, 0, floor_height(p) + kRadius - delta), kRadius)};
-      Simulation sim(p);
+      Session sim(p);
       const double dt = p.integrator.time_step.value();
       const auto half = static_cast<std::int64_t>(0.01 / dt);
       run_checked(sim, half);
@@ -714,7 +714,7 @@ TEST_CASE("lin_mode 1 (incremental) starts from zero force, absolute mode pushes
     p.integrator.time_step = 1e-6;
     p.particles.particles = {sphere(Vec3(-kRadius + 0.5 * delta0, 0, 0), kRadius),
                              sphere(Vec3(kRadius - 0.5 * delta0, 0, 0), kRadius)};
-    Simulation sim(p);
+    Session sim(p);
     const double kn = 0.5 * p.materials[0].kn;
     // Force on the left sphere (0) after the initial force pass: -kn delta0 along x, or zero.
     const double expected = mode == 0 ? -kn * delta0 : 0.0;
@@ -755,7 +755,7 @@ TEST_CASE("rgap: a contact is active up to a gap of rgap and pushes kn (rgap - g
     p.integrator.time_step = (0.5 * pi / w0) / 2000.0;  // the push lasts a quarter period
     p.particles.particles = {sphere(Vec3(-kRadius - 0.5 * gap, 0, 0), kRadius),
                              sphere(Vec3(kRadius + 0.5 * gap, 0, 0), kRadius)};
-    Simulation sim(p);
+    Session sim(p);
     const bool active = gap <= rgap;
     CHECK(sim.state().particles.force[0].x() == Approx(active ? -kn * (rgap - gap) : 0.0).margin(1e-15));
     CHECK(sim.state().events.total(EventKind::ContactActivated) == (active ? 1u : 0u));
@@ -793,7 +793,7 @@ TEST_CASE("deformability: kn = pi r_min^2 E* / (R1 + R2), ks = kn / kratio", "[c
     p.integrator.time_step = 1e-7;
     const double u = 0.01;
     p.particles.particles = {sphere(Vec3(-r1, 0, 0), r1), sphere(Vec3(r2 - delta, 0, 0), r2, Vec3(0, u, 0))};
-    Simulation sim(p);
+    Session sim(p);
     const double kn = pi * r1 * r1 * emod / (r1 + r2);
     const double ks = kratio > 0.0 ? kn / kratio : 0.0;
     // Exact up to rounding of the positions (1e-12 relative).
@@ -818,7 +818,7 @@ TEST_CASE("deformability: kn = pi r_min^2 E* / (R1 + R2), ks = kn / kratio", "[c
     w.contact.linear.kratio = kratio;
     w.box.z_min = SideKind::Wall;
     w.particles.particles = {sphere(Vec3(0, 0, floor_height(w) + r2 - delta), r2)};
-    Simulation wall_sim(w);
+    Session wall_sim(w);
     CHECK(wall_sim.state().particles.force[0].z() == Approx(pi * r2 * emod * delta).epsilon(1e-9));
   }
 }
@@ -862,7 +862,7 @@ TEST_CASE("mix_materials: series stiffness, minimum friction, E* and G*", "[cont
   p.particles.particles = {sphere(Vec3(-0.01, 0, 0), kRadius), sphere(Vec3(0.01, 0, 0), kRadius)};
   p.particles.particles[0].material = "a";
   p.particles.particles[1].material = "b";
-  Simulation sim(p);
+  Session sim(p);
   CHECK(sim.model().pair(0, 1).kn == c.kn);
   CHECK(sim.model().pair(1, 0).kn == c.kn);
   CHECK(sim.model().pair(1, 1).kn == Approx(2.5e3).epsilon(1e-14));

@@ -20,8 +20,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "engine/clumps.hpp"
-#include "engine/dipole.hpp"
+#include "engine/bodies/clumps.hpp"
+#include "engine/magnetic/dipole.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -201,7 +201,7 @@ TEST_CASE("Cube magnets as clumps in a simulation feel the pebble sum, and snap 
   p.clumps.push_back(cube);
   cube.position = Vec3(0.0, 0.0, 0.5 * (kEdge + g));
   p.clumps.push_back(cube);
-  Simulation sim(p);
+  Session sim(p);
   const Clumps& c = sim.state().clumps;
   const double expected = cube_force_dipoles(kEdge, g, kMagnet, n);
   CHECK(c.force[1].z() == Approx(expected).epsilon(1e-12));
@@ -210,7 +210,7 @@ TEST_CASE("Cube magnets as clumps in a simulation feel the pebble sum, and snap 
   CHECK(c.torque[1].norm() < 1e-9 * std::abs(expected) * kEdge);
   CHECK(c.mass[0] == Approx(5000.0 * n * n * n * sphere_volume(0.5 * kEdge / n)));
   // Released, they close the gap and touch face to face.
-  Simulation run(p);
+  Session run(p);
   const double dt = run.model().time_step;
   run_checked(run, static_cast<std::int64_t>(0.01 / dt));
   const double distance = (run.state().clumps.position[1] - run.state().clumps.position[0]).norm();

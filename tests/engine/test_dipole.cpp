@@ -1,8 +1,8 @@
 // Two-dipole force, torques and energy against the closed form and against finite differences
 // of the energy (seed 000 eqs. 8-10, seed 002 eqs. 34-39).
 
-#include "engine/dipole.hpp"
-#include "engine/random.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/core/random.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// The Barnes-Hut tree (magnetics.method = tree, engine/dipole_tree.hpp) against the independent exact sum
-// over all pairs built here from dipole_pair (engine/dipole.hpp), and against the engine's direct pass.
+// The Barnes-Hut tree (magnetics.method = tree, engine/magnetic/dipole_tree.hpp) against the independent exact sum
+// over all pairs built here from dipole_pair (engine/magnetic/dipole.hpp), and against the engine's direct pass.
 //
 // Tolerances: the issue asks for an RMS relative force error below 1e-3 at the default opening angle (the
 // torque, set by the field alone, and the energy, a sum of terms of both signs, within 3e-3); the expansion
@@ -8,12 +8,12 @@
 // expanded); with theta -> 0 every cell is opened and only round-off remains (1e-12 relative, many orders
 // above double precision's 1e-16 times the few thousand terms of a sum).
 
-#include "engine/dipole.hpp"
-#include "engine/dipole_tree.hpp"
-#include "engine/magnetics.hpp"
-#include "engine/model.hpp"
-#include "engine/random.hpp"
-#include "engine/state.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/dipole_tree.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/random.hpp"
+#include "engine/core/state.hpp"
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -373,12 +373,12 @@ TEST_CASE("tree: periodic boxes, an activity distance and bad opening angles are
   p.materials[0].magnetization = 8e5;
   p.magnetics.method = DipoleMethod::Tree;
   p.particles.particles = {sphere(Vec3(0, 0, 0), 1e-3), sphere(Vec3(0.01, 0, 0), 1e-3)};
-  CHECK_NOTHROW(Simulation(p));
+  CHECK_NOTHROW(Session(p));
   {
     Preset periodic = p;
     periodic.box.y_min = periodic.box.y_max = SideKind::Periodic;
     try {
-      Simulation sim(periodic);
+      Session sim(periodic);
       FAIL("tree with a periodic axis was accepted");
     } catch (const PresetError& e) {
       CHECK(e.path() == "$.magnetics.method");
@@ -389,7 +389,7 @@ TEST_CASE("tree: periodic boxes, an activity distance and bad opening angles are
     Preset active = p;
     active.magnetics.activity_distance = 1e-3;
     try {
-      Simulation sim(active);
+      Session sim(active);
       FAIL("tree with an activity distance was accepted");
     } catch (const PresetError& e) {
       CHECK(e.path() == "$.magnetics.activity_distance");

@@ -1,4 +1,4 @@
-// Particle-frame exports (engine/frame_fields.hpp, export_*.hpp): a small scene with two materials,
+// Particle-frame exports (engine/io/frame_fields.hpp, export_*.hpp): a small scene with two materials,
 // a chain, a pair and a single sphere in a box with a periodic, a walled and an open axis is
 // written in every format and read back here with parsers of our own, independent of the writers:
 // counts, ids, box, and every value to the printed precision (10 significant digits).
@@ -19,15 +19,15 @@
 
 #include "tests/text_fields.hpp"
 
-#include "engine/clusters.hpp"
-#include "engine/export_csv.hpp"
-#include "engine/export_frames.hpp"
-#include "engine/export_lammps_dump.hpp"
-#include "engine/export_vtk.hpp"
-#include "engine/export_xyz.hpp"
-#include "engine/frame_fields.hpp"
-#include "engine/observables.hpp"
-#include "engine/simulation_thread.hpp"
+#include "engine/analysis/clusters.hpp"
+#include "engine/io/export_csv.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/io/export_lammps_dump.hpp"
+#include "engine/io/export_vtk.hpp"
+#include "engine/io/export_xyz.hpp"
+#include "engine/io/frame_fields.hpp"
+#include "engine/analysis/observables.hpp"
+#include "engine/live/simulation_thread.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -77,8 +77,8 @@ Preset export_scene() {
 }
 
 // The scene after a few steps: forces and torques of a force pass, contacts active.
-Simulation stepped_scene() {
-  Simulation sim(export_scene());
+Session stepped_scene() {
+  Session sim(export_scene());
   run_checked(sim, 5);
   return sim;
 }
@@ -159,7 +159,7 @@ const DataArray& array_named(const std::vector<DataArray>& arrays, const std::st
 
 TEST_CASE("export: frame fields are the state's values, with alignment and clusters as the observables count them",
           "[export]") {
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   const State& state = sim.state();
   const FrameFields f = frame_fields(sim.model(), state);
   REQUIRE(f.size() == 6);
@@ -189,7 +189,7 @@ TEST_CASE("export: frame fields are the state's values, with alignment and clust
 }
 
 TEST_CASE("export: extended XYZ reads back with its lattice, pbc, time, step and every column", "[export]") {
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   const FrameFields f = frame_fields(sim.model(), sim.state());
   std::ostringstream out;
   write_xyz_frame(out, f);
@@ -221,7 +221,7 @@ TEST_CASE("export: extended XYZ reads back with its lattice, pbc, time, step and
 }
 
 TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point array at full length", "[export]") {
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   const FrameFields f = frame_fields(sim.model(), sim.state());
   const std::string xml = vtp_text(f);
   CHECK_THAT(xml, Catch::StartsWith("<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\""));
@@ -273,7 +273,7 @@ TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point
 
 TEST_CASE("export: a VTK series writes numbered frames and a .pvd listing each with its time", "[export]") {
   TempDir dir;
-  Simulation sim(export_scene());
+  Session sim(export_scene());
   const std::string path = (dir.path / "run.vtp").string();
   FrameSeriesWriter writer(path, FrameFormat::VtkPolyData);
   REQUIRE(writer.collection_path() == (dir.path / "run.pvd").string());
@@ -315,7 +315,7 @@ TEST_CASE("export: a VTK series writes numbered frames and a .pvd listing each w
 
 TEST_CASE("export: a LAMMPS dump has the dump-custom items, boundary flags from the box sides and every column",
           "[export]") {
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   const FrameFields f = frame_fields(sim.model(), sim.state());
   CHECK(lammps_boundary_flags(f) == "pp fs ff");
   std::ostringstream out;
@@ -360,7 +360,7 @@ TEST_CASE("export: a LAMMPS dump has the dump-custom items, boundary flags from 
 }
 
 TEST_CASE("export: a LAMMPS dump widens the bound of an open side to every sphere that left the box", "[export]") {
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   FrameFields f = frame_fields(sim.model(), sim.state());
   f.position[3].y() = 0.07;  // beyond y_max = 0.05, the open side
   std::ostringstream out;
@@ -372,7 +372,7 @@ TEST_CASE("export: a LAMMPS dump widens the bound of an open side to every spher
 }
 
 TEST_CASE("export: CSV frames have one header and a row per particle per frame with step and time", "[export]") {
-  Simulation sim(export_scene());
+  Session sim(export_scene());
   std::ostringstream out;
   out << frame_csv_header();
   std::vector<FrameFields> frames;
@@ -428,7 +428,7 @@ TEST_CASE("export: the extension chooses the format, an unknown one is refused w
     CHECK(frame_format_of(std::string("x") + frame_format_extension(format)) == format);
   }
 
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   const FrameFields f = frame_fields(sim.model(), sim.state());
   TempDir dir;
   try {
@@ -443,7 +443,7 @@ TEST_CASE("export: the extension chooses the format, an unknown one is refused w
 }
 
 TEST_CASE("export: one frame per file, atomically, with the reason when it cannot be written", "[export]") {
-  const Simulation sim = stepped_scene();
+  const Session sim = stepped_scene();
   const FrameFields f = frame_fields(sim.model(), sim.state());
   TempDir dir;
   for (int k = 0; k < kFrameFormatCount; ++k) {

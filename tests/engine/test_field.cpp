@@ -3,7 +3,7 @@
 // grad(m.B) = G^T m (seed 000 eq. 4) against finite differences of the Zeeman energy, and the
 // work a time-varying field does on the moments.
 
-#include "engine/field.hpp"
+#include "engine/magnetic/field.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -40,7 +40,7 @@ double inertia_of_sphere() {
 }
 
 // Signed angle of the moment from the field (z) in the x-z plane; the sphere turns about y.
-double moment_angle(const Simulation& sim) {
+double moment_angle(const Session& sim) {
   const Vec3& m = sim.state().particles.moment[0];
   return std::atan2(m.x(), m.z());
 }
@@ -52,7 +52,7 @@ struct Libration {
   double max_energy_error = 0.0;  // max |E - E0| / (m B), E = rotational kinetic + Zeeman
 };
 
-Libration librate(Simulation& sim, std::int64_t steps) {
+Libration librate(Session& sim, std::int64_t steps) {
   Libration l;
   const double dt = sim.model().time_step;
   const double e0 = sim.observe().kinetic_rotational + sim.observe().zeeman;
@@ -104,7 +104,7 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
     // the interpolation of the crossings (the angle is straight at a zero crossing): tolerance
     // 1e-6. Without the amplitude correction (6e-4) or with a wrong inertia the test fails.
     const double theta0 = 0.1;
-    Simulation sim(dipole_in_field(theta0, dt));
+    Session sim(dipole_in_field(theta0, dt));
     REQUIRE(sim.state().particles.inertia[0] == Approx(inertia).epsilon(1e-12));
     const Libration l = librate(sim, 2400);  // six periods
     const double amplitude = 1.0 + theta0 * theta0 / 16.0 + 11.0 * std::pow(theta0, 4) / 3072.0;
@@ -128,7 +128,7 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
     // shadow-energy prediction above (7.8e-5 m B at the bottom of the swing; the O(dt^4) terms and
     // the sampling of the bottom at discrete steps are below 1e-3 of it: tolerance 1 %).
     const double theta0 = 2.5;
-    Simulation sim(dipole_in_field(theta0, dt));
+    Session sim(dipole_in_field(theta0, dt));
     const Libration l = librate(sim, 4000);
     const double expected = 4.0 * std::comp_ellint_1(std::sin(0.5 * theta0)) / omega0;
     std::printf("[figure] libration at theta0 = 2.5 rad: period %.7e s vs 4 K(k)/omega0 = %.7e s (relative %.2e), "
@@ -151,7 +151,7 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
     for (double theta0 : {0.1, 2.5}) {
       Preset p = dipole_in_field(theta0, dt);
       p.environment.rotational_damping = gamma_rot;
-      Simulation sim(p);
+      Session sim(p);
       const double e0 = sim.observe().energy_balance();
       run_checked(sim, 4000);
       const double envelope = theta0 * std::exp(-0.2 * omega0 * sim.state().time) / std::sqrt(1.0 - 0.04);
@@ -245,7 +245,7 @@ TEST_CASE("field programs follow their closed forms", "[field]") {
     p.field.direction = Vec3::UnitZ();
     p.field.rotation_axis = Vec3::UnitX();
     p.field.frequency = 200.0;
-    Simulation sim(p);
+    Session sim(p);
     for (int n = 0; n < 5; ++n) {
       run_checked(sim, 7);
       const double t = sim.state().time;
@@ -297,7 +297,7 @@ TEST_CASE("in a field gradient the force is grad(m.B) = G^T m and the torque m x
   e.moment = kMoment;
   p.particles.particles = {e};
   validate_preset(p);  // symmetric and traceless, as the preset checks require
-  Simulation sim(p);
+  Session sim(p);
 
   const Vec3 m = sim.state().particles.moment[0];
   const Vec3 b = field_at(sim.model().field, 0.0, x);
@@ -310,7 +310,7 @@ TEST_CASE("in a field gradient the force is grad(m.B) = G^T m and the torque m x
 
   // Finite differences of the Zeeman energy.
   auto zeeman_at = [&](const Vec3& position, const Quat& orientation) {
-    Simulation moved(p);
+    Session moved(p);
     moved.edit_state().particles.position[0] = position;
     moved.edit_state().particles.orientation[0] = orientation;
     moved.reinitialize();
@@ -347,7 +347,7 @@ TEST_CASE("a ramped field does work on a free dipole: kinetic + Zeeman - field w
     p.field.start_strength = b0;
     p.field.strength = b1;
     p.field.ramp_time = ramp_time;
-    Simulation sim(p);
+    Session sim(p);
     const double e0 = sim.observe().energy_balance();
     balance_error = 0.0;
     const auto steps = static_cast<std::int64_t>(std::ceil(ramp_time / dt));

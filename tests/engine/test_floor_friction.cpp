@@ -1,8 +1,8 @@
-// The floor with static and dynamic friction (engine/law_floor.hpp, seed 003): a particle on a floor
+// The floor with static and dynamic friction (engine/contact/law_floor.hpp, seed 003): a particle on a floor
 // tilted below atan(mu_s) stays, above it slides with g (sin a - mu_d cos a), and a sliding particle stops
 // and sticks again.
 
-#include "engine/law_floor.hpp"
+#include "engine/contact/law_floor.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -51,7 +51,7 @@ TEST_CASE("floor: below atan(mu_s) a particle stays, above it slides with g (sin
   for (const FloorSide side : {FloorSide::ZMin, FloorSide::XMax}) {
     for (const double alpha : {0.9 * critical, 0.99 * critical, 1.1 * critical, 0.7}) {
       Preset p = floor_scene(alpha, side);
-      Simulation sim(p);
+      Session sim(p);
       const int axis = (static_cast<int>(side) - 1) / 2;
       const int along = (axis + 1) % 3;
       const Vec3 start = sim.state().particles.position[0];
@@ -81,7 +81,7 @@ TEST_CASE("floor: a sliding particle stops after v0^2 / (2 mu_d g) and sticks", 
   Preset p = floor_scene(0.0);
   const double v0 = 0.1;
   p.particles.particles[0].velocity = Vec3(v0, 0.0, 0.0);
-  Simulation sim(p);
+  Session sim(p);
   const double x0 = sim.state().particles.position[0].x();
   const double stop_time = v0 / (kMuD * kG);
   run_checked(sim, static_cast<std::int64_t>(1.5 * stop_time / sim.model().time_step));
@@ -126,7 +126,7 @@ TEST_CASE("floor: collisions are damped normal to the floor with the damping rat
     p.floor.damping_ratio = zeta;
     p.particles.particles[0].position.z() = p.box.min.z() + 1.01 * kRadius;
     p.particles.particles[0].velocity = Vec3(0.0, 0.0, -0.05);
-    Simulation sim(p);
+    Session sim(p);
     run_checked(sim, static_cast<std::int64_t>(0.01 / sim.model().time_step));
     const double e = sim.state().particles.velocity[0].z() / 0.05;
     CHECK(e == Approx(restitution(zeta)).epsilon(0.01));
@@ -137,8 +137,8 @@ TEST_CASE("floor: collisions are damped normal to the floor with the damping rat
 TEST_CASE("floor: the floor must be a wall, and mu_d may not exceed mu_s", "[floor]") {
   Preset p = floor_scene(0.0);
   p.box.z_min = SideKind::Open;
-  CHECK_THROWS_WITH(Simulation(p), Catch::Contains("$.floor.side"));
+  CHECK_THROWS_WITH(Session(p), Catch::Contains("$.floor.side"));
   p = floor_scene(0.0);
   p.floor.dynamic_friction = 0.6;
-  CHECK_THROWS_WITH(Simulation(p), Catch::Contains("$.floor.dynamic_friction"));
+  CHECK_THROWS_WITH(Session(p), Catch::Contains("$.floor.dynamic_friction"));
 }

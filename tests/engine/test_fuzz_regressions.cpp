@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/angles.hpp"
-#include "engine/checkpoint.hpp"
+#include "engine/analysis/angles.hpp"
+#include "engine/io/checkpoint.hpp"
 #include "fuzz/fuzz_harness.hpp"
 #include "test_support.hpp"
 
@@ -71,7 +71,7 @@ TEST_CASE("fuzz regression: spheres 1e30 m apart in an open box get a neighbour 
   Preset p = bare_preset();
   p.particles.particles = {sphere(Vec3(0, 0, 0), 1e-3), sphere(Vec3(1e30, -1e30, 1e30), 1e-3),
                            sphere(Vec3(2e-3, 0, 0), 1e-3)};
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 3);
   REQUIRE(sim.state().particles.size() == 3);
 }
@@ -124,7 +124,7 @@ TEST_CASE("fuzz regression: touching bonds form between neighbours while another
   Preset p = bare_preset();
   p.bonds.create = BondCreation::Touching;
   p.particles.particles = {sphere(Vec3(0, 0, 0), 1e-3), sphere(Vec3(2e-3, 0, 0), 1e-3), sphere(Vec3(1e80, 0, 0), 1e-3)};
-  Simulation sim(p);
+  Session sim(p);
   REQUIRE(sim.state().bonds.size() == 1);
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("fuzz regression: a NaN orientation fails the health check (angular ve
   std::string repaired = bytes;
   const std::uint64_t sum = checkpoint_checksum(repaired.data(), repaired.size() - 8);
   std::memcpy(repaired.data() + repaired.size() - 8, &sum, 8);
-  Simulation sim(checkpoint_from_bytes(repaired));
+  Session sim(checkpoint_from_bytes(repaired));
   sim.run(2);
   REQUIRE_FALSE(sim.state().health.ok);
   CHECK_THAT(sim.state().health.message, Catch::Contains("orientation"));

@@ -1,12 +1,12 @@
-// Particle generators (engine/generator.hpp): determinism, random and lattice placement, size
+// Particle generators (engine/bodies/generator.hpp): determinism, random and lattice placement, size
 // distributions, orientations, and the mass, inertia and moment each particle gets.
 //
 // Statistical checks use a fixed seed, so they are deterministic; their tolerances are still set
 // from the sampling error (5 standard errors) so that any seed would pass and a real change of the
 // distribution (a few standard errors or more) would not.
 
-#include "engine/generator.hpp"
-#include "engine/preset.hpp"
+#include "engine/bodies/generator.hpp"
+#include "engine/io/preset_io.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-// The checks stage (engine/health.*): each way a run can blow up is provoked and must stop the run
+// The checks stage (engine/step/health.*): each way a run can blow up is provoked and must stop the run
 // with a message naming the particle and a likely cause; healthy runs next to them must not stop.
 
-#include "engine/health.hpp"
+#include "engine/step/health.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -48,10 +48,10 @@ Preset two_spheres(const Vec3& second, const Vec3& velocity = Vec3::Zero()) {
 }  // namespace
 
 // "particle <id of index k>"
-std::string particle(const Simulation& sim, size_t k) { return "particle " + std::to_string(sim.state().particles.id[k]); }
+std::string particle(const Session& sim, size_t k) { return "particle " + std::to_string(sim.state().particles.id[k]); }
 
 TEST_CASE("health: a NaN velocity stops the run naming the particle", "[health]") {
-  Simulation sim(two_spheres(Vec3(5e-3, 0, 0)));
+  Session sim(two_spheres(Vec3(5e-3, 0, 0)));
   sim.edit_state().particles.velocity[1].x() = std::numeric_limits<double>::quiet_NaN();
   sim.step();
   REQUIRE_FALSE(sim.state().health.ok);
@@ -64,7 +64,7 @@ TEST_CASE("health: a NaN velocity stops the run naming the particle", "[health]"
 
 TEST_CASE("health: a particle crossing more than half its radius in a step stops the run", "[health]") {
   // 0.6 R per step: 1e-3 m x 0.6 / 1e-6 s = 600 m/s.
-  Simulation sim(two_spheres(Vec3(5e-3, 0, 0), Vec3(600.0, 0, 0)));
+  Session sim(two_spheres(Vec3(5e-3, 0, 0), Vec3(600.0, 0, 0)));
   sim.step();
   REQUIRE_FALSE(sim.state().health.ok);
   CHECK(sim.state().health.particle_id == sim.state().particles.id[1]);
@@ -72,7 +72,7 @@ TEST_CASE("health: a particle crossing more than half its radius in a step stops
 }
 
 TEST_CASE("health: an overlap beyond half the radius stops the run", "[health]") {
-  Simulation sim(two_spheres(Vec3(1.2e-3, 0, 0)));  // overlap 0.8 mm of 1 mm radii
+  Session sim(two_spheres(Vec3(1.2e-3, 0, 0)));  // overlap 0.8 mm of 1 mm radii
   sim.step();
   REQUIRE_FALSE(sim.state().health.ok);
   CHECK(sim.state().health.particle_id == sim.state().particles.id[0]);
@@ -83,7 +83,7 @@ TEST_CASE("health: an overlap beyond half the radius stops the run", "[health]")
 TEST_CASE("health: a particle through a wall stops the run", "[health]") {
   Preset p = two_spheres(Vec3(5e-3, 0, 0));
   p.box.x_max = SideKind::Wall;
-  Simulation sim(p);
+  Session sim(p);
   sim.edit_state().particles.position[1].x() = 0.06;  // beyond x_max = 0.05
   sim.step();
   REQUIRE_FALSE(sim.state().health.ok);
@@ -93,7 +93,7 @@ TEST_CASE("health: a particle through a wall stops the run", "[health]") {
 
 TEST_CASE("health: a needle spinning up under a too long time step stops with energy growth", "[health]") {
   const double period = needle_period();  // 0.59 ms; Verlet is unstable above T / pi = 0.19 ms
-  Simulation sim(needle(0.3e-3));
+  Session sim(needle(0.3e-3));
   const Vec3 start = sim.state().particles.position[0];
   sim.run(200000);
   REQUIRE_FALSE(sim.state().health.ok);
@@ -108,7 +108,7 @@ TEST_CASE("health: a needle spinning up under a too long time step stops with en
 }
 
 TEST_CASE("health: the same needle at a stable time step librates for long without a false alarm", "[health]") {
-  Simulation sim(needle(needle_period() / 40.0));
+  Session sim(needle(needle_period() / 40.0));
   run_checked(sim, 200000);  // 5 000 periods
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("health: an edit that changes the energy takes a new reference, not an
   // Reversing the field lifts the Zeeman energy from -m B cos 30 to +m B cos 30: a jump of 1.7 m B
   // with only 0.87 m B in the system, which the check would take for growth without a source if it
   // kept comparing with the balance from before the edit.
-  Simulation sim(needle(needle_period() / 40.0));
+  Session sim(needle(needle_period() / 40.0));
   run_checked(sim, 1000);
   Preset reversed = needle(needle_period() / 40.0);
   reversed.field.direction = -Vec3::UnitZ();

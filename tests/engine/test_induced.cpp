@@ -1,4 +1,4 @@
-// Induced (soft) moments, materials[].moment_model = induced (engine/magnetics.cpp): m = a B with
+// Induced (soft) moments, materials[].moment_model = induced (engine/magnetic/magnetics.cpp): m = a B with
 // a = chi V / mu0, B the applied field, plus the neighbours' dipole fields after
 // magnetics.induced_iterations Jacobi passes. Checked against closed forms: one sphere in a uniform
 // field, two frozen moments (point dipoles, seed 000 eqs. 8-10), the self-consistent pair and the
@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "engine/dipole.hpp"
-#include "engine/field.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/field.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -53,7 +53,7 @@ TEST_CASE("induced: one sphere in a uniform field has m = chi V B / mu0 and no t
   const Vec3 direction = Vec3(1, 2, 2) / 3.0;
   Preset p = induced_preset({Vec3(1e-3, -2e-3, 3e-3)}, direction, 0);
   p.integrator.time_step = 1e-4;
-  Simulation sim(p);
+  Simulation sim = simulation_of(p);
   const Particles& s = sim.state().particles;
   const Vec3 b = kField * direction;
   const Vec3 m = polarisability() * b;
@@ -62,7 +62,7 @@ TEST_CASE("induced: one sphere in a uniform field has m = chi V B / mu0 and no t
   CHECK(s.torque[0] == Vec3::Zero());
   CHECK(s.force[0] == Vec3::Zero());
   // A linear moment stores m^2 / (2a) while it is induced: its energy is -1/2 m.B, not -m.B.
-  CHECK(sim.observe().zeeman == Approx(-0.5 * m.dot(b)).epsilon(1e-15));
+  CHECK(observe(sim.model(), sim.state()).zeeman == Approx(-0.5 * m.dot(b)).epsilon(1e-15));
 
   // A rotating field: the moment follows it, m(t) = a B(t); the sphere is never turned.
   Model model = sim.model();
@@ -92,7 +92,7 @@ TEST_CASE(
     {
       Preset p = induced_preset({Vec3(0, 0, r), Vec3::Zero()}, Vec3::UnitZ(), 0);
       p.magnetics.method = method;
-      Simulation sim(p);
+      Session sim(p);
       const Particles& s = sim.state().particles;
       const Vec3 expected(0, 0, -3.0 * mu0 * m * m / (2.0 * pi * std::pow(r, 4)));  // on the upper sphere
       INFO("coaxial force " << s.force[0].z() << " N, closed form " << expected.z() << " N");
@@ -106,7 +106,7 @@ TEST_CASE(
     {
       Preset p = induced_preset({Vec3(r, 0, 0), Vec3::Zero()}, Vec3::UnitZ(), 0);
       p.magnetics.method = method;
-      Simulation sim(p);
+      Session sim(p);
       const Particles& s = sim.state().particles;
       const Vec3 expected(3.0 * mu0 * m * m / (4.0 * pi * std::pow(r, 4)), 0, 0);  // pushes sphere 0 to +x
       INFO("side-by-side force " << s.force[0].x() << " N, closed form " << expected.x() << " N");
@@ -143,7 +143,7 @@ TEST_CASE(
     const double fixed_point = ab / (1.0 - g.q);
     double previous = 0.0, worst = 0.0;
     for (int k = 0; k <= 45; ++k) {
-      Simulation sim(induced_preset({g.offset, Vec3::Zero()}, Vec3::UnitZ(), k));
+      Session sim(induced_preset({g.offset, Vec3::Zero()}, Vec3::UnitZ(), k));
       const Particles& s = sim.state().particles;
       const double m = s.moment[0].z();
       const double expected = fixed_point * (1.0 - std::pow(g.q, k + 1));
@@ -179,7 +179,7 @@ TEST_CASE("induced: a pair beyond the activity distance does not polarise itself
   for (const double activity : {0.5 * gap, 2.0 * gap}) {
     Preset p = induced_preset({Vec3(0, 0, r), Vec3::Zero()}, Vec3::UnitZ(), 45);
     p.magnetics.activity_distance = activity;
-    Simulation sim(p);
+    Session sim(p);
     const Particles& s = sim.state().particles;
     const double q = polarisability() * mu0 / (2.0 * pi * r * r * r);
     const double expected = activity < gap ? polarisability() * kField : polarisability() * kField / (1.0 - q);
@@ -199,7 +199,7 @@ TEST_CASE(
   const double r = 2.2 * kRadius;
   const Vec3 n = Vec3(1, 0, 1).normalized();
   const Vec3 direction = Vec3(0.2, 0.5, 1.0).normalized();
-  Simulation sim(induced_preset({r * n, Vec3::Zero()}, direction, 60));
+  Session sim(induced_preset({r * n, Vec3::Zero()}, direction, 60));
   const Particles& s = sim.state().particles;
   const double a = polarisability(), k = a * mu0_over_4pi / (r * r * r);
   const Vec3 b = kField * direction;
@@ -229,7 +229,7 @@ TEST_CASE("induced: the energy of a linear moment is -1/2 m.B: a gradient and a 
   const double duration = 0.02;
   auto run = [&](double dt, double& balance_drift, double& kinetic_error) {
     p.integrator.time_step = dt;
-    Simulation sim(p);
+    Session sim(p);
     const double e0 = sim.observe().energy_balance();
     balance_drift = 0.0;
     const auto steps = static_cast<std::int64_t>(std::llround(duration / dt));
@@ -262,7 +262,7 @@ TEST_CASE("induced: the energy of a linear moment is -1/2 m.B: a gradient and a 
   ramp.field.start_strength = 0.01;
   ramp.field.ramp_time = 0.01;
   ramp.integrator.time_step = 1e-4;
-  Simulation sim(ramp);
+  Session sim(ramp);
   const double e0 = sim.observe().energy_balance();
   run_checked(sim, 150);
   const Observables o = sim.observe();

@@ -1,10 +1,10 @@
-// The integrator (engine/integrator.cpp): velocity Verlet for translation and the exact quaternion
+// The integrator (engine/step/integrator.cpp): velocity Verlet for translation and the exact quaternion
 // update for the rotation of spheres, renormalised every step (seed 002 App. A.3, eq. 32).
 // Cases where the discrete motion equals the exact one: free flight, constant force, constant
 // angular velocity; the unit quaternion; the periodic wrap.
 
-#include "engine/field.hpp"
-#include "engine/random.hpp"
+#include "engine/magnetic/field.hpp"
+#include "engine/core/random.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -42,7 +42,7 @@ TEST_CASE("free flight is exact: x = x0 + v t, velocities untouched", "[integrat
   // the rounding of n additions: |x_n - (x0 + n dt v)| <= n eps (|x0| + |v| t), bound 2 n eps x scale.
   const double dt = 1e-4;
   const int steps = 2000;
-  Simulation sim(free_spheres(6, dt, 3));
+  Session sim(free_spheres(6, dt, 3));
   const Particles start = sim.state().particles;
   run_checked(sim, steps);
   const Particles& p = sim.state().particles;
@@ -72,7 +72,7 @@ TEST_CASE("under gravity alone a sphere follows the parabola exactly", "[integra
   p.integrator.time_step = dt;
   const Vec3 x0(0.001, -0.002, 0.04), v0(0.05, 0.02, 0.4);
   p.particles.particles = {sphere(x0, 0.5e-3, v0), sphere(Vec3(0.03, 0.03, 0.0), 1e-3)};
-  Simulation sim(p);
+  Session sim(p);
   for (int block = 0; block < 5; ++block) {
     run_checked(sim, steps / 5);
     const double t = sim.state().step * dt;
@@ -111,7 +111,7 @@ TEST_CASE("a constant angular velocity turns the orientation by omega t", "[inte
   const Vec3 omega = Vec3(1.0, 2.0, -3.0).normalized() * 3000.0;
   e.angular_velocity = omega;
   p.particles.particles = {e};
-  Simulation sim(p);
+  Session sim(p);
   const Quat q0 = sim.state().particles.orientation[0];
   double worst_norm = 0.0;
   for (int n = 1; n <= steps; ++n) {
@@ -151,7 +151,7 @@ TEST_CASE("the orientation quaternion stays unit under changing torques", "[inte
     e.moment = 5e-5;
     p.particles.particles.push_back(e);
   }
-  Simulation sim(p);
+  Session sim(p);
   double worst = 0.0, turned = 0.0;
   const Vec3 axis0 = sim.state().particles.easy_axis(0);
   for (int n = 0; n < 5000; ++n) {
@@ -185,7 +185,7 @@ TEST_CASE("the periodic wrap keeps particles in the box at the right place", "[i
     v0.push_back(velocity);
     p.particles.particles.push_back(sphere(x0.back(), 1e-3, v0.back()));
   }
-  Simulation sim(p);
+  Session sim(p);
   const Model& model = sim.model();
   bool inside = true;
   double worst = 0.0;

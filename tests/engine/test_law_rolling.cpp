@@ -1,10 +1,10 @@
-// Rolling and twisting resistance of the linear and Hertz-Mindlin laws (engine/law_rolling.hpp,
+// Rolling and twisting resistance of the linear and Hertz-Mindlin laws (engine/contact/law_rolling.hpp,
 // the EPSD model of Ai et al. 2011 and its twisting analogue): deceleration of a rolling sphere,
 // elastic rolling and twisting angles under a torque below the limit, the energy balance and
 // angular momentum.
 
-#include "engine/law_rolling.hpp"
-#include "engine/random.hpp"
+#include "engine/contact/law_rolling.hpp"
+#include "engine/core/random.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -53,7 +53,7 @@ Preset floor_scene(ContactLaw law) {
   return p;
 }
 
-double overlap_of(const Simulation& sim) {
+double overlap_of(const Session& sim) {
   return kRadius - (sim.state().particles.position[0].z() - sim.model().box.min.z());
 }
 
@@ -84,7 +84,7 @@ TEST_CASE("rolling: a sphere rolling on a floor decelerates as the rolling frict
     const double lever = kRadius - 0.5 * delta;
     p.particles.particles[0].velocity = Vec3(v0, 0, 0);
     p.particles.particles[0].angular_velocity = Vec3(0, v0 / lever, 0);
-    Simulation sim(p);
+    Session sim(p);
     const double mu_r = p.contact.rolling.rolling_friction;
     const double expected = -mu_r * kGravity * kRadius * lever / (0.4 * kRadius * kRadius + lever * lever);
     REQUIRE(expected == Approx(-5.0 / 7.0 * mu_r * kGravity).epsilon(1e-3));
@@ -131,7 +131,7 @@ TEST_CASE("rolling: a torque below the limit turns the sphere by M / k_r (rollin
       p.particles.particles[0].axis = twisting ? Vec3::UnitX() : Vec3::UnitZ();
       p.field.strength = torque / moment;
       p.field.direction = twisting ? Vec3::UnitY() : Vec3::UnitX();
-      Simulation sim(p);
+      Session sim(p);
       run_checked(sim, 20000);
       const Quat q = sim.state().particles.orientation[0];
       const Vec3 axis = twisting ? Vec3::UnitZ() : Vec3::UnitY();
@@ -180,7 +180,7 @@ TEST_CASE("rolling: the energy balance with plastic rolling and twisting is seco
   for (ContactLaw law : {ContactLaw::Linear, ContactLaw::HertzMindlin}) {
     INFO(name(law));
     const Preset p = spun_sphere(law);
-    const Simulation probe(p);
+    const Session probe(p);
     const double dt = probe.model().time_step / 10.0;
     const double omega_dt = probe.model().advice.omega_max * dt;
     double errors[2] = {0.0, 0.0}, k_max = 0.0;
@@ -189,7 +189,7 @@ TEST_CASE("rolling: the energy balance with plastic rolling and twisting is seco
       Preset pk = p;
       const double step = k == 0 ? dt : dt / 4.0;
       pk.integrator.time_step = step;
-      Simulation sim(pk);
+      Session sim(pk);
       const double b0 = sim.observe().energy_balance();
       const std::int64_t steps = k == 0 ? 20000 : 80000;
       for (std::int64_t n = 0; n < steps; ++n) {
@@ -239,7 +239,7 @@ TEST_CASE("rolling: an isolated cluster with rolling resistance conserves angula
       e.angular_velocity = 20.0 * Vec3(rng.normal(), rng.normal(), rng.normal());
       p.particles.particles.push_back(e);
     }
-    Simulation sim(p);
+    Session sim(p);
     const Observables o0 = sim.observe();
     double dl = 0.0, scale = 0.0, spin_change = 0.0;
     Vec3 spin0 = Vec3::Zero();

@@ -1,11 +1,11 @@
-// The sand contact law (seed 002 App. A.5-A.6, engine/law_sand.hpp): the displacements of eqs.
+// The sand contact law (seed 002 App. A.5-A.6, engine/contact/law_sand.hpp): the displacements of eqs.
 // 42-49 against closed forms for rigid motion, rolling, twisting and sliding; plastic motion of the
 // contact; adhesion (equilibrium separation, pull-off, breaking); forces as derivatives of the
 // energy; conservation of angular momentum and the energy balance.
 
-#include "engine/contacts.hpp"
-#include "engine/law_sand.hpp"
-#include "engine/random.hpp"
+#include "engine/contact/contacts.hpp"
+#include "engine/contact/law_sand.hpp"
+#include "engine/core/random.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -428,12 +428,14 @@ Preset sand_pair_scene(double overlap) {
   return p;
 }
 
-double pair_overlap(const Simulation& sim) {
+template <class Run>
+double pair_overlap(const Run& sim) {
   const Particles& p = sim.state().particles;
   return p.radius[0] + p.radius[1] - (p.position[0] - p.position[1]).norm();
 }
 
-int active_pair_contacts(const Simulation& sim) {
+template <class Run>
+int active_pair_contacts(const Run& sim) {
   int n = 0;
   for (const ContactHistory& h : sim.state().neighbors.contact_history) n += h.active ? 1 : 0;
   return n;
@@ -452,7 +454,7 @@ TEST_CASE("sand: touching grains stick and come to rest at the equilibrium separ
   const double s_eq = overlap_at_pull(x, 0.5 * kRadius, 0.0);
   Preset p = sand_pair_scene(0.1 * s_eq);
   p.contact.sand.damping_ratio_n = 0.5;
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 20000);
   REQUIRE(active_pair_contacts(sim) == 1);
   std::printf("[figure] sand pair at rest: overlap %.6e m, expected s_eq %.6e m\n", pair_overlap(sim), s_eq);
@@ -483,7 +485,7 @@ TEST_CASE("sand: a grain hangs from a ceiling below the pull-off force and falls
     const double s_hang = ratio < 1.0 ? overlap_at_pull(x, kRadius, m * g) : 0.0;
     const double s_start = ratio < 1.0 ? 0.1 * s_hang : 1e-9;
     p.particles.particles = {sphere(Vec3(0, 0, p.box.max.z() - kRadius + s_start), kRadius)};
-    Simulation sim(p);
+    Session sim(p);
     run_checked(sim, 20000);
     const double overlap = kRadius - (p.box.max.z() - sim.state().particles.position[0].z());
     if (ratio < 1.0) {
@@ -518,9 +520,9 @@ TEST_CASE("sand: pulled apart beyond the breaking separation the contact breaks"
     const double v = factor * v_crit;
     p.particles.particles[0].velocity = Vec3(-0.5 * v, 0, 0);
     p.particles.particles[1].velocity = Vec3(0.5 * v, 0, 0);
-    Simulation probe(p);
+    Session probe(p);
     p.integrator.time_step = probe.model().time_step / 4.0;
-    Simulation sim(p);
+    Session sim(p);
     const double e0 = sim.observe().total_energy();
     run_checked(sim, 20000);
     const Observables o = sim.observe();
@@ -568,7 +570,8 @@ struct Loading {
   double sliding = 0.0, rolling = 0.0, twisting = 0.0;
 };
 
-Loading contact_loading(const Simulation& sim) {
+template <class Run>
+Loading contact_loading(const Run& sim) {
   const State& s = sim.state();
   const Particles& p = s.particles;
   const SandParameters& law = sim.model().contact.sand;
@@ -603,7 +606,7 @@ TEST_CASE("sand: an isolated bonded cluster conserves angular momentum to round-
   // velocity Verlet keeps L = sum m r x v + I w to round-off (test_conservation.cpp). Plastic moves
   // change the pointers, not L. Bound as there: n N eps with n = 3000 steps, N = 3.
   constexpr int kSteps = 3000;
-  Simulation sim(bonded_triangle(5, 2e-4, 30.0));
+  Session sim(bonded_triangle(5, 2e-4, 30.0));
   REQUIRE(active_pair_contacts(sim) == 3);
   auto momenta = [&]() {
     const Particles& p = sim.state().particles;
@@ -659,7 +662,7 @@ TEST_CASE("sand: the energy balance of a bonded cluster with plastic moves is se
   Preset p = bonded_triangle(9, 2e-4, 30.0);
   p.contact.sand.damping_ratio_n = 0.05;
   p.contact.sand.damping_ratio_t = 0.05;
-  const Simulation probe(p);
+  const Session probe(p);
   const double dt = probe.model().time_step;
   const double omega = probe.model().advice.omega_max;
   constexpr std::int64_t kSteps = 4000;
@@ -668,7 +671,7 @@ TEST_CASE("sand: the energy balance of a bonded cluster with plastic moves is se
     Preset pk = p;
     const double step = dt / (k == 0 ? 1.0 : 4.0);
     pk.integrator.time_step = step;
-    Simulation sim(pk);
+    Session sim(pk);
     const double b0 = sim.observe().energy_balance();
     const std::int64_t steps = kSteps * (k == 0 ? 1 : 4);
     for (std::int64_t n = 0; n < steps; ++n) {
@@ -700,7 +703,7 @@ TEST_CASE("sand: contacts made under another law get their pointers when the law
   // start unstrained, so only the normal force acts).
   Preset p = sand_pair_scene(3e-8);
   p.contact.law = ContactLaw::Linear;
-  Simulation sim(p);
+  Simulation sim = simulation_of(p);
   run_checked(sim, 5);
   REQUIRE(active_pair_contacts(sim) == 1);
   Model model = sim.model();

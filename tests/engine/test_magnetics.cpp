@@ -1,7 +1,7 @@
 // The magnetic stage as the engine runs it (seed 000): moments rotated with the body, the
 // activity distance (PFC dipole_d), the capping distance, the cutoff, and the pair sum.
 
-#include "engine/dipole.hpp"
+#include "engine/magnetic/dipole.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -27,7 +27,7 @@ double moment_of(double r) { return 8e5 * sphere_volume(r); }
 
 TEST_CASE("moments are stored in the body frame and turn with the orientation", "[magnetics]") {
   Preset p = dipole_pair_preset(Vec3(0, 0, 0), Vec3(0.01, 0, 0), 5e-4, Vec3(0, 0, 1), Vec3(0, 1, 0));
-  Simulation sim(p);
+  Simulation sim = simulation_of(p);
   const Particles& s = sim.state().particles;
   const double m = moment_of(5e-4);
   // Body moment along body z; world moment along the entry's axis.
@@ -56,7 +56,7 @@ TEST_CASE("the activity distance switches a pair off beyond a surface gap", "[ma
   for (const double activity : {0.9e-3, 1.1e-3}) {
     Preset p = dipole_pair_preset(xi, xj, r, Vec3(0, 0, 1), Vec3(0, 0, 1));
     p.magnetics.activity_distance = activity;
-    Simulation sim(p);
+    Session sim(p);
     const Particles& s = sim.state().particles;
     const DipolePair expected = dipole_pair(xi - xj, s.moment[0], s.moment[1], 0.0);
     if (activity < gap) {
@@ -74,7 +74,7 @@ TEST_CASE("the capping distance limits the force of two close dipoles in a run",
   const double r = 1e-4;
   Preset p = dipole_pair_preset(Vec3(0, 0, 1e-3), Vec3(0, 0, 0), r, Vec3(0, 0, 1), Vec3(1, 0, 1));
   p.magnetics.dipole_cap = 2e-3;
-  Simulation sim(p);
+  Session sim(p);
   const Particles& s = sim.state().particles;
   const DipolePair at_cap = dipole_pair(Vec3(0, 0, 2e-3), s.moment[0], s.moment[1], 0.0);
   CHECK((s.force[0] - at_cap.force_i).norm() < 1e-12 * at_cap.force_i.norm());
@@ -84,7 +84,7 @@ TEST_CASE("the capping distance limits the force of two close dipoles in a run",
   // Without the cap the force is (2 mm / 1 mm)^4 = 16 times larger along the axis (head to tail
   // component dominates; compare the full vectors).
   p.magnetics.dipole_cap = 0.0;
-  Simulation uncapped(p);
+  Session uncapped(p);
   const DipolePair close = dipole_pair(Vec3(0, 0, 1e-3), s.moment[0], s.moment[1], 0.0);
   CHECK((uncapped.state().particles.force[0] - close.force_i).norm() < 1e-12 * close.force_i.norm());
   CHECK(close.force_i.norm() == Approx(16.0 * at_cap.force_i.norm()).epsilon(1e-12));
@@ -99,7 +99,7 @@ TEST_CASE("the cutoff method ignores pairs beyond the cutoff and sums the rest",
   p.magnetics.cutoff = 4e-3;
   for (int k = 0; k < 3; ++k) p.particles.particles.push_back(sphere(Vec3(0, 0, 3e-3 * k), r));
   p.particles.particles[2].axis = Vec3(1, 0, 0);
-  Simulation sim(p);
+  Session sim(p);
   const Particles& s = sim.state().particles;
   const DipolePair p01 = dipole_pair(s.position[0] - s.position[1], s.moment[0], s.moment[1], 0.0);
   const DipolePair p12 = dipole_pair(s.position[1] - s.position[2], s.moment[1], s.moment[2], 0.0);
@@ -109,7 +109,7 @@ TEST_CASE("the cutoff method ignores pairs beyond the cutoff and sums the rest",
   CHECK(sim.observe().dipole == Approx(p01.energy + p12.energy).epsilon(1e-12));
   // The direct sum adds the (0,2) pair.
   p.magnetics.method = DipoleMethod::Direct;
-  Simulation direct(p);
+  Session direct(p);
   const DipolePair p02 = dipole_pair(s.position[0] - s.position[2], s.moment[0], s.moment[2], 0.0);
   CHECK(direct.observe().dipole == Approx(p01.energy + p12.energy + p02.energy).epsilon(1e-12));
 }

@@ -2,7 +2,8 @@
 // omega0max), omega0max = sqrt(k/m_min)) and what limits it, pair coefficients in series (seed 000
 // eqs. 11-12, seed 004 eq. 9), an explicit time step, and the periodic-box check.
 
-#include "engine/model.hpp"
+#include "engine/step/model_preparation.hpp"
+#include "engine//core/model.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -27,7 +28,7 @@ TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))",
   p.materials[0].kn = 1200.0;
   p.materials[0].ks = 900.0;
   p.particles.particles = {sphere(Vec3(-0.01, 0, 0), 0.5e-3), sphere(Vec3(0.01, 0, 0), 0.3e-3)};
-  Simulation sim(p);
+  Session sim(p);
   const double m_min = sphere_mass(p.materials[0].density, 0.3e-3);
   const double omega = std::sqrt(600.0 / m_min);
   const Model& model = sim.model();
@@ -40,7 +41,7 @@ TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))",
 
   SECTION("the shear spring counts when it is the stiffer one") {
     p.materials[0].ks = 3000.0;  // in series: 1500 N/m
-    Simulation stiff(p);
+    Session stiff(p);
     CHECK(stiff.model().advice.omega_max == Approx(std::sqrt(1500.0 / m_min)).epsilon(1e-14));
   }
 
@@ -58,7 +59,7 @@ TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))",
     p.materials[1].density = 3000.0;
     p.particles.particles[0].material = "B";
     p.particles.particles[1].material = "A";
-    Simulation mixed(p);
+    Session mixed(p);
     CHECK(mixed.model().pair(0, 1).kn == Approx(1500.0).epsilon(1e-14));
     CHECK(mixed.model().pair(1, 0).kn == Approx(1500.0).epsilon(1e-14));
     const double m_a = sphere_mass(7500.0, 0.3e-3), m_b = sphere_mass(3000.0, 0.5e-3);
@@ -72,7 +73,7 @@ TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))",
     // k = max(2 E*, 8 G*) sqrt(R (0.01 R)) with 1/E* = 2 (1 - nu^2)/E, 1/G* = 4 (2 - nu)(1 + nu)/E
     // for one material (seed 004 eq. 9); nu = 0.3: 2 E* = 1.099 E > 8 G* = 0.905 E.
     p.contact.law = ContactLaw::HertzMindlin;
-    Simulation hertz(p);
+    Session hertz(p);
     const double e = p.materials[0].youngs_modulus, nu = p.materials[0].poisson_ratio;
     const double e_star = e / (2.0 * (1.0 - nu * nu));
     const double g_star = e / (4.0 * (2.0 - nu) * (1.0 + nu));
@@ -98,13 +99,13 @@ TEST_CASE("a strong field makes the field torque the limit: omega = sqrt(m B / I
 
   SECTION("weak field: the contacts still limit") {
     p.field.strength = 0.1;
-    Simulation sim(p);
+    Session sim(p);
     CHECK(sim.model().advice.limited_by == "contact stiffness");
     CHECK(sim.model().advice.omega_max == Approx(omega_contact).epsilon(1e-14));
   }
   SECTION("40 kOe constant") {
     p.field.strength = 4.0;
-    Simulation sim(p);
+    Session sim(p);
     const double omega = std::sqrt(5e-5 * 4.0 / inertia);
     REQUIRE(omega > omega_contact);
     CHECK(sim.model().advice.limited_by == "field torque");
@@ -115,7 +116,7 @@ TEST_CASE("a strong field makes the field torque the limit: omega = sqrt(m B / I
     p.field.program = FieldProgram::Ramp;
     p.field.start_strength = 4.0;
     p.field.strength = 0.01;
-    Simulation sim(p);
+    Session sim(p);
     CHECK(sim.model().advice.limited_by == "field torque");
     CHECK(sim.model().advice.omega_max == Approx(std::sqrt(5e-5 * 4.0 / inertia)).epsilon(1e-14));
   }
@@ -123,7 +124,7 @@ TEST_CASE("a strong field makes the field torque the limit: omega = sqrt(m B / I
     // Consistency with the dynamics (test_field.cpp measures the period): at the suggested step
     // omega dt = 1/(2 pi), about 40 steps per libration period 2 pi / omega.
     p.field.strength = 4.0;
-    Simulation sim(p);
+    Session sim(p);
     const double periods = 2.0 * pi / sim.model().advice.omega_max / sim.model().time_step;
     CHECK(periods == Approx(4.0 * pi * pi).epsilon(1e-12));
   }
@@ -136,7 +137,7 @@ TEST_CASE("viscous damping can limit the time step: gamma / m and R^2 gamma* / I
   Preset p = bare_preset();
   p.particles.particles = {sphere(Vec3::Zero(), 0.5e-3)};
   p.environment.rotational_damping = 0.02;
-  Simulation sim(p);
+  Session sim(p);
   const double mass = sphere_mass(p.materials[0].density, 0.5e-3);
   CHECK(sim.model().advice.limited_by == "viscous damping");
   CHECK(sim.model().advice.omega_max == Approx(2.5 * 0.02 / mass).epsilon(1e-14));
@@ -146,7 +147,7 @@ TEST_CASE("an explicit integrator.time_step is used as given", "[model]") {
   Preset p = bare_preset();
   p.particles.particles = {sphere(Vec3::Zero(), 0.5e-3, Vec3(0.1, 0, 0))};
   p.integrator.time_step = 3.3e-6;
-  Simulation sim(p);
+  Session sim(p);
   CHECK(sim.model().time_step == 3.3e-6);
   // The advice is still computed and shown.
   CHECK(sim.model().advice.suggested == Approx(suggested_for(std::sqrt(500.0 / sphere_mass(7500.0, 0.5e-3)))).epsilon(1e-14));
@@ -155,7 +156,7 @@ TEST_CASE("an explicit integrator.time_step is used as given", "[model]") {
   CHECK(sim.state().particles.position[0].x() == Approx(0.1 * 33e-6).epsilon(1e-12));
   // A larger step than suggested is allowed too (the user's choice; the checks stage reports blow-ups).
   p.integrator.time_step = 1e-3;
-  CHECK(Simulation(p).model().time_step == 1e-3);
+  CHECK(Session(p).model().time_step == 1e-3);
 }
 
 TEST_CASE("a periodic box shorter than twice the interaction range plus skin throws at $.box", "[model]") {
@@ -172,7 +173,7 @@ TEST_CASE("a periodic box shorter than twice the interaction range plus skin thr
   };
   auto throws_at_box = [&](double length, DipoleMethod method) {
     try {
-      Simulation sim(scene(length, method));
+      Session sim(scene(length, method));
       return false;
     } catch (const PresetError& e) {
       INFO(e.what());
@@ -188,7 +189,7 @@ TEST_CASE("a periodic box shorter than twice the interaction range plus skin thr
   CHECK_FALSE(throws_at_box(8.7e-3, DipoleMethod::Cutoff));
 
   SECTION("prepare_model itself throws; set_model keeps the old model") {
-    Simulation sim(scene(0.02, DipoleMethod::Cutoff));
+    Simulation sim = simulation_of(scene(0.02, DipoleMethod::Cutoff));
     const double dt = sim.model().time_step;
     Model bad = sim.model();
     bad.magnetics.cutoff = 0.01;  // range 10.3 mm: the 20 mm box would need 20.6 mm

@@ -3,15 +3,17 @@
 // error of a first-order series, O((k dt)^2); the stored passes follow reordered particles and start
 // afresh after edits and protocol stages; a chain-forming scene keeps its observables at k = 4.
 
-#include "engine/clusters.hpp"
-#include "engine/contacts.hpp"
-#include "engine/dipole.hpp"
-#include "engine/field.hpp"
-#include "engine/generator.hpp"
-#include "engine/integrator.hpp"
-#include "engine/magnetics.hpp"
-#include "engine/neighbor.hpp"
-#include "engine/pressure.hpp"
+#include "engine/step/environment_forces.hpp"
+#include "engine/step/model_preparation.hpp"
+#include "engine//analysis/clusters.hpp"
+#include "engine/contact/contacts.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/field.hpp"
+#include "engine/bodies/generator.hpp"
+#include "engine/step/integrator.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "engine/step/neighbor.hpp"
+#include "engine/bodies/pressure.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -30,7 +32,7 @@ Preset magnets_in_a_box() {
   return p;
 }
 
-// One velocity-Verlet step as Simulation::step_verlet made it before multiple time steps existed,
+// One velocity-Verlet step as Session::step_verlet made it before multiple time steps existed,
 // from the engine's stage functions, with the plain dipole pass. (If the step gains a stage, add it here.)
 void reference_verlet_step(const Model& m, State& s) {
   const double dt = m.time_step;
@@ -106,7 +108,7 @@ ExtrapolationError pair_error(IntegratorScheme scheme, int k, double dt, double 
   Preset preset = approaching_pair(scheme);
   preset.magnetics.force_interval = k;
   preset.integrator.time_step = dt;
-  Simulation sim(preset);
+  Session sim(preset);
   ExtrapolationError e;
   const auto steps = static_cast<std::int64_t>(std::llround(t_end / dt));
   for (std::int64_t n = 0; n < steps; ++n) {
@@ -168,11 +170,11 @@ Preset chains_scene(std::uint64_t seed) {
 
 TEST_CASE("multiple time steps with k = 1 give exactly the single-step result", "[mts]") {
   // The whole trajectory of a dipolar scene with contacts, walls, a field and gravity, through the
-  // Simulation with force_interval = 1 against the engine's stages with the plain dipole pass.
+  // Session with force_interval = 1 against the engine's stages with the plain dipole pass.
   Preset preset = magnets_in_a_box();
   REQUIRE(preset.magnetics.force_interval == 1);  // the default
-  Simulation sim(preset);
-  Simulation reference(preset);
+  Session sim(preset);
+  Session reference(preset);
   require_identical(sim.state(), reference.state());
   for (int n = 0; n < 1500; ++n) {
     run_checked(sim, 1);
@@ -187,10 +189,10 @@ TEST_CASE("multiple time steps with k = 1 give exactly the single-step result", 
   // The overdamped scheme (two force passes per step) stores nothing either, and k = 1 written out in the
   // preset is the default.
   Preset overdamped = approaching_pair(IntegratorScheme::OverdampedHeun);
-  Simulation plain(overdamped);
+  Session plain(overdamped);
   overdamped.magnetics.force_interval = 1;
   const Preset written = parse_preset(preset_to_text(overdamped), "k = 1");
-  Simulation explicit_one(written);
+  Session explicit_one(written);
   for (int n = 0; n < 300; ++n) {
     run_checked(plain, 1);
     run_checked(explicit_one, 1);
@@ -281,7 +283,7 @@ TEST_CASE("edits and protocol stages start the dipole extrapolation afresh", "[m
   Preset preset = approaching_pair(IntegratorScheme::VelocityVerlet);
   preset.magnetics.force_interval = 4;
   preset.integrator.time_step = 1e-5;
-  Simulation sim(preset);
+  Simulation sim = simulation_of(preset);
   const DipoleHistory& h = sim.state().dipole_history;
   CHECK(h.stored == 1);  // the force pass at t = 0
   // Full passes at the first two passes, then every fourth.
@@ -315,7 +317,7 @@ TEST_CASE("edits and protocol stages start the dipole extrapolation afresh", "[m
   second.duration = 1.0;
   second.set = json::object({{"field.strength", "10 mT"}});
   staged.protocol = {first, second};
-  Simulation protocol(staged);
+  Session protocol(staged);
   while (protocol.state().stage == 0) run_checked(protocol, 1);
   const DipoleHistory& g = protocol.state().dipole_history;
   CHECK(g.stored == 1);
@@ -339,7 +341,7 @@ TEST_CASE("a chain-forming suspension keeps its observables with dipole forces e
   auto run = [](std::uint64_t seed, int k) {
     Preset preset = chains_scene(seed);
     preset.magnetics.force_interval = k;
-    Simulation sim(preset);
+    Session sim(preset);
     Averages a;
     int rows = 0;
     for (int step = 1; step <= 3500; ++step) {

@@ -1,10 +1,10 @@
-// Neighbour lists (engine/neighbor.hpp; seed 002 App. A.7, cell lists and Verlet lists with a
+// Neighbour lists (engine/step/neighbor.hpp; seed 002 App. A.7, cell lists and Verlet lists with a
 // skin, eq. 50 with the per-particle criterion) against an independent O(N^2) search, in open,
 // walled and periodic boxes (minimum image), the rebuild criterion, contact history across
 // rebuilds, and the cutoff dipole sum against the direct one.
 
-#include "engine/dipole.hpp"
-#include "engine/neighbor.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/step/neighbor.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -108,7 +108,7 @@ Preset cloud(double edge, SideKind sides, int count, std::uint64_t seed) {
 
 // Checks fresh lists at construction, then steps; at every step the lists cover the interaction
 // ranges, and whenever they were rebuilt they equal the brute-force lists with the skin.
-void check_scene(Simulation& sim, int steps, const char* name) {
+void check_scene(Session& sim, int steps, const char* name) {
   INFO(name);
   const ListCounts counts = check_fresh_lists(sim.model(), sim.state());
   std::uint64_t builds = sim.state().neighbors.builds;
@@ -135,7 +135,7 @@ void check_scene(Simulation& sim, int steps, const char* name) {
 
 void check_scene(const Preset& preset, int steps, const char* name) {
   validate_preset(preset);
-  Simulation sim(preset);
+  Session sim(preset);
   check_scene(sim, steps, name);
 }
 
@@ -162,7 +162,7 @@ TEST_CASE("neighbour lists equal an O(N^2) search in open, walled and periodic b
     // axis are moved by one box length: the clump straddles the faces and the edges.
     Preset p = cloud(0.1, SideKind::Periodic, 40, 7);
     p.particles.region = Region{Vec3::Constant(-0.05), Vec3::Constant(-0.042)};
-    Simulation sim(p);
+    Session sim(p);
     for (Vec3& x : sim.edit_state().particles.position)
       for (int a = 0; a < 3; ++a)
         if (x[a] < -0.046) x[a] += 0.1;
@@ -190,7 +190,7 @@ TEST_CASE("the lists are rebuilt only after a particle moved more than half the 
   p.integrator.neighbor_skin = skin;
   p.particles.particles = {sphere(Vec3(-0.02, 0, 0), 0.5e-3, Vec3(v, 0, 0)), sphere(Vec3(0.02, 0, 0), 0.5e-3, Vec3(-v, 0, 0)),
                            sphere(Vec3(0, 0.02, 0), 0.5e-3)};
-  Simulation sim(p);
+  Session sim(p);
   REQUIRE(sim.model().skin == skin);
   REQUIRE(sim.state().neighbors.builds == 1);
   for (int n = 1; n <= 110; ++n) {
@@ -200,7 +200,7 @@ TEST_CASE("the lists are rebuilt only after a particle moved more than half the 
   }
   // Only the third particle moving, three times as fast: every 4 steps (3 v dt x 4 = 12/21 s > s/2,
   // 3 steps = 9/21 s < s/2).
-  Simulation other(p);
+  Session other(p);
   other.edit_state().particles.velocity = {Vec3::Zero(), Vec3::Zero(), Vec3(0, 0, 3.0 * v)};
   other.reinitialize();
   const std::uint64_t start = other.state().neighbors.builds;
@@ -228,8 +228,8 @@ TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair"
     }
     return p;
   };
-  Simulation quiet(scene(false)), busy(scene(true));
-  auto pair_history = [](const Simulation& sim) -> const ContactHistory& {
+  Session quiet(scene(false)), busy(scene(true));
+  auto pair_history = [](const Session& sim) -> const ContactHistory& {
     const NeighborLists& lists = sim.state().neighbors;
     for (size_t k = 0; k < lists.contact_pairs.size(); ++k)
       if (lists.contact_pairs[k].i == 0 && lists.contact_pairs[k].j == 1) return lists.contact_history[k];
@@ -278,7 +278,7 @@ TEST_CASE("a contact whose two bodies swap order at a rebuild keeps its forces",
     p.particles.particles[1].angular_velocity = Vec3(-1, 2, 1);
     p.particles.particles[1].axis = Vec3(1, 1, 0).normalized();
     p.integrator.time_step = 1e-6;  // 20 steps load the springs long before the linear pair flies apart
-    Simulation sim(p);
+    Session sim(p);
     run_checked(sim, 20);
     sim.reinitialize();  // a static force pass on this state
     State& s = sim.edit_state();
@@ -310,7 +310,7 @@ TEST_CASE("cutoff dipole forces equal the direct sum when the cutoff exceeds the
   p.magnetics.cutoff = 12e-3;
   Preset q = p;
   q.magnetics.method = DipoleMethod::Direct;
-  Simulation cut(p), direct(q);
+  Session cut(p), direct(q);
   REQUIRE(cut.state().neighbors.dipole_pairs.size() == 30 * 29 / 2);
   double worst_force = 0.0, worst_torque = 0.0;
   for (int n = 0; n <= 300; ++n) {
@@ -340,12 +340,12 @@ TEST_CASE("cutoff dipole forces equal the direct sum when the cutoff exceeds the
 
 TEST_CASE("cutoff dipole forces in a periodic box equal a minimum-image sum truncated at r_c", "[neighbor]") {
   // Independent computation of the cutoff method: all N(N-1)/2 pairs, minimum image, pairs with
-  // r < r_c, the closed-form pair force and torques (engine/dipole.hpp, tested against finite
+  // r < r_c, the closed-form pair force and torques (engine/magnetic/dipole.hpp, tested against finite
   // differences in test_dipole.cpp). No particles touch (random placement, no rgap), no field: the
   // engine's forces are the dipole forces alone. 7 mm periodic box, r_c = 2 mm: pairs across the
   // faces interact through the minimum image.
   Preset p = cloud(7e-3, SideKind::Periodic, 60, 10);
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 50);  // move them a little (and across the faces)
   const Model& model = sim.model();
   const Particles& s = sim.state().particles;

@@ -1,6 +1,6 @@
-// Observables (engine/observables.hpp) against values computed by hand for small scenes.
+// Observables (engine/analysis/observables.hpp) against values computed by hand for small scenes.
 
-#include "engine/observables.hpp"
+#include "engine/analysis/observables.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -18,7 +18,7 @@ TEST_CASE("alignment, moment alignment and magnetisation of three known dipoles"
     e.axis = axes[k];
     p.particles.particles.push_back(e);
   }
-  Simulation sim(p);
+  Session sim(p);
   const Observables o = sim.observe();
   CHECK(o.alignment == Approx(2.0 / 3.0).epsilon(1e-12));
   CHECK(o.moment_alignment == Approx(0.0).margin(1e-12));
@@ -36,7 +36,7 @@ TEST_CASE("energies, momentum and angular momentum of moving spheres", "[observa
   a.angular_velocity = Vec3(0, 0, 30);
   ParticleEntry b = sphere(Vec3(-0.01, 0.005, 0), 2e-3, Vec3(1, 0, -1));
   p.particles.particles = {a, b};
-  Simulation sim(p);
+  Session sim(p);
   const Particles& s = sim.state().particles;
   const double ma = s.mass[0], mb = s.mass[1];
   const double ia = 0.4 * ma * 1e-6;
@@ -58,7 +58,7 @@ TEST_CASE("contacts, coordination and the largest overlap of a touching chain", 
   p.box.min.z() = 0.0;
   const double r = 1e-3, overlap = 1e-5;
   for (int k = 0; k < 3; ++k) p.particles.particles.push_back(sphere(Vec3(0, 0, r - overlap + k * (2 * r - overlap)), r));
-  Simulation sim(p);
+  Session sim(p);
   const Observables o = sim.observe();
   CHECK(o.particle_contacts == 2);
   CHECK(o.wall_contacts == 1);

@@ -2,7 +2,7 @@
 
 #include "test_support.hpp"
 
-#include "engine/field.hpp"
+#include "engine/magnetic/field.hpp"
 
 #include <cmath>
 
@@ -39,7 +39,7 @@ double theta_exact(double t, double tau, double theta0) { return 2.0 * std::atan
 // Largest |theta - exact| over [0, 3 tau].
 double rotor_error(const Rotor& r, int steps_per_tau) {
   const double dt = r.tau() / steps_per_tau;
-  Simulation sim(rotor_preset(r, dt));
+  Session sim(rotor_preset(r, dt));
   double worst = 0.0;
   for (int k = 0; k < 3 * steps_per_tau; ++k) {
     run_checked(sim, 1);
@@ -59,7 +59,7 @@ TEST_CASE("overdamped: a dipole in a field relaxes with tau = R^2 gamma* / (m B)
   // Heun is second order: halving the step divides the error by about 4.
   CHECK(coarse / fine == Approx(4.0).epsilon(0.15));
   // The small-angle time constant itself: after 2 tau the angle is down by tan ratio e^-2.
-  Simulation sim(rotor_preset(r, r.tau() / 200));
+  Session sim(rotor_preset(r, r.tau() / 200));
   run_checked(sim, 400);
   const double theta = std::acos(sim.state().particles.easy_axis(0).x());
   CHECK(std::tan(theta / 2) / std::tan(pi / 4) == Approx(std::exp(-2.0)).epsilon(1e-4));
@@ -73,7 +73,7 @@ TEST_CASE("overdamped: a sphere falls at the terminal velocity m g / gamma at on
   p.environment.rotational_damping = 0.5;
   p.environment.gravity = Vec3(0, 0, -9.81);
   p.particles.particles = {sphere(Vec3::Zero(), 1e-3)};
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 10);
   const double m = sim.state().particles.mass[0];
   CHECK(sim.state().particles.velocity[0].z() == Approx(-m * 9.81 / 0.5).epsilon(1e-12));
@@ -93,7 +93,7 @@ TEST_CASE("overdamped: a pressed sphere relaxes off a linear wall exponentially 
   const double tau = gamma / kn;
   p.integrator.time_step = tau / 100;
   p.particles.particles = {sphere(Vec3(0, 0, -0.05 + radius - delta0), radius)};
-  Simulation sim(p);
+  Session sim(p);
   run_checked(sim, 200);
   const double delta = radius - (sim.state().particles.position[0].z() + 0.05);
   CHECK(delta == Approx(delta0 * std::exp(-2.0)).epsilon(1e-4));
@@ -103,7 +103,7 @@ TEST_CASE("overdamped needs both dampings: a clear error names the fields", "[ov
   Preset p = rotor_preset(Rotor{}, 1e-3);
   p.environment.rotational_damping = 0.0;
   try {
-    Simulation sim(p);
+    Session sim(p);
     FAIL("no error");
   } catch (const PresetError& e) {
     CHECK_THAT(e.what(), Catch::Contains("integrator.scheme") && Catch::Contains("rotational_damping"));

@@ -1,11 +1,11 @@
-// The engine's threads (engine/thread_team.hpp, issue 7): the team itself, and the determinism rules.
+// The engine's threads (engine/core/thread_team.hpp, issue 7): the team itself, and the determinism rules.
 // With the same preset and thread count two runs are bit-identical; with different thread counts they
 // agree to round-off. The scene is large enough that every parallel stage really splits its work
 // (neighbour rebuilds, contacts with walls, dipole pairs, integration), with friction, damping, walls and
 // gravity so that contact history and events are part of what must agree.
 
-#include "engine/simulation.hpp"
-#include "engine/thread_team.hpp"
+#include "engine/session/session.hpp"
+#include "engine/core/thread_team.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -55,8 +55,8 @@ Preset dense_scene(int cells) {
   return p;
 }
 
-Simulation run_scene(const Preset& preset, int threads, int steps) {
-  Simulation sim(preset);
+Session run_scene(const Preset& preset, int threads, int steps) {
+  Session sim(preset);
   sim.set_threads(threads);
   testing::run_checked(sim, steps);
   return sim;
@@ -117,8 +117,8 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
 TEST_CASE("threads: two runs with the same thread count are bit-identical", "[parallel]") {
   const Preset preset = dense_scene(14);  // 5488 beads: every stage splits over 2 threads
   const int steps = 30;
-  const Simulation a = run_scene(preset, 2, steps);
-  const Simulation b = run_scene(preset, 2, steps);
+  const Session a = run_scene(preset, 2, steps);
+  const Session b = run_scene(preset, 2, steps);
   const State& s = a.state();
   const State& t = b.state();
   REQUIRE(s.neighbors.builds > 1);                       // rebuilt during the run, on two threads
@@ -140,14 +140,14 @@ TEST_CASE("threads: two runs with the same thread count are bit-identical", "[pa
 TEST_CASE("threads: 1, 2 and 3 threads agree to round-off, with the same lists and events", "[parallel]") {
   const Preset preset = dense_scene(14);
   const int steps = 30;
-  const Simulation one = run_scene(preset, 1, steps);
+  const Session one = run_scene(preset, 1, steps);
   const double d = preset.particles.diameter;
   const double speed = largest_norm(one.state().particles.velocity);
   const double force = largest_norm(one.state().particles.force);
   const double energy_scale = std::abs(one.state().energy.dipole);
   for (int threads : {2, 3}) {
     INFO(threads << " threads");
-    const Simulation many = run_scene(preset, threads, steps);
+    const Session many = run_scene(preset, threads, steps);
     const State& s = one.state();
     const State& t = many.state();
     // The neighbour lists do not depend on the split at all (each particle's partners in index order).
@@ -176,7 +176,7 @@ TEST_CASE("threads: 1, 2 and 3 threads agree to round-off, with the same lists a
 TEST_CASE("threads: a short dense run on two threads for the thread sanitizer", "[parallel][threading]") {
   // Every parallel stage once or twice (the TSan build runs the [threading] tests).
   const Preset preset = dense_scene(14);
-  const Simulation two = run_scene(preset, 2, 2);
+  const Session two = run_scene(preset, 2, 2);
   CHECK(two.state().particles.size() == 5488);
   CHECK(std::isfinite(two.state().energy.dipole));
 }

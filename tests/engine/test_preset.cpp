@@ -2,8 +2,8 @@
 // generated particles), bad input gives a PresetError naming the JSON path and what is allowed,
 // saving is atomic, and docs/presets.md is the generated field reference.
 
-#include "engine/generator.hpp"
-#include "engine/preset.hpp"
+#include "engine/bodies/generator.hpp"
+#include "engine/io/preset_io.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -33,7 +33,7 @@ Preset two_layers(PressureMethod method, double pressure) {
   return p;
 }
 
-double weight(const Simulation& sim) {
+double weight(const Session& sim) {
   double w = 0.0;
   for (double m : sim.state().particles.mass) w += m * 9.81;
   return w;
@@ -43,7 +43,7 @@ double weight(const Simulation& sim) {
 
 TEST_CASE("lid pressure: at rest the floor carries P A plus the weight", "[pressure]") {
   const double pressure = 100.0;  // P A = 1.6 mN, comparable to the 1.2 mN weight
-  Simulation sim(two_layers(PressureMethod::Lid, pressure));
+  Session sim(two_layers(PressureMethod::Lid, pressure));
   CHECK(sim.state().lid_height == Approx(2e-3));  // placed on the packing
   run_checked(sim, 5000);                         // 0.1 s, hundreds of relaxation times
   const Observables o = sim.observe();
@@ -59,7 +59,7 @@ TEST_CASE("top-layer pressure (seed 004's method): the floor carries pi R^2 P pe
           "the weight",
           "[pressure]") {
   const double pressure = 100.0, r = 0.5e-3;
-  Simulation sim(two_layers(PressureMethod::TopLayer, pressure));
+  Session sim(two_layers(PressureMethod::TopLayer, pressure));
   run_checked(sim, 5000);
   const Observables o = sim.observe();
   CHECK(o.floor_force == Approx(16 * pi * r * r * pressure + weight(sim)).epsilon(1e-6));
@@ -69,5 +69,5 @@ TEST_CASE("top-layer pressure (seed 004's method): the floor carries pi R^2 P pe
 TEST_CASE("a lid needs a wall on top and a damping it can use", "[pressure]") {
   Preset p = two_layers(PressureMethod::Lid, 100.0);
   p.box.z_max = SideKind::Open;
-  CHECK_THROWS_WITH(Simulation(p), Catch::Contains("pressure.method") && Catch::Contains("z_max"));
+  CHECK_THROWS_WITH(Session(p), Catch::Contains("pressure.method") && Catch::Contains("z_max"));
 }

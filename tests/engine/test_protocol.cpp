@@ -2,7 +2,8 @@
 
 #include "test_support.hpp"
 
-#include "engine/protocol.hpp"
+#include "engine/io/preset_edits.hpp"
+#include "engine/session/protocol.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -69,7 +70,7 @@ Preset staged() {
 
 TEST_CASE("stages run in order: overlaps removed, then a timed stage, then the field", "[protocol]") {
   const Preset p = staged();
-  Simulation sim(p);
+  Session sim(p);
   CHECK(sim.stage_label() == "1/3 overlap removal");
   CHECK(max_overlap_ratio(sim.model(), sim.state()) > 0.05);  // the random placement overlaps
   while (sim.state().stage == 0 && sim.state().health.ok && sim.state().time < 10.0) sim.step();
@@ -92,15 +93,15 @@ TEST_CASE("stages run in order: overlaps removed, then a timed stage, then the f
 TEST_CASE("a bad stage override is a preset error naming the stage and the path", "[protocol]") {
   Preset p = staged();
   p.protocol[2].set = json::object({{"field.strength", "-3 mT"}});
-  CHECK_THROWS_WITH(Simulation(p), Catch::Contains("protocol[2]") && Catch::Contains("strength"));
+  CHECK_THROWS_WITH(Session(p), Catch::Contains("protocol[2]") && Catch::Contains("strength"));
   p.protocol[2].set = json::object({{"particles.count", 3}});
-  CHECK_THROWS_WITH(Simulation(p), Catch::Contains("protocol[2].set.particles.count"));
+  CHECK_THROWS_WITH(Session(p), Catch::Contains("protocol[2].set.particles.count"));
 }
 
 namespace {
 
-Simulation at_stage(const Preset& p, int stage) {
-  Simulation sim(p);
+Session at_stage(const Preset& p, int stage) {
+  Session sim(p);
   while (sim.state().stage < stage && sim.state().health.ok && sim.state().time < 10.0) sim.step();
   REQUIRE(sim.state().health.ok);
   REQUIRE(sim.state().stage == stage);
@@ -111,7 +112,7 @@ Simulation at_stage(const Preset& p, int stage) {
 
 TEST_CASE("an edit during a stage applies now, lasts through later stages, and yields to their own settings",
           "[protocol]") {
-  Simulation sim = at_stage(staged(), 1);  // "wait": friction 0.1, no field yet
+  Session sim = at_stage(staged(), 1);  // "wait": friction 0.1, no field yet
   REQUIRE(sim.parameters().materials[0].friction == 0.1);
   REQUIRE(sim.parameters().field.strength == 0.0);
 
@@ -127,7 +128,7 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
   CHECK(sim.model().field.strength == 0.005);
   CHECK(sim.model().environment.translational_damping == 2.0);
   CHECK(preset_to_json(sim.parameters()) == preset_to_json(edited));
-  // The document: the stages as loaded, the edit in the timeline at this step (engine/timeline.hpp);
+  // The document: the stages as loaded, the edit in the timeline at this step (engine/io/preset_edits.hpp);
   // the particle generator is not a change of the run, the document takes it.
   const Preset& doc = sim.document();
   CHECK(doc.particles.count == 12);
@@ -156,7 +157,7 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
 TEST_CASE("an edit that a stage's own changes would break is refused, and nothing changes", "[protocol]") {
   Preset p = staged();
   p.protocol[2].set = json::object({{"field.direction", json::array({0, 0, 1})}});
-  Simulation sim = at_stage(p, 1);
+  Session sim = at_stage(p, 1);
   const json document_before = preset_to_json(sim.document());
   Preset edited = sim.parameters();
   edited.integrator.time_step = -1.0;
@@ -170,7 +171,7 @@ TEST_CASE("without a protocol an edit goes to the timeline, and folded it is the
   p.protocol.clear();
   p.particles.allow_overlap = false;
   p.particles.count = 5;
-  Simulation sim(p);
+  Session sim(p);
   Preset edited = sim.parameters();
   edited.field.strength = 0.02;
   edited.description = "edited";

@@ -1,12 +1,12 @@
-// Seed 004's reduced units (App. B; engine/reduced_units.*): the numbers for the paper's set-up,
+// Seed 004's reduced units (App. B; engine/analysis/reduced_units.*): the numbers for the paper's set-up,
 // when they are not defined, the reduced_time column, and that the engine's overdamped dynamics
 // really is App. B's eqs. 15-16, i.e. depends on the scene only through the reduced parameters.
 
 #include <cmath>
 #include <sstream>
 
-#include "engine/output.hpp"
-#include "engine/reduced_units.hpp"
+#include "engine/io/output.hpp"
+#include "engine/analysis/reduced_units.hpp"
 #include "test_support.hpp"
 
 using namespace lodestone;
@@ -101,7 +101,7 @@ struct Difference {
   double position = 0.0, axis = 0.0;
 };
 
-void compare(const Simulation& a, const Simulation& b, Difference& d) {
+void compare(const Session& a, const Session& b, Difference& d) {
   const Particles &pa = a.state().particles, &pb = b.state().particles;
   const double la = reduced_units(a.model(), pa).length, lb = reduced_units(b.model(), pb).length;
   for (size_t i = 0; i < pa.size(); ++i) {
@@ -111,7 +111,7 @@ void compare(const Simulation& a, const Simulation& b, Difference& d) {
 }
 
 // Runs both scenes `steps` steps (b: `ratio` steps per step of a), comparing every 100 steps of a.
-Difference run_pair(Simulation& a, Simulation& b, int steps, int ratio = 1) {
+Difference run_pair(Session& a, Session& b, int steps, int ratio = 1) {
   Difference d;
   for (int k = 0; k < steps; k += 100) {
     run_checked(a, 100);
@@ -127,7 +127,7 @@ const Scales kOther{3.7e-3, 2.3e7, 0.013, 1200.0, 8.1e5};  // mm beads of a soft
 }  // namespace
 
 TEST_CASE("reduced units of the paper's set-up: t_char = 2.2e-4 s and App. B's g~, p~, K~", "[reduced]") {
-  Simulation sim(paper_scene());
+  Session sim(paper_scene());
   const ReducedUnits u = reduced_units(sim.model(), sim.state().particles);
   REQUIRE(u.defined);
   CHECK(u.material == 0);
@@ -149,7 +149,7 @@ TEST_CASE("reduced units of the paper's set-up: t_char = 2.2e-4 s and App. B's g
 }
 
 TEST_CASE("reduced units are not defined without gamma, E, the overdamped scheme or a Hertz law", "[reduced]") {
-  Simulation sim(paper_scene());
+  Session sim(paper_scene());
   const Particles& p = sim.state().particles;
   auto reason = [&](auto edit) {
     Model m = sim.model();
@@ -177,14 +177,14 @@ TEST_CASE("reduced units are not defined without gamma, E, the overdamped scheme
   two.materials.insert(two.materials.begin(), inert);
   for (ParticleEntry& e : two.particles.particles) e.material = "sr_ferrite";
   two.particles.particles[0].material = "inert";
-  Simulation mixed(two);
+  Session mixed(two);
   const ReducedUnits u = reduced_units(mixed.model(), mixed.state().particles);
   CHECK(u.material == 1);
   CHECK(u.youngs_modulus == 1.8e11);
 }
 
 TEST_CASE("the time series has reduced_time = t / t_char, empty where t_char is not defined", "[reduced]") {
-  Simulation sim(scaled_scene(Reduced{}, kPaper, ContactLaw::HertzCoulomb, 0.25));
+  Session sim(scaled_scene(Reduced{}, kPaper, ContactLaw::HertzCoulomb, 0.25));
   run_checked(sim, 40);
   const double t_char = reduced_units(sim.model(), sim.state().particles).time;
   const Observables o = sim.observe();
@@ -204,7 +204,7 @@ TEST_CASE("the time series has reduced_time = t / t_char, empty where t_char is 
 
   Preset verlet = bare_preset();  // velocity Verlet, no damping: not defined
   verlet.particles.particles = {sphere(Vec3::Zero(), 1e-3)};
-  Simulation plain(verlet);
+  Session plain(verlet);
   const Observables q = plain.observe();
   CHECK(std::isnan(q.reduced_time));
   CHECK(column(q, "reduced_time").empty());
@@ -222,8 +222,8 @@ TEST_CASE("overdamped dynamics depends only on App. B's reduced parameters (eqs.
   const int steps = 4000;  // tau = 1000: grains fall 1-2 R_av, touch, are pressed and turn toward the field
   for (const ContactLaw law : {ContactLaw::HertzCoulomb, ContactLaw::HertzMindlin}) {
     const char* name = law == ContactLaw::HertzCoulomb ? "hertz_coulomb" : "hertz_mindlin";
-    Simulation a(scaled_scene(red, kPaper, law, dtau));
-    Simulation b(scaled_scene(red, kOther, law, dtau));
+    Session a(scaled_scene(red, kPaper, law, dtau));
+    Session b(scaled_scene(red, kOther, law, dtau));
     const ReducedUnits ua = reduced_units(a.model(), a.state().particles);
     const ReducedUnits ub = reduced_units(b.model(), b.state().particles);
     REQUIRE(ua.defined);
@@ -244,13 +244,13 @@ TEST_CASE("overdamped dynamics depends only on App. B's reduced parameters (eqs.
     CHECK(oa.reduced_time == Approx(b.observe().reduced_time).epsilon(1e-12));
 
     // Controls: the same scene at half the reduced step, and with K~ 1 % larger.
-    Simulation fine(scaled_scene(red, kPaper, law, dtau / 2));
-    Simulation a2(scaled_scene(red, kPaper, law, dtau));
+    Session fine(scaled_scene(red, kPaper, law, dtau / 2));
+    Session a2(scaled_scene(red, kPaper, law, dtau));
     const Difference discretisation = run_pair(a2, fine, steps, 2);
     Reduced stiffer = red;
     stiffer.anisotropy *= 1.01;
-    Simulation a3(scaled_scene(red, kPaper, law, dtau));
-    Simulation c(scaled_scene(stiffer, kOther, law, dtau));
+    Session a3(scaled_scene(red, kPaper, law, dtau));
+    Session c(scaled_scene(stiffer, kOther, law, dtau));
     const Difference anisotropy = run_pair(a3, c, steps);
 
     INFO(name << ": largest |r/R_av| difference " << same.position << ", easy axes " << same.axis

@@ -5,7 +5,7 @@
 
 #include "test_support.hpp"
 
-#include "engine/clusters.hpp"
+#include "engine/analysis/clusters.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -18,7 +18,7 @@ namespace {
 
 Preset scene(const char* name) { return repository_preset(name); }
 
-size_t index_of(const Simulation& sim, std::uint64_t id) {
+size_t index_of(const Session& sim, std::uint64_t id) {
   const auto& ids = sim.state().particles.id;
   for (size_t i = 0; i < ids.size(); ++i)
     if (ids[i] == id) return i;
@@ -26,23 +26,23 @@ size_t index_of(const Simulation& sim, std::uint64_t id) {
   return 0;
 }
 
-double gap(const Simulation& sim, std::uint64_t a, std::uint64_t b) {
+double gap(const Session& sim, std::uint64_t a, std::uint64_t b) {
   const Particles& p = sim.state().particles;
   const size_t i = index_of(sim, a), j = index_of(sim, b);
   return (p.position[i] - p.position[j]).norm() - p.radius[i] - p.radius[j];
 }
 
-Vec3 moment_direction(const Simulation& sim, std::uint64_t id) {
+Vec3 moment_direction(const Session& sim, std::uint64_t id) {
   return sim.state().particles.moment[index_of(sim, id)].normalized();
 }
 
-ClusterStatistics clusters_now(const Simulation& sim) { return cluster_statistics(find_clusters(sim.state())); }
+ClusterStatistics clusters_now(const Session& sim) { return cluster_statistics(find_clusters(sim.state())); }
 
 }  // namespace
 
 TEST_CASE("scene magnets-meeting: head to tail they snap together, side by side they repel, turn, then snap",
           "[scenes]") {
-  Simulation sim(scene("magnets-meeting.json"));
+  Session sim(scene("magnets-meeting.json"));
   const double side_gap_start = gap(sim, 2, 3);
   run_until(sim, 0.005);
   CHECK(gap(sim, 2, 3) > side_gap_start);  // repelled first
@@ -58,7 +58,7 @@ TEST_CASE("scene rotating-field-chain: the chain follows a slow field and breaks
   Preset p = scene("rotating-field-chain.json");
   p.protocol[0].duration = 0.6;  // 1.2 turns at 2 Hz
   p.protocol[1].duration = 0.8;
-  Simulation sim(p);
+  Session sim(p);
   run_until(sim, 0.55);  // near the end of the slow stage
   ClusterStatistics slow = clusters_now(sim);
   CHECK(slow.largest_cluster == 8);
@@ -72,7 +72,7 @@ TEST_CASE("scene rotating-field-chain: the chain follows a slow field and breaks
 
 TEST_CASE("scene chains-and-rings: in zero field the beads form chains and rings pointing every way",
           "[scenes]") {
-  Simulation sim(scene("chains-and-rings.json"));
+  Session sim(scene("chains-and-rings.json"));
   const double single_moment = sim.state().particles.moment[0].norm();
   run_until(sim, 0.6);
   const ClusterStatistics s = clusters_now(sim);
@@ -87,7 +87,7 @@ TEST_CASE("scene chains-and-rings: in zero field the beads form chains and rings
 TEST_CASE("scene field-switch-on: no field, no chains, with the field, chains along it", "[scenes]") {
   Preset p = scene("field-switch-on.json");
   p.protocol[1].duration = 0.4;
-  Simulation sim(p);
+  Session sim(p);
   run_until(sim, 0.28);  // near the end of the field-free stage
   CHECK(clusters_now(sim).largest_cluster <= 2);  // at most chance collisions
   for (const Vec3& m : sim.state().particles.moment) CHECK(m.norm() == 0.0);
@@ -111,7 +111,7 @@ TEST_CASE("scene field-switch-on: no field, no chains, with the field, chains al
 }
 
 TEST_CASE("scene chain-falls: the chain lands, bends, and lies on the table in one piece", "[scenes]") {
-  Simulation sim(scene("chain-falls.json"));
+  Session sim(scene("chain-falls.json"));
   run_until(sim, 0.3);
   const ClusterStatistics s = clusters_now(sim);
   CHECK(s.largest_cluster == 10);
@@ -126,7 +126,7 @@ TEST_CASE("scene compass-needles: needles follow the turning field in place, the
   Preset p = scene("compass-needles.json");
   p.protocol[0].duration = 2.0;  // half a turn
   p.protocol[1].duration = 1.5;
-  Simulation sim(p);
+  Session sim(p);
   std::vector<Vec3> start = sim.state().particles.position;
   run_until(sim, 1.9);  // near the end of the turning stage
   CHECK(sim.observe().moment_alignment > 0.9);
@@ -152,7 +152,7 @@ TEST_CASE("scene compass-needles: needles follow the turning field in place, the
 }
 
 TEST_CASE("scene bar-magnets: the tilted bar swings round and the two clumps snap together end to end", "[scenes][clumps]") {
-  Simulation sim(scene("bar-magnets.json"));
+  Session sim(scene("bar-magnets.json"));
   const Clumps& c = sim.state().clumps;
   REQUIRE(c.size() == 2);
   auto axis = [&](size_t k) { return Vec3(c.orientation[k] * Vec3::UnitX()); };  // a bar's length: its smallest principal axis

@@ -1,8 +1,8 @@
-// Large scenes are reordered by cell at neighbour-list rebuilds (engine/neighbor.hpp). Everything
+// Large scenes are reordered by cell at neighbour-list rebuilds (engine/step/neighbor.hpp). Everything
 // kept per particle index must move with its particle; ids, and the physics, must not change.
 
-#include "engine/neighbor.hpp"
-#include "engine/random.hpp"
+#include "engine/step/neighbor.hpp"
+#include "engine/core/random.hpp"
 #include "test_support.hpp"
 
 #include <map>
@@ -34,7 +34,7 @@ Vec3 tag(std::uint64_t id, double extra) { return Vec3(static_cast<double>(id), 
 
 TEST_CASE("reordering by cell keeps every per-particle record with its id", "[neighbor][sort]") {
   const int n = static_cast<int>(kSpatialSortMinParticles) + 500;
-  Simulation sim(large_random_scene(n));
+  Session sim(large_random_scene(n));
   State& state = sim.edit_state();
   Particles& p = state.particles;
   REQUIRE(p.size() == static_cast<size_t>(n));
@@ -125,7 +125,7 @@ TEST_CASE("a large scene that reorders keeps its energy balance and momentum", "
   p.magnetics.method = DipoleMethod::Cutoff;
   p.magnetics.cutoff = 3e-3;
   p.particles.velocity_spread = 0.05;
-  Simulation sim(p);
+  Session sim(p);
   const double e0 = sim.observe().energy_balance();
   const auto builds0 = sim.state().neighbors.builds;
   run_checked(sim, 60);

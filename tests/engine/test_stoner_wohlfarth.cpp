@@ -6,7 +6,7 @@
 //  - the branch starting at psi = 0 against a field at theta survives up to the astroid field
 //    h_sw = (cos^{2/3} theta + sin^{2/3} theta)^{-3/2} and jumps past it.
 
-#include "engine/stoner_wohlfarth.hpp"
+#include "engine/magnetic/stoner_wohlfarth.hpp"
 
 #include <catch2/catch.hpp>
 

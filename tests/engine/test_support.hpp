@@ -2,8 +2,9 @@
 // Small scenes for engine tests, built through the public preset path (list generator), and a
 // stepping helper that fails the test on any engine warning (STYLE 13).
 
-#include "engine/preset.hpp"
-#include "engine/simulation.hpp"
+#include "engine/bodies/generator.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -34,8 +35,13 @@ inline ParticleEntry sphere(const Vec3& position, double radius, const Vec3& vel
   return e;
 }
 
-// Steps and requires the run to stay healthy.
-inline void run_checked(Simulation& sim, std::int64_t steps) {
+// The Simulation of a preset's scene without a Session (no protocol, no timeline): for tests of the step
+// and of Simulation::set_model itself.
+inline Simulation simulation_of(const Preset& preset) { return Simulation(make_model(preset), generate_state(preset)); }
+
+// Steps and requires the run to stay healthy (a Session or a Simulation).
+template <class Run>
+void run_checked(Run& sim, std::int64_t steps) {
   const std::int64_t done = sim.run(steps);
   INFO(sim.state().health.message);
   REQUIRE(sim.state().health.ok);
@@ -72,7 +78,8 @@ inline Preset repository_preset(const char* name) {
 }
 
 // Steps until the simulated time reaches `time`, failing on any engine warning.
-inline void run_until(Simulation& sim, double time) {
+template <class Run>
+void run_until(Run& sim, double time) {
   while (sim.state().time < time * (1.0 - 1e-12) && sim.state().health.ok) sim.step();
   INFO(sim.state().health.message);
   REQUIRE(sim.state().health.ok);

@@ -1,4 +1,4 @@
-// Brownian motion (environment.temperature, engine/thermal.hpp): the counter-based generator against
+// Brownian motion (environment.temperature, engine/step/thermal.hpp): the counter-based generator against
 // its reference vectors; equipartition under velocity Verlet; free translational and rotational
 // diffusion under the overdamped scheme; the energy books with noise; determinism (same seed, same
 // run; T = 0 draws nothing); refusals; seed 002's lambda and R_m (eqs. 1-2).
@@ -9,8 +9,8 @@
 
 #include "test_support.hpp"
 
-#include "engine/random.hpp"
-#include "engine/thermal.hpp"
+#include "engine/core/random.hpp"
+#include "engine/step/thermal.hpp"
 
 #include <cmath>
 
@@ -118,7 +118,7 @@ TEST_CASE("velocity Verlet at temperature T: free spheres reach 1/2 m v^2 = 1/2 
   const double kT = boltzmann * kTemperature;
   const double m = sphere_mass();
   preset.particles.velocity_spread = std::sqrt(kT / m);  // translation starts in equilibrium
-  Simulation sim(preset);
+  Session sim(preset);
   const double gamma = preset.environment.translational_damping;
   const double tau = m / gamma;
   const double tau_r = 0.4 * m * kRadius * kRadius / (kRadius * kRadius * preset.environment.rotational_damping);
@@ -160,7 +160,7 @@ TEST_CASE("overdamped free spheres diffuse: <dx^2> = 6 D t, D = kT / gamma, and 
   const int per_side = 10;
   const double dt = 1e-3, kT = boltzmann * kTemperature, d_r = 5.0;
   const Preset preset = free_spheres(per_side, IntegratorScheme::OverdampedHeun, dt, kT / (d_r * kRadius * kRadius));
-  Simulation sim(preset);
+  Session sim(preset);
   const double d = kT / preset.environment.translational_damping;
   REQUIRE(d == Approx(2.197e-13).epsilon(1e-3));
   const size_t n = sim.state().particles.size();
@@ -221,7 +221,7 @@ TEST_CASE("Brownian rigid dipoles in a field align as <cos theta> = L(x) = coth 
   Preset preset = free_spheres(10, IntegratorScheme::OverdampedHeun, dt, kT / (d_r * kRadius * kRadius));
   preset.materials[0].magnetization = x * kT / (b * sphere_volume(kRadius));
   preset.field.strength = b;  // along z
-  Simulation sim(preset);
+  Session sim(preset);
   run_checked(sim, 500);  // 2 D_r t = 5 from the uniform start: relaxed to e^-5 or better
   const int steps = 3000;
   double sum = 0.0;
@@ -247,7 +247,7 @@ TEST_CASE("with noise the energy balance books the bath's heat: it changes only 
   // second term, bounded (about 3/4 gamma dt / m kT per sphere) and not growing.
   const double dt = 1e-8;
   Preset preset = free_spheres(4, IntegratorScheme::VelocityVerlet, dt, 8.0 * pi * kViscosity * kRadius);
-  Simulation sim(preset);
+  Session sim(preset);
   auto force_term = [&]() {
     const Particles& p = sim.state().particles;
     double sum = 0.0;
@@ -278,7 +278,7 @@ TEST_CASE("the same seed gives the same Brownian trajectory, another seed anothe
     preset.particles.orientation = OrientationKind::Aligned;  // the lattice no longer depends on the seed
     Preset other_seed = preset;
     other_seed.particles.seed = 12;
-    Simulation a(preset), b(preset), c(other_seed);
+    Session a(preset), b(preset), c(other_seed);
     REQUIRE(same_trajectory(a.state(), c.state()));  // the same start
     run_checked(a, 200);
     run_checked(b, 200);
@@ -289,24 +289,24 @@ TEST_CASE("the same seed gives the same Brownian trajectory, another seed anothe
     // At T = 0 the seed changes nothing: no noise is drawn.
     preset.environment.temperature = 0.0;
     other_seed.environment.temperature = 0.0;
-    Simulation cold(preset), cold_other(other_seed);
+    Session cold(preset), cold_other(other_seed);
     run_checked(cold, 200);
     run_checked(cold_other, 200);
     CHECK(same_trajectory(cold.state(), cold_other.state()));
-    CHECK(cold.state().particles.position == Simulation(preset).state().particles.position);  // at rest
+    CHECK(cold.state().particles.position == Session(preset).state().particles.position);  // at rest
   }
 }
 
 TEST_CASE("a temperature needs both dampings and takes kelvin", "[thermal][preset]") {
   Preset preset = free_spheres(2, IntegratorScheme::VelocityVerlet, 1e-8, 1e-8);
   preset.environment.rotational_damping = 0.0;
-  CHECK_THROWS_WITH(Simulation(preset), Catch::StartsWith("$.environment.temperature: T = 300 K needs") &&
+  CHECK_THROWS_WITH(Session(preset), Catch::StartsWith("$.environment.temperature: T = 300 K needs") &&
                                             Catch::Contains("rotational_damping > 0"));
   preset.environment.rotational_damping = 1e-8;
   preset.environment.translational_damping = 0.0;
-  CHECK_THROWS_WITH(Simulation(preset), Catch::Contains("$.environment.temperature"));
+  CHECK_THROWS_WITH(Session(preset), Catch::Contains("$.environment.temperature"));
   preset.environment.temperature = 0.0;  // without noise no damping is needed
-  CHECK_NOTHROW(Simulation(preset));
+  CHECK_NOTHROW(Session(preset));
 
   json j = preset_to_json(preset);
   j["environment"]["temperature"] = "77 K";
@@ -335,7 +335,7 @@ TEST_CASE("seed 002 eqs. 1-2: lambda = mu0 mu^2 / (4 pi d^3 kT) and R_m = 2 d la
     preset.particles.particles.push_back(e);
   }
   preset.integrator.time_step = 1e-12;
-  Simulation sim(preset);
+  Session sim(preset);
   const ThermalCoupling c = thermal_coupling(sim.model(), sim.state().particles);
   REQUIRE(c.defined);
   CHECK(c.magnetic_particles == 2);

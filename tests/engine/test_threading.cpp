@@ -2,9 +2,9 @@
 // the snapshot triple buffer; and the simulation thread that uses them. CI runs these under
 // ThreadSanitizer too (scripts/test.sh --tsan). No timing thresholds: only ordering and content.
 
-#include "engine/command_queue.hpp"
-#include "engine/simulation_thread.hpp"
-#include "engine/triple_buffer.hpp"
+#include "engine/live/command_queue.hpp"
+#include "engine/live/simulation_thread.hpp"
+#include "engine/live/triple_buffer.hpp"
 #include "test_support.hpp"
 
 #include <array>
@@ -344,7 +344,7 @@ TEST_CASE("simulation thread: edits between pauses go into the timeline, and the
   CHECK(doc.timeline[2].set == json::object({{"environment.translational_damping", 0.2}}));
 
   // Saved, loaded and run headless for as many steps: the same particles, bit for bit.
-  Simulation replay(parse_preset(preset_to_text(doc), "saved session"));
+  Session replay(parse_preset(preset_to_text(doc), "saved session"));
   replay.run(end);
   REQUIRE(replay.state().health.ok);
   const FrameFields& frame = *s.frame;

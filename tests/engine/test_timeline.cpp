@@ -1,12 +1,12 @@
-// The timeline (session log, engine/timeline.hpp): edits recorded by step number into the document,
-// replayed bit-identically by a Simulation built from the saved document; entries and protocol
+// The timeline (session log, engine/io/preset_edits.hpp): edits recorded by step number into the document,
+// replayed bit-identically by a Session built from the saved document; entries and protocol
 // stages in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
 
 #include "test_support.hpp"
 
-#include "engine/checkpoint.hpp"
-#include "engine/protocol.hpp"
-#include "engine/timeline.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "engine/session/protocol.hpp"
+#include "engine/io/preset_edits.hpp"
 
 #include <cstring>
 
@@ -34,11 +34,11 @@ bool same_trajectory_end(const State& a, const State& b) {
 Preset saved_and_loaded(const Preset& document) { return parse_preset(preset_to_text(document), "saved session"); }
 
 // Steps to `step` (the step counter), failing on any engine warning.
-void run_to_step(Simulation& sim, std::int64_t step) { run_checked(sim, step - sim.state().step); }
+void run_to_step(Session& sim, std::int64_t step) { run_checked(sim, step - sim.state().step); }
 
 // An interactive session: field strength changed at step 50, friction at step 120, 200 steps.
-Simulation session(const Preset& start) {
-  Simulation sim(start);
+Session session(const Preset& start) {
+  Session sim(start);
   run_to_step(sim, 50);
   Preset edited = sim.parameters();
   edited.field.strength = 2e-2;
@@ -56,7 +56,7 @@ Simulation session(const Preset& start) {
 TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved document replays them bit-identically",
           "[timeline]") {
   const Preset start = magnets_in_walled_box();
-  const Simulation interactive = session(start);
+  const Session interactive = session(start);
 
   // The document keeps the parameters it was loaded with; the timeline carries the two changes.
   const Preset& doc = interactive.document();
@@ -74,7 +74,7 @@ TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved docum
   // Saved, loaded, run the same number of steps: the same trajectory, bit for bit.
   const Preset loaded = saved_and_loaded(doc);
   CHECK(preset_to_json(loaded) == preset_to_json(doc));
-  Simulation replay(loaded);
+  Session replay(loaded);
   run_to_step(replay, 49);
   CHECK(replay.parameters().field.strength == start.field.strength);  // not before its step
   run_to_step(replay, 50);
@@ -87,13 +87,13 @@ TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved docum
   // The comparison can fail: the same change one step later gives another trajectory.
   Preset late = loaded;
   late.timeline[0].step = 51;
-  Simulation shifted(late);
+  Session shifted(late);
   run_to_step(shifted, 200);
   CHECK_FALSE(same_trajectory_end(shifted.state(), interactive.state()));
   // ... and so does the document without its timeline.
   Preset without = loaded;
   without.timeline.clear();
-  Simulation plain(without);
+  Session plain(without);
   run_to_step(plain, 200);
   CHECK_FALSE(same_trajectory_end(plain.state(), interactive.state()));
 }
@@ -101,7 +101,7 @@ TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved docum
 TEST_CASE("timeline: two edits at one step, a unit string, and an edit that changes nothing", "[timeline]") {
   Preset start = magnets_in_walled_box();
   start.timeline = {TimelineEntry{0, json::object({{"field.strength", "10 mT"}})}};  // a hand-written entry
-  Simulation sim(start);
+  Session sim(start);
   CHECK(sim.parameters().field.strength == Approx(0.01));  // step 0: before the first step
   run_to_step(sim, 30);
   Preset edited = sim.parameters();
@@ -126,14 +126,14 @@ TEST_CASE("timeline: two edits at one step, a unit string, and an edit that chan
   CHECK(sim.parameters().description == "explored");
   run_to_step(sim, 90);
 
-  Simulation replay(saved_and_loaded(doc));
+  Session replay(saved_and_loaded(doc));
   run_to_step(replay, 90);
   CHECK(same_trajectory_end(replay.state(), sim.state()));
 }
 
 TEST_CASE("timeline: an edit during a replay goes between the entries it came between", "[timeline]") {
-  const Simulation first = session(magnets_in_walled_box());
-  Simulation sim(saved_and_loaded(first.document()));  // a session loaded in the app
+  const Session first = session(magnets_in_walled_box());
+  Session sim(saved_and_loaded(first.document()));  // a session loaded in the app
   run_to_step(sim, 80);
   CHECK(sim.timeline_applied() == 1);
   Preset edited = sim.parameters();
@@ -150,20 +150,20 @@ TEST_CASE("timeline: an edit during a replay goes between the entries it came be
   CHECK(sim.model().materials[0].friction == 0.1);  // the recorded future still came
   CHECK_FALSE(same_trajectory_end(sim.state(), first.state()));
 
-  Simulation replay(saved_and_loaded(sim.document()));
+  Session replay(saved_and_loaded(sim.document()));
   run_to_step(replay, 200);
   CHECK(same_trajectory_end(replay.state(), sim.state()));
 }
 
 TEST_CASE("timeline: a checkpoint between entries (applied ones folded in) continues bit-identically", "[timeline]") {
-  const Simulation whole = session(magnets_in_walled_box());
-  Simulation part(saved_and_loaded(whole.document()));
+  const Session whole = session(magnets_in_walled_box());
+  Session part(saved_and_loaded(whole.document()));
   run_to_step(part, 100);
   const Preset folded = part.folded_document();
   CHECK(folded.field.strength == 2e-2);  // the entry applied became the scene's parameter
   REQUIRE(folded.timeline.size() == 1);  // the one not reached stays
   CHECK(folded.timeline[0].step == 120);
-  Simulation resumed(checkpoint_from_bytes(checkpoint_to_bytes(folded, part.state())));
+  Session resumed(checkpoint_from_bytes(checkpoint_to_bytes(folded, part.state())));
   run_to_step(resumed, 200);
   CHECK(same_trajectory_end(resumed.state(), whole.state()));
 }
@@ -171,7 +171,7 @@ TEST_CASE("timeline: a checkpoint between entries (applied ones folded in) conti
 TEST_CASE("timeline: with a protocol, entries act on top of the running stage and later stages override their own keys",
           "[timeline][protocol]") {
   Preset p = magnets_in_walled_box();
-  const double dt = Simulation(p).model().time_step;
+  const double dt = Session(p).model().time_step;
   ProtocolStage settle, align;
   settle.name = "settle";
   settle.duration = 99.5 * dt;  // ends after 100 steps
@@ -181,7 +181,7 @@ TEST_CASE("timeline: with a protocol, entries act on top of the running stage an
   align.set = json::object({{"field.strength", "30 mT"}});
   p.protocol = {settle, align};
 
-  Simulation sim(p);
+  Session sim(p);
   run_to_step(sim, 40);
   Preset edited = sim.parameters();
   CHECK(edited.materials[0].friction == 0.2);
@@ -205,7 +205,7 @@ TEST_CASE("timeline: with a protocol, entries act on top of the running stage an
   CHECK(doc.timeline[0].set == json::object({{"materials.0.friction", 0.3}, {"field.strength", 1e-2}}));
   CHECK(doc.timeline[1].step == 150);
 
-  Simulation replay(saved_and_loaded(doc));
+  Session replay(saved_and_loaded(doc));
   run_to_step(replay, 200);
   CHECK(same_trajectory_end(replay.state(), sim.state()));
 
@@ -229,7 +229,7 @@ TEST_CASE("timeline: an edit a later stage's changes cannot follow is refused, a
   p.field.program = FieldProgram::Rotating;
   p.field.rotation_axis = Vec3(1, 0, 0);
   p.field.direction = Vec3(0, 1, 0);
-  Simulation sim(p);
+  Session sim(p);
   Preset edited = sim.parameters();
   edited.field.rotation_axis = Vec3(0, 0, 1);  // fine now, parallel to the second stage's direction
   const json before = preset_to_json(sim.document());
@@ -280,7 +280,7 @@ TEST_CASE("timeline: an entry a stage's changes make impossible stops the run wi
   second.set = json::object({{"field.program", "rotating"}, {"field.rotation_axis", json::array({1, 0, 0})}});
   p.protocol = {first, second};
   p.timeline = {TimelineEntry{3, json::object({{"field.direction", json::array({1, 0, 0})}})}};
-  Simulation sim(p);
+  Session sim(p);
   sim.run(5);
   CHECK_FALSE(sim.state().health.ok);
   CHECK(sim.state().health.message.find("timeline entry 1 (step 3)") != std::string::npos);

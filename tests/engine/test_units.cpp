@@ -1,8 +1,8 @@
 // Unit strings of presets: "<number> <unit>" into SI, the per-quantity unit lists, and the
-// display conversions (engine/units.hpp).
+// display conversions (engine/io/units.hpp).
 
-#include "engine/math.hpp"
-#include "engine/units.hpp"
+#include "engine/core/math.hpp"
+#include "engine/io/units.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// lodestone-run --lammps-export against LAMMPS itself (engine/export_lammps_input.hpp, docs/lammps.md):
+// lodestone-run --lammps-export against LAMMPS itself (engine/io/export_lammps_input.hpp, docs/lammps.md):
 // a scene is run by our engine (--frames run.dump) and by `lmp` from the exported script and data
 // file, both dumping the same steps; forces, torques and moments at step 0 and the trajectory after
 // it must agree; and the exported script run on 2 MPI ranks gives what it gives on one.
@@ -13,7 +13,7 @@
 //    (omega dt)^3 / 3 per step, below 1e-8 rad here (measured position differences 1e-11 .. 1e-9).
 //  - Trajectory with contacts that roll (relative 1e-2): LAMMPS's pair granular takes the rolling
 //    part of the contact velocity with the full radii, R_i w_i + R_j w_j, ours with the distances to
-//    the contact point, R - delta/2 (engine/contact_geometry.hpp), so spheres rolling together slip
+//    the contact point, R - delta/2 (engine/contact/contact_geometry.hpp), so spheres rolling together slip
 //    by delta/(2R) of their rolling speed in LAMMPS. The difference does not change when dt is
 //    halved or quartered, and shrinks 100 times with 100 times stiffer contacts (docs/lammps.md);
 //    with delta/(2R) ~ 2e-3 here the measured differences are 4e-5 .. 5e-3.

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <vector>
 
-#include "engine/export_frames.hpp"
-#include "engine/simulation.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/session/session.hpp"
 #include "ui/ui_state.hpp"
 
 using namespace lodestone;
@@ -36,7 +36,7 @@ struct TempDir {
 
 // What the simulation thread publishes after a CaptureFrame: the default scene's frame.
 Snapshot snapshot_with_frame(std::uint64_t request) {
-  static const Simulation sim(default_preset());
+  static const Session sim(default_preset());
   Snapshot s;
   s.frame = std::make_shared<const FrameFields>(frame_fields(sim.model(), sim.state()));
   s.frame_request = request;

@@ -8,7 +8,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "engine/protocol.hpp"
+#include "engine/io/preset_edits.hpp"
+#include "engine//session/protocol.hpp"
 #include "ui/ui_state.hpp"
 
 using namespace lodestone;

@@ -1,4 +1,4 @@
-// lodestone-run --frames in each format (engine/export_frames.hpp): the extension chooses the
+// lodestone-run --frames in each format (engine/io/export_frames.hpp): the extension chooses the
 // format, every format holds the same frames with the same values, a VTK run leaves numbered .vtp
 // files and a .pvd, and a bad extension or an unwritable place is a clear error.
 

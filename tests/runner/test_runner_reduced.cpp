@@ -1,4 +1,4 @@
-// lodestone-run and seed 004's reduced units (App. B; engine/reduced_units.hpp): what --check prints,
+// lodestone-run and seed 004's reduced units (App. B; engine/analysis/reduced_units.hpp): what --check prints,
 // and the reduced_time column of the time series.
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// A saved interactive session (a preset with a timeline, engine/timeline.hpp) run headless by
+// A saved interactive session (a preset with a timeline, engine/io/preset_edits.hpp) run headless by
 // lodestone-run: the same particles as the session that recorded it.
 
 #include <catch2/catch.hpp>
@@ -9,8 +9,8 @@
 
 #include "../engine/test_support.hpp"
 #include "../test_process.hpp"
-#include "engine/export_xyz.hpp"
-#include "engine/frame_fields.hpp"
+#include "engine/io/export_xyz.hpp"
+#include "engine/io/frame_fields.hpp"
 
 using namespace lodestone;
 using lodestone::test::quoted;
@@ -47,7 +47,7 @@ std::vector<std::string> last_xyz_frame(const std::string& text) {
 TEST_CASE("runner: a saved session with a timeline runs headless to the same final frame as the session",
           "[runner][timeline]") {
   // The session, as the app's simulation thread makes it: edits between steps at 50 and 120.
-  Simulation session(testing::magnets_in_walled_box());
+  Session session(testing::magnets_in_walled_box());
   testing::run_checked(session, 50);
   Preset edited = session.parameters();
   edited.field.strength = 2e-2;

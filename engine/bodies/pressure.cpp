@@ -1,0 +1,57 @@
+#include "engine/bodies/pressure.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+double lid_area(const Model& model) {
+  return (model.box.max.x() - model.box.min.x()) * (model.box.max.y() - model.box.min.y());
+}
+
+double auto_lid_damping(const Model& model, const Particles& p) {
+  if (p.size() == 0) return model.environment.translational_damping;
+  double r_mean = 0.0;
+  for (double r : p.radius) r_mean += r;
+  r_mean /= static_cast<double>(p.size());
+  return model.environment.translational_damping * lid_area(model) / (pi * r_mean * r_mean);
+}
+
+void apply_top_layer_pressure(const Model& model, State& state) {
+  if (model.pressure.method != PressureMethod::TopLayer || model.pressure.pressure <= 0.0) return;
+  Particles& p = state.particles;
+  if (p.size() == 0) return;
+  const double floor = model.box.min.z();
+  double z_max = -INFINITY;
+  for (const Vec3& x : p.position) z_max = std::max(z_max, x.z());
+  const double threshold = floor + model.pressure.top_fraction * (z_max - floor);
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p.position[i].z() > threshold) p.force[i].z() -= pi * p.radius[i] * p.radius[i] * model.pressure.pressure;
+}
+
+void update_lid_velocity(const Model& model, State& state) {
+  if (model.pressure.method != PressureMethod::Lid) {
+    state.lid_velocity = 0.0;
+    return;
+  }
+  const double push = state.wall_force[5].z();  // side 5 = z_max: the particles push it up (> 0)
+  state.lid_velocity = (push - model.pressure.pressure * lid_area(model)) / model.lid_damping;
+}
+
+void place_lid(const Model& model, State& state) {
+  if (model.pressure.method != PressureMethod::Lid) {
+    state.lid_height = model.box.max.z();
+    state.lid_velocity = 0.0;
+    state.lid_placed = false;
+    return;
+  }
+  if (state.lid_placed) return;
+  const Particles& p = state.particles;
+  double top = model.box.min.z();
+  for (size_t i = 0; i < p.size(); ++i) top = std::max(top, p.position[i].z() + p.radius[i]);
+  state.lid_height = std::min(top, model.box.max.z());
+  state.lid_velocity = 0.0;
+  state.lid_placed = true;
+}
+
+}  // namespace lodestone

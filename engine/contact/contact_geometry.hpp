@@ -1,0 +1,135 @@
+#pragma once
+// Contact geometry, computed once per contact before any law (Yade's split, seed 001):
+// normal, overlap, contact point, relative velocity at the contact point, and the shear
+// displacement carried in the contact plane.
+
+#include "engine/core/math.hpp"
+#include "engine/core/state.hpp"
+
+namespace lodestone {
+
+struct ContactGeometry {
+  Vec3 normal = Vec3::UnitZ();  // unit, from the second body towards the first (i)
+  double overlap = 0.0;         // [m] sum of radii minus distance (> 0 when the surfaces overlap)
+  Vec3 lever_i = Vec3::Zero();  // [m] contact point minus centre of i
+  Vec3 lever_j = Vec3::Zero();  // [m] contact point minus centre of j (zero for a wall)
+  Vec3 relative_velocity = Vec3::Zero();    // [m/s] of i relative to j at the contact point
+  double normal_velocity = 0.0;             // [m/s] relative_velocity . normal (> 0 separating)
+  Vec3 tangential_velocity = Vec3::Zero();  // [m/s] in the contact plane
+  double effective_mass = 0.0;              // [kg] m_i m_j / (m_i + m_j); a wall: m_i
+  double effective_radius = 0.0;            // [m]  R_i R_j / (R_i + R_j); a wall: R_i
+  double radius_i = 0.0, radius_j = 0.0;    // [m]  radius_j = 0 for a wall
+  Vec3 relative_angular_velocity = Vec3::Zero();  // [rad/s] w_i - w_j; a wall: w_i
+  // Rolling: the bodies' moments of inertia about the contact point in series, 1/I = sum 1/(I + m R^2)
+  // (Ai et al. 2011); twisting: about the line of centres, 1/I = sum 1/I. A wall: body i alone.
+  double rolling_inertia = 0.0;   // [kg m^2]
+  double twisting_inertia = 0.0;  // [kg m^2]
+};
+
+// Sphere-sphere: `separation` = x_i - x_j (minimum image), distance > 0.
+// `ii`, `ij` are the moments of inertia (only the rolling and twisting laws use them).
+inline ContactGeometry sphere_sphere_geometry(const Vec3& separation, double distance, double ri, double rj,
+                                              const Vec3& vi, const Vec3& vj, const Vec3& wi, const Vec3& wj, double mi,
+                                              double mj, double ii = 0.0, double ij = 0.0) {
+  ContactGeometry g;
+  g.normal = separation / distance;
+  g.overlap = ri + rj - distance;
+  // Contact point in the middle of the overlap region.
+  g.lever_i = -(ri - 0.5 * g.overlap) * g.normal;
+  g.lever_j = (rj - 0.5 * g.overlap) * g.normal;
+  g.relative_velocity = (vi + wi.cross(g.lever_i)) - (vj + wj.cross(g.lever_j));
+  g.normal_velocity = g.relative_velocity.dot(g.normal);
+  g.tangential_velocity = g.relative_velocity - g.normal_velocity * g.normal;
+  g.effective_mass = mi * mj / (mi + mj);
+  g.effective_radius = ri * rj / (ri + rj);
+  g.radius_i = ri;
+  g.radius_j = rj;
+  g.relative_angular_velocity = wi - wj;
+  const double ri_contact = ii + mi * ri * ri, rj_contact = ij + mj * rj * rj;
+  g.rolling_inertia = ri_contact * rj_contact / (ri_contact + rj_contact);
+  g.twisting_inertia = ii + ij > 0.0 ? ii * ij / (ii + ij) : 0.0;
+  return g;
+}
+
+// Sphere-plane: `normal` points from the wall into the box, `distance` = centre to plane.
+inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance, double ri, const Vec3& vi,
+                                            const Vec3& wi, double mi, double ii = 0.0) {
+  ContactGeometry g;
+  g.normal = normal;
+  g.overlap = ri - distance;
+  g.lever_i = -(ri - 0.5 * g.overlap) * normal;
+  g.relative_velocity = vi + wi.cross(g.lever_i);
+  g.normal_velocity = g.relative_velocity.dot(normal);
+  g.tangential_velocity = g.relative_velocity - g.normal_velocity * normal;
+  g.effective_mass = mi;
+  g.effective_radius = ri;
+  g.radius_i = ri;
+  g.radius_j = 0.0;
+  g.relative_angular_velocity = wi;
+  g.rolling_inertia = ii + mi * ri * ri;
+  g.twisting_inertia = ii;
+  return g;
+}
+
+// Turns a vector kept in the contact plane into the current plane by the smallest rotation that
+// takes the old plane onto the new one (its length is kept).
+inline void carry_into_plane(Vec3& v, const Vec3& normal) {
+  const double old_length_sq = v.squaredNorm();
+  if (old_length_sq == 0.0) return;
+  const Vec3 in_plane = v - v.dot(normal) * normal;
+  const double new_length_sq = in_plane.squaredNorm();
+  v = new_length_sq > 0.0 ? Vec3(in_plane * std::sqrt(old_length_sq / new_length_sq)) : Vec3::Zero();
+}
+
+// Carries the shear displacement into the current contact plane (the smallest rotation that takes
+// the old plane onto the new one keeps its length) and adds this step's tangential motion.
+// Returns the carried displacement before the increment (the laws book energy with it).
+inline Vec3 update_shear_displacement(ContactHistory& h, const ContactGeometry& g, double dt) {
+  carry_into_plane(h.shear, g.normal);
+  const Vec3 previous = h.shear;
+  h.shear += g.tangential_velocity * dt;
+  return previous;
+}
+
+// Energy terms of a shear spring over one step, booked the way velocity Verlet applies forces.
+//  - work_in: work the relative motion does on the spring, the trapezoid of the force applied last
+//    step (-k_old u_prev) and the new force over the increment u_trial - u_prev;
+//  - stiffness_work: energy the spring gains when its stiffness changes from k_old to k_new at
+//    fixed displacement, 1/2 (k_new - k_old) u_prev . u_trial (the Mindlin stiffness follows the
+//    overlap, and the model applies no normal force for it; zero for the linear law);
+//  - slip_loss = work_in + stiffness_work - (stored energy after - before): exactly zero while the
+//    spring sticks, and zero for a frictionless contact, where no force acts at all.
+struct ShearSpringEnergy {
+  double slip_loss = 0.0;       // [J]
+  double stiffness_work = 0.0;  // [J]
+};
+
+inline ShearSpringEnergy shear_spring_energy(double k_old, double k_new, const Vec3& previous_shear,
+                                             const Vec3& trial_shear, const Vec3& new_force) {
+  if (k_new <= 0.0) return {};
+  const Vec3 increment = trial_shear - previous_shear;
+  const double work_in = 0.5 * (k_old * previous_shear - new_force).dot(increment);
+  ShearSpringEnergy e;
+  e.stiffness_work = 0.5 * (k_new - k_old) * previous_shear.dot(trial_shear);
+  const double stored_before = 0.5 * k_old * previous_shear.squaredNorm();
+  const double stored_after = 0.5 * new_force.squaredNorm() / k_new;
+  e.slip_loss = work_in + e.stiffness_work - (stored_after - stored_before);
+  return e;
+}
+
+// What a law returns: the force on body i (the other body gets the opposite) and energy terms.
+// A pure torque (couple) goes to i and its opposite to j, so that a contact never changes the total
+// angular momentum: with the force at one contact point for both bodies, r x F sums to zero too.
+struct ContactResponse {
+  Vec3 force = Vec3::Zero();          // [N] on i, applied at the contact point (all parts)
+  Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpot part of `force`
+  Vec3 couple = Vec3::Zero();         // [N m] torque on i besides lever_i x force; j gets -couple
+  double normal_force_elastic = 0.0;  // [N] elastic normal force (> 0 compressive): the rolling limits use it
+  double normal_stiffness = 0.0;      // [N/m] tangent normal stiffness: the rolling stiffness scales with it
+  double elastic_energy = 0.0;        // [J] stored in the springs now
+  double slip_loss = 0.0;             // [J] dissipated by Coulomb slip during this step
+  double stiffness_work = 0.0;        // [J] gained by the shear spring from a change of its stiffness
+  double friction_power = 0.0;        // [W] dissipated now by sliding friction without a spring (hertz_coulomb)
+};
+
+}  // namespace lodestone

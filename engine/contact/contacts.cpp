@@ -1,0 +1,221 @@
+#include "engine/contact/contacts.hpp"
+
+#include "engine/contact/contact_geometry.hpp"
+#include "engine/contact/law_hertz_coulomb.hpp"
+#include "engine/contact/law_hertz_mindlin.hpp"
+#include "engine/contact/law_linear.hpp"
+#include "engine/contact/law_rolling.hpp"
+#include "engine/contact/law_sand.hpp"
+
+namespace lodestone {
+namespace {
+
+struct ContactTotals {
+  double elastic = 0.0;
+  double dashpot_energy = 0.0;
+  double slip_loss = 0.0;
+  double stiffness_work = 0.0;
+
+  void add(const ContactTotals& o) {
+    elastic += o.elastic;
+    dashpot_energy += o.dashpot_energy;
+    slip_loss += o.slip_loss;
+    stiffness_work += o.stiffness_work;
+  }
+};
+
+// What one thread's share of a contact loop books besides forces; merged in part order.
+struct PartResult {
+  ContactTotals totals;
+  std::vector<Event> events;
+  std::array<Vec3, 6> wall_force{};  // wall loop only
+};
+
+// Contacts per thread below which the loop stays on one thread.
+constexpr size_t kContactGrain = 2000;
+
+// Runs the law on one contact, books its energy and records its events. Returns false when the
+// contact is inactive.
+//
+// Velocity Verlet applies a force over two half steps (the end of this step and the start of the
+// next), so the dashpot work of a step is the trapezoid of the previous and new dashpot forces
+// against the half-step relative velocity; when a contact opens, the half step its last dashpot
+// force still acts is booked then. Booking F(v) v dt instead would be wrong to first order in dt.
+// Dashpot couples (rolling resistance) are booked the same way against the relative angular velocity.
+bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g,
+                      const SandBodies& bodies, ContactHistory& h, double dt, std::int64_t step, std::uint64_t id_a,
+                      std::uint64_t id_b, PartResult& part, ContactResponse& response) {
+  ContactTotals& totals = part.totals;
+  const ContactLaw law = model.contact.law;
+  const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
+  bool active = g.overlap > 0.0;
+  if (law == ContactLaw::Linear) active = linear_active(model.contact.linear, g);
+  if (law == ContactLaw::Sand)
+    active = sand_active(sand_constants(model.contact.sand, pair, g.effective_radius), g, h.active);
+  if (!active) {
+    if (h.active) {
+      totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
+      if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
+        totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
+      // A sand contact that breaks loses what is still stored in it (seed 002 App. A.6).
+      if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
+      h = ContactHistory{};
+    }
+    return false;
+  }
+  const bool newly_active = !h.active;
+  if (newly_active) {
+    h = ContactHistory{};
+    h.active = true;
+    part.events.push_back({step, EventKind::ContactActivated, id_a, id_b});
+  }
+  const bool was_slipping = h.slipping;
+  if (law == ContactLaw::HertzCoulomb) {
+    response = hertz_coulomb_contact(model.contact.hertz_coulomb, pair, g, h);
+  } else if (law == ContactLaw::Sand) {
+    response = sand_contact(model.contact.sand, pair, g, bodies, h, newly_active, dt);
+  } else {
+    const Vec3 previous_shear = update_shear_displacement(h, g, dt);
+    response = law == ContactLaw::Linear
+                   ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
+                   : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);
+  }
+  if (h.slipping != was_slipping)
+    part.events.push_back({step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
+
+  if (rolling) {
+    RollingHistory* rh = std::get_if<RollingHistory>(&h.law_state);
+    const bool fresh = newly_active || !rh;  // also when rolling resistance was just switched on
+    if (!rh) rh = &h.law_state.emplace<RollingHistory>();
+    const RollingResponse r = rolling_resistance(model.contact.rolling, g, response.normal_force_elastic,
+                                                 response.normal_stiffness, *rh, dt, fresh);
+    response.couple += r.couple;
+    response.elastic_energy += r.elastic_energy;
+    response.slip_loss += r.slip_loss;
+    response.stiffness_work += r.stiffness_work;
+    totals.dashpot_energy -= 0.5 * dt * (rh->dashpot_couple + r.dashpot_couple).dot(g.relative_angular_velocity);
+    rh->dashpot_couple = r.dashpot_couple;
+  }
+
+  totals.elastic += response.elastic_energy;
+  totals.dashpot_energy -= 0.5 * dt * (h.dashpot_force + response.dashpot_force).dot(g.relative_velocity);
+  totals.slip_loss += response.slip_loss + response.friction_power * dt;
+  totals.stiffness_work += response.stiffness_work;
+  h.dashpot_force = response.dashpot_force;
+  return true;
+}
+
+}  // namespace
+
+void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team) {
+  Particles& p = state.particles;
+  NeighborLists& lists = state.neighbors;
+  ContactTotals totals;
+  const bool sand = model.contact.law == ContactLaw::Sand;
+  // Parts run side by side; their events and energies are merged in part order, as one thread makes them.
+  auto merge = [&](std::vector<PartResult>& parts) {
+    for (PartResult& r : parts) {
+      totals.add(r.totals);
+      for (const Event& e : r.events) state.events.record(e);
+    }
+  };
+
+  // [SECTION] particle-particle
+  std::vector<PartResult> pair_parts = run_pair_parts<PartResult>(
+      team, lists.contact_pairs.size(), kContactGrain, p.size(), p.force.data(), p.torque.data(),
+      [&](int, size_t begin, size_t end, Vec3* force, Vec3* torque) {
+        PartResult part;
+        for (size_t k = begin; k < end; ++k) {
+          const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
+          const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
+          const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
+          ContactHistory& h = lists.contact_history[k];
+          // Cheap radius check before the geometry (STYLE 9): a pair beyond the reach of every law cannot
+          // touch; an active one is still evaluated, so that its opening is booked.
+          const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
+          const double distance_sq = separation.squaredNorm();
+          if (!h.active && distance_sq > reach * reach) continue;
+          const double distance = std::sqrt(distance_sq);
+          if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
+          const ContactGeometry g =
+              sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j],
+                                     p.angular_velocity[i], p.angular_velocity[j], p.mass[i], p.mass[j],
+                                     p.inertia[i], p.inertia[j]);
+          SandBodies bodies;
+          if (sand) {
+            bodies.separation = separation;
+            bodies.position_i = p.position[i];
+            bodies.orientation_i = p.orientation[i];
+            bodies.orientation_j = p.orientation[j];
+          }
+          ContactResponse r;
+          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state.step,
+                                p.id[i], p.id[j], part, r))
+            continue;
+          // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
+          force[i] += r.force;
+          force[j] -= r.force;
+          torque[i] += g.lever_i.cross(r.force) + r.couple;
+          torque[j] -= g.lever_j.cross(r.force) + r.couple;
+        }
+        return part;
+      });
+  merge(pair_parts);
+
+  // [SECTION] particle-wall (each side of the box that is a wall); a particle's wall contacts are its own
+  const size_t n = p.size();
+  std::array<Vec3, 6> wall_force;
+  wall_force.fill(Vec3::Zero());
+  const bool walls = model.box.any_wall();
+  if (walls && state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  for (int axis = 0; axis < 3 && walls; ++axis) {
+    for (int upper = 0; upper < 2; ++upper) {
+      if (model.box.side(axis, upper) != SideKind::Wall) continue;
+      const int side = 2 * axis + upper;
+      if (static_cast<int>(model.floor.side) == side + 1) continue;  // the floor's own law (engine/contact/law_floor.cpp)
+      // With a lid the top side moves: its height is part of the state.
+      const bool lid = axis == 2 && upper && model.pressure.method == PressureMethod::Lid;
+      const double plane = lid ? state.lid_height : upper ? model.box.max[axis] : model.box.min[axis];
+      Vec3 normal = Vec3::Zero();
+      normal[axis] = upper ? -1.0 : 1.0;
+      const double reach = model.contact_reach;
+      std::vector<PartResult> wall_parts(static_cast<size_t>(parts_for(team, n, kContactGrain)));
+      const std::vector<size_t> bounds = split_evenly(n, static_cast<int>(wall_parts.size()));
+      team.run(static_cast<int>(wall_parts.size()), [&](int k) {
+        PartResult& part = wall_parts[static_cast<size_t>(k)];
+        part.wall_force.fill(Vec3::Zero());
+        for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
+          const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
+          ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
+          if (distance > p.radius[i] + reach && !h.active) continue;
+          const ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i],
+                                                         p.angular_velocity[i], p.mass[i], p.inertia[i]);
+          SandBodies bodies;
+          if (sand) {
+            bodies.wall = true;
+            bodies.position_i = p.position[i];
+            bodies.orientation_i = p.orientation[i];
+            bodies.periodic_length = model.periodic_length;
+          }
+          ContactResponse r;
+          if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, state.step,
+                                p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
+            continue;
+          p.force[i] += r.force;
+          p.torque[i] += g.lever_i.cross(r.force) + r.couple;
+          part.wall_force[side] -= r.force;
+        }
+      });
+      merge(wall_parts);
+      for (const PartResult& part : wall_parts) wall_force[side] += part.wall_force[side];
+    }
+  }
+  state.wall_force = wall_force;
+
+  state.energy.elastic = totals.elastic;
+  state.energy.dissipated_dashpot += totals.dashpot_energy;
+  state.energy.dissipated_friction += totals.slip_loss;
+  state.energy.stiffness_work += totals.stiffness_work;
+}
+
+}  // namespace lodestone

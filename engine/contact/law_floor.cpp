@@ -1,0 +1,101 @@
+#include "engine/contact/law_floor.hpp"
+
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+double floor_stiffness(const Model& model, int material) {
+  if (model.floor.stiffness) return *model.floor.stiffness;
+  return model.pair(material, model.wall_material).kn;
+}
+
+void apply_floor(const Model& model, State& state, double dt) {
+  const FloorParameters& floor = model.floor;
+  if (floor.side == FloorSide::None) return;
+  const int side = static_cast<int>(floor.side) - 1;
+  const int axis = side / 2;
+  const bool upper = side % 2 == 1;
+  const double plane = upper ? model.box.max[axis] : model.box.min[axis];
+  Vec3 normal = Vec3::Zero();  // into the box
+  normal[axis] = upper ? -1.0 : 1.0;
+  Particles& p = state.particles;
+  const size_t n = p.size();
+  if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  double elastic = 0.0, dashpot_loss = 0.0, friction_loss = 0.0;
+  Vec3 on_floor = Vec3::Zero();
+
+  for (size_t i = 0; i < n; ++i) {
+    ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
+    const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
+    const double overlap = p.radius[i] - distance;
+    const double v_n = p.velocity[i].dot(normal);
+    if (overlap <= 0.0) {
+      if (h.active) dashpot_loss -= 0.5 * dt * h.dashpot_force.dot(p.velocity[i]);
+      h = ContactHistory{};
+      continue;
+    }
+    const std::uint64_t wall_id = kWallIdBase + static_cast<std::uint64_t>(side);
+    if (!h.active) {
+      h = ContactHistory{};
+      h.active = true;
+      h.slipping = true;  // arrives moving; the stop test below decides whether it sticks
+      state.events.record({state.step, EventKind::ContactActivated, p.id[i], wall_id});
+    }
+    const bool was_slipping = h.slipping;
+    // [SECTION] Normal: spring and dashpot, never pulling.
+    const double k = floor_stiffness(model, p.material[i]);
+    const double c = 2.0 * floor.damping_ratio * std::sqrt(p.mass[i] * k);
+    double f_n = k * overlap - c * v_n;
+    Vec3 dashpot = -c * v_n * normal;
+    if (f_n < 0.0) {
+      f_n = 0.0;
+      dashpot = -k * overlap * normal;  // the dashpot part that acts
+    }
+    elastic += 0.5 * k * overlap * overlap;
+    dashpot_loss -= 0.5 * dt * (h.dashpot_force + dashpot).dot(p.velocity[i]);
+    h.dashpot_force = dashpot;
+    h.normal_force = f_n;
+
+    // [SECTION] Friction with a stick flag (seed 003).
+    const Vec3 f_other = p.force[i];
+    const Vec3 f_lateral = f_other - f_other.dot(normal) * normal;
+    Vec3 v_lateral = p.velocity[i] - v_n * normal;
+    const double static_limit = floor.static_friction * f_n;
+    const double dynamic = floor.dynamic_friction * f_n;
+    Vec3 friction = Vec3::Zero();
+    if (h.slipping && v_lateral.norm() <= dynamic * dt / p.mass[i] && f_lateral.norm() <= static_limit) {
+      // Stopped (friction would reverse it within a step) where static friction can hold it.
+      friction_loss += 0.5 * p.mass[i] * v_lateral.squaredNorm();
+      p.velocity[i] -= v_lateral;
+      v_lateral.setZero();
+      h.slipping = false;
+    } else if (!h.slipping && f_lateral.norm() > static_limit) {
+      h.slipping = true;  // the static threshold is exceeded: it starts to slide
+    }
+    if (!h.slipping) {
+      friction = -f_lateral;
+      p.velocity[i] -= v_lateral;  // stuck: no lateral motion
+    } else {
+      const double speed = v_lateral.norm();
+      const Vec3 direction = speed > 0.0 ? Vec3(v_lateral / speed)
+                                         : f_lateral.norm() > 0.0 ? Vec3(f_lateral.normalized()) : Vec3::Zero();
+      friction = -dynamic * direction;
+      friction_loss += dynamic * speed * dt;
+    }
+    if (h.slipping != was_slipping)
+      state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, p.id[i], wall_id});
+    const Vec3 force = f_n * normal + friction;
+    p.force[i] += force;
+    on_floor -= force;
+  }
+  state.wall_force[static_cast<size_t>(side)] += on_floor;
+  state.energy.elastic += elastic;
+  state.energy.dissipated_dashpot += dashpot_loss;
+  state.energy.dissipated_friction += friction_loss;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,51 @@
+#include "engine/contact/law_hertz_mindlin.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const PairCoefficients& pair,
+                                      const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
+                                      bool newly_active) {
+  static const double kDampingFactor = 2.0 * std::sqrt(5.0 / 6.0);
+  const double delta = g.overlap;
+  const double root = std::sqrt(g.effective_radius * delta);  // sqrt(R* delta)
+  const double fn_elastic = 4.0 / 3.0 * pair.e_star * root * delta;
+  const double sn = 2.0 * pair.e_star * root;
+  const double st = 8.0 * pair.g_star * root;
+
+  ContactResponse out;
+  const double fn_damp = -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) * g.normal_velocity;
+  const double fn = std::max(fn_elastic + fn_damp, 0.0);
+
+  const Vec3 trial_shear = h.shear;
+  const double st_old = newly_active ? st : h.shear_stiffness;
+  Vec3 ft = -st * h.shear;
+  const double ft_max = pair.friction * fn_elastic;
+  const double ft_norm_sq = ft.squaredNorm();
+  h.slipping = ft_norm_sq > ft_max * ft_max;
+  if (h.slipping) {
+    const double scale = ft_max / std::sqrt(ft_norm_sq);
+    ft *= scale;
+    h.shear *= scale;
+  }
+  // The Mindlin stiffness follows the overlap: the energy that gives the spring is booked apart.
+  const ShearSpringEnergy spring = shear_spring_energy(st_old, st, previous_shear, trial_shear, ft);
+  out.slip_loss = spring.slip_loss;
+  out.stiffness_work = spring.stiffness_work;
+  h.shear_stiffness = st;
+  Vec3 ft_damp = Vec3::Zero();
+  if (!h.slipping)
+    ft_damp = -kDampingFactor * law.damping_ratio_t * std::sqrt(st * g.effective_mass) * g.tangential_velocity;
+
+  out.dashpot_force = (fn - fn_elastic) * g.normal + ft_damp;
+  out.force = fn * g.normal + ft + ft_damp;
+  // Hertz potential 8/15 E* sqrt(R*) delta^{5/2} = 2/5 fn delta; tangential spring at the current stiffness.
+  out.elastic_energy = 0.4 * fn_elastic * delta + (st > 0.0 ? 0.5 * ft.squaredNorm() / st : 0.0);
+  out.normal_force_elastic = fn_elastic;
+  out.normal_stiffness = sn;
+  return out;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,69 @@
+#include "engine/contact/law_linear.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+LinearStiffness linear_stiffness(const LinearLawParameters& law, const PairCoefficients& pair,
+                                 const ContactGeometry& g) {
+  if (law.emod <= 0.0) return {pair.kn, pair.ks};
+  const bool wall = g.radius_j == 0.0;
+  const double r_min = wall ? g.radius_i : std::min(g.radius_i, g.radius_j);
+  const double length = wall ? g.radius_i : g.radius_i + g.radius_j;
+  const double kn = pi * r_min * r_min * law.emod / length;
+  return {kn, law.kratio > 0.0 ? kn / law.kratio : 0.0};
+}
+
+ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair,
+                               const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
+                               bool newly_active) {
+  const LinearStiffness k = linear_stiffness(law, pair, g);
+  const double gap = -g.overlap;
+
+  // Normal force of the linear spring, no tension.
+  double fn;
+  if (law.lin_mode == 0) {
+    fn = k.kn * (law.rgap - gap);
+  } else {
+    fn = newly_active ? 0.0 : h.normal_force + k.kn * (h.gap - gap);
+  }
+  fn = std::max(fn, 0.0);
+  h.normal_force = fn;
+  h.gap = gap;
+
+  // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, seed 001).
+  ContactResponse out;
+  const Vec3 trial_shear = h.shear;
+  const double ks_old = newly_active ? k.ks : h.shear_stiffness;
+  Vec3 fs = -k.ks * h.shear;
+  const double fs_max = pair.friction * fn;
+  const double fs_norm_sq = fs.squaredNorm();
+  h.slipping = fs_norm_sq > fs_max * fs_max;
+  if (h.slipping) {
+    const double scale = fs_max / std::sqrt(fs_norm_sq);
+    fs *= scale;
+    h.shear *= scale;
+  }
+  const ShearSpringEnergy spring = shear_spring_energy(ks_old, k.ks, previous_shear, trial_shear, fs);
+  out.slip_loss = spring.slip_loss;
+  out.stiffness_work = spring.stiffness_work;
+  h.shear_stiffness = k.ks;
+
+  // Dashpots (critical damping ratio times 2 sqrt(m k)).
+  double fn_damp = -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.normal_velocity;
+  Vec3 fs_damp = -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.tangential_velocity;
+  const bool no_tension_normal = law.dp_mode == 1 || law.dp_mode == 3;
+  const bool slip_cut_shear = law.dp_mode == 2 || law.dp_mode == 3;
+  if (no_tension_normal) fn_damp = std::max(fn_damp, -fn);
+  if (slip_cut_shear && h.slipping) fs_damp.setZero();
+
+  out.dashpot_force = fn_damp * g.normal + fs_damp;
+  out.force = fn * g.normal + fs + out.dashpot_force;
+  out.elastic_energy = 0.5 * fn * fn / k.kn + (k.ks > 0.0 ? 0.5 * fs.squaredNorm() / k.ks : 0.0);
+  out.normal_force_elastic = fn;
+  out.normal_stiffness = k.kn;
+  return out;
+}
+
+}  // namespace lodestone

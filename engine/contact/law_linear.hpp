@@ -1,0 +1,40 @@
+#pragma once
+// Linear contact law with dashpot (seed 000, PFC "linear" model).
+// Parameters: kn, ks (materials in series, or deformability emod/kratio), fric (minimum),
+// rgap, lin_mode, dp_nratio, dp_sratio, dp_mode. Internal state: shear displacement, the
+// incremental normal force, the slip flag.
+//
+// Sign convention: the engine's normal force fn >= 0 is compressive (PFC writes -F_n).
+//  - active when the surface gap g = -overlap is at most rgap
+//  - absolute mode: fn = kn (rgap - g); incremental: fn += kn (g_previous - g), starting at 0
+//  - no tension in the linear part: fn = max(fn, 0)
+//  - shear: Fs = -ks us, |Fs| <= fric fn; beyond it the spring slips (us is shortened)
+//  - dashpot: Fd = -2 beta sqrt(m_c k) v, with the no-tension / slip-cut options of dp_mode
+
+#include "engine/contact/contact_geometry.hpp"
+#include "engine/core/model.hpp"
+
+namespace lodestone {
+
+struct LinearStiffness {
+  double kn = 0.0;  // [N/m]
+  double ks = 0.0;  // [N/m]
+};
+
+// kn, ks of one contact: the pair table, or the deformability rule kn = A E* / L with
+// A = pi min(Ri, Rj)^2 and L = Ri + Rj (a wall: A = pi Ri^2, L = Ri), ks = kn / kratio.
+LinearStiffness linear_stiffness(const LinearLawParameters& law, const PairCoefficients& pair,
+                                 const ContactGeometry& g);
+
+// True when the contact is active at this geometry.
+inline bool linear_active(const LinearLawParameters& law, const ContactGeometry& g) {
+  return -g.overlap <= law.rgap;
+}
+
+// Evaluates the law; `h.shear` must already hold this step's shear displacement and
+// `previous_shear` the one before this step's increment. Updates h.
+ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair,
+                               const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
+                               bool newly_active);
+
+}  // namespace lodestone

@@ -1,0 +1,287 @@
+#pragma once
+// The parameters of a scene, in SI, exactly as a preset declares them. Each struct here has its
+// field table (key, unit, range, help) in preset_schema.cpp; docs/presets.md is generated from it.
+
+#include "engine/core/bond_parameters.hpp"
+#include "engine/core/math.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lodestone {
+
+// [SECTION] Materials
+// How a particle's moment follows the field: fixed in the body (permanent dipole), the
+// Stoner-Wohlfarth equilibrium about the easy axis (seed 004 eqs. 1-4), or induced m = chi V H.
+enum class MomentModel : int { Rigid, StonerWohlfarth, Induced };
+
+struct Material {
+  std::string name = "material";
+  double density = 7500.0;          // [kg/m^3]
+  double youngs_modulus = 1.0e9;    // [Pa]   Hertz-Mindlin (seed 004 eq. 9)
+  double poisson_ratio = 0.3;       // [-]
+  double kn = 1.0e3;                // [N/m]  linear normal stiffness, inherited in series (seed 000 eq. 11)
+  double ks = 1.0e3;                // [N/m]  linear shear stiffness, inherited in series
+  double friction = 0.5;            // [-]    Coulomb coefficient, inherited as the minimum (seed 000 eq. 12)
+  double magnetization = 0.0;       // [A/m]  rigid: moment = M V along the easy axis; Stoner-Wohlfarth: Ms
+  MomentModel moment_model = MomentModel::Rigid;
+  double anisotropy = 0.0;          // [J/m^3] uniaxial anisotropy constant K (Stoner-Wohlfarth)
+  double susceptibility = 0.0;      // [-]    induced: m = chi V B / mu0
+  double surface_energy = 0.0;      // [J/m^2] sand law: gamma (pull-off 3 pi gamma R*), mixed sqrt(g1 g2)
+};
+
+// [SECTION] Contact laws
+enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb, Sand };
+
+// Seed 000 (PFC linear model with dashpot).
+struct LinearLawParameters {
+  int lin_mode = 0;          // 0: absolute normal update, 1: incremental
+  double rgap = 0.0;         // [m] reference gap: active when the surface gap <= rgap
+  double dp_nratio = 0.0;    // [-] normal critical damping ratio
+  double dp_sratio = 0.0;    // [-] shear critical damping ratio
+  int dp_mode = 0;           // 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both
+  double emod = 0.0;         // [Pa] deformability: when > 0, kn = A E*/L per contact (A = pi r_min^2)
+  double kratio = 0.0;       // [-]  deformability: ks = kn / kratio (0: ks = 0)
+};
+
+// Seed 004 eqs. 7-9 with a Mindlin tangential spring and Tsuji-form damping.
+struct HertzMindlinParameters {
+  double damping_ratio_n = 0.0;  // [-] normal damping ratio
+  double damping_ratio_t = 0.0;  // [-] tangential damping ratio
+};
+
+// Seed 004 eqs. 7-8 as written: Hertz normal force, and sliding friction -mu F_n v_t/|v_t| with no
+// tangential spring (below `slip_velocity` the friction grows linearly from zero).
+struct HertzCoulombParameters {
+  double damping_ratio_n = 0.0;  // [-] normal damping ratio (inertial runs; the overdamped scheme needs none)
+  double slip_velocity = 0.0;    // [m/s] regularisation of the friction direction (0: none)
+};
+
+// Seed 002 App. A.5-A.6 (the SAND code): contact pointers in each body's frame give pulling,
+// sliding, rolling and twisting displacements; elastic springs up to critical values, beyond which
+// the contact moves (plastic), and a break beyond a separation. See engine/contact/law_sand.hpp.
+struct SandParameters {
+  double sliding_limit = 1e-9;                // [m]   critical sliding displacement delta_crit
+  double rolling_limit = 1e-9;                // [m]   critical rolling displacement xi_crit (seed 002: 10 A)
+  double twisting_limit = 1.0 / (16.0 * pi);  // [rad] critical twisting angle alpha_crit
+  std::optional<double> break_separation;     // [m]   gap at which it breaks; unset: JKR a0^2/(2 6^(1/3) R*)
+  double damping_ratio_n = 0.0;               // [-]   normal dashpot
+  double damping_ratio_t = 0.0;               // [-]   tangential dashpot (velocity at the contact point)
+};
+
+// Rolling and twisting resistance added to the linear and Hertz-Mindlin laws (engine/contact/law_rolling.hpp):
+// the elastic-plastic spring-dashpot (EPSD) rolling model of Ai et al. (2011), and its twisting analogue.
+struct RollingParameters {
+  bool enabled = false;
+  double rolling_friction = 0.1;     // [-] mu_r: limit torque mu_r R* f_n
+  double rolling_stiffness = 2.25;   // [-] k_r = rolling_stiffness k_n mu_r^2 R*^2 (Ai et al.: 2.25)
+  double twisting_friction = 0.1;    // [-] mu_t: limit torque mu_t R* f_n (0: no twisting resistance)
+  double twisting_stiffness = 2.25;  // [-] k_t = twisting_stiffness k_n mu_t^2 R*^2
+  double damping_ratio = 0.3;        // [-] dashpot torques -2 ratio sqrt(I k) omega_rel while below the limit
+};
+
+struct ContactParameters {
+  ContactLaw law = ContactLaw::Linear;
+  LinearLawParameters linear;
+  HertzMindlinParameters hertz_mindlin;
+  HertzCoulombParameters hertz_coulomb;
+  SandParameters sand;
+  RollingParameters rolling;
+};
+
+// [SECTION] Magnetics
+// Direct: the exact sum over all pairs (the reference). Tree: its Barnes-Hut approximation (engine/magnetic/dipole_tree.hpp).
+enum class DipoleMethod : int { Off, Cutoff, Direct, Tree };
+
+struct MagneticParameters {
+  DipoleMethod method = DipoleMethod::Cutoff;
+  std::optional<double> cutoff;             // [m] centre distance for the cutoff method; unset = 4 largest diameters
+  double dipole_cap = 0.0;                  // [m] smallest distance used in force and torque (0: none)
+  std::optional<double> activity_distance;  // [m] surface gap beyond which a pair is inactive (PFC dipole_d)
+  int induced_iterations = 0;               // fixed-point passes making induced moments feel their neighbours
+  // Multiple time steps (seed 002 App. A.8): the dipole pass runs in full every this many force passes and
+  // is extrapolated to first order in time in between (engine/magnetic/magnetics.hpp). 1: every pass, exact.
+  int force_interval = 1;
+  // Tree method: a cell of radius rho acts through its multipole expansion at distances beyond rho / theta;
+  // the relative error falls about as theta^3 (docs/physics.md). (0, 1], dimensionless.
+  double tree_opening_angle = 0.3;
+};
+
+// [SECTION] External field
+enum class FieldProgram : int { Constant, Ramp, Rotating, Oscillating };
+
+struct FieldParameters {
+  FieldProgram program = FieldProgram::Constant;
+  double strength = 0.0;             // [T] |B| (amplitude for oscillating, final value for ramp)
+  Vec3 direction{0.0, 0.0, 1.0};     // unit; rotating: the direction at t = 0
+  double start_strength = 0.0;       // [T] ramp: |B| at t = 0
+  double ramp_time = 1.0;            // [s] ramp: time to reach `strength`
+  double frequency = 1.0;            // [Hz] rotating and oscillating programs
+  Vec3 rotation_axis{1.0, 0.0, 0.0}; // unit; rotating: the field turns about this axis
+  double phase = 0.0;                // [rad] oscillating: B = strength sin(2 pi f t + phase) direction
+  Mat3 gradient = Mat3::Zero();      // [T/m] dB_a/dx_b, constant; must be symmetric and traceless
+  Vec3 gradient_origin = Vec3::Zero();  // [m] point where B equals the program value
+};
+
+// [SECTION] Environment: gravity and global viscous damping (seed 004 eqs. 5-6)
+struct EnvironmentParameters {
+  Vec3 gravity = Vec3::Zero();       // [m/s^2]
+  double translational_damping = 0.0;  // [N s/m]  force -gamma v
+  double rotational_damping = 0.0;     // [N s/m]  torque -R^2 gamma* omega
+  double temperature = 0.0;            // [K] thermal noise matched to the damping (engine/step/thermal.hpp); 0: off
+};
+
+// [SECTION] Box
+enum class SideKind : int { Wall, Open, Periodic };
+
+struct BoxParameters {
+  Vec3 min = Vec3::Zero();                  // [m]
+  Vec3 max{0.01, 0.01, 0.01};               // [m]
+  SideKind x_min = SideKind::Wall, x_max = SideKind::Wall;
+  SideKind y_min = SideKind::Wall, y_max = SideKind::Wall;
+  SideKind z_min = SideKind::Wall, z_max = SideKind::Wall;
+  std::string wall_material;                // name; empty: the first material
+
+  SideKind side(int axis, int upper) const {
+    static constexpr SideKind BoxParameters::*sides[3][2] = {
+        {&BoxParameters::x_min, &BoxParameters::x_max},
+        {&BoxParameters::y_min, &BoxParameters::y_max},
+        {&BoxParameters::z_min, &BoxParameters::z_max}};
+    return this->*sides[axis][upper];
+  }
+  bool periodic(int axis) const { return side(axis, 0) == SideKind::Periodic; }
+  bool any_wall() const {
+    for (int axis = 0; axis < 3; ++axis)
+      for (int upper = 0; upper < 2; ++upper)
+        if (side(axis, upper) == SideKind::Wall) return true;
+    return false;
+  }
+};
+
+// [SECTION] Integrator
+// Overdamped: inertia neglected (seed 004 eqs. 5-6 without the left-hand sides), v = F / gamma and
+// omega = T / (R^2 gamma*), advanced with Heun's method.
+enum class IntegratorScheme : int { VelocityVerlet, OverdampedHeun };
+
+struct IntegratorParameters {
+  IntegratorScheme scheme = IntegratorScheme::VelocityVerlet;
+  std::optional<double> max_displacement;  // [m] overdamped: shorten a step so no particle moves more
+  std::optional<double> time_step;      // [s] unset: the suggested value
+  std::optional<double> neighbor_skin;  // [m] unset: 0.3 largest diameters
+};
+
+// [SECTION] Pressure on the packing (seed 004 Sec. 3)
+// lid: the z_max side is a flat lid pushed down with `pressure` x its area, moving with the
+// velocity (F_particles - P A) / lid_damping (a servo). top_layer: the paper's method, a force
+// pi R^2 P down on every particle with z > top_fraction z_max.
+enum class PressureMethod : int { None, Lid, TopLayer };
+
+struct PressureParameters {
+  PressureMethod method = PressureMethod::None;
+  double pressure = 0.0;                 // [Pa]
+  std::optional<double> lid_damping;     // [N s/m] unset: gamma x (lid area / pi r_mean^2)
+  double top_fraction = 0.9;             // [-] top_layer: particles above this fraction of z_max
+};
+
+// [SECTION] Protocol: stages run in order (seed 004 Sec. 3); each changes preset fields
+// and ends after a time or when a condition holds.
+enum class StageEnd : int { Time, NoOverlap, Settled, Aligned };
+
+struct ProtocolStage {
+  std::string name = "stage";
+  double duration = 1.0;          // [s] longest the stage runs
+  StageEnd until = StageEnd::Time;
+  double threshold = 0.0;         // no_overlap: largest overlap / radius; settled: largest speed [m/s];
+                                  // aligned: <cos theta>
+  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
+};
+
+// [SECTION] Timeline (session log, engine/io/preset_edits.hpp): parameter changes made during a run, each
+// applied just before the step with its number, so that a saved interactive session replays.
+struct TimelineEntry {
+  std::uint64_t step = 0;  // applied between steps, when the step counter (State::step) equals this
+  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value}, as a stage's set
+};
+
+// [SECTION] Particle generation
+// Checkpoint: the whole state of a saved run (engine/io/checkpoint.hpp) instead of generated particles.
+enum class GeneratorKind : int { Lattice, Random, List, Checkpoint };
+enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
+// RandomHemisphere: uniform over the half sphere around `axis`, so every moment starts on the side of the
+// easy axis nearer that direction (seed 004 treats 0 <= theta <= pi/2 only).
+enum class OrientationKind : int { Aligned, Random, RandomHemisphere };
+// Lattice generator: simple cubic (one site per cell) or body-centred cubic (two: corner and centre, the
+// densest packing of monodisperse spheres a cubic cell gives without overlap, up to volume fraction 0.68).
+enum class LatticeKind : int { SimpleCubic, BodyCentredCubic };
+
+struct Region {
+  Vec3 min = Vec3::Zero();  // [m]
+  Vec3 max = Vec3::Zero();  // [m]
+};
+
+struct ParticleEntry {
+  Vec3 position = Vec3::Zero();          // [m]
+  double radius = 5e-4;                  // [m]
+  Vec3 velocity = Vec3::Zero();          // [m/s]
+  Vec3 angular_velocity = Vec3::Zero();  // [rad/s]
+  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis (and moment) direction at t = 0
+  std::string material;                  // empty: the generator's material
+  std::optional<double> moment;          // [A m^2] unset: material magnetisation x volume
+};
+
+struct GeneratorParameters {
+  GeneratorKind kind = GeneratorKind::Random;
+  int count = 100;
+  std::string material;                  // empty: the first material
+  std::uint64_t seed = 1;
+  std::optional<Region> region;          // unset: the whole box
+  SizeDistribution size_distribution = SizeDistribution::Monodisperse;
+  double diameter = 1e-3;                // [m] mean diameter
+  double size_spread = 0.0;              // [-] log-normal: sigma of ln d; uniform: half-width / mean
+  std::optional<double> spacing;         // [m] lattice spacing (cubic cell edge); unset: the smallest without overlap
+  LatticeKind lattice = LatticeKind::SimpleCubic;
+  double jitter = 0.0;                   // [m] lattice: uniform random displacement of each coordinate, +-jitter
+  OrientationKind orientation = OrientationKind::Random;
+  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction (aligned), pole of the hemisphere (random_hemisphere)
+  double velocity_spread = 0.0;          // [m/s] standard deviation of each initial velocity component
+  int max_attempts = 1000;               // random placement: tries per particle before giving up
+  bool allow_overlap = false;            // random placement: accept overlaps (removed by a protocol stage)
+  std::vector<ParticleEntry> particles;  // list generator
+  std::string file;                      // checkpoint: path (relative paths: to the preset file's folder)
+};
+
+// [SECTION] Run settings (the headless runner's defaults; its options override them)
+struct RunParameters {
+  double duration = 1.0;      // [s] simulated time
+  int series_interval = 100;  // [steps] between time-series rows
+  int frame_interval = 0;     // [steps] between particle frames (0: none)
+  double real_time_factor = 0.0;  // [-] the app's pace on load: simulated s per wall s (0: as fast as possible)
+};
+
+// [SECTION] The physics sections, declared once: a Preset carries them beside its generator, protocol and
+// run settings (engine/core/preset.hpp), a Model beside the tables derived from them (engine/core/model.hpp).
+struct PhysicsParameters {
+  std::vector<Material> materials{Material{}};
+  ContactParameters contact;
+  MagneticParameters magnetics;
+  FieldParameters field;
+  EnvironmentParameters environment;
+  BoxParameters box;
+  IntegratorParameters integrator;
+  PressureParameters pressure;
+  BondParameters bonds;    // seed 003 beam bonds (engine/bodies/bonds.hpp)
+  FloorParameters floor;   // seed 003 frictional floor (engine/contact/law_floor.hpp)
+};
+
+// [SECTION] Display units: how the app shows values (the engine stays in SI)
+struct DisplayUnits {
+  std::string field = "mT";
+  std::string length = "mm";
+  std::string pressure = "atm";
+};
+
+}  // namespace lodestone

@@ -1,0 +1,99 @@
+#include "engine/core/state.hpp"
+
+#include <utility>
+
+namespace lodestone {
+
+void Particles::resize(size_t n) {
+  position.resize(n, Vec3::Zero());
+  velocity.resize(n, Vec3::Zero());
+  orientation.resize(n, Quat::Identity());
+  angular_velocity.resize(n, Vec3::Zero());
+  force.resize(n, Vec3::Zero());
+  torque.resize(n, Vec3::Zero());
+  radius.resize(n, 0.0);
+  mass.resize(n, 0.0);
+  inertia.resize(n, 0.0);
+  material.resize(n, 0);
+  easy_axis_body.resize(n, Vec3::UnitZ());
+  moment_body.resize(n, Vec3::Zero());
+  moment.resize(n, Vec3::Zero());
+  id.resize(n, 0);
+  clump.resize(n, -1);
+  clump_offset.resize(n, Vec3::Zero());
+}
+
+size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index) {
+  const size_t i = size();
+  resize(i + 1);
+  id[i] = particle_id;
+  position[i] = x;
+  radius[i] = r;
+  mass[i] = m;
+  inertia[i] = 0.4 * m * r * r;
+  material[i] = material_index;
+  return i;
+}
+
+namespace {
+template <class T>
+void apply_order(std::vector<T>& v, const std::vector<int>& order) {
+  std::vector<T> out;
+  out.reserve(v.size());
+  for (int k : order) out.push_back(v[static_cast<size_t>(k)]);
+  v.swap(out);
+}
+}  // namespace
+
+void Particles::permute(const std::vector<int>& order) {
+  apply_order(position, order);
+  apply_order(velocity, order);
+  apply_order(orientation, order);
+  apply_order(angular_velocity, order);
+  apply_order(force, order);
+  apply_order(torque, order);
+  apply_order(radius, order);
+  apply_order(mass, order);
+  apply_order(inertia, order);
+  apply_order(material, order);
+  apply_order(easy_axis_body, order);
+  apply_order(moment_body, order);
+  apply_order(moment, order);
+  apply_order(id, order);
+  apply_order(clump, order);
+  apply_order(clump_offset, order);
+}
+
+void EventLog::record(const Event& e) {
+  ++count[static_cast<int>(e.kind)];
+  if (recent.size() < kRecentCapacity) {
+    recent.push_back(e);
+  } else {
+    recent[next_slot] = e;
+  }
+  next_slot = (next_slot + 1) % kRecentCapacity;
+}
+
+std::vector<Event> EventLog::recent_in_order() const {
+  if (recent.size() < kRecentCapacity) return recent;
+  std::vector<Event> out(recent.begin() + static_cast<long>(next_slot), recent.end());
+  out.insert(out.end(), recent.begin(), recent.begin() + static_cast<long>(next_slot));
+  return out;
+}
+
+void swap_bodies(ContactHistory& h) {
+  h.shear = -h.shear;
+  h.dashpot_force = -h.dashpot_force;
+  // The relative rotation of the first body flips; the twist about the normal does not (both the
+  // relative rotation and the normal, which points towards the first body, change sign).
+  if (RollingHistory* r = std::get_if<RollingHistory>(&h.law_state)) {
+    r->rolling = -r->rolling;
+    r->dashpot_couple = -r->dashpot_couple;
+  }
+  if (SandPointers* s = std::get_if<SandPointers>(&h.law_state)) {
+    std::swap(s->p1, s->p2);
+    std::swap(s->q1, s->q2);
+  }
+}
+
+}  // namespace lodestone

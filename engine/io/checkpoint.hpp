@@ -1,0 +1,48 @@
+#pragma once
+// Checkpoints: the whole State of a run and the preset it runs, in one file, so that a run
+// continues from it bit-identically (docs/outputs.md "Checkpoints"). Uses: restart a long run,
+// share one prepared packing between the jobs of a sweep (`particles.kind: "checkpoint"`).
+//
+// Format (version 1): the line "LODESTONE-CHECKPOINT", a format version, a byte-order mark, the
+// preset as JSON text (SI, every key), then every State field in a fixed order (little-endian
+// IEEE doubles, 64-bit integers, one byte per bool), and an FNV-1a checksum of all bytes before
+// it. The reader checks every length against the bytes left before allocating, every index
+// against the particle count, and the checksum, so a damaged file gives a CheckpointError, never
+// a crash or a silently wrong state.
+
+#include "engine/io/preset_io.hpp"
+#include "engine/core/state.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lodestone {
+
+// 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps;
+// 4: beam bonds and the broken-bond count (seed 003); rigid clumps (the clump of each particle, its
+// offset, and the clumps' state; seed 000).
+inline constexpr int kCheckpointVersion = 4;
+
+struct CheckpointError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Checkpoint {
+  Preset preset;  // the scene document the run was started from (its protocol included)
+  State state;
+};
+
+// Serialises to bytes / parses bytes (throws CheckpointError naming what is wrong).
+std::string checkpoint_to_bytes(const Preset& preset, const State& state);
+Checkpoint checkpoint_from_bytes(const std::string& bytes);
+// The checksum a checkpoint's last 8 bytes hold: FNV-1a of every byte before them. The fuzz target
+// (fuzz/fuzz_harness.hpp) repairs it in mutated files so that the reader's other checks are reached.
+std::uint64_t checkpoint_checksum(const char* data, size_t size);
+
+// Atomic save: "<path>.tmp-<pid>" then rename; the old file survives a failure (throws
+// CheckpointError saying why). Load throws CheckpointError naming the file.
+void save_checkpoint(const std::string& path, const Preset& preset, const State& state);
+Checkpoint load_checkpoint(const std::string& path);
+
+}  // namespace lodestone

@@ -1,0 +1,177 @@
+#include "engine/io/export_frames.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "engine/io/export_csv.hpp"
+#include "engine/io/export_lammps_dump.hpp"
+#include "engine/io/export_vtk.hpp"
+#include "engine/io/export_xyz.hpp"
+
+namespace lodestone {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// The reason of the last failed system call, e.g. "Permission denied".
+std::string reason() {
+  return errno != 0 ? std::strerror(errno) : "unknown error";
+}
+
+std::ofstream open_for_writing(const std::string& path, const char* what) {
+  errno = 0;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ExportError("cannot write " + std::string(what) + " " + path + ": " + reason());
+  return out;
+}
+
+}  // namespace
+
+const char* frame_format_name(FrameFormat format) {
+  switch (format) {
+    case FrameFormat::ExtendedXyz:
+      return "extended XYZ";
+    case FrameFormat::VtkPolyData:
+      return "VTK PolyData";
+    case FrameFormat::LammpsDump:
+      return "LAMMPS dump";
+    case FrameFormat::Csv:
+      return "CSV";
+  }
+  return "?";
+}
+
+const char* frame_format_extension(FrameFormat format) {
+  switch (format) {
+    case FrameFormat::ExtendedXyz:
+      return ".xyz";
+    case FrameFormat::VtkPolyData:
+      return ".vtp";
+    case FrameFormat::LammpsDump:
+      return ".dump";
+    case FrameFormat::Csv:
+      return ".csv";
+  }
+  return "";
+}
+
+std::optional<FrameFormat> frame_format_of(const std::string& path) {
+  const std::string extension = lower(std::filesystem::path(path).extension().string());
+  if (extension == ".xyz") return FrameFormat::ExtendedXyz;
+  if (extension == ".vtp") return FrameFormat::VtkPolyData;
+  if (extension == ".dump" || extension == ".lammpstrj") return FrameFormat::LammpsDump;
+  if (extension == ".csv") return FrameFormat::Csv;
+  return std::nullopt;
+}
+
+std::string frame_extensions_help() {
+  return ".xyz (extended XYZ), .vtp (VTK PolyData, with a .pvd collection for a series), .dump or .lammpstrj "
+         "(LAMMPS dump), .csv (CSV)";
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  {
+    errno = 0;
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw ExportError("cannot write " + path + ": " + reason() + " (creating " + temporary + ")");
+    out << text;
+    out.flush();
+    if (!out) {
+      const std::string why = reason();
+      std::remove(temporary.c_str());
+      throw ExportError("cannot write " + path + ": " + why + "; the previous file is unchanged");
+    }
+  }
+  errno = 0;
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string why = reason();
+    std::remove(temporary.c_str());
+    throw ExportError("cannot write " + path + ": renaming " + temporary + " failed: " + why +
+                      "; the previous file is unchanged");
+  }
+}
+
+std::string frame_file_text(FrameFormat format, const FrameFields& frame) {
+  std::ostringstream out;
+  switch (format) {
+    case FrameFormat::ExtendedXyz:
+      write_xyz_frame(out, frame);
+      break;
+    case FrameFormat::VtkPolyData:
+      return vtp_text(frame);
+    case FrameFormat::LammpsDump:
+      write_lammps_dump_frame(out, frame);
+      break;
+    case FrameFormat::Csv:
+      out << frame_csv_header();
+      write_csv_frame(out, frame);
+      break;
+  }
+  return out.str();
+}
+
+void export_frame(const std::string& path, const FrameFields& frame) {
+  const std::optional<FrameFormat> format = frame_format_of(path);
+  if (!format)
+    throw ExportError("cannot export to " + path + ": unknown extension '" +
+                      std::filesystem::path(path).extension().string() + "'; the allowed extensions are " +
+                      frame_extensions_help());
+  write_file_atomically(path, frame_file_text(*format, frame));
+}
+
+FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format) : path_(path), format_(format) {
+  if (format != FrameFormat::VtkPolyData) {
+    out_ = open_for_writing(path, "frames to");
+    if (format == FrameFormat::Csv) out_ << frame_csv_header();
+    return;
+  }
+  const std::filesystem::path p(path);
+  directory_ = p.parent_path().string();
+  stem_ = p.stem().string();
+  collection_path_ = (p.parent_path() / (stem_ + ".pvd")).string();
+  write_file_atomically(collection_path_, pvd_text(collection_));  // an empty, valid collection from the start
+}
+
+void FrameSeriesWriter::write(const FrameFields& frame) {
+  if (format_ == FrameFormat::VtkPolyData) {
+    const std::string name = vtp_frame_name(stem_, frames_);
+    write_file_atomically((std::filesystem::path(directory_) / name).string(), vtp_text(frame));
+    collection_.push_back(PvdEntry{frame.time, name});
+    write_file_atomically(collection_path_, pvd_text(collection_));
+  } else {
+    switch (format_) {
+      case FrameFormat::ExtendedXyz:
+        write_xyz_frame(out_, frame);
+        break;
+      case FrameFormat::LammpsDump:
+        write_lammps_dump_frame(out_, frame);
+        break;
+      case FrameFormat::Csv:
+        write_csv_frame(out_, frame);
+        break;
+      case FrameFormat::VtkPolyData:
+        break;
+    }
+    if (!out_) throw ExportError("writing frames to " + path_ + " failed (disk full?)");
+  }
+  ++frames_;
+}
+
+void FrameSeriesWriter::finish() {
+  if (format_ == FrameFormat::VtkPolyData) return;  // every file is complete once written
+  errno = 0;
+  if (!out_.flush()) throw ExportError("writing frames to " + path_ + " failed: " + reason());
+}
+
+}  // namespace lodestone

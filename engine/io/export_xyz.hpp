@@ -1,0 +1,17 @@
+#pragma once
+// Particle frames as extended XYZ (OVITO, ASE): one frame = a count line, a comment line with
+// Lattice, Origin, pbc, Properties, Time and Step, then one line per particle. Columns and units:
+// docs/outputs.md.
+
+#include <ostream>
+
+#include "engine/io/frame_fields.hpp"
+
+namespace lodestone {
+
+// One frame. Properties: id, radius, pos, velo, orientation, easy_axis, moment, force, torque.
+// The orientation quaternion (body -> world) is written in the order x y z w, w the scalar part:
+// OVITO's Orientation.X/Y/Z/W.
+void write_xyz_frame(std::ostream& out, const FrameFields& frame);
+
+}  // namespace lodestone

@@ -1,0 +1,53 @@
+#pragma once
+// What the GUI may ask of the simulation thread (DESIGN: "UI changes are queued commands applied
+// between steps"). A closed set; the simulation thread applies them in order.
+
+#include "engine/io/preset_io.hpp"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace lodestone {
+
+// Replace the whole scene: parameters and particles (a preset loaded from a file, or the default).
+struct LoadScene {
+  Preset preset;
+  std::string source;  // shown to the user: the file name
+};
+// Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
+// scene; particles and contact history are kept. Takes effect on the next step, and is recorded in
+// the document's timeline at the current step (engine/io/preset_edits.hpp), so a save replays the run.
+struct ApplyParameters {
+  Preset preset;
+  std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied or refused
+};
+// Regenerate the particles of the current scene (time back to 0). The parameters in force are kept:
+// the timeline entries applied so far are folded into the scene (Session::folded_document).
+struct ResetScene {};
+struct SetRunning {
+  bool running = true;
+};
+// Advance a number of steps, then stop (single stepping while paused).
+struct StepOnce {
+  int steps = 1;
+};
+
+enum class PaceMode : int { Fastest, RealTime, StepsPerFrame };
+// How fast a running simulation goes: flat out, a real-time factor (simulated seconds per wall
+// second), or a number of steps per 1/60 s frame.
+struct SetPace {
+  PaceMode mode = PaceMode::Fastest;
+  double value = 1.0;
+};
+
+// Capture the current frame for an export (engine/io/frame_fields.hpp): the simulation thread fills
+// one from its state and publishes it as Snapshot::frame with Snapshot::frame_request = request;
+// the GUI thread writes the file.
+struct CaptureFrame {
+  std::uint64_t request = 0;
+};
+
+using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame>;
+
+}  // namespace lodestone

@@ -1,0 +1,197 @@
+#include "engine/live/simulation_thread.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace lodestone {
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr auto kFrame = std::chrono::microseconds(16667);  // publish at most 60 times a second
+constexpr auto kIdleWait = std::chrono::milliseconds(100);
+
+// The pace a scene asks for when it is loaded (run.real_time_factor); a reset keeps the user's.
+SetPace scene_pace(const Preset& preset) {
+  if (preset.run.real_time_factor > 0.0) return SetPace{PaceMode::RealTime, preset.run.real_time_factor};
+  return SetPace{PaceMode::Fastest, 1.0};
+}
+}  // namespace
+
+SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads)
+    : running_(start_running), engine_threads_(engine_threads) {
+  set_scene(preset, source);  // throws before the thread exists
+  scene_loads_ = 1;
+  pace_ = scene_pace(preset);
+  publish();
+  thread_ = std::thread([this] { run(); });
+}
+
+SimulationThread::~SimulationThread() {
+  quit_ = true;
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void SimulationThread::push(Command command) {
+  commands_.push(std::move(command));
+  {
+    // Taking the lock orders this notification after a waiter's check of the queue.
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+  }
+  wake_.notify_one();
+}
+
+void SimulationThread::set_scene(const Preset& preset, const std::string& source) {
+  validate_preset(preset);
+  auto sim = std::make_unique<Session>(preset);  // throws PresetError, leaving the old scene
+  sim->set_threads(engine_threads_);
+  session_ = std::move(sim);
+  source_ = source;
+  adopt_parameters();
+  rate_steps_ = 0;
+  rate_start_ = Clock::now();
+  steps_per_second_ = 0.0;
+}
+
+void SimulationThread::adopt_parameters() {
+  scene_ = std::make_shared<const Preset>(session_->document());
+  in_force_ = std::make_shared<const Preset>(session_->parameters());
+  in_force_stage_ = session_->state().stage;
+  in_force_revision_ = session_->parameters_revision();
+  ++scene_revision_;
+}
+
+void SimulationThread::refuse(const std::string& message) {
+  message_ = message;
+  ++message_revision_;
+}
+
+void SimulationThread::apply(Command& command) {
+  std::visit(
+      [this](auto& c) {
+        using T = std::decay_t<decltype(c)>;
+        try {
+          if constexpr (std::is_same_v<T, LoadScene>) {
+            set_scene(c.preset, c.source);
+            ++scene_loads_;
+            pace_ = scene_pace(c.preset);
+          } else if constexpr (std::is_same_v<T, ApplyParameters>) {
+            acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
+            validate_preset(c.preset);
+            session_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
+            adopt_parameters();
+          } else if constexpr (std::is_same_v<T, ResetScene>) {
+            // The run restarts with the parameters in force: the timeline entries applied so far
+            // become the scene's own parameters, those not reached yet stay (docs/session-log.md).
+            set_scene(session_->folded_document(), source_);
+          } else if constexpr (std::is_same_v<T, SetRunning>) {
+            if (c.running && !session_->state().health.ok)
+              refuse("the run stopped on a failed check; reset the scene or load another first");
+            else
+              running_ = c.running;
+            rate_steps_ = 0;
+            rate_start_ = Clock::now();
+          } else if constexpr (std::is_same_v<T, StepOnce>) {
+            pending_steps_ += c.steps;
+          } else if constexpr (std::is_same_v<T, SetPace>) {
+            pace_ = c;
+          } else if constexpr (std::is_same_v<T, CaptureFrame>) {
+            frame_ = std::make_shared<const FrameFields>(frame_fields(session_->model(), session_->state()));
+            frame_request_ = c.request;
+          }
+        } catch (const PresetError& e) {
+          refuse(e.what());
+        }
+      },
+      command);
+}
+
+void SimulationThread::advance_running() {
+  const auto start = Clock::now();
+  const auto deadline = start + kFrame;
+  const double time_step = session_->model().time_step;
+  std::int64_t budget = 0;  // steps to do in this frame
+  switch (pace_.mode) {
+    case PaceMode::Fastest:
+      budget = std::numeric_limits<std::int64_t>::max();
+      break;
+    case PaceMode::RealTime:
+      // Simulated time per frame = factor x frame length (never more than fits in the frame).
+      budget = std::max<std::int64_t>(
+          1, static_cast<std::int64_t>(pace_.value * std::chrono::duration<double>(kFrame).count() / time_step));
+      break;
+    case PaceMode::StepsPerFrame:
+      budget = std::max<std::int64_t>(1, static_cast<std::int64_t>(pace_.value));
+      break;
+  }
+  std::int64_t done = 0;
+  while (done < budget && session_->state().health.ok) {
+    session_->step();
+    ++done;
+    // Look at the clock and the queue every few steps: stay responsive without slowing the loop.
+    if ((done & 15) == 0 && (Clock::now() >= deadline || !commands_.empty())) break;
+  }
+  rate_steps_ += done;
+  if (!session_->state().health.ok) running_ = false;
+  // Paced modes wait out the rest of the frame (a command wakes them early).
+  if (pace_.mode != PaceMode::Fastest) {
+    std::unique_lock<std::mutex> lock(wake_mutex_);
+    wake_.wait_until(lock, deadline, [this] { return quit_.load() || !commands_.empty(); });
+  }
+}
+
+void SimulationThread::publish() {
+  const auto now = Clock::now();
+  const double window = std::chrono::duration<double>(now - rate_start_).count();
+  if (window >= 0.5) {
+    steps_per_second_ = static_cast<double>(rate_steps_) / window;
+    rate_steps_ = 0;
+    rate_start_ = now;
+  }
+  // A protocol stage began or a timeline entry applied.
+  if (session_->state().stage != in_force_stage_ || session_->parameters_revision() != in_force_revision_) adopt_parameters();
+  Snapshot& s = snapshots_.write_buffer();
+  capture_snapshot(*session_, s);
+  s.sequence = ++sequence_;
+  s.running = running_;
+  s.pace = pace_;
+  s.steps_per_second = running_ ? steps_per_second_ : 0.0;
+  s.scene = scene_;
+  s.in_force = in_force_;
+  s.scene_revision = scene_revision_;
+  s.scene_source = source_;
+  s.scene_loads = scene_loads_;
+  s.message = message_;
+  s.message_revision = message_revision_;
+  s.acknowledged_edit = acknowledged_edit_;
+  s.frame = frame_;
+  s.frame_request = frame_request_;
+  snapshots_.publish();
+}
+
+void SimulationThread::run() {
+  std::vector<Command> batch;
+  while (!quit_) {
+    commands_.drain(batch);
+    for (Command& c : batch) apply(c);
+    if (running_) {
+      advance_running();
+      publish();
+      continue;
+    }
+    if (pending_steps_ > 0) {
+      session_->run(pending_steps_);
+      pending_steps_ = 0;
+      publish();
+      continue;
+    }
+    if (!batch.empty()) publish();
+    std::unique_lock<std::mutex> lock(wake_mutex_);
+    wake_.wait_for(lock, kIdleWait, [this] { return quit_.load() || !commands_.empty(); });
+  }
+}
+
+}  // namespace lodestone

@@ -1,0 +1,82 @@
+#pragma once
+// The simulation thread of the desktop app: it owns the Session, drains the command queue
+// between steps, advances at the requested pace, and publishes snapshots (at most every 1/60 s
+// while running) into a triple buffer. The GUI thread pushes commands and takes the newest
+// snapshot; neither waits for the other, and nothing else is shared (ThreadSanitizer-clean).
+
+#include "engine/live/command_queue.hpp"
+#include "engine/live/commands.hpp"
+#include "engine/session/session.hpp"
+#include "engine/live/snapshot.hpp"
+#include "engine/live/triple_buffer.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace lodestone {
+
+class SimulationThread {
+ public:
+  // Builds the scene on the calling thread (throws PresetError when it cannot be built), then
+  // starts the thread, paused unless `start_running`. The engine uses `engine_threads` threads of its own
+  // (engine/core/thread_team.hpp) for this scene and every scene loaded later.
+  SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1);
+  ~SimulationThread();  // stops and joins
+  SimulationThread(const SimulationThread&) = delete;
+  SimulationThread& operator=(const SimulationThread&) = delete;
+
+  // [GUI thread] Queues a command; it runs before the next step.
+  void push(Command command);
+  // [GUI thread] Takes the newest published snapshot; returns true if it is new.
+  bool update_snapshot() { return snapshots_.fetch(); }
+  const Snapshot& snapshot() const { return snapshots_.read_buffer(); }
+
+ private:
+  void run();
+  void apply(Command& command);
+  void advance_running();
+  void publish();
+  void refuse(const std::string& message);
+  void set_scene(const Preset& preset, const std::string& source);
+  // Takes the document and the parameters in force from the simulation (after an edit, a new
+  // scene, a stage change or a timeline entry) and counts a new scene revision.
+  void adopt_parameters();
+
+  // Shared between the threads: only these.
+  CommandQueue<Command> commands_;
+  TripleBuffer<Snapshot> snapshots_;
+  std::atomic<bool> quit_{false};
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+
+  // Owned by the simulation thread once it runs.
+  std::unique_ptr<Session> session_;
+  std::shared_ptr<const Preset> scene_;      // the document (protocol and edits included)
+  std::shared_ptr<const Preset> in_force_;   // the running stage's parameters
+  int in_force_stage_ = 0;
+  std::uint64_t in_force_revision_ = 0;  // Session::parameters_revision() of in_force_
+  std::string source_;
+  std::uint64_t scene_revision_ = 0;
+  std::uint64_t scene_loads_ = 0;
+  std::string message_;
+  std::uint64_t message_revision_ = 0;
+  std::uint64_t acknowledged_edit_ = 0;
+  std::shared_ptr<const FrameFields> frame_;  // the last CaptureFrame's
+  std::uint64_t frame_request_ = 0;
+  bool running_ = true;
+  int engine_threads_ = 1;
+  int pending_steps_ = 0;
+  SetPace pace_;
+  std::uint64_t sequence_ = 0;
+  std::int64_t rate_steps_ = 0;  // steps since the last rate measurement
+  std::chrono::steady_clock::time_point rate_start_;
+  double steps_per_second_ = 0.0;
+  std::thread thread_;  // last: starts after everything above is initialised
+};
+
+}  // namespace lodestone

@@ -1,0 +1,82 @@
+#pragma once
+// A snapshot: what the GUI thread may see of the simulation. The simulation thread fills one
+// and publishes it through a triple buffer (DESIGN: "Threads"); the renderer and the panels read
+// only this, never live engine state. Particle data is float (GPU-friendly), SI units.
+
+#include "engine/live/commands.hpp"
+#include "engine/io/frame_fields.hpp"
+#include "engine/core/model.hpp"
+#include "engine/analysis/observables.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lodestone {
+
+struct ParticleSnapshot {
+  std::vector<std::uint64_t> id;
+  std::vector<float> position;          // [m]      (N x 3)
+  std::vector<float> radius;            // [m]
+  std::vector<float> velocity;          // [m/s]    (N x 3)
+  std::vector<float> angular_velocity;  // [rad/s]  (N x 3)
+  std::vector<float> easy_axis;         // unit     (N x 3)
+  std::vector<float> moment;            // [A m^2]  (N x 3)
+  std::vector<std::uint16_t> contacts;  // active contacts, walls included
+  // Cluster of particles in contact (engine/analysis/clusters.hpp): its label (the smallest particle id in
+  // it, so a cluster keeps its label, and its colour, while others join it) and its size.
+  std::vector<std::uint64_t> cluster;
+  std::vector<std::uint32_t> cluster_size;
+  // Intact beam bonds (seed 003) as pairs of indices into these arrays: (2 x B). Broken bonds are
+  // counted in Observables::broken_bonds.
+  std::vector<std::uint32_t> bonds;
+
+  size_t size() const { return radius.size(); }
+  // Dense index of a particle id in this snapshot, or -1.
+  long index_of(std::uint64_t particle_id) const;
+};
+
+struct Snapshot {
+  std::uint64_t sequence = 0;   // counts publications
+  std::int64_t step = 0;
+  double time = 0.0;            // [s]
+  ParticleSnapshot particles;
+  Vec3 field = Vec3::Zero();              // [T] uniform part of B now
+  Vec3 field_direction = Vec3::UnitZ();   // unit (the configured direction while B = 0)
+  Observables observables;
+  StageTimings timings;
+  double steps_per_second = 0.0;          // measured while running
+  double time_step = 0.0;                 // [s] in use
+  std::string stage_label;                // protocol stage ("2/4 drop"), "" without a protocol
+  TimeStepAdvice advice;
+  bool running = false;
+  SetPace pace;                           // how fast it runs (the scene's run.real_time_factor on load)
+  Health health;
+  // The scene document (what a save writes and a reset rebuilds: protocol and edits included),
+  // and the parameters in force now, the running protocol stage's (what the panels show and
+  // edit); new objects whenever either changes, counted by scene_revision.
+  std::shared_ptr<const Preset> scene;
+  std::shared_ptr<const Preset> in_force;
+  std::uint64_t scene_revision = 0;
+  std::string scene_source;               // file name, or "built-in default preset"
+  std::uint64_t scene_loads = 0;          // scenes loaded so far (the first, then each LoadScene; not a reset):
+                                          // a newly loaded scene has no unsaved changes
+  // The edit_id of the last ApplyParameters handled (applied or refused): the GUI knows when the
+  // scene here reflects all of its edits.
+  std::uint64_t acknowledged_edit = 0;
+  // The last command that was refused, with the reason (e.g. a preset that does not load).
+  std::string message;
+  std::uint64_t message_revision = 0;
+  // The last frame captured for an export (CaptureFrame), full precision, and the request it
+  // answers; null until one is asked for. The same object stays in later snapshots.
+  std::shared_ptr<const FrameFields> frame;
+  std::uint64_t frame_request = 0;
+};
+
+// Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.
+void capture_snapshot(const Session& sim, Snapshot& out);
+
+}  // namespace lodestone

@@ -1,0 +1,32 @@
+#pragma once
+// The hot loop of dipolar scenes: the cutoff pass over the dipole Verlet list for rigid (or
+// Stoner-Wohlfarth) moments without clumps or an activity distance (engine/magnetic/magnetics.cpp takes this
+// path when it applies). The same pair formula as engine/magnetic/dipole.hpp, arranged for SIMD:
+//   1. for one particle i, its partners j (consecutive in the list, which is ordered by (i, j)) within
+//      the cutoff are gathered, without a branch, into short arrays: separation (minimum image), moment;
+//   2. a branch-free loop over them computes force, both torques and energy per pair (the compiler
+//      vectorises it: #pragma omp simd);
+//   3. a scalar loop adds the results in list order, to i and to each j.
+// Step 3 fixes the order of every sum, so the result does not depend on the vector width the machine
+// offers (the loop is compiled for AVX-512, AVX2 and the baseline, chosen at load time).
+
+#include "engine/core/math.hpp"
+#include "engine/core/state.hpp"
+
+#include <cstddef>
+
+namespace lodestone {
+
+struct DipoleKernelInput {
+  const IndexPair* pairs = nullptr;  // ordered by (i, j)
+  const Vec3* position = nullptr;    // [m]
+  const Vec3* moment = nullptr;      // [A m^2]
+  double cutoff = 0.0;               // [m] centre distance
+  double cap = 0.0;                  // [m] dipole_cap (0: none)
+  Vec3 periodic_length = Vec3::Zero();  // [m] 0 on open axes
+};
+
+// Adds the pairs [begin, end) to force and torque; returns their energy [J].
+double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t end, Vec3* force, Vec3* torque);
+
+}  // namespace lodestone

@@ -1,0 +1,93 @@
+#include "engine/magnetic/stoner_wohlfarth.hpp"
+
+#include <cmath>
+
+namespace lodestone {
+
+double sw_energy(double h, double theta, double psi) {
+  const double c = std::cos(psi);
+  return -h * std::cos(theta - psi) - 0.5 * c * c;
+}
+
+double sw_slope(double h, double theta, double psi) { return -h * std::sin(theta - psi) + 0.5 * std::sin(2.0 * psi); }
+
+double sw_curvature(double h, double theta, double psi) { return h * std::cos(theta - psi) + std::cos(2.0 * psi); }
+
+namespace {
+
+// Newton from the previous angle: between steps the minimum moves a hair, and a few iterations
+// land on it. Accepted only when it converges to a minimum close by; otherwise the bracketing
+// search below decides the branch.
+bool newton_near(double h, double theta, double psi_start, double& psi_out) {
+  double psi = psi_start;
+  for (int k = 0; k < 6; ++k) {
+    const double s = sw_slope(h, theta, psi);
+    const double c = sw_curvature(h, theta, psi);
+    if (!(c > 0.0)) return false;
+    const double step = s / c;
+    psi -= step;
+    if (std::abs(psi - psi_start) > 0.05) return false;
+    if (std::abs(step) < 1e-13) {
+      psi_out = psi;
+      return sw_curvature(h, theta, psi) > 0.0;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+double sw_equilibrium_angle(double h, double theta, double psi_start) {
+  if (h == 0.0) {
+    // No field: the moment sits on the easy axis, on the side it was nearer to.
+    const double half_turns = std::nearbyint(psi_start / pi);
+    return half_turns * pi;
+  }
+  double near = 0.0;
+  if (newton_near(h, theta, psi_start, near)) return near;
+  double g = sw_slope(h, theta, psi_start);
+  if (g == 0.0 && sw_curvature(h, theta, psi_start) > 0.0) return psi_start;
+  // Walk downhill in steps small enough not to jump over a maximum-minimum pair (they are closer
+  // than the step only just before the branch vanishes) until the slope changes sign.
+  const double direction = g > 0.0 ? -1.0 : 1.0;  // g == 0 at a maximum: either way is downhill
+  constexpr double kStep = 0.02;
+  double a = psi_start, b = psi_start;
+  double gb = g;
+  double step = 1e-6;  // the previous minimum is usually within a hair: try that first
+  for (int k = 0; k < 2000; ++k) {
+    a = b;
+    b = a + direction * step;
+    gb = sw_slope(h, theta, b);
+    if (direction * gb > 0.0) break;  // slope now points back: a minimum lies in [a, b]
+    step = std::min(2.0 * step, kStep);
+  }
+  // Safeguarded Newton on e'(psi) = 0 in [lo, hi] with e'(lo) < 0 < e'(hi).
+  double lo = std::min(a, b), hi = std::max(a, b);
+  double psi = 0.5 * (lo + hi);
+  for (int k = 0; k < 100; ++k) {
+    const double s = sw_slope(h, theta, psi);
+    if (s < 0.0) lo = psi; else hi = psi;
+    const double c = sw_curvature(h, theta, psi);
+    double next = c > 0.0 ? psi - s / c : 0.5 * (lo + hi);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - psi) < 1e-15 || hi - lo < 1e-15) return next;
+    psi = next;
+  }
+  return psi;
+}
+
+Vec3 sw_moment_direction(const Vec3& n, const Vec3& b, double field_scale_tesla, const Vec3& m_previous) {
+  const double b_norm = b.norm();
+  // The plane of n and H; along the axis, the plane of n and the previous moment.
+  Vec3 e2 = b - b.dot(n) * n;
+  if (e2.squaredNorm() <= 1e-24 * b_norm * b_norm) e2 = m_previous - m_previous.dot(n) * n;
+  if (e2.squaredNorm() <= 1e-24) e2 = any_perpendicular(n);
+  e2.normalize();
+  const double theta = std::atan2(b.dot(e2), b.dot(n));  // in [0, pi]
+  const double psi_previous = std::atan2(m_previous.dot(e2), m_previous.dot(n));
+  const double h = field_scale_tesla > 0.0 ? b_norm / field_scale_tesla : 0.0;
+  const double psi = sw_equilibrium_angle(h, theta, psi_previous);
+  return std::cos(psi) * n + std::sin(psi) * e2;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,79 @@
+#include "engine/step/integrator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+namespace {
+
+// Particles per thread below which an update stays on one thread.
+constexpr size_t kParticleGrain = 2000;
+
+}  // namespace
+
+void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team) {
+  Particles& p = state.particles;
+  const double half = 0.5 * dt;
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      p.velocity[i] += (half / p.mass[i]) * p.force[i];
+      p.position[i] += dt * p.velocity[i];
+      p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+      p.orientation[i] = rotate_by(p.orientation[i], dt * p.angular_velocity[i]);
+      p.orientation[i].normalize();
+    }
+    wrap_periodic(model, p.position, begin, end);
+  });
+  state.lid_height += dt * state.lid_velocity;  // the servo lid has no inertia
+  state.time += dt;
+  ++state.step;
+}
+
+void integrate_second_half(const Model&, State& state, double dt, ThreadTeam& team) {
+  Particles& p = state.particles;
+  const double half = 0.5 * dt;
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      p.velocity[i] += (half / p.mass[i]) * p.force[i];
+      p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+    }
+  });
+}
+
+void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {
+  const Particles& p = state.particles;
+  const double gamma = model.environment.translational_damping;
+  const double gamma_rot = model.environment.rotational_damping;
+  out.velocity.resize(p.size());
+  out.angular_velocity.resize(p.size());
+  out.max_speed = 0.0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    out.velocity[i] = p.force[i] / gamma;
+    out.angular_velocity[i] = p.torque[i] / (p.radius[i] * p.radius[i] * gamma_rot);
+    out.max_speed = std::max(out.max_speed, out.velocity[i].norm());
+  }
+  out.lid_velocity = state.lid_velocity;
+}
+
+void save_origin(const State& state, StepOrigin& origin) {
+  origin.position = state.particles.position;
+  origin.orientation = state.particles.orientation;
+  origin.lid_height = state.lid_height;
+}
+
+void advance_from(const Model& model, const StepOrigin& origin, const std::vector<Vec3>& velocity,
+                  const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state) {
+  Particles& p = state.particles;
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.position[i] = origin.position[i] + dt * velocity[i];
+    p.orientation[i] = rotate_by(origin.orientation[i], dt * angular_velocity[i]);
+    p.orientation[i].normalize();
+    p.velocity[i] = velocity[i];
+    p.angular_velocity[i] = angular_velocity[i];
+  }
+  wrap_periodic(model, p);
+  state.lid_height = origin.lid_height + dt * lid_velocity;
+}
+
+}  // namespace lodestone

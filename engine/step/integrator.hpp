@@ -1,0 +1,45 @@
+#pragma once
+// Two schemes (per preset, integrator.scheme):
+//  - velocity Verlet for translation; rotation of spheres by the exact quaternion update for the
+//    half-step angular velocity, renormalised every step (seed 002 App. A.3, seed 004 App. A).
+//    For a configuration-dependent pair interaction whose forces and torques balance (sum of
+//    x x F + T = 0) this scheme conserves total angular momentum to round-off.
+//  - overdamped (seed 004 Sec. 2.3): inertia neglected in eqs. 5-6, so v = F / gamma and
+//    omega = T / (R^2 gamma*), where F and T leave out the damping terms; advanced with Heun's
+//    method (explicit trapezoid: Euler predictor, then the mean of the two slopes). Simulation
+//    drives the two force passes; the helpers here do the arithmetic.
+
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
+
+#include <vector>
+
+namespace lodestone {
+
+// Half kick with the current forces, drift, rotation, periodic wrap; advances time and step.
+void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
+// Second half kick with the new forces.
+void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
+
+
+// Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).
+struct OverdampedSlopes {
+  std::vector<Vec3> velocity, angular_velocity;
+  double lid_velocity = 0.0;
+  double max_speed = 0.0;  // [m/s] largest |v|
+};
+void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out);
+
+// Start of a step (positions, orientations, lid height) that Heun's two stages go from.
+struct StepOrigin {
+  std::vector<Vec3> position;
+  std::vector<Quat> orientation;
+  double lid_height = 0.0;
+};
+void save_origin(const State& state, StepOrigin& origin);
+// Positions = origin + dt x slope (Heun's predictor with one slope; its corrector with the mean).
+void advance_from(const Model& model, const StepOrigin& origin, const std::vector<Vec3>& velocity,
+                  const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state);
+
+}  // namespace lodestone

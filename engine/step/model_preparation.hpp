@@ -1,0 +1,15 @@
+#pragma once
+// Preparing a Model for its particles: the pair table (materials mixed once), the time step and what limits
+// it, the Verlet skin, contact reach, dipole cutoff, periodic lengths and the lid's damping. It needs every
+// law's idea of stiffness, so it sits above the force laws (engine/README.md).
+
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+
+namespace lodestone {
+
+// Recomputes the derived tables for these particles. Throws PresetError when the parameters do not
+// fit the scene (e.g. a periodic box shorter than twice the interaction range).
+void prepare_model(Model& model, const Particles& particles);
+
+}  // namespace lodestone

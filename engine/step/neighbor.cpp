@@ -1,0 +1,268 @@
+#include "engine/step/neighbor.hpp"
+
+#include "engine/bodies/clumps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace lodestone {
+namespace {
+
+std::uint64_t pair_key(std::uint64_t a, std::uint64_t b) {
+  if (a > b) std::swap(a, b);
+  return (a << 32) ^ b;  // ids below 2^32 map one to one; larger ids still hash well
+}
+
+struct CellGrid {
+  Vec3 origin = Vec3::Zero();
+  Vec3 width = Vec3::Ones();
+  std::array<int, 3> count{1, 1, 1};
+  std::array<bool, 3> periodic{false, false, false};
+
+  // In double until the end: a particle far outside the grid (or at a non-finite position) must not
+  // overflow the int (found by fuzzing a checkpoint, docs/reliability.md).
+  int cell_coordinate(double x, int axis) const {
+    double c = std::floor((x - origin[axis]) / width[axis]);
+    const double n = count[axis];
+    if (periodic[axis]) c -= n * std::floor(c / n);
+    if (!(c >= 0.0)) return 0;  // particles outside the grid go to the edge cells (NaN: the first)
+    return static_cast<int>(std::min(c, n - 1.0));
+  }
+  int index(int cx, int cy, int cz) const { return (cz * count[1] + cy) * count[0] + cx; }
+  int total() const { return count[0] * count[1] * count[2]; }
+};
+
+CellGrid make_grid(const Model& model, const Particles& p, double cell_size) {
+  CellGrid g;
+  const size_t n = p.size();
+  const double max_cells = 8.0 * static_cast<double>(n) + 64.0;
+  for (int a = 0; a < 3; ++a) {
+    g.periodic[a] = model.periodic_length[a] > 0.0;
+    double lo, hi;
+    if (g.periodic[a]) {
+      lo = model.box.min[a];
+      hi = model.box.max[a];
+    } else {
+      lo = INFINITY;
+      hi = -INFINITY;
+      for (size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, p.position[i][a]);
+        hi = std::max(hi, p.position[i][a]);
+      }
+      if (!(hi > lo)) hi = lo + cell_size;
+    }
+    g.origin[a] = lo;
+    // At most max_cells per axis before the cast: particles 1e40 cell sizes apart (an escaped particle, a
+    // damaged checkpoint) would overflow the int; the loop below coarsens the grid anyway. NaN: one cell.
+    const double cells = std::floor((hi - lo) / cell_size);
+    g.count[a] = cells >= 2.0 ? static_cast<int>(std::min(cells, max_cells)) : 1;
+    g.width[a] = g.periodic[a] ? (hi - lo) / g.count[a] : std::max(cell_size, (hi - lo) / g.count[a]);
+  }
+  // A sparse scene spread over a large region would otherwise allocate far more cells than particles.
+  while (static_cast<double>(g.count[0]) * g.count[1] * g.count[2] > max_cells) {
+    for (int a = 0; a < 3; ++a) {
+      if (g.count[a] == 1) continue;
+      const double extent = g.width[a] * g.count[a];
+      g.count[a] = std::max(1, g.count[a] / 2);
+      g.width[a] = extent / g.count[a];
+    }
+  }
+  return g;
+}
+
+// The (deduplicated) 27 cells around cell c; fewer than 3 cells on a periodic axis wrap onto themselves.
+std::vector<int> neighbour_cells(const CellGrid& grid, int c) {
+  const int cx = c % grid.count[0], cy = (c / grid.count[0]) % grid.count[1], cz = c / (grid.count[0] * grid.count[1]);
+  std::vector<int> out;
+  out.reserve(27);
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        int q[3] = {cx + dx, cy + dy, cz + dz};
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) {
+          if (grid.periodic[a])
+            q[a] = (q[a] + grid.count[a]) % grid.count[a];
+          else if (q[a] < 0 || q[a] >= grid.count[a])
+            inside = false;
+        }
+        if (inside) out.push_back(grid.index(q[0], q[1], q[2]));
+      }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Particles per thread below which a rebuild stays on one thread.
+constexpr size_t kNeighborGrain = 1000;
+
+// Moves particle order[k] to index k, with everything the state keeps per particle index.
+void reorder_particles(State& state, const std::vector<int>& order) {
+  state.particles.permute(order);
+  const size_t n = order.size();
+  if (state.wall_history.size() == 6 * n) {
+    std::vector<ContactHistory> walls(6 * n);
+    for (size_t k = 0; k < n; ++k)
+      for (size_t side = 0; side < 6; ++side) walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
+    state.wall_history.swap(walls);
+  }
+  DipoleHistory& dipoles = state.dipole_history;  // the extrapolation's stored passes (force_interval > 1)
+  for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque, &dipoles.force_previous,
+                                          &dipoles.force_last, &dipoles.torque_previous, &dipoles.torque_last}) {
+    if (per_particle->size() != n) continue;
+    std::vector<Vec3> moved(n);
+    for (size_t k = 0; k < n; ++k) moved[k] = (*per_particle)[static_cast<size_t>(order[k])];
+    per_particle->swap(moved);
+  }
+}
+
+}  // namespace
+
+void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
+  const Particles& p = state.particles;  // reordered in place below for large scenes
+  NeighborLists& lists = state.neighbors;
+  const size_t n = p.size();
+
+  // Keep the history of active contacts, keyed by the (id, id) pair, with the id of the body the
+  // record calls "first" (the pair's order by index can change when particles are reordered).
+  struct Carried {
+    std::uint64_t first_id = 0;
+    ContactHistory history;
+  };
+  std::unordered_map<std::uint64_t, Carried> carried;
+  for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
+    const ContactHistory& h = lists.contact_history[k];
+    const IndexPair pr = lists.contact_pairs[k];
+    if (h.active && static_cast<size_t>(std::max(pr.i, pr.j)) < n)
+      carried.emplace(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]),
+                      Carried{p.id[static_cast<size_t>(pr.i)], h});
+  }
+
+  lists.contact_pairs.clear();
+  lists.dipole_pairs.clear();
+  const double skin = model.skin;
+  const double contact_extra = model.contact_reach + skin;  // beyond Ri + Rj
+  const bool dipoles = model.magnetics.method == DipoleMethod::Cutoff;
+  const double dipole_range = model.dipole_cutoff + skin;
+  const double dipole_range_sq = dipole_range * dipole_range;
+  double cell_size = 2.0 * model.max_radius + contact_extra;
+  if (dipoles) cell_size = std::max(cell_size, dipole_range);
+
+  if (n > 0) {
+    const CellGrid grid = make_grid(model, p, cell_size);
+    // Counting sort of particle indices by cell.
+    std::vector<int> cell_of(n);
+    std::vector<int> start(static_cast<size_t>(grid.total()) + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const Vec3& x = p.position[i];
+      cell_of[i] = grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1),
+                              grid.cell_coordinate(x[2], 2));
+      ++start[static_cast<size_t>(cell_of[i]) + 1];
+    }
+    for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+    std::vector<int> sorted(n);
+    {
+      std::vector<int> fill(start.begin(), start.end() - 1);
+      for (size_t i = 0; i < n; ++i) sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
+    }
+    if (n >= kSpatialSortMinParticles) {
+      std::vector<int> cell_in_order(n);
+      for (size_t k = 0; k < n; ++k) cell_in_order[k] = cell_of[static_cast<size_t>(sorted[k])];
+      cell_of.swap(cell_in_order);
+      reorder_particles(state, sorted);
+      for (size_t k = 0; k < n; ++k) sorted[k] = static_cast<int>(k);
+    }
+
+    // Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
+    // (i, j) whatever the grid, and the threads' shares (ranges of i) join end to end.
+    // Part 0 writes into the lists themselves, the others into their own vectors appended after it (a
+    // copy of the whole list would double the largest array of a dipolar scene while it is built).
+    struct Found {
+      std::vector<IndexPair> contacts, dipoles;
+    };
+    const int parts = parts_for(team, n, kNeighborGrain);
+    const std::vector<size_t> bounds = split_evenly(n, parts);
+    std::vector<Found> found(static_cast<size_t>(parts) - 1);
+    const size_t previous_contacts = lists.contact_pairs.capacity(), previous_dipoles = lists.dipole_pairs.capacity();
+    team.run(parts, [&](int part) {
+      std::vector<IndexPair>& contacts_out = part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
+      std::vector<IndexPair>& dipoles_out = part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
+      if (part > 0) {  // about this part's share of the last lists
+        contacts_out.reserve(previous_contacts / static_cast<size_t>(parts) + 16);
+        dipoles_out.reserve(previous_dipoles / static_cast<size_t>(parts) + 16);
+      }
+      std::vector<int> neighbours;  // cells around the current cell, deduplicated
+      int neighbours_of = -1;
+      std::vector<int> contact_j, dipole_j;
+      for (size_t ii = bounds[static_cast<size_t>(part)]; ii < bounds[static_cast<size_t>(part) + 1]; ++ii) {
+        const int i = static_cast<int>(ii);
+        const int c = cell_of[ii];
+        if (c != neighbours_of) {
+          neighbours = neighbour_cells(grid, c);
+          neighbours_of = c;
+        }
+        const Vec3& xi = p.position[ii];
+        const double ri = p.radius[ii];
+        contact_j.clear();
+        dipole_j.clear();
+        for (int nc : neighbours) {
+          for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
+            const int j = sorted[static_cast<size_t>(t)];
+            if (j <= i) continue;  // each pair once
+            if (same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
+            const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
+            const double rsq = d.squaredNorm();
+            const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
+            if (rsq < contact_range * contact_range) contact_j.push_back(j);
+            if (dipoles && rsq < dipole_range_sq) dipole_j.push_back(j);
+          }
+        }
+        std::sort(contact_j.begin(), contact_j.end());
+        std::sort(dipole_j.begin(), dipole_j.end());
+        for (int j : contact_j) contacts_out.push_back({i, j});
+        for (int j : dipole_j) dipoles_out.push_back({i, j});
+      }
+    });
+    for (const Found& f : found) {
+      lists.contact_pairs.insert(lists.contact_pairs.end(), f.contacts.begin(), f.contacts.end());
+      lists.dipole_pairs.insert(lists.dipole_pairs.end(), f.dipoles.begin(), f.dipoles.end());
+    }
+  }
+
+  lists.contact_history.assign(lists.contact_pairs.size(), ContactHistory{});
+  if (!carried.empty()) {
+    for_each_range(team, lists.contact_pairs.size(), kNeighborGrain, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) {
+        const IndexPair pr = lists.contact_pairs[k];
+        auto it = carried.find(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]));
+        if (it == carried.end()) continue;
+        ContactHistory& h = lists.contact_history[k];
+        h = it->second.history;
+        if (it->second.first_id != p.id[static_cast<size_t>(pr.i)]) swap_bodies(h);
+      }
+    });
+  }
+  lists.reference_position = p.position;
+  lists.valid = true;
+  ++lists.builds;
+}
+
+bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
+  NeighborLists& lists = state.neighbors;
+  const Particles& p = state.particles;
+  bool rebuild = !lists.valid || lists.reference_position.size() != p.size();
+  if (!rebuild) {
+    const double limit_sq = 0.25 * model.skin * model.skin;
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) {
+        rebuild = true;
+        break;
+      }
+    }
+  }
+  if (rebuild) build_neighbor_lists(model, state, team);
+  return rebuild;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,290 @@
+#include "engine/step/simulation.hpp"
+
+#include "engine/bodies/bonds.hpp"
+#include "engine/bodies/clumps.hpp"
+#include "engine/bodies/pressure.hpp"
+#include "engine/contact/contacts.hpp"
+#include "engine/contact/law_floor.hpp"
+#include "engine/magnetic/field.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "engine/step/environment_forces.hpp"
+#include "engine/step/health.hpp"
+#include "engine/step/integrator.hpp"
+#include "engine/step/model_preparation.hpp"
+#include "engine/step/neighbor.hpp"
+#include "engine/step/thermal.hpp"
+
+#include <chrono>
+
+namespace lodestone {
+
+std::string_view stage_name(Stage s) {
+  switch (s) {
+    case Stage::Integrate: return "integrate";
+    case Stage::Neighbors: return "neighbours";
+    case Stage::Moments: return "moments";
+    case Stage::Contacts: return "contacts";
+    case Stage::Dipoles: return "dipoles";
+    case Stage::Bonds: return "bonds";
+    case Stage::BodyForces: return "field, gravity, damping";
+    case Stage::Checks: return "checks";
+    case Stage::Count: break;
+  }
+  return "?";
+}
+
+// Charges the wall-clock time since the previous lap to a stage.
+class StageClock {
+ public:
+  explicit StageClock(StageTimings& t) : timings_(t), last_(std::chrono::steady_clock::now()) {}
+  void lap(Stage s) {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    timings_.last_seconds[static_cast<size_t>(s)] += seconds;
+    timings_.total_seconds[static_cast<size_t>(s)] += seconds;
+    last_ = now;
+  }
+
+ private:
+  StageTimings& timings_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+namespace {
+
+// Material properties particles carry themselves follow an edit of their material.
+void apply_material_edits(const std::vector<Material>& before, const std::vector<Material>& after, Particles& p) {
+  for (size_t i = 0; i < p.size(); ++i) {
+    const auto m = static_cast<size_t>(p.material[i]);
+    if (m >= before.size() || m >= after.size()) continue;
+    const Material& old_material = before[m];
+    const Material& new_material = after[m];
+    const double volume = sphere_volume(p.radius[i]);
+    if (new_material.density != old_material.density) {
+      p.mass[i] = new_material.density * volume;
+      p.inertia[i] = 0.4 * p.mass[i] * p.radius[i] * p.radius[i];
+    }
+    if (new_material.magnetization != old_material.magnetization) {
+      if (old_material.magnetization > 0.0)
+        p.moment_body[i] *= new_material.magnetization / old_material.magnetization;
+      else
+        p.moment_body[i] = new_material.magnetization * volume * p.easy_axis_body[i];
+    }
+  }
+}
+
+bool same_densities(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t m = 0; m < a.size(); ++m)
+    if (a[m].density != b[m].density) return false;
+  return true;
+}
+
+}  // namespace
+
+Simulation::Simulation(Model model, Particles particles) : model_(std::move(model)) {
+  state_.particles = std::move(particles);
+  reinitialize();
+}
+
+Simulation::Simulation(Model model, State state) : model_(std::move(model)), state_(std::move(state)) {
+  reinitialize();
+}
+
+Simulation Simulation::continue_saved(Model model, State state) {
+  Simulation sim;
+  sim.model_ = std::move(model);
+  sim.state_ = std::move(state);
+  sim.prepare();
+  sim.size_wall_history();
+  return sim;
+}
+
+void Simulation::size_wall_history() {
+  const size_t records = model_.box.any_wall() ? 6 * state_.particles.size() : 0;
+  if (state_.wall_history.size() != records) state_.wall_history.assign(records, ContactHistory{});
+}
+
+void Simulation::prepare() {
+  prepare_model(model_, state_.particles);
+  advise_bonds_and_floor(model_, state_.particles, state_.bonds);
+}
+
+void Simulation::reinitialize() {
+  prepare();
+  place_lid(model_, state_);
+  state_.neighbors.valid = false;
+  state_.wall_history.resize(model_.box.any_wall() ? 6 * state_.particles.size() : 0);
+  state_.dipole_history.clear();
+  refresh_neighbor_lists(model_, state_, team());
+  compute_forces(0.0, nullptr);
+  state_.energy_watch.valid = false;  // particles edited directly: a new reference for the energy check
+  check_health(model_, state_);
+}
+
+void Simulation::set_model(const Model& model) {
+  // Everything is computed on copies (and may throw) before anything changes. Clumps follow their
+  // pebbles' densities before the model is prepared, so the time-step advice sees the new masses.
+  Model candidate = model;
+  Particles particles = state_.particles;
+  apply_material_edits(model_.materials, candidate.materials, particles);
+  const bool clumps_change = !state_.clumps.id.empty() && !same_densities(model_.materials, candidate.materials);
+  Clumps clumps = clumps_change ? state_.clumps : Clumps{};
+  if (clumps_change) refresh_clump_mass_properties(model_.materials, candidate.materials, particles, clumps);
+  prepare_model(candidate, particles);
+  advise_bonds_and_floor(candidate, particles, state_.bonds);
+  state_.particles = std::move(particles);
+  if (clumps_change) state_.clumps = std::move(clumps);
+  model_ = std::move(candidate);
+  size_wall_history();
+  place_lid(model_, state_);
+  state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
+  state_.energy_watch.valid = false;  // the energies' functions changed: a new reference for the energy check
+  state_.dipole_history.clear();   // extrapolated dipole forces (force_interval > 1) start afresh
+  refresh_neighbor_lists(model_, state_, team());
+  compute_forces(0.0, nullptr);
+}
+
+void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
+  auto lap = [clock](Stage s) {
+    if (clock) clock->lap(s);
+  };
+  Particles& p = state_.particles;
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.force[i].setZero();
+    p.torque[i].setZero();
+  }
+  update_moments(model_, state_, team());
+  lap(Stage::Moments);
+  compute_contact_forces(model_, state_, dt, team());
+  lap(Stage::Contacts);
+  dipole_stage(model_, state_, trial, team());
+  lap(Stage::Dipoles);
+  compute_bond_forces(model_, state_, dt);
+  lap(Stage::Bonds);
+  apply_field(model_, state_, dt);
+  apply_gravity_and_damping(model_, state_, dt);
+  apply_top_layer_pressure(model_, state_);
+  update_lid_velocity(model_, state_);
+  apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces (seed 003)
+  sum_clump_forces(model_, state_);
+  lap(Stage::BodyForces);
+  state_.forces_current = true;
+}
+
+void Simulation::set_threads(int threads) {
+  if (threads == this->threads()) return;
+  team_ = threads > 1 ? std::make_unique<ThreadTeam>(threads) : nullptr;
+}
+
+void Simulation::step() {
+  if (!state_.health.ok) return;
+  timings_.last_seconds.fill(0.0);
+  StageClock clock(timings_);
+  if (model_.integrator.scheme == IntegratorScheme::OverdampedHeun)
+    step_overdamped(clock);
+  else
+    step_verlet(clock);
+  check_health(model_, state_, team());
+  clock.lap(Stage::Checks);
+  ++timings_.steps;
+}
+
+void Simulation::step_verlet(StageClock& clock) {
+  const double dt = model_.time_step;
+  state_.last_time_step = dt;
+  integrate_first_half(model_, state_, dt, team());
+  integrate_clumps_first_half(model_, state_, dt);
+  clock.lap(Stage::Integrate);
+  refresh_neighbor_lists(model_, state_, team());
+  clock.lap(Stage::Neighbors);
+  compute_forces(dt, &clock);
+  integrate_second_half(model_, state_, dt, team());
+  integrate_clumps_second_half(model_, state_, dt);
+  clock.lap(Stage::Integrate);
+}
+
+namespace {
+
+// What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass
+// so that contact history, energy books and events count each step once.
+struct TrialBackup {
+  std::vector<ContactHistory> contacts, walls;
+  EnergyLedger energy;
+  EventLog events;
+  Vec3 total_moment = Vec3::Zero();
+  std::vector<Bond> bonds;
+  std::uint64_t broken_bonds = 0;
+
+  void save(const State& s) {
+    contacts = s.neighbors.contact_history;
+    walls = s.wall_history;
+    energy = s.energy;
+    events = s.events;
+    total_moment = s.total_moment;
+    bonds = s.bonds;
+    broken_bonds = s.broken_bonds;
+  }
+  void restore(State& s) const {
+    s.neighbors.contact_history = contacts;
+    s.wall_history = walls;
+    s.energy = energy;
+    s.events = events;
+    s.total_moment = total_moment;
+    s.bonds = bonds;
+    s.broken_bonds = broken_bonds;
+  }
+};
+
+}  // namespace
+
+// Heun: slopes k0 at the start (forces are current from the previous step), predictor x0 + dt k0,
+// slopes k1 there, then x0 + dt (k0 + k1)/2; the forces at the new point are the next step's k0.
+void Simulation::step_overdamped(StageClock& clock) {
+  if (!state_.forces_current) compute_forces(0.0, nullptr);
+  thread_local StepOrigin origin;
+  thread_local OverdampedSlopes k0, k1, noise;
+  thread_local TrialBackup backup;
+  overdamped_slopes(model_, state_, k0);
+  double dt = model_.time_step;
+  if (model_.integrator.max_displacement && k0.max_speed * dt > *model_.integrator.max_displacement)
+    dt = *model_.integrator.max_displacement / k0.max_speed;
+  // Brownian motion: the same noise joins both slopes (additive noise), so the step adds sqrt(2 D dt) xi.
+  const bool thermal = thermal_noise_on(model_);
+  if (thermal) {
+    brownian_slopes(model_, state_, dt, noise);
+    add_slopes(noise, k0);
+  }
+  save_origin(state_, origin);
+  advance_from(model_, origin, k0.velocity, k0.angular_velocity, k0.lid_velocity, dt, state_);
+  state_.time += dt;
+  clock.lap(Stage::Integrate);
+  backup.save(state_);
+  compute_forces(dt, &clock, /*trial=*/true);
+  overdamped_slopes(model_, state_, k1);
+  if (thermal) add_slopes(noise, k1);
+  backup.restore(state_);
+  for (size_t i = 0; i < k1.velocity.size(); ++i) {
+    k1.velocity[i] = 0.5 * (k0.velocity[i] + k1.velocity[i]);
+    k1.angular_velocity[i] = 0.5 * (k0.angular_velocity[i] + k1.angular_velocity[i]);
+  }
+  advance_from(model_, origin, k1.velocity, k1.angular_velocity, 0.5 * (k0.lid_velocity + k1.lid_velocity), dt,
+               state_);
+  ++state_.step;
+  state_.last_time_step = dt;
+  clock.lap(Stage::Integrate);
+  refresh_neighbor_lists(model_, state_, team());
+  clock.lap(Stage::Neighbors);
+  compute_forces(dt, &clock);  // velocities are the step's mean: friction and damping see the motion made
+}
+
+std::int64_t Simulation::run(std::int64_t steps) {
+  std::int64_t done = 0;
+  while (done < steps && state_.health.ok) {
+    step();
+    ++done;
+  }
+  return done;
+}
+
+}  // namespace lodestone

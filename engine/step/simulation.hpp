@@ -1,0 +1,87 @@
+#pragma once
+// A Simulation owns one Model and one State and advances them. The step is a fixed list of
+// named, timed stages (STYLE 8):
+//   integrate (first half) -> neighbours -> moments -> contacts -> dipoles -> bonds -> field & body forces
+//   (the floor, seed 003, last among them)
+//   -> integrate (second half) -> checks
+// The overdamped scheme runs the force stages twice (Heun's predictor and the new positions).
+// A run that fails a check stops stepping and keeps the message in state().health.
+// What a scene file adds (the document, the protocol, the timeline of edits) is the Session's
+// (engine/session/session.hpp), which owns a Simulation.
+
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace lodestone {
+
+enum class Stage : int { Integrate, Neighbors, Moments, Contacts, Dipoles, Bonds, BodyForces, Checks, Count };
+inline constexpr int kStageCount = static_cast<int>(Stage::Count);
+std::string_view stage_name(Stage s);
+
+struct StageTimings {
+  std::array<double, kStageCount> total_seconds{};  // since construction
+  std::array<double, kStageCount> last_seconds{};   // the last step
+  std::int64_t steps = 0;
+};
+
+class StageClock;
+
+class Simulation {
+ public:
+  Simulation() = default;  // no particles
+  // A scene from parts: the model is prepared for the particles (throws PresetError when it does not
+  // fit them), neighbour lists are built, forces computed and the state checked.
+  Simulation(Model model, Particles particles);
+  // The same with a whole state (bonds, clumps, the protocol's progress), e.g. a generated scene.
+  Simulation(Model model, State state);
+  // Continues a saved state with the parameters it was saved with: lists, forces and contact history
+  // are taken as they were, so the next steps are bit-identical to those the saved run would have made.
+  static Simulation continue_saved(Model model, State state);
+
+  // Threads that advance the scene (engine/core/thread_team.hpp), 1 by default. With the same count two runs
+  // are bit-identical; different counts agree to round-off.
+  void set_threads(int threads);
+  int threads() const { return team_ ? team_->size() : 1; }
+
+  // One time step. Does nothing when the state is unhealthy.
+  void step();
+  // Up to `steps` steps; stops early when a check fails. Returns the steps done.
+  std::int64_t run(std::int64_t steps);
+
+  const Model& model() const { return model_; }
+  const State& state() const { return state_; }
+  const StageTimings& timings() const { return timings_; }
+
+  // Replaces the parameters: the derived tables are rebuilt, the particles and their contact history
+  // are kept; particles follow edits of their material's density (mass, inertia) and magnetisation
+  // (moment scaled by M_new / M_old, or M V along the easy axis when it was zero). Throws PresetError,
+  // leaving the old model.
+  void set_model(const Model& model);
+  // After editing particles directly: re-prepare, rebuild lists, recompute forces at this time.
+  State& edit_state() { return state_; }
+  void reinitialize();
+
+ private:
+  // `trial`: Heun's predictor pass, whose results the step puts back (the dipole stage keeps no history of it).
+  void compute_forces(double dt, StageClock* clock, bool trial = false);
+  void step_verlet(StageClock& clock);
+  void step_overdamped(StageClock& clock);
+  // Prepares the model for the particles as they are.
+  void prepare();
+  // One wall contact record per particle and side when the box has a wall (kept when the count is right).
+  void size_wall_history();
+
+  Model model_;
+  State state_;
+  StageTimings timings_;
+  std::unique_ptr<ThreadTeam> team_;  // null: one thread (a copy of a Simulation would share nothing: move-only)
+  ThreadTeam& team() { return team_ ? *team_ : ThreadTeam::serial(); }
+};
+
+}  // namespace lodestone
