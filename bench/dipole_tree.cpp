@@ -13,11 +13,11 @@
 // printed side by side, which checks the estimate. The RMS relative error sqrt(sum |F_tree - F|^2 / sum |F|^2)
 // of force and torque is over all particles where the direct pass ran, else over the SUBSET targets.
 
-#include "engine/magnetic/dipole.hpp"
-#include "engine/magnetic/magnetics.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/random.hpp"
 #include "engine/core/state.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/magnetics.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -73,7 +73,9 @@ Particles random_scene(size_t n, double phi, std::uint64_t seed) {
   return p;
 }
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -95,8 +97,8 @@ double timed_pass(const Model& model, State& state) {
 
 int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::atoi(argv[1]) : 3;
-  const double theta = argc > 2 && std::string(argv[2]) != "default" ? std::atof(argv[2])
-                                                                    : MagneticParameters{}.tree_opening_angle;
+  const double theta =
+      argc > 2 && std::string(argv[2]) != "default" ? std::atof(argv[2]) : MagneticParameters{}.tree_opening_angle;
   const size_t subset = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 2000;
   std::vector<size_t> sizes = {1000, 10000, 100000};
   if (argc > 4) {
@@ -109,8 +111,8 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("# dipole pass, tree (theta %.3g) vs direct; medians of %d; phi 0.15, random moments\n", theta, repeats);
-  std::printf("# %8s %12s %14s %14s %9s %12s %12s %12s %14s\n", "N", "tree_ms", "direct_ms", "direct_est_ms",
-              "speedup", "force_err", "torque_err", "energy_err", "tree_ns/NlogN");
+  std::printf("# %8s %12s %14s %14s %9s %12s %12s %12s %14s\n", "N", "tree_ms", "direct_ms", "direct_est_ms", "speedup",
+              "force_err", "torque_err", "energy_err", "tree_ns/NlogN");
   for (const size_t n : sizes) {
     State state;
     state.particles = random_scene(n, 0.15, 7 + n);

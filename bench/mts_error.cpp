@@ -12,8 +12,8 @@
 // of observables (time, mean cluster size S, dipole energy, energy balance, contacts) follow, for the
 // drift against k = 1.
 
-#include "engine/magnetic/magnetics.hpp"
 #include "engine/io/preset_io.hpp"
+#include "engine/magnetic/magnetics.hpp"
 #include "engine/session/session.hpp"
 
 #include <cmath>

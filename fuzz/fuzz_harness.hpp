@@ -12,14 +12,14 @@
 // ten million particles, which is a legitimate (slow) run, not a bug. The budget is on the work
 // the scene asks for, never on the values in it.
 
+#include "engine/io/checkpoint.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
-
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/session/session.hpp"
 
 namespace lodestone::fuzz {
 
@@ -45,18 +45,13 @@ inline long long planned_particles(const Preset& p) {
   const GeneratorParameters& g = p.particles;
   long long n = 0;
   switch (g.kind) {
-    case GeneratorKind::Lattice:
-      n = g.count;
-      break;
+    case GeneratorKind::Lattice: n = g.count; break;
     case GeneratorKind::Random:
       if (static_cast<long long>(g.count) * g.max_attempts > kMaxPlacementAttempts) return -1;
       n = g.count;
       break;
-    case GeneratorKind::List:
-      n = static_cast<long long>(g.particles.size());
-      break;
-    case GeneratorKind::Checkpoint:
-      return -1;
+    case GeneratorKind::List: n = static_cast<long long>(g.particles.size()); break;
+    case GeneratorKind::Checkpoint: return -1;
   }
   for (const ClumpEntry& c : p.clumps) {
     const long long k = c.count;

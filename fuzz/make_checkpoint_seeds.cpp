@@ -2,14 +2,14 @@
 // Each preset (its generator's count replaced by COUNT when given, to keep the seeds small) runs a few
 // steps and is saved with save_checkpoint, as `lodestone-run --checkpoint` saves it; the seeds thus
 // always have the current format version (scripts/fuzz.sh writes them into the build directory).
+#include "engine/io/checkpoint.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
+
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <string>
-
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/session/session.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 3) {

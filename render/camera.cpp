@@ -56,7 +56,9 @@ glm::vec3 OrbitCamera::eye() const {
   return target_ + distance_ * direction;
 }
 
-glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target_, glm::vec3(0.0f, 0.0f, 1.0f)); }
+glm::mat4 OrbitCamera::view() const {
+  return glm::lookAt(eye(), target_, glm::vec3(0.0f, 0.0f, 1.0f));
+}
 
 glm::mat4 OrbitCamera::projection() const {
   const float aspect = static_cast<float>(width_) / static_cast<float>(height_);

@@ -13,7 +13,9 @@ Rgb ColorScale::at(float t) const {
   const size_t k = std::min(static_cast<size_t>(t), stops.size() - 2);
   const float f = t - static_cast<float>(k);
   Rgb out;
-  for (int c = 0; c < 3; ++c) out[static_cast<size_t>(c)] = (1.0f - f) * stops[k][static_cast<size_t>(c)] + f * stops[k + 1][static_cast<size_t>(c)];
+  for (int c = 0; c < 3; ++c)
+    out[static_cast<size_t>(c)] =
+        (1.0f - f) * stops[k][static_cast<size_t>(c)] + f * stops[k + 1][static_cast<size_t>(c)];
   return out;
 }
 
@@ -24,8 +26,8 @@ namespace {
 const std::vector<Rgb> kAlignmentStops = {{0.16f, 0.32f, 0.85f}, {0.86f, 0.86f, 0.86f}, {0.55f, 0.02f, 0.02f}};
 const std::vector<Rgb> kSignedStops = {{0.16f, 0.32f, 0.85f}, {0.80f, 0.80f, 0.80f}, {0.80f, 0.10f, 0.08f}};
 // Perceptually ordered (viridis-like) for magnitudes.
-const std::vector<Rgb> kMagnitudeStops = {{0.27f, 0.00f, 0.33f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f},
-                                          {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.14f}};
+const std::vector<Rgb> kMagnitudeStops = {
+    {0.27f, 0.00f, 0.33f}, {0.23f, 0.32f, 0.55f}, {0.13f, 0.57f, 0.55f}, {0.37f, 0.79f, 0.38f}, {0.99f, 0.91f, 0.14f}};
 const std::vector<Rgb> kCountStops = {{0.35f, 0.35f, 0.38f}, {0.20f, 0.45f, 0.85f}, {0.15f, 0.70f, 0.55f},
                                       {0.55f, 0.80f, 0.20f}, {0.95f, 0.75f, 0.15f}, {0.95f, 0.40f, 0.10f},
                                       {0.85f, 0.10f, 0.10f}};
@@ -38,18 +40,12 @@ Rgb from_hsv(float hue, float saturation, float value) {
   const float p = value * (1.0f - saturation), q = value * (1.0f - saturation * f),
               t = value * (1.0f - saturation * (1.0f - f));
   switch (sector) {
-    case 0:
-      return {value, t, p};
-    case 1:
-      return {q, value, p};
-    case 2:
-      return {p, value, t};
-    case 3:
-      return {p, q, value};
-    case 4:
-      return {t, p, value};
-    default:
-      return {value, p, q};
+    case 0: return {value, t, p};
+    case 1: return {q, value, p};
+    case 2: return {p, value, t};
+    case 3: return {p, q, value};
+    case 4: return {t, p, value};
+    default: return {value, p, q};
   }
 }
 

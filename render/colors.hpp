@@ -31,7 +31,7 @@ Rgb cluster_color(std::uint64_t label);
 struct ColorScale {
   std::string title;
   std::string low_label, high_label;
-  std::vector<Rgb> stops;  // evenly spaced
+  std::vector<Rgb> stops;    // evenly spaced
   bool categorical = false;  // the stops are separate categories (draw swatches, not a gradient)
   Rgb at(float t) const;
 };

@@ -31,7 +31,9 @@ void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec
   push_line(out, tip, tip - head_length * direction - 0.5f * head_length * side, color);
 }
 
-glm::vec3 vec(const Vec3& v) { return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())}; }
+glm::vec3 vec(const Vec3& v) {
+  return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
+}
 
 }  // namespace
 
@@ -169,8 +171,8 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
   // quad's two triangles, and no gl_FragDepth (which turns off the early depth test).
   legend_ = color_particles(s, options.color_mode, colors_);
   const long selected = options.selected ? p.index_of(*options.selected) : -1;
-  const float pixels_per_unit = 0.5f * static_cast<float>(camera.height()) /
-                                std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
+  const float pixels_per_unit =
+      0.5f * static_cast<float>(camera.height()) / std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
   instances_.resize(kSphereFloats * n);
   size_t exact_count = 0, point_end = n;  // ray-cast quads from the front, points from the back
   for (size_t i = 0; i < n; ++i) {
@@ -206,11 +208,13 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
     if (exact_count < n) {
       gl_.glEnable(GL_PROGRAM_POINT_SIZE);
       gl_.glUseProgram(point_sphere_program_);
-      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
+      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "view"), 1, GL_FALSE,
+                             glm::value_ptr(view));
       gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "projection"), 1, GL_FALSE,
                              glm::value_ptr(projection));
       gl_.glUniform3fv(gl_.glGetUniformLocation(point_sphere_program_, "light_direction"), 1, glm::value_ptr(light));
-      const float fb_pixels_per_unit = pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height());
+      const float fb_pixels_per_unit =
+          pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height());
       gl_.glUniform1f(gl_.glGetUniformLocation(point_sphere_program_, "pixels_per_unit"), fb_pixels_per_unit);
       gl_.glBindVertexArray(point_vao_);
       gl_.glDrawArrays(GL_POINTS, static_cast<GLint>(exact_count), static_cast<GLsizei>(n - exact_count));
@@ -229,7 +233,8 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
     const glm::vec3 axis(p.easy_axis[3 * i], p.easy_axis[3 * i + 1], p.easy_axis[3 * i + 2]);
     if (options.show_moments && m_norm > 0.0f) {
       const glm::vec3 half = (options.arrow_length * r / m_norm) * m;
-      arrows_.insert(arrows_.end(), {c.x, c.y, c.z, half.x, half.y, half.z, moment_color[0], moment_color[1], moment_color[2]});
+      arrows_.insert(arrows_.end(),
+                     {c.x, c.y, c.z, half.x, half.y, half.z, moment_color[0], moment_color[1], moment_color[2]});
     }
     // The easy axis is drawn apart only where it differs visibly from the moment direction.
     if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))

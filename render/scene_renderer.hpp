@@ -1,14 +1,14 @@
 #pragma once
 // Draws a Snapshot with OpenGL 3.3 core: spheres as instanced ray-cast impostors with exact depth,
 // or as point sprites when they are only a few pixels across; lit and coloured by the chosen
-// mode; moments as needle arrows (one triangle each) and easy axes as lines (lines are several times cheaper than meshes on
-// a software renderer, ../shared/STACK.md); the box; an axes gizmo with the field direction in a corner. Never touches live engine state.
+// mode; moments as needle arrows (one triangle each) and easy axes as lines (lines are several times cheaper than
+// meshes on a software renderer, ../shared/STACK.md); the box; an axes gizmo with the field direction in a corner.
+// Never touches live engine state.
 
 #include "render/camera.hpp"
 #include "render/colors.hpp"
 
 #include <QOpenGLFunctions_3_3_Core>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,13 +18,13 @@ namespace lodestone::render {
 
 struct ViewOptions {
   ColorMode color_mode = ColorMode::FieldAlignment;
-  bool show_moments = true;      // moment arrows
-  bool show_easy_axes = false;   // easy axes as lines (where they differ from the moment)
-  bool show_bonds = true;        // beam bonds as lines between centres, drawn over the spheres
+  bool show_moments = true;     // moment arrows
+  bool show_easy_axes = false;  // easy axes as lines (where they differ from the moment)
+  bool show_bonds = true;       // beam bonds as lines between centres, drawn over the spheres
   bool show_box = true;
   bool show_gizmo = true;
-  float arrow_length = 1.5f;     // half length of an arrow, in radii (1 = just the surface)
-  int gizmo_left = 8;            // [framebuffer pixels] left edge of the gizmo
+  float arrow_length = 1.5f;              // half length of an arrow, in radii (1 = just the surface)
+  int gizmo_left = 8;                     // [framebuffer pixels] left edge of the gizmo
   std::optional<std::uint64_t> selected;  // highlighted particle
 };
 
@@ -52,16 +52,16 @@ class SceneRenderer {
   void draw_lines(const glm::mat4& view, const glm::mat4& projection, GLsizei vertex_count);
 
   QOpenGLFunctions_3_3_Core gl_;
-  static constexpr size_t kSphereFloats = 7;          // per sphere: centre (3), radius, colour (3)
-  static constexpr float kExactDepthRadius = 8.0f;    // [pixels] smaller spheres are point sprites
+  static constexpr size_t kSphereFloats = 7;        // per sphere: centre (3), radius, colour (3)
+  static constexpr float kExactDepthRadius = 8.0f;  // [pixels] smaller spheres are point sprites
   GLuint sphere_program_ = 0, point_sphere_program_ = 0, line_program_ = 0, arrow_program_ = 0;
   GLuint sphere_vao_ = 0, point_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
   GLuint line_vao_ = 0, line_vbo_ = 0;
   GLuint arrow_vao_ = 0, arrow_vbo_ = 0;
   std::vector<float> instances_;  // kSphereFloats per sphere, exact-depth spheres first
   std::vector<float> colors_;
-  std::vector<float> lines_;      // per vertex: position (3), colour (3)
-  std::vector<float> arrows_;     // per moment arrow: centre (3), half vector (3), colour (3)
+  std::vector<float> lines_;   // per vertex: position (3), colour (3)
+  std::vector<float> arrows_;  // per moment arrow: centre (3), half vector (3), colour (3)
   ColorScale legend_;
   GizmoLabels gizmo_labels_;
   size_t drawn_spheres_ = 0, exact_depth_spheres_ = 0;

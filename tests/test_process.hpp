@@ -1,8 +1,9 @@
 #pragma once
 // Shared by tests that start one of our programs: a fresh temporary directory per test, the
 // program run in it through the shell, its exit code and output; whole-file reads and writes.
-// Header-only; include after <catch2/catch.hpp>.
+// Header-only.
 
+#include <catch2/catch.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -73,8 +74,9 @@ class Workdir {
   // Runs the program with `arguments` (already quoted for the shell) in this directory.
   Result run(const std::string& arguments) const {
     const Result r = run_shell("cd " + quoted(path_.string()) + " && " + quoted(program_) + " " + arguments + " 2>&1");
-    UNSCOPED_INFO("$ " << std::filesystem::path(program_).filename().string() << " " << arguments << "\nexit "
-                       << r.code << "\n" << r.output);
+    UNSCOPED_INFO("$ " << std::filesystem::path(program_).filename().string() << " " << arguments << "\nexit " << r.code
+                       << "\n"
+                       << r.output);
     return r;
   }
 

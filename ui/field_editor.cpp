@@ -31,7 +31,9 @@ std::string range_text(const Range& range, Quantity q, const std::string& unit) 
 }
 
 // ImGui ids: everything after "##" is the id, invisible.
-std::string widget(const std::string& label, const std::string& id) { return label + "##" + id; }
+std::string widget(const std::string& label, const std::string& id) {
+  return label + "##" + id;
+}
 
 }  // namespace
 
@@ -146,7 +148,8 @@ bool edit_text(const std::string& id, const std::string& label, std::string& val
 bool edit_choice(const std::string& id, const std::string& label, int& value, const std::vector<std::string>& choices,
                  const std::string& help) {
   bool changed = false;
-  const char* current = value >= 0 && static_cast<size_t>(value) < choices.size() ? choices[static_cast<size_t>(value)].c_str() : "?";
+  const char* current =
+      value >= 0 && static_cast<size_t>(value) < choices.size() ? choices[static_cast<size_t>(value)].c_str() : "?";
   if (ImGui::BeginCombo(widget(label, id).c_str(), current)) {
     for (size_t i = 0; i < choices.size(); ++i) {
       const bool selected = static_cast<int>(i) == value;

@@ -57,26 +57,17 @@ bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, 
     case FieldKind::OptionalReal:
       return edit_optional_real(id, label, *static_cast<std::optional<double>*>(address), f.quantity, f.range,
                                 f.unset_word, f.help, context);
-    case FieldKind::Integer:
-      return edit_integer(id, label, *static_cast<int*>(address), f.range, f.help, context);
-    case FieldKind::Unsigned:
-      return edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), f.help);
-    case FieldKind::Boolean:
-      return edit_boolean(id, label, *static_cast<bool*>(address), f.help);
-    case FieldKind::Text:
-      return edit_text(id, label, *static_cast<std::string*>(address), f.help);
-    case FieldKind::Choice:
-      return edit_choice(id, label, *static_cast<int*>(address), f.choices, f.help);
-    case FieldKind::Direction:
-      return edit_direction(id, label, *static_cast<Vec3*>(address), f.help, context);
-    case FieldKind::Vector3:
-      return edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, f.help, context);
-    case FieldKind::Matrix3:
-      return edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, f.help, context);
+    case FieldKind::Integer: return edit_integer(id, label, *static_cast<int*>(address), f.range, f.help, context);
+    case FieldKind::Unsigned: return edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), f.help);
+    case FieldKind::Boolean: return edit_boolean(id, label, *static_cast<bool*>(address), f.help);
+    case FieldKind::Text: return edit_text(id, label, *static_cast<std::string*>(address), f.help);
+    case FieldKind::Choice: return edit_choice(id, label, *static_cast<int*>(address), f.choices, f.help);
+    case FieldKind::Direction: return edit_direction(id, label, *static_cast<Vec3*>(address), f.help, context);
+    case FieldKind::Vector3: return edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, f.help, context);
+    case FieldKind::Matrix3: return edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, f.help, context);
     case FieldKind::Object:
     case FieldKind::OptionalObject:
-    case FieldKind::ObjectList:
-      break;  // panels walk into nested objects themselves
+    case FieldKind::ObjectList: break;  // panels walk into nested objects themselves
     case FieldKind::JsonObject:
       break;  // a protocol stage's changes are written in the preset file, not edited in a panel
   }

@@ -1,14 +1,13 @@
 #include "ui/imgui_bridge.hpp"
 
-#include <imgui.h>
-#include <backends/imgui_impl_opengl3.h>
-
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <QWindow>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <string>
 #include <utility>
@@ -19,13 +18,27 @@ namespace {
 // ImGui 1.86 reads keys from io.KeysDown[512] through io.KeyMap; Qt key codes are too large for
 // that array, so each key ImGui uses gets a small index here.
 const std::pair<ImGuiKey_, int> kKeys[] = {
-    {ImGuiKey_Tab, Qt::Key_Tab},         {ImGuiKey_LeftArrow, Qt::Key_Left},  {ImGuiKey_RightArrow, Qt::Key_Right},
-    {ImGuiKey_UpArrow, Qt::Key_Up},      {ImGuiKey_DownArrow, Qt::Key_Down},  {ImGuiKey_PageUp, Qt::Key_PageUp},
-    {ImGuiKey_PageDown, Qt::Key_PageDown}, {ImGuiKey_Home, Qt::Key_Home},     {ImGuiKey_End, Qt::Key_End},
-    {ImGuiKey_Insert, Qt::Key_Insert},   {ImGuiKey_Delete, Qt::Key_Delete},   {ImGuiKey_Backspace, Qt::Key_Backspace},
-    {ImGuiKey_Space, Qt::Key_Space},     {ImGuiKey_Enter, Qt::Key_Return},    {ImGuiKey_Escape, Qt::Key_Escape},
-    {ImGuiKey_KeyPadEnter, Qt::Key_Enter}, {ImGuiKey_A, Qt::Key_A},           {ImGuiKey_C, Qt::Key_C},
-    {ImGuiKey_V, Qt::Key_V},             {ImGuiKey_X, Qt::Key_X},             {ImGuiKey_Y, Qt::Key_Y},
+    {ImGuiKey_Tab, Qt::Key_Tab},
+    {ImGuiKey_LeftArrow, Qt::Key_Left},
+    {ImGuiKey_RightArrow, Qt::Key_Right},
+    {ImGuiKey_UpArrow, Qt::Key_Up},
+    {ImGuiKey_DownArrow, Qt::Key_Down},
+    {ImGuiKey_PageUp, Qt::Key_PageUp},
+    {ImGuiKey_PageDown, Qt::Key_PageDown},
+    {ImGuiKey_Home, Qt::Key_Home},
+    {ImGuiKey_End, Qt::Key_End},
+    {ImGuiKey_Insert, Qt::Key_Insert},
+    {ImGuiKey_Delete, Qt::Key_Delete},
+    {ImGuiKey_Backspace, Qt::Key_Backspace},
+    {ImGuiKey_Space, Qt::Key_Space},
+    {ImGuiKey_Enter, Qt::Key_Return},
+    {ImGuiKey_Escape, Qt::Key_Escape},
+    {ImGuiKey_KeyPadEnter, Qt::Key_Enter},
+    {ImGuiKey_A, Qt::Key_A},
+    {ImGuiKey_C, Qt::Key_C},
+    {ImGuiKey_V, Qt::Key_V},
+    {ImGuiKey_X, Qt::Key_X},
+    {ImGuiKey_Y, Qt::Key_Y},
     {ImGuiKey_Z, Qt::Key_Z},
 };
 
@@ -51,7 +64,9 @@ const char* get_clipboard(void*) {
   clipboard_text = QGuiApplication::clipboard()->text().toStdString();
   return clipboard_text.c_str();
 }
-void set_clipboard(void*, const char* text) { QGuiApplication::clipboard()->setText(QString::fromUtf8(text)); }
+void set_clipboard(void*, const char* text) {
+  QGuiApplication::clipboard()->setText(QString::fromUtf8(text));
+}
 
 }  // namespace
 
@@ -135,7 +150,9 @@ void ImGuiBridge::render() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void ImGuiBridge::set_modifiers(Qt::KeyboardModifiers m) { modifiers_ = m; }
+void ImGuiBridge::set_modifiers(Qt::KeyboardModifiers m) {
+  modifiers_ = m;
+}
 
 void ImGuiBridge::mouse_move(QMouseEvent* e) {
   ImGui::SetCurrentContext(context_);
@@ -187,7 +204,11 @@ void ImGuiBridge::key_release(QKeyEvent* e) {
   if (k >= 0) keys_down_[static_cast<size_t>(k)] = false;
 }
 
-bool ImGuiBridge::wants_mouse() const { return ImGui::GetIO().WantCaptureMouse; }
-bool ImGuiBridge::wants_keyboard() const { return ImGui::GetIO().WantCaptureKeyboard; }
+bool ImGuiBridge::wants_mouse() const {
+  return ImGui::GetIO().WantCaptureMouse;
+}
+bool ImGuiBridge::wants_keyboard() const {
+  return ImGui::GetIO().WantCaptureKeyboard;
+}
 
 }  // namespace lodestone::ui

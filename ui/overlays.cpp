@@ -13,7 +13,8 @@ void overlays(PanelContext& c) {
   const render::ColorScale& scale = c.renderer.legend();
 
   // Legend: a colour bar with its ends labelled, bottom right.
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
+                          ImVec2(1.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.7f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -35,7 +36,8 @@ void overlays(PanelContext& c) {
       }
     }
     for (int k = 0; k < segments && !scale.categorical; ++k) {
-      const render::Rgb a = scale.at(static_cast<float>(k) / segments), b = scale.at(static_cast<float>(k + 1) / segments);
+      const render::Rgb a = scale.at(static_cast<float>(k) / segments),
+                        b = scale.at(static_cast<float>(k + 1) / segments);
       const ImU32 ca = ImGui::ColorConvertFloat4ToU32(ImVec4(a[0], a[1], a[2], 1.0f));
       const ImU32 cb = ImGui::ColorConvertFloat4ToU32(ImVec4(b[0], b[1], b[2], 1.0f));
       draw->AddRectFilledMultiColor(ImVec2(origin.x + width * k / segments, origin.y),

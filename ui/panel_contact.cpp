@@ -34,9 +34,7 @@ void contact_panel(PanelContext& c) {
     case ContactLaw::HertzCoulomb:
       changed |= edit_all(hertz_coulomb_schema(), p.contact.hertz_coulomb, "contact.hertz_coulomb", editor);
       break;
-    case ContactLaw::Sand:
-      changed |= edit_all(sand_law_schema(), p.contact.sand, "contact.sand", editor);
-      break;
+    case ContactLaw::Sand: changed |= edit_all(sand_law_schema(), p.contact.sand, "contact.sand", editor); break;
   }
   if ((law == ContactLaw::Linear || law == ContactLaw::HertzMindlin) &&
       ImGui::TreeNode("contact.rolling", "rolling and twisting resistance")) {

@@ -3,13 +3,13 @@
 // frame on request (CaptureFrame); the file is written here, atomically (request_export).
 // Below it: a screenshot of the window and movies (ui/recording.hpp), which the view writes.
 
+#include "engine/io/export_frames.hpp"
+#include "ui/panels.hpp"
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <filesystem>
-
-#include "engine/io/export_frames.hpp"
-#include "ui/panels.hpp"
 
 namespace lodestone::ui {
 

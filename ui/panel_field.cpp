@@ -39,8 +39,7 @@ void field_panel(PanelContext& c) {
       changed |= edit_key(schema, "frequency", f, "field", editor);
       changed |= edit_key(schema, "phase", f, "field", editor);
       break;
-    case FieldProgram::Constant:
-      break;
+    case FieldProgram::Constant: break;
   }
   if (ImGui::TreeNode("gradient")) {
     changed |= edit_key(schema, "gradient", f, "field", editor);

@@ -38,9 +38,11 @@ void inspector_window(PanelContext& c) {
       ImGui::Text("moment      (%.4g, %.4g, %.4g) A m^2", m.x(), m.y(), m.z());
       const double m_norm = m.norm();
       if (m_norm > 0.0)
-        ImGui::Text("angle easy axis - moment  %.3f deg", std::acos(std::clamp(n.dot(m / m_norm), -1.0, 1.0)) * 180.0 / pi);
+        ImGui::Text("angle easy axis - moment  %.3f deg",
+                    std::acos(std::clamp(n.dot(m / m_norm), -1.0, 1.0)) * 180.0 / pi);
       const Vec3& b = c.snapshot.field_direction;
-      ImGui::Text("angle easy axis - field   %.3f deg", std::acos(std::clamp(std::abs(n.dot(b)), 0.0, 1.0)) * 180.0 / pi);
+      ImGui::Text("angle easy axis - field   %.3f deg",
+                  std::acos(std::clamp(std::abs(n.dot(b)), 0.0, 1.0)) * 180.0 / pi);
       ImGui::Text("contacts    %u", static_cast<unsigned>(p.contacts[k]));
     }
   }

@@ -78,8 +78,7 @@ void plots_window(PanelContext& c) {
       const Observables& o = c.snapshot.observables;
       if (o.alignment_time >= 0.0)
         ImGui::Text("tau_0.95 = %.4g s in this stage", o.alignment_time);
-      else
-      {
+      else {
         // Wrapped: the line is wider than the window.
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this stage", o.alignment);

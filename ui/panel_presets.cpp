@@ -28,7 +28,8 @@ void presets_panel(PanelContext& c) {
   ImGui::InputText("file##save", &state.save_path);
   if (ImGui::Button("Save as")) save_preset(state, state.save_path);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Saves the parameters as shown and the particle generator (atomic: a failed save keeps the old file).");
+  ImGui::TextWrapped(
+      "Saves the parameters as shown and the particle generator (atomic: a failed save keeps the old file).");
   ImGui::PopStyleColor();
 }
 

@@ -1,9 +1,8 @@
 // Run panel: run / pause / step / reset, pace, time step with the suggested value, simulated
 // time, steps/s, frames/s, stage timings, and a failed check's message.
 
-#include "ui/panels.hpp"
-
 #include "engine/session/protocol.hpp"
+#include "ui/panels.hpp"
 
 #include <imgui.h>
 
@@ -19,8 +18,9 @@ namespace {
 // timeline (Simulation::edit_parameters), shown below it.
 void protocol_tree(const Preset& scene, int running) {
   if (!ImGui::TreeNode("protocol")) return;
-  ImGui::TextWrapped("Edits apply to the running stage and stay for the later ones, except for values a later "
-                     "stage sets itself. Numbers without a unit are SI.");
+  ImGui::TextWrapped(
+      "Edits apply to the running stage and stay for the later ones, except for values a later "
+      "stage sets itself. Numbers without a unit are SI.");
   for (size_t k = 0; k < scene.protocol.size(); ++k) {
     const ProtocolStage& stage = scene.protocol[k];
     const bool now = static_cast<int>(k) == running;
@@ -49,8 +49,9 @@ void timeline_line(const std::vector<TimelineEntry>& timeline, std::int64_t step
     ImGui::TextDisabled("timeline: %zu change%s recorded, next at step %llu", count, count == 1 ? "" : "s",
                         static_cast<unsigned long long>(next->step));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Parameter changes by step number. File > Save keeps them, and the saved file replays this\n"
-                      "run: lodestone-run saved.json. A reset starts again with the parameters in force.");
+    ImGui::SetTooltip(
+        "Parameter changes by step number. File > Save keeps them, and the saved file replays this\n"
+        "run: lodestone-run saved.json. A reset starts again with the parameters in force.");
 }
 
 }  // namespace
@@ -116,8 +117,8 @@ void run_panel(PanelContext& c) {
   }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
   if (s.scene && !s.scene->timeline.empty()) timeline_line(s.scene->timeline, s.step);
-  ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second, static_cast<double>(state.frames_per_second),
-              static_cast<long long>(s.observables.particle_contacts));
+  ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second,
+              static_cast<double>(state.frames_per_second), static_cast<long long>(s.observables.particle_contacts));
   if (s.observables.bonds > 0 || s.observables.broken_bonds > 0)
     ImGui::Text("%lld bonds   %llu broken", static_cast<long long>(s.observables.bonds),
                 static_cast<unsigned long long>(s.observables.broken_bonds));

@@ -56,7 +56,8 @@ void walls_panel(PanelContext& c) {
                 si_to_unit(p.box.max.z(), Quantity::Length, unit), unit.c_str());
     const char* kinds[] = {"wall", "open", "periodic"};
     for (int a = 0; a < 3; ++a)
-      ImGui::Text("%c: %s / %s", "xyz"[a], kinds[static_cast<int>(p.box.side(a, 0))], kinds[static_cast<int>(p.box.side(a, 1))]);
+      ImGui::Text("%c: %s / %s", "xyz"[a], kinds[static_cast<int>(p.box.side(a, 0))],
+                  kinds[static_cast<int>(p.box.side(a, 1))]);
     ImGui::TreePop();
   }
   if (changed) send_parameters(state, c.send);

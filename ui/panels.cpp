@@ -10,7 +10,8 @@ void draw_panels(PanelContext& c) {
   ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.92f);
-  if (ImGui::Begin("Lodestone", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse)) {
+  if (ImGui::Begin("Lodestone", nullptr,
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse)) {
     ImGui::PushItemWidth(-170.0f);  // room for labels on the right
     run_panel(c);
     if (ImGui::CollapsingHeader("View")) view_panel(c);

@@ -38,6 +38,8 @@ void inspector_window(PanelContext& context);
 void overlays(PanelContext& context);
 
 // The editor context for the GUI's scene copy.
-inline EditorContext editor_context(UiState& state) { return EditorContext{state.edited.units, state.field_errors}; }
+inline EditorContext editor_context(UiState& state) {
+  return EditorContext{state.edited.units, state.field_errors};
+}
 
 }  // namespace lodestone::ui

@@ -20,7 +20,8 @@ std::string check_record_settings(const RecordSettings& s) {
   const std::optional<RecordFormat> format = record_format_of(s.path);
   const std::filesystem::path path(s.path);
   if (!format)
-    return "movie file '" + s.path + "': the extension must be .mp4 (H.264 through ffmpeg) or .png (a numbered PNG sequence)";
+    return "movie file '" + s.path +
+           "': the extension must be .mp4 (H.264 through ffmpeg) or .png (a numbered PNG sequence)";
   if (path.stem().empty()) return "movie file '" + s.path + "': needs a name before the extension";
   if (s.fps < kMinRecordFps || s.fps > kMaxRecordFps)
     return "frame rate " + std::to_string(s.fps) + ": allowed " + std::to_string(kMinRecordFps) + " to " +
@@ -29,8 +30,9 @@ std::string check_record_settings(const RecordSettings& s) {
   if (!window_size) {
     for (const auto& [name, value] : {std::pair{"width", s.width}, std::pair{"height", s.height}}) {
       if (value < kMinRecordSide || value > kMaxRecordSide)
-        return std::string("frame ") + name + " " + std::to_string(value) + ": allowed " + std::to_string(kMinRecordSide) +
-               " to " + std::to_string(kMaxRecordSide) + " px (or width and height both 0 for the view's size)";
+        return std::string("frame ") + name + " " + std::to_string(value) + ": allowed " +
+               std::to_string(kMinRecordSide) + " to " + std::to_string(kMaxRecordSide) +
+               " px (or width and height both 0 for the view's size)";
       if (*format == RecordFormat::Mp4 && value % 2 != 0)
         return std::string("frame ") + name + " " + std::to_string(value) +
                ": an MP4 (H.264, 4:2:0 colour) needs even sizes; allowed " + std::to_string(value - 1) + " or " +

@@ -7,7 +7,9 @@
 
 namespace lodestone::ui {
 
-void History::clear() { *this = History{}; }
+void History::clear() {
+  *this = History{};
+}
 
 void History::add(const Snapshot& s) {
   if (s.step == last_step) return;

@@ -39,10 +39,10 @@ struct PresetEntry {
 };
 
 struct UiState {
-  Preset edited;                        // parameters in force, as the panels show and edit them
-  std::shared_ptr<const Preset> document;  // the scene as a save writes it (protocol, edits folded in)
-  std::uint64_t adopted_revision = 0;   // snapshot scene revision copied into `edited`
-  std::uint64_t last_edit_id = 0;       // ApplyParameters sent
+  Preset edited;                                    // parameters in force, as the panels show and edit them
+  std::shared_ptr<const Preset> document;           // the scene as a save writes it (protocol, edits folded in)
+  std::uint64_t adopted_revision = 0;               // snapshot scene revision copied into `edited`
+  std::uint64_t last_edit_id = 0;                   // ApplyParameters sent
   std::map<std::string, std::string> field_errors;  // refused typed values, by field id
   render::ViewOptions view;
   History history;
@@ -57,7 +57,7 @@ struct UiState {
   std::uint64_t saved_load = 0;
   bool unsaved = false;
   std::optional<std::string> open_request;  // the Presets panel asks to load this file (the window confirms)
-  std::string export_path = "frame.vtp";  // Export panel: where the current frame goes (format by extension)
+  std::string export_path = "frame.vtp";    // Export panel: where the current frame goes (format by extension)
   // An export asked of the simulation thread (CaptureFrame) and not yet written: the request id
   // and the path it goes to.
   struct PendingExport {
@@ -66,10 +66,10 @@ struct UiState {
   };
   std::optional<PendingExport> pending_export;
   std::uint64_t last_export_request = 0;
-  RecordingState recording;              // Export panel: movie settings, start/stop, progress
+  RecordingState recording;  // Export panel: movie settings, start/stop, progress
   std::string screenshot_path = "screenshot.png";
-  bool screenshot_requested = false;     // the view saves the next frame it draws, then clears this
-  std::string notice;                   // last message for the user (refusal, save or export result)
+  bool screenshot_requested = false;  // the view saves the next frame it draws, then clears this
+  std::string notice;                 // last message for the user (refusal, save or export result)
   bool notice_is_error = false;
   std::uint64_t seen_message_revision = 0;
   float frames_per_second = 0.0f;

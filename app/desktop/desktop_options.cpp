@@ -9,13 +9,15 @@
 namespace lodestone::desktop {
 
 std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& o) {
-  CLI::App app{"lodestone: interactive simulator of magnetic granular matter.\n"
-               "Without PRESET it opens the built-in default scene."};
+  CLI::App app{
+      "lodestone: interactive simulator of magnetic granular matter.\n"
+      "Without PRESET it opens the built-in default scene."};
   app.footer(
       "Mouse: drag to rotate, wheel to zoom, right-drag or shift-drag to pan, click a sphere to inspect it,\n"
       "double-click to focus on it. Keys: space run/pause, R reset the view, Esc clear the selection.\n"
       "Scripted: lodestone --preset P --frames N --screenshot out.png renders N frames, saves the window\n"
-      "and exits (works under Xvfb). --record movie.mp4 --frames N records N frames and exits. --benchmark S prints frames/s and steps/s after S seconds.");
+      "and exits (works under Xvfb). --record movie.mp4 --frames N records N frames and exits. --benchmark S prints "
+      "frames/s and steps/s after S seconds.");
   std::string positional, named, size = "1280x800", camera, record_size;
   bool record_panels = false;
   app.add_option("PRESET", positional, "Preset JSON file to open")->check(CLI::ExistingFile);
@@ -40,7 +42,8 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_option("--record-fps", o.record.fps, "Playback frame rate of the movie (default 30)")
       ->check(CLI::Range(ui::kMinRecordFps, ui::kMaxRecordFps));
   app.add_option("--record-size", record_size, "Movie frame size WIDTHxHEIGHT in pixels (default: the 3-D view's)");
-  app.add_flag("--record-panels", record_panels, "Record the whole window with its panels (default: the 3-D view only)");
+  app.add_flag("--record-panels", record_panels,
+               "Record the whole window with its panels (default: the 3-D view only)");
   app.add_flag("--remote", o.remote,
                "Read commands from standard input, one per line (set PATH VALUE, get PATH, run, pause, reset, "
                "step N, load FILE, save FILE, status, quit): scripted sessions such as scripts/soak.sh");

@@ -16,8 +16,7 @@ constexpr int kFfmpegFinishMilliseconds = 120'000;  // to encode the tail and wr
 // `image` scaled to cover width x height and cropped at the centre: no stretching, no borders.
 QImage cover(const QImage& image, int width, int height) {
   if (image.width() == width && image.height() == height) return image.convertToFormat(QImage::Format_RGB888);
-  const QImage scaled =
-      image.scaled(width, height, Qt::KeepAspectRatioByExpanding, Qt::SmoothTransformation);
+  const QImage scaled = image.scaled(width, height, Qt::KeepAspectRatioByExpanding, Qt::SmoothTransformation);
   return scaled.copy((scaled.width() - width) / 2, (scaled.height() - height) / 2, width, height)
       .convertToFormat(QImage::Format_RGB888);
 }
@@ -48,10 +47,32 @@ std::string FrameRecorder::start(const ui::RecordSettings& settings, int view_wi
     ffmpeg_->setProcessChannelMode(QProcess::MergedChannels);
     // Raw RGB frames in, H.264 out; yuv420p is what players expect; -f mp4 because the temporary
     // name has no .mp4 extension; faststart puts the index first for playback while downloading.
-    ffmpeg_->start(program, {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pixel_format", "rgb24",
-                             "-video_size", QString("%1x%2").arg(width_).arg(height_), "-framerate",
-                             QString::number(settings.fps), "-i", "-", "-c:v", "libx264", "-preset", "veryfast",
-                             "-crf", "18", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4",
+    ffmpeg_->start(program, {"-hide_banner",
+                             "-loglevel",
+                             "error",
+                             "-y",
+                             "-f",
+                             "rawvideo",
+                             "-pixel_format",
+                             "rgb24",
+                             "-video_size",
+                             QString("%1x%2").arg(width_).arg(height_),
+                             "-framerate",
+                             QString::number(settings.fps),
+                             "-i",
+                             "-",
+                             "-c:v",
+                             "libx264",
+                             "-preset",
+                             "veryfast",
+                             "-crf",
+                             "18",
+                             "-pix_fmt",
+                             "yuv420p",
+                             "-movflags",
+                             "+faststart",
+                             "-f",
+                             "mp4",
                              QString::fromStdString(part_path_)});
     if (!ffmpeg_->waitForStarted(10'000)) {
       const std::string why = ffmpeg_->errorString().toStdString();
@@ -159,10 +180,11 @@ std::string FrameRecorder::stop(bool& failed) {
   }
   failed = !error_.empty();
   if (failed) return "recording stopped after " + std::to_string(frames_) + " frames: " + error_;
-  const std::string where = format_ == ui::RecordFormat::Mp4
-                                ? settings_.path
-                                : ui::png_sequence_path(settings_.path, 1) + " .. " +
-                                      std::filesystem::path(ui::png_sequence_path(settings_.path, frames_)).filename().string();
+  const std::string where =
+      format_ == ui::RecordFormat::Mp4
+          ? settings_.path
+          : ui::png_sequence_path(settings_.path, 1) + " .. " +
+                std::filesystem::path(ui::png_sequence_path(settings_.path, frames_)).filename().string();
   return std::to_string(frames_) + " frames (" + std::to_string(width_) + "x" + std::to_string(height_) + ", " +
          std::to_string(settings_.fps) + " frames/s) to " + where;
 }

@@ -12,9 +12,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 using namespace lodestone;
 

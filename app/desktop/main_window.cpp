@@ -24,15 +24,16 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open preset...", QKeySequence::Open, this, &MainWindow::open_preset);
   recent_menu_ = file->addMenu("Open &recent");
-  file->addAction("&Save preset as...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::save_preset_as);
+  file->addAction("&Save preset as...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                  &MainWindow::save_preset_as);
   file->addAction("&Export frame...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::export_frame);
   file->addAction("Save screens&hot...", QKeySequence(Qt::Key_F12), this, &MainWindow::save_screenshot);
-  record_action_ = file->addAction("Start &recording...", QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::toggle_recording);
+  record_action_ =
+      file->addAction("Start &recording...", QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::toggle_recording);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
-  connect(file, &QMenu::aboutToShow, this, [this] {
-    record_action_->setText(state_.recording.active ? "Stop &recording" : "Start &recording...");
-  });
+  connect(file, &QMenu::aboutToShow, this,
+          [this] { record_action_->setText(state_.recording.active ? "Stop &recording" : "Start &recording..."); });
   QMenu* view = menuBar()->addMenu("&View");
   view->addAction("&Reset camera", view_, &SceneView::reset_camera);
   QMenu* help = menuBar()->addMenu("&Help");
@@ -49,7 +50,8 @@ bool MainWindow::confirm_discard(const QString& action) {
   const auto answer = QMessageBox::warning(
       this, "Unsaved changes",
       "The scene has changes that are not saved (parameters edited since it was loaded or saved).\n"
-      "Save them before " + action + "?",
+      "Save them before " +
+          action + "?",
       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Discard) return true;
   if (answer == QMessageBox::Save) {
@@ -68,8 +70,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::open_preset() {
   if (!confirm_discard("opening another preset")) return;
-  const QString path = QFileDialog::getOpenFileName(this, "Open preset", QString::fromStdString(state_.preset_directory),
-                                                    "Lodestone presets (*.json)");
+  const QString path = QFileDialog::getOpenFileName(
+      this, "Open preset", QString::fromStdString(state_.preset_directory), "Lodestone presets (*.json)");
   if (!path.isEmpty()) open_path(path);
 }
 
@@ -99,8 +101,8 @@ void MainWindow::export_frame() {
 }
 
 void MainWindow::save_screenshot() {
-  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", QString::fromStdString(state_.screenshot_path),
-                                                    "PNG image (*.png)");
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Save screenshot", QString::fromStdString(state_.screenshot_path), "PNG image (*.png)");
   if (path.isEmpty()) return;
   state_.screenshot_path = path.toStdString();
   state_.screenshot_requested = true;  // the view saves its next frame
@@ -112,8 +114,8 @@ void MainWindow::toggle_recording() {
     recording.request = ui::RecordingState::Request::Stop;
     return;
   }
-  const QString path = QFileDialog::getSaveFileName(this, "Record movie", QString::fromStdString(recording.settings.path),
-                                                    "MP4 movie (*.mp4);;PNG sequence (*.png)");
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Record movie", QString::fromStdString(recording.settings.path), "MP4 movie (*.mp4);;PNG sequence (*.png)");
   if (path.isEmpty()) return;
   recording.settings.path = path.toStdString();
   const std::string problem = ui::check_record_settings(recording.settings);

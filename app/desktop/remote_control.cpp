@@ -1,10 +1,9 @@
 #include "app/desktop/remote_control.hpp"
 
-#include "engine/io/preset_io.hpp"
 #include "engine/io/preset_edits.hpp"
+#include "engine/io/preset_io.hpp"
 
 #include <QSocketNotifier>
-
 #include <unistd.h>
 
 #include <cstdio>

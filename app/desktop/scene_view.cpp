@@ -2,14 +2,13 @@
 
 #include "ui/panels.hpp"
 
-#include <imgui.h>
-
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QSaveFile>
-#include <QMouseEvent>
 #include <QWheelEvent>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -26,7 +25,9 @@ render::ColorMode color_mode_from_name(const std::string& name) {
   return render::ColorMode::FieldAlignment;
 }
 
-glm::vec3 to_glm(const Vec3& v) { return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())}; }
+glm::vec3 to_glm(const Vec3& v) {
+  return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
+}
 
 }  // namespace
 
@@ -55,7 +56,9 @@ void SceneView::initializeGL() {
   if (!bridge_->initialize_gl()) std::fprintf(stderr, "lodestone: the ImGui OpenGL 3 backend could not start\n");
 }
 
-void SceneView::resizeGL(int, int) { camera_.set_viewport(width(), height()); }
+void SceneView::resizeGL(int, int) {
+  camera_.set_viewport(width(), height());
+}
 
 void SceneView::frame_box() {
   const Snapshot& s = simulation_.snapshot();
@@ -66,7 +69,9 @@ void SceneView::frame_box() {
   if (options_.yaw && options_.pitch) camera_.set_angles(*options_.yaw, *options_.pitch);
 }
 
-void SceneView::reset_camera() { frame_box(); }
+void SceneView::reset_camera() {
+  frame_box();
+}
 
 void SceneView::paintGL() {
   simulation_.update_snapshot();
@@ -110,7 +115,8 @@ void SceneView::paintGL() {
 
 void SceneView::after_frame() {
   // Requests the window handles (they may open a dialog, which must not happen inside paintGL).
-  if (state_.open_request) emit open_requested(QString::fromStdString(*std::exchange(state_.open_request, std::nullopt)));
+  if (state_.open_request)
+    emit open_requested(QString::fromStdString(*std::exchange(state_.open_request, std::nullopt)));
   if (state_.unsaved != shown_unsaved_) emit unsaved_changed(shown_unsaved_ = state_.unsaved);
   const double seconds = static_cast<double>(fps_clock_.nsecsElapsed()) * 1e-9;
   if (seconds >= 0.5) {
@@ -173,7 +179,8 @@ void SceneView::start_or_stop_recording(int fb_width, int fb_height) {
   const auto request = std::exchange(recording.request, ui::RecordingState::Request::None);
   if (request == ui::RecordingState::Request::Start && !recorder_.active()) {
     const qreal scale = devicePixelRatio();
-    const int sidebar = recording.settings.scene_only ? std::min(static_cast<int>(ui::kSidebarWidth * scale), fb_width / 2) : 0;
+    const int sidebar =
+        recording.settings.scene_only ? std::min(static_cast<int>(ui::kSidebarWidth * scale), fb_width / 2) : 0;
     const std::string problem = recorder_.start(recording.settings, fb_width - sidebar, fb_height);
     recording.status = problem.empty() ? "recording to " + recording.settings.path : "not recording: " + problem;
     recording.status_is_error = !problem.empty();
@@ -212,8 +219,8 @@ void SceneView::save_screenshot(const QImage& frame) {
   state_.screenshot_requested = false;
   // Atomic: a temporary file renamed over the old one, which a failure leaves intact.
   QSaveFile file(QString::fromStdString(state_.screenshot_path));
-  const bool saved = file.open(QIODevice::WriteOnly) && frame.convertToFormat(QImage::Format_RGB888).save(&file, "PNG") &&
-                     file.commit();
+  const bool saved = file.open(QIODevice::WriteOnly) &&
+                     frame.convertToFormat(QImage::Format_RGB888).save(&file, "PNG") && file.commit();
   state_.notice = saved ? "screenshot saved to " + state_.screenshot_path
                         : "screenshot not saved to " + state_.screenshot_path + ": " + file.errorString().toStdString();
   state_.notice_is_error = !saved;
@@ -245,7 +252,8 @@ void SceneView::mouseMoveEvent(QMouseEvent* event) {
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
   bridge_->mouse_release(event);
   if (dragging_ == Qt::LeftButton && !moved_) {  // a click: select the sphere under the cursor
-    const render::Ray ray = camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
+    const render::Ray ray =
+        camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
     state_.selected = render::pick_particle(simulation_.snapshot(), ray);
   }
   dragging_ = Qt::NoButton;
@@ -255,12 +263,14 @@ void SceneView::mouseDoubleClickEvent(QMouseEvent* event) {
   bridge_->mouse_press(event);
   if (bridge_->wants_mouse() || event->button() != Qt::LeftButton) return;
   const Snapshot& s = simulation_.snapshot();
-  const render::Ray ray = camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
+  const render::Ray ray =
+      camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
   const auto hit = render::pick_particle(s, ray);
   if (!hit) return;
   const long i = s.particles.index_of(*hit);
   const auto k = static_cast<size_t>(i);
-  camera_.focus(glm::vec3(s.particles.position[3 * k], s.particles.position[3 * k + 1], s.particles.position[3 * k + 2]));
+  camera_.focus(
+      glm::vec3(s.particles.position[3 * k], s.particles.position[3 * k + 1], s.particles.position[3 * k + 2]));
   state_.selected = hit;
 }
 
@@ -280,6 +290,8 @@ void SceneView::keyPressEvent(QKeyEvent* event) {
   }
 }
 
-void SceneView::keyReleaseEvent(QKeyEvent* event) { bridge_->key_release(event); }
+void SceneView::keyReleaseEvent(QKeyEvent* event) {
+  bridge_->key_release(event);
+}
 
 }  // namespace lodestone::desktop

@@ -1,9 +1,9 @@
 #pragma once
 // The central OpenGL view (a QOpenGLWindow inside a window container: it draws straight into its
 // own surface, where a QOpenGLWidget would be composed with the rest of the window every frame,
-// which costs a third of the frame on a software renderer): draws the newest snapshot and the ImGui panels on top, turns mouse and
-// keys into camera moves, selection and commands. Renders continuously (each swap asks for the
-// next frame); the simulation runs on its own thread and never waits for a frame.
+// which costs a third of the frame on a software renderer): draws the newest snapshot and the ImGui panels on top,
+// turns mouse and keys into camera moves, selection and commands. Renders continuously (each swap asks for the next
+// frame); the simulation runs on its own thread and never waits for a frame.
 
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/frame_recorder.hpp"
@@ -31,7 +31,7 @@ class SceneView : public QOpenGLWindow {
   const ui::CommandSink& sink() const { return send_; }
 
  signals:
-  void finished(int exit_code);  // scripted runs: screenshot saved or benchmark done
+  void finished(int exit_code);              // scripted runs: screenshot saved or benchmark done
   void open_requested(const QString& path);  // the Presets panel's Load (the window confirms first)
   void unsaved_changed(bool unsaved);
 

@@ -3,11 +3,11 @@
 // seed 004 (Fig. 2; engine/analysis/angles.hpp) in long format at each time-series row: one row per
 // quantity and 5 deg bin, with the fraction of the particles that carry a moment.
 
+#include "engine/analysis/observables.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
-
-#include "engine/analysis/observables.hpp"
 
 namespace lodestone::runner {
 

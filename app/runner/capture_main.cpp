@@ -8,7 +8,11 @@
 // Exit codes: 0 done; 1 bad arguments; 3 some shots failed an engine check (counted in the CSV);
 // 4 an output file could not be written.
 
+#include "engine/analysis/capture.hpp"
+#include "engine/io/units.hpp"
+
 #include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,9 +24,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "engine/analysis/capture.hpp"
-#include "engine/io/units.hpp"
 
 using namespace lodestone;
 
@@ -206,16 +207,12 @@ int main(int argc, char** argv) {
                                            : r.outcome == ShotOutcome::Failed  ? -1
                                                                                : 0;
         switch (r.outcome) {
-          case ShotOutcome::Collision:
-            ++c.collisions;
-            break;
+          case ShotOutcome::Collision: ++c.collisions; break;
           case ShotOutcome::Escape:
             ++c.escapes;
             c.energy_error_max = std::max(c.energy_error_max, r.energy_error);
             break;
-          case ShotOutcome::TimeLimit:
-            ++c.time_limits;
-            break;
+          case ShotOutcome::TimeLimit: ++c.time_limits; break;
           case ShotOutcome::Failed:
             ++c.failures;
             if (c.first_failure.empty()) c.first_failure = r.message;

@@ -3,13 +3,13 @@
 // each time-series row, and at the end the two power-law fits of seed 002 Sec. 3.2-3.3: the
 // accretional remanence |sum m| ~ s^b (eq. 16) and the dynamic exponent of S(t) ~ t^z (eq. 18).
 
+#include "engine/analysis/clusters.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include "engine/analysis/clusters.hpp"
 
 namespace lodestone::runner {
 

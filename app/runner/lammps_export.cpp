@@ -1,12 +1,12 @@
 #include "app/runner/lammps_export.hpp"
 
-#include <cstdio>
-#include <filesystem>
-#include <iostream>
-
 #include "app/runner/run_options.hpp"
 #include "engine/io/export_frames.hpp"
 #include "engine/io/export_lammps_input.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
 
 namespace lodestone::runner {
 

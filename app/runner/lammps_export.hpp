@@ -2,10 +2,10 @@
 // lodestone-run --lammps-export DIR: the scene as DIR/in.lodestone and DIR/data.lodestone
 // (engine/io/export_lammps_input.hpp, docs/lammps.md), then exit.
 
+#include "engine/session/session.hpp"
+
 #include <cstdint>
 #include <string>
-
-#include "engine/session/session.hpp"
 
 namespace lodestone::runner {
 

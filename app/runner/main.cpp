@@ -7,18 +7,18 @@
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
 #include "app/runner/sweep.hpp"
-#include "engine/io/checkpoint.hpp"
 #include "engine/analysis/clusters.hpp"
-#include "engine/io/export_frames.hpp"
-#include "engine/magnetic/field.hpp"
-#include "engine/io/output.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/io/preset_edits.hpp"
-#include "engine/session/protocol.hpp"
 #include "engine/analysis/reduced_units.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/io/output.hpp"
+#include "engine/io/preset_edits.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/io/units.hpp"
+#include "engine/magnetic/field.hpp"
+#include "engine/session/protocol.hpp"
 #include "engine/session/session.hpp"
 #include "engine/step/thermal.hpp"
-#include "engine/io/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,8 +39,7 @@ const char* law_name(ContactLaw law) {
     case ContactLaw::Linear: return "linear";
     case ContactLaw::HertzMindlin: return "Hertz-Mindlin";
     case ContactLaw::HertzCoulomb: return "Hertz-Coulomb";
-    case ContactLaw::Sand:
-      return "sand (contact pointers, seed 002)";
+    case ContactLaw::Sand: return "sand (contact pointers, seed 002)";
   }
   return "?";
 }
@@ -69,8 +68,7 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
   std::printf("Lodestone: %s\n", source.c_str());
   if (!preset.description.empty()) std::printf("  %s\n", preset.description.c_str());
   std::printf("  %zu particles on %d thread%s, contact law %s, dipoles %s", sim.state().particles.size(), sim.threads(),
-              sim.threads() == 1 ? "" : "s", law_name(m.contact.law),
-              dipole_name(m.magnetics.method));
+              sim.threads() == 1 ? "" : "s", law_name(m.contact.law), dipole_name(m.magnetics.method));
   if (m.magnetics.method == DipoleMethod::Cutoff)
     std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
   if (m.magnetics.method == DipoleMethod::Tree) std::printf(" (opening angle %.3g)", m.magnetics.tree_opening_angle);
@@ -89,7 +87,8 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
     std::printf("  stage %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
     if (s.until != StageEnd::Time) std::printf(", until %s (%.4g)", stage_end_name(s.until), s.threshold);
     std::printf("\n");
-  }  if (!preset.timeline.empty())
+  }
+  if (!preset.timeline.empty())
     std::printf("  timeline: %zu recorded change%s from step %llu to %llu, replayed (docs/session-log.md)\n",
                 preset.timeline.size(), preset.timeline.size() == 1 ? "" : "s",
                 static_cast<unsigned long long>(preset.timeline.front().step),
@@ -104,8 +103,8 @@ std::optional<int> find_stage(const Preset& preset, const std::string& text) {
 }
 
 void print_table_header() {
-  std::printf("\n%10s %12s %12s %12s %12s %9s %9s %9s\n", "step", "time [s]", "E_kin [J]", "E_pot [J]",
-              "balance [J]", "<|n.b|>", "contacts", "Z");
+  std::printf("\n%10s %12s %12s %12s %12s %9s %9s %9s\n", "step", "time [s]", "E_kin [J]", "E_pot [J]", "balance [J]",
+              "<|n.b|>", "contacts", "Z");
 }
 
 void print_table_row(const Observables& o) {
@@ -246,8 +245,8 @@ int main(int argc, char** argv) {
   const double dt = sim->model().time_step;
   const double duration = options.duration.value_or(protocol ? protocol_time : preset.run.duration);
   const double start_time = sim->state().time;  // a restart runs --time (or the rest of its protocol) from here
-  const std::int64_t steps =
-      options.steps.value_or(protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
+  const std::int64_t steps = options.steps.value_or(
+      protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
   if (!options.lammps_export_dir.empty()) {
     const int frames_every =
         options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
@@ -296,7 +295,8 @@ int main(int argc, char** argv) {
       options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
   const std::int64_t table_every =
       options.table_rows > 0
-          ? std::max<std::int64_t>(1, (steps > 0 ? steps : static_cast<std::int64_t>(duration / dt)) / options.table_rows)
+          ? std::max<std::int64_t>(1,
+                                   (steps > 0 ? steps : static_cast<std::int64_t>(duration / dt)) / options.table_rows)
           : 0;
 
   auto write_checkpoint = [&]() {

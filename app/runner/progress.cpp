@@ -3,8 +3,12 @@
 namespace lodestone::runner {
 
 Progress::Progress(std::int64_t total_steps, double total_time, double interval_seconds, bool enabled)
-    : total_(total_steps), total_time_(total_time), interval_(interval_seconds), enabled_(enabled),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : total_(total_steps),
+      total_time_(total_time),
+      interval_(interval_seconds),
+      enabled_(enabled),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 void Progress::maybe_print(std::int64_t done, double simulated_time, const std::string& label, bool force) {
   const auto now = std::chrono::steady_clock::now();
@@ -15,8 +19,10 @@ void Progress::maybe_print(std::int64_t done, double simulated_time, const std::
   // Fraction done by steps, or by simulated time when only that is known (an upper bound for a
   // protocol whose stages may end early).
   double fraction = 1.0;
-  if (total_ > 0) fraction = static_cast<double>(done) / static_cast<double>(total_);
-  else if (total_time_ > 0.0) fraction = simulated_time / total_time_;
+  if (total_ > 0)
+    fraction = static_cast<double>(done) / static_cast<double>(total_);
+  else if (total_time_ > 0.0)
+    fraction = simulated_time / total_time_;
   const double left = fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
   if (total_ > 0)
     std::fprintf(stderr, "  step %lld/%lld (%5.1f %%)", static_cast<long long>(done), static_cast<long long>(total_),
@@ -24,8 +30,10 @@ void Progress::maybe_print(std::int64_t done, double simulated_time, const std::
   else
     std::fprintf(stderr, "  step %lld (%5.1f %% of the time)", static_cast<long long>(done), 100.0 * fraction);
   std::fprintf(stderr, "  t = %.4g s  %.0f steps/s  %s %.0f s%s%s\n", simulated_time, rate,
-               force ? "elapsed" : total_ > 0 ? "left" : "left at most", force ? elapsed : left,
-               label.empty() ? "" : "  stage ", label.c_str());
+               force        ? "elapsed"
+               : total_ > 0 ? "left"
+                            : "left at most",
+               force ? elapsed : left, label.empty() ? "" : "  stage ", label.c_str());
   printed_ = true;
 }
 

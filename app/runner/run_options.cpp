@@ -1,7 +1,6 @@
 #include "app/runner/run_options.hpp"
 
 #include "app/runner/sweep.hpp"
-
 #include "engine/io/export_frames.hpp"
 #include "engine/io/units.hpp"
 
@@ -51,10 +50,13 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "  lodestone-run                                   the default scene for its preset duration\n"
       "  lodestone-run presets/two-dipoles.json --time 20ms --series out.csv --frames out.xyz --frames-every 50\n"
       "  lodestone-run my.json --check                   validate a preset and show the time step it would use\n"
-      "  lodestone-run my.json --sweep field.strength=20mT,40mT --sweep particles.seed=1,2,3 --sweep-dir runs --jobs 2\n"
-      "                                                  run the 6 combinations, 2 at a time; results in runs/results.csv\n"
+      "  lodestone-run my.json --sweep field.strength=20mT,40mT --sweep particles.seed=1,2,3 --sweep-dir runs --jobs "
+      "2\n"
+      "                                                  run the 6 combinations, 2 at a time; results in "
+      "runs/results.csv\n"
       "  lodestone-run my.json --sweep materials.0.friction=0.1,0.3 --sweep-dir runs --cluster-script sweep.sh\n"
-      "                                                  write the job presets and a SLURM array script (sbatch or bash)\n"
+      "                                                  write the job presets and a SLURM array script (sbatch or "
+      "bash)\n"
       "  lodestone-run my.json --lammps-export big       write big/in.lodestone and big/data.lodestone for LAMMPS\n"
       "  lodestone-run my.json --sweep particles.seed=1,2,3,4 --sweep-dir runs --cluster-script sweep.sh \\\n"
       "    --cluster-format parallel                     the same jobs for GNU parallel: bash sweep.sh\n"
@@ -92,7 +94,8 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       ->check([](const std::string& path) -> std::string {
         if (frame_format_of(path)) return {};
         const std::string extension = std::filesystem::path(path).extension().string();
-        return "'" + path + "' has " + (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
+        return "'" + path + "' has " +
+               (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
                "; the allowed extensions are " + frame_extensions_help();
       });
   app.add_option("--frames-every", o.frames_every,
@@ -115,8 +118,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   app.add_option("--progress-every", o.progress_seconds, "Wall-clock seconds between progress lines")
       ->check(CLI::PositiveNumber);
   app.add_flag("--check", o.check_only, "Validate the preset, print what would run, and exit");
-  app.add_option("--save-preset", o.save_preset_path,
-                 "Write the loaded preset with every key in SI (atomic) and exit");
+  app.add_option("--save-preset", o.save_preset_path, "Write the loaded preset with every key in SI (atomic) and exit");
   app.add_flag("--preset-docs", o.preset_docs, "Print the preset field reference (Markdown) and exit");
   auto* restart = app.add_option("--restart", o.restart_path,
                                  "Continue the run saved in this checkpoint, with the preset it holds (for other "
@@ -168,8 +170,9 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       ->type_name("slurm|parallel")
       ->check([](const std::string& text) -> std::string {
         if (text == "slurm" || text == "parallel") return {};
-        return "'" + text + "' is not a script format; the formats are slurm (sbatch or bash) and parallel (GNU "
-                            "parallel)";
+        return "'" + text +
+               "' is not a script format; the formats are slurm (sbatch or bash) and parallel (GNU "
+               "parallel)";
       })
       ->needs(script);
   sweep->needs(sweep_dir);
@@ -190,10 +193,10 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   // ignored, so they are refused (checked here rather than with excludes(), which would clutter
   // every line of --help). Run length, time step and series interval are preset keys to sweep.
   if (sweep->count() > 0 || collect->count() > 0) {
-    for (const char* name : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
-                             "--frames-every", "--clusters", "--angles", "--check", "--save-preset", "--preset-docs",
-                             "--restart", "--checkpoint", "--checkpoint-every", "--stop-at-stage", "--threads",
-                             "--lammps-export"}) {
+    for (const char* name :
+         {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames", "--frames-every",
+          "--clusters", "--angles", "--check", "--save-preset", "--preset-docs", "--restart", "--checkpoint",
+          "--checkpoint-every", "--stop-at-stage", "--threads", "--lammps-export"}) {
       if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
       const bool sweeping = sweep->count() > 0;
       std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")

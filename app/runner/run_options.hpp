@@ -21,37 +21,37 @@ enum ExitCode : int {
 enum class ClusterFormat : int { Slurm, Parallel };
 
 struct RunOptions {
-  std::string preset_path;                // empty: the built-in default preset
-  std::optional<std::int64_t> steps;      // run this many steps
-  std::optional<double> duration;         // [s] or this much simulated time
-  std::optional<double> time_step;        // [s] overrides the preset's
-  std::string series_path;                // CSV time series ("" = none)
-  std::optional<int> series_every;        // [steps]
-  std::string frames_path;                // particle frames, format by extension (engine/io/export_frames.hpp; "" = none)
-  std::optional<int> frames_every;        // [steps]
-  std::string clusters_path;              // cluster-size distribution, long CSV at each series row ("" = none)
-  std::string angles_path;                // theta and psi distributions, long CSV at each series row ("" = none)
-  int table_rows = 10;                    // rows of the summary table on stdout
-  bool quiet = false;                     // no progress on stderr
-  double progress_seconds = 2.0;          // wall time between progress lines
-  bool check_only = false;                // validate, print the summary, exit
-  std::string save_preset_path;           // write the loaded preset (SI, every key) and exit
-  bool preset_docs = false;               // print the preset reference (docs/presets.md) and exit
-  std::string restart_path;               // continue this checkpoint (with its own preset)
-  std::string checkpoint_path;            // write a checkpoint here at the end ("" = none)
+  std::string preset_path;            // empty: the built-in default preset
+  std::optional<std::int64_t> steps;  // run this many steps
+  std::optional<double> duration;     // [s] or this much simulated time
+  std::optional<double> time_step;    // [s] overrides the preset's
+  std::string series_path;            // CSV time series ("" = none)
+  std::optional<int> series_every;    // [steps]
+  std::string frames_path;            // particle frames, format by extension (engine/io/export_frames.hpp; "" = none)
+  std::optional<int> frames_every;    // [steps]
+  std::string clusters_path;          // cluster-size distribution, long CSV at each series row ("" = none)
+  std::string angles_path;            // theta and psi distributions, long CSV at each series row ("" = none)
+  int table_rows = 10;                // rows of the summary table on stdout
+  bool quiet = false;                 // no progress on stderr
+  double progress_seconds = 2.0;      // wall time between progress lines
+  bool check_only = false;            // validate, print the summary, exit
+  std::string save_preset_path;       // write the loaded preset (SI, every key) and exit
+  bool preset_docs = false;           // print the preset reference (docs/presets.md) and exit
+  std::string restart_path;           // continue this checkpoint (with its own preset)
+  std::string checkpoint_path;        // write a checkpoint here at the end ("" = none)
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
-  std::string stop_at_stage;              // stop when this protocol stage (name or number from 1) begins
-  std::optional<int> threads;             // engine threads (default: the hardware threads; sweep jobs: 1)
-  std::string lammps_export_dir;          // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
+  std::string stop_at_stage;                     // stop when this protocol stage (name or number from 1) begins
+  std::optional<int> threads;                    // engine threads (default: the hardware threads; sweep jobs: 1)
+  std::string lammps_export_dir;                 // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
 
   // Parameter sweeps (sweep.hpp, docs/sweeps.md).
-  std::vector<std::string> sweeps;        // "KEY=V1,V2,..." per --sweep
-  std::string sweep_dir;                  // job presets, series, logs, sweep.json
-  std::optional<int> jobs;                // jobs at a time (default: hardware threads)
-  std::string sweep_out;                  // results CSV ("" = <dir>/results.csv)
-  std::optional<double> tau_threshold;    // <|n.b|> that defines tau (default: sweep.json's, else 0.95)
-  std::string collect_dir;                // --collect-sweep: only collect the results of this directory
-  std::string cluster_script;             // write a SLURM/bash script instead of running the jobs
+  std::vector<std::string> sweeps;                      // "KEY=V1,V2,..." per --sweep
+  std::string sweep_dir;                                // job presets, series, logs, sweep.json
+  std::optional<int> jobs;                              // jobs at a time (default: hardware threads)
+  std::string sweep_out;                                // results CSV ("" = <dir>/results.csv)
+  std::optional<double> tau_threshold;                  // <|n.b|> that defines tau (default: sweep.json's, else 0.95)
+  std::string collect_dir;                              // --collect-sweep: only collect the results of this directory
+  std::string cluster_script;                           // write a SLURM/bash script instead of running the jobs
   ClusterFormat cluster_format = ClusterFormat::Slurm;  // --cluster-format: slurm or parallel (GNU parallel)
 };
 

@@ -12,7 +12,7 @@
 using namespace lodestone;
 
 int main() {
-  const double ms = 3.8e5, k = 3.5e5;               // A/m, J/m^3
+  const double ms = 3.8e5, k = 3.5e5;                         // A/m, J/m^3
   const double hk_kOe = anisotropy_field_tesla(k, ms) / 0.1;  // mu0 H_K in T; 1 kOe = 0.1 T
   const double deg = pi / 180.0;
   std::printf("table,theta_deg,field_kOe,psi_deg,value\n");  // value: sin 2 psi, or the closed-form field
@@ -33,11 +33,14 @@ int main() {
     const double g = 0.5 * (std::sqrt(5.0) - 1.0);
     for (int it = 0; it < 200; ++it) {
       const double c = b - g * (b - a), d = a + g * (b - a);
-      if (torque(c) > torque(d)) b = d; else a = c;
+      if (torque(c) > torque(d))
+        b = d;
+      else
+        a = c;
     }
     const double h_peak = 0.5 * (a + b);
-    std::printf("peak,%g,%.6g,%.6g,%.6g\n", theta_deg, h_peak * hk_kOe, sw_equilibrium_angle(h_peak, theta, 0.5 * theta) / deg,
-                hk_kOe / (2.0 * std::sin(theta - 45.0 * deg)));
+    std::printf("peak,%g,%.6g,%.6g,%.6g\n", theta_deg, h_peak * hk_kOe,
+                sw_equilibrium_angle(h_peak, theta, 0.5 * theta) / deg, hk_kOe / (2.0 * std::sin(theta - 45.0 * deg)));
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 #include "app/runner/sweep.hpp"
 
-#include "engine/io/preset_io.hpp"
 #include "engine/io/preset_edits.hpp"
+#include "engine/io/preset_io.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -312,8 +312,8 @@ fs::path runner_binary() {
 // The command line of one job: the same for the pool and the cluster script.
 std::vector<std::string> job_arguments(const fs::path& dir, const std::string& name) {
   // One thread per job: the pool (or the scheduler) runs the jobs side by side.
-  return {(dir / (name + ".json")).string(), "--quiet",  "--table", "0", "--threads", "1",
-          "--series",                        (dir / (name + ".csv")).string()};
+  return {(dir / (name + ".json")).string(), "--quiet", "--table", "0", "--threads", "1", "--series",
+          (dir / (name + ".csv")).string()};
 }
 
 // Starts one job with stdin from /dev/null and stdout + stderr into its log. Returns the pid, or

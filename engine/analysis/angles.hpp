@@ -14,11 +14,11 @@
 // 0 <= psi <= theta (seed 004 Fig. 2); at theta = 90 deg sin psi = h = H / H_K (h < 1). The
 // magnetic torque (mu H_K / 2) sin 2 psi (seed 004 eq. 4) vanishes at psi = 0, 90 and 180 deg.
 
-#include <array>
-#include <cstdint>
-
 #include "engine/core/math.hpp"
 #include "engine/core/state.hpp"
+
+#include <array>
+#include <cstdint>
 
 namespace lodestone {
 

@@ -1,14 +1,14 @@
 #include "engine/analysis/capture.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-
-#include "engine/core/model.hpp"
 #include "engine/analysis/power_law.hpp"
+#include "engine/core/model.hpp"
 #include "engine/core/random.hpp"
 #include "engine/step/simulation.hpp"
 #include "engine/step/thermal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace lodestone {
 
@@ -51,14 +51,10 @@ double CaptureGrains::lambda() const {
 
 std::string shot_outcome_name(ShotOutcome o) {
   switch (o) {
-    case ShotOutcome::Collision:
-      return "collision";
-    case ShotOutcome::Escape:
-      return "escape";
-    case ShotOutcome::TimeLimit:
-      return "time limit";
-    case ShotOutcome::Failed:
-      return "failed";
+    case ShotOutcome::Collision: return "collision";
+    case ShotOutcome::Escape: return "escape";
+    case ShotOutcome::TimeLimit: return "time limit";
+    case ShotOutcome::Failed: return "failed";
   }
   return "?";
 }

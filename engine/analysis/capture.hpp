@@ -19,12 +19,12 @@
 // small enough for the approach to contact (relative speeds of tens of v_th there) would spend
 // 1e5 steps on the slow approach from several b_max away.
 
+#include "engine/core/math.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "engine/core/math.hpp"
 
 namespace lodestone {
 

@@ -8,11 +8,11 @@
 // and runs only when observables or snapshots are taken. Union-find over the active contacts,
 // O(N + contacts).
 
-#include <cstdint>
-#include <vector>
-
 #include "engine/analysis/power_law.hpp"
 #include "engine/core/state.hpp"
+
+#include <cstdint>
+#include <vector>
 
 namespace lodestone {
 

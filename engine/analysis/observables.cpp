@@ -1,9 +1,9 @@
 #include "engine/analysis/observables.hpp"
 
+#include "engine/analysis/reduced_units.hpp"
 #include "engine/bodies/bonds.hpp"
 #include "engine/bodies/clumps.hpp"
 #include "engine/magnetic/field.hpp"
-#include "engine/analysis/reduced_units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,7 +79,8 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   double top = model.box.min.z();
   for (size_t i = 0; i < p.size(); ++i) top = std::max(top, p.position[i].z() + p.radius[i]);
   const double floor_area = (model.box.max.x() - model.box.min.x()) * (model.box.max.y() - model.box.min.y());
-  if (top > model.box.min.z() && floor_area > 0.0) o.packing_fraction = volume / (floor_area * (top - model.box.min.z()));
+  if (top > model.box.min.z() && floor_area > 0.0)
+    o.packing_fraction = volume / (floor_area * (top - model.box.min.z()));
   o.floor_force = -state.wall_force[4].z();
   o.bonds = intact_bond_count(state.bonds);
   o.broken_bonds = state.broken_bonds;

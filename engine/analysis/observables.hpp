@@ -34,25 +34,25 @@ struct Observables {
   double field_work = 0.0;
   double stiffness_work = 0.0;  // energy given to shear springs by stiffness changes (Hertz-Mindlin)
   // Magnetic order
-  double alignment = 0.0;         // <|n . b|>: easy axes (headless) against the field direction b
-  double moment_alignment = 0.0;  // <m_hat . b>
-  Vec3 magnetization = Vec3::Zero();    // [A/m] sum m / sum V (particle volume)
+  double alignment = 0.0;                  // <|n . b|>: easy axes (headless) against the field direction b
+  double moment_alignment = 0.0;           // <m_hat . b>
+  Vec3 magnetization = Vec3::Zero();       // [A/m] sum m / sum V (particle volume)
   double magnetization_along_field = 0.0;  // [A/m]
   // Mechanics
   Vec3 linear_momentum = Vec3::Zero();   // [kg m/s]
   Vec3 angular_momentum = Vec3::Zero();  // [kg m^2/s] about the origin, orbital + spin
   std::int64_t particle_contacts = 0;
   std::int64_t wall_contacts = 0;
-  double coordination = 0.0;      // 2 x particle contacts / N
-  double max_overlap_ratio = 0.0; // largest overlap / smaller radius
-  double packing_fraction = 0.0;  // particle volume / (floor area x height of the highest particle top)
-  double floor_force = 0.0;       // [N] normal force of the particles on the floor (z_min side)
-  double lid_height = 0.0;        // [m] lid (pressure.method = lid), else the box top
-  double lid_force = 0.0;         // [N] normal force of the particles on the lid / z_max side
+  double coordination = 0.0;       // 2 x particle contacts / N
+  double max_overlap_ratio = 0.0;  // largest overlap / smaller radius
+  double packing_fraction = 0.0;   // particle volume / (floor area x height of the highest particle top)
+  double floor_force = 0.0;        // [N] normal force of the particles on the floor (z_min side)
+  double lid_height = 0.0;         // [m] lid (pressure.method = lid), else the box top
+  double lid_force = 0.0;          // [N] normal force of the particles on the lid / z_max side
   // Protocol (seed 004 Sec. 3) and the alignment time tau_0.95 within the current stage.
-  int stage = 0;                  // index of the running stage (0 without a protocol)
-  double stage_time = 0.0;        // [s] since the stage began
-  double alignment_time = -1.0;   // [s] tau_0.95 in this stage; -1 until reached
+  int stage = 0;                 // index of the running stage (0 without a protocol)
+  double stage_time = 0.0;       // [s] since the stage began
+  double alignment_time = -1.0;  // [s] tau_0.95 in this stage; -1 until reached
   std::array<std::uint64_t, kEventKinds> events{};
   // Beam bonds (seed 003): intact now, and broken since t = 0.
   std::int64_t bonds = 0;

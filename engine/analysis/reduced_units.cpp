@@ -1,9 +1,9 @@
 #include "engine/analysis/reduced_units.hpp"
 
+#include "engine/magnetic/stoner_wohlfarth.hpp"
+
 #include <cmath>
 #include <utility>
-
-#include "engine/magnetic/stoner_wohlfarth.hpp"
 
 namespace lodestone {
 namespace {
@@ -11,10 +11,8 @@ namespace {
 bool is_magnetic(const Material& m) {
   switch (m.moment_model) {
     case MomentModel::Rigid:
-    case MomentModel::StonerWohlfarth:
-      return m.magnetization > 0.0;
-    case MomentModel::Induced:
-      return m.susceptibility > 0.0;
+    case MomentModel::StonerWohlfarth: return m.magnetization > 0.0;
+    case MomentModel::Induced: return m.susceptibility > 0.0;
   }
   return false;
 }

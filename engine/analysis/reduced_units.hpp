@@ -10,10 +10,10 @@
 // integration") says what was checked and where App. B slips; tests/engine/test_reduced_units.cpp
 // runs two scenes with the same reduced parameters.
 
-#include <string>
-
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+
+#include <string>
 
 namespace lodestone {
 

@@ -176,13 +176,12 @@ void compute_bond_forces(const Model& model, State& state, double dt) {
 
     double energy = 0.5 * k.axial * stretch * stretch + 0.5 * k.torsion * twist * twist;
     for (int c = 1; c < 3; ++c)
-      energy += k.bending * 2.0 *
-                (theta_a[c] * theta_a[c] + theta_a[c] * theta_b[c] + theta_b[c] * theta_b[c]);
+      energy += k.bending * 2.0 * (theta_a[c] * theta_a[c] + theta_a[c] * theta_b[c] + theta_b[c] * theta_b[c]);
 
     // [SECTION] Breaking: normal stress of tension plus bending, shear stress of shear plus torsion.
     const double r = bond.radius;
-    const double bend = std::max(Vec3(0.0, moment_a.y(), moment_a.z()).norm(),
-                                 Vec3(0.0, moment_b.y(), moment_b.z()).norm());
+    const double bend =
+        std::max(Vec3(0.0, moment_a.y(), moment_a.z()).norm(), Vec3(0.0, moment_b.y(), moment_b.z()).norm());
     const double sigma = std::max(0.0, k.axial * stretch) / k.area + bend * r / k.second_moment;
     const double tau = Vec3(0.0, force_b_local.y(), force_b_local.z()).norm() / k.area +
                        std::abs(k.torsion * twist) * r / (2.0 * k.second_moment);
@@ -207,12 +206,14 @@ void compute_bond_forces(const Model& model, State& state, double dt) {
       const Vec3 v_axial = v_rel.dot(x) * x;
       damping_force = -2.0 * zeta * (std::sqrt(mu * k.axial) * v_axial + std::sqrt(mu * shear) * (v_rel - v_axial));
       const Vec3 w_axial = omega_rel.dot(x) * x;
-      damping_couple = -2.0 * zeta *
-                       (std::sqrt(inertia * k.torsion) * w_axial + std::sqrt(inertia * k.bending) * (omega_rel - w_axial));
+      damping_couple =
+          -2.0 * zeta *
+          (std::sqrt(inertia * k.torsion) * w_axial + std::sqrt(inertia * k.bending) * (omega_rel - w_axial));
     }
     // Trapezoid of the old and new dashpot forces over the step, as for contacts (engine/contact/contacts.cpp).
-    dashpot_loss -= 0.5 * dt *
-                    ((bond.damping_force + damping_force).dot(v_rel) + (bond.damping_couple + damping_couple).dot(omega_rel));
+    dashpot_loss -=
+        0.5 * dt *
+        ((bond.damping_force + damping_force).dot(v_rel) + (bond.damping_couple + damping_couple).dot(omega_rel));
     bond.damping_force = damping_force;
     bond.damping_couple = damping_couple;
 
@@ -261,8 +262,8 @@ void advise_bonds_and_floor(Model& model, const Particles& p, const std::vector<
     const double shear = 12.0 * k.bending / (bond.rest_length * bond.rest_length);
     if (overdamped) {
       const double gamma = model.environment.translational_damping;
-      const double drag = std::min(p.radius[a] * p.radius[a], p.radius[b] * p.radius[b]) *
-                          model.environment.rotational_damping;
+      const double drag =
+          std::min(p.radius[a] * p.radius[a], p.radius[b] * p.radius[b]) * model.environment.rotational_damping;
       consider(std::max(k.axial, shear) / gamma, "bond stiffness");
       consider(std::max(4.0 * k.bending, k.torsion) / drag, "bond stiffness");
       continue;

@@ -37,13 +37,12 @@ struct Particles;
 struct BondParameters;
 struct Preset;
 
-
 // Stiffness of one bond from the parameters and its rest length and radius.
 struct BondStiffness {
-  double axial = 0.0;    // [N/m]     EA/L0
-  double bending = 0.0;  // [N m/rad] EI/L0
-  double torsion = 0.0;  // [N m/rad] GJ/L0
-  double area = 0.0;     // [m^2] pi r^2
+  double axial = 0.0;          // [N/m]     EA/L0
+  double bending = 0.0;        // [N m/rad] EI/L0
+  double torsion = 0.0;        // [N m/rad] GJ/L0
+  double area = 0.0;           // [m^2] pi r^2
   double second_moment = 0.0;  // [m^4] I = pi r^4 / 4 (J = 2 I)
 };
 BondStiffness bond_stiffness(const BondParameters& params, const Bond& bond);

@@ -4,7 +4,6 @@
 #include <cassert>
 #include <sstream>
 
-
 namespace lodestone {
 
 void free_rotation(Quat& q, const Vec3& angular_momentum, const Vec3& inertia, double dt) {

@@ -20,12 +20,12 @@
 // internal to a rigid body). Only velocity Verlet moves clumps; a preset combining clumps with the
 // overdamped scheme is refused.
 
-#include <vector>
-
 #include "engine/bodies/mass_properties.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
+
+#include <vector>
 
 namespace lodestone {
 

@@ -2,7 +2,6 @@
 
 #include "engine/bodies/bonds.hpp"
 #include "engine/bodies/clumps.hpp"
-
 #include "engine/core/random.hpp"
 
 #include <algorithm>
@@ -21,10 +20,8 @@ Region fill_region(const Preset& preset) {
 
 double draw_diameter(const GeneratorParameters& g, Random& rng) {
   switch (g.size_distribution) {
-    case SizeDistribution::Monodisperse:
-      return g.diameter;
-    case SizeDistribution::Uniform:
-      return g.diameter * (1.0 + g.size_spread * (2.0 * rng.uniform() - 1.0));
+    case SizeDistribution::Monodisperse: return g.diameter;
+    case SizeDistribution::Uniform: return g.diameter * (1.0 + g.size_spread * (2.0 * rng.uniform() - 1.0));
     case SizeDistribution::LogNormal: {
       // ln d ~ N(ln D - sigma^2/2, sigma^2): the mean diameter stays D.
       const double s = g.size_spread;
@@ -50,10 +47,8 @@ void finish_particle(Particles& p, size_t i, const Preset& preset, const Quat& o
 
 Quat draw_orientation(const GeneratorParameters& g, Random& rng) {
   switch (g.orientation) {
-    case OrientationKind::Aligned:
-      return rotation_between(Vec3::UnitZ(), g.axis);
-    case OrientationKind::Random:
-      return rng.orientation();
+    case OrientationKind::Aligned: return rotation_between(Vec3::UnitZ(), g.axis);
+    case OrientationKind::Random: return rng.orientation();
     case OrientationKind::RandomHemisphere: {
       // Turning a body by pi about its own x axis maps its z axis to -z: folds the sphere onto the
       // half around `axis` and keeps the distribution uniform there.
@@ -100,8 +95,8 @@ void generate_lattice(const Preset& preset, Particles& p, Random& rng) {
   }
   // Sites inside a cell (fractions of the spacing): the centre, or a quarter and three quarters along the
   // diagonal, so that every site keeps a quarter cell from the region's faces.
-  const std::vector<Vec3> basis = bcc ? std::vector<Vec3>{Vec3::Constant(0.25), Vec3::Constant(0.75)}
-                                      : std::vector<Vec3>{Vec3::Constant(0.5)};
+  const std::vector<Vec3> basis =
+      bcc ? std::vector<Vec3>{Vec3::Constant(0.25), Vec3::Constant(0.75)} : std::vector<Vec3>{Vec3::Constant(0.5)};
   const int material = material_index(preset.materials, g.material);
   for (int k = 0; k < g.count; ++k) {
     const long long cell = k / per_cell;
@@ -200,15 +195,9 @@ Particles generate_particles(const Preset& preset) {
   Particles p;
   Random rng(preset.particles.seed);
   switch (preset.particles.kind) {
-    case GeneratorKind::Lattice:
-      generate_lattice(preset, p, rng);
-      break;
-    case GeneratorKind::Random:
-      generate_random(preset, p, rng);
-      break;
-    case GeneratorKind::List:
-      generate_list(preset, p);
-      break;
+    case GeneratorKind::Lattice: generate_lattice(preset, p, rng); break;
+    case GeneratorKind::Random: generate_random(preset, p, rng); break;
+    case GeneratorKind::List: generate_list(preset, p); break;
     case GeneratorKind::Checkpoint:
       // The saved state as a whole, contacts and clumps included, is restored by the Session.
       throw PresetError("$.particles.kind", "checkpoint: the particles come from the saved state, not a generator");

@@ -1,6 +1,7 @@
 #include "engine/bodies/mass_properties.hpp"
 
 #include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>

@@ -12,9 +12,9 @@
 // When no two pebbles overlap (touching is allowed) the union is the plain sum of the spheres and the
 // result is exact: each sphere contributes m, m c and 2/5 m R^2 about its centre (parallel axes).
 
-#include <vector>
-
 #include "engine/core/math.hpp"
+
+#include <vector>
 
 namespace lodestone {
 

@@ -9,16 +9,16 @@
 namespace lodestone {
 
 struct ContactGeometry {
-  Vec3 normal = Vec3::UnitZ();  // unit, from the second body towards the first (i)
-  double overlap = 0.0;         // [m] sum of radii minus distance (> 0 when the surfaces overlap)
-  Vec3 lever_i = Vec3::Zero();  // [m] contact point minus centre of i
-  Vec3 lever_j = Vec3::Zero();  // [m] contact point minus centre of j (zero for a wall)
-  Vec3 relative_velocity = Vec3::Zero();    // [m/s] of i relative to j at the contact point
-  double normal_velocity = 0.0;             // [m/s] relative_velocity . normal (> 0 separating)
-  Vec3 tangential_velocity = Vec3::Zero();  // [m/s] in the contact plane
-  double effective_mass = 0.0;              // [kg] m_i m_j / (m_i + m_j); a wall: m_i
-  double effective_radius = 0.0;            // [m]  R_i R_j / (R_i + R_j); a wall: R_i
-  double radius_i = 0.0, radius_j = 0.0;    // [m]  radius_j = 0 for a wall
+  Vec3 normal = Vec3::UnitZ();                    // unit, from the second body towards the first (i)
+  double overlap = 0.0;                           // [m] sum of radii minus distance (> 0 when the surfaces overlap)
+  Vec3 lever_i = Vec3::Zero();                    // [m] contact point minus centre of i
+  Vec3 lever_j = Vec3::Zero();                    // [m] contact point minus centre of j (zero for a wall)
+  Vec3 relative_velocity = Vec3::Zero();          // [m/s] of i relative to j at the contact point
+  double normal_velocity = 0.0;                   // [m/s] relative_velocity . normal (> 0 separating)
+  Vec3 tangential_velocity = Vec3::Zero();        // [m/s] in the contact plane
+  double effective_mass = 0.0;                    // [kg] m_i m_j / (m_i + m_j); a wall: m_i
+  double effective_radius = 0.0;                  // [m]  R_i R_j / (R_i + R_j); a wall: R_i
+  double radius_i = 0.0, radius_j = 0.0;          // [m]  radius_j = 0 for a wall
   Vec3 relative_angular_velocity = Vec3::Zero();  // [rad/s] w_i - w_j; a wall: w_i
   // Rolling: the bodies' moments of inertia about the contact point in series, 1/I = sum 1/(I + m R^2)
   // (Ai et al. 2011); twisting: about the line of centres, 1/I = sum 1/I. A wall: body i alone.

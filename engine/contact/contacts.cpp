@@ -137,10 +137,9 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
           if (!h.active && distance_sq > reach * reach) continue;
           const double distance = std::sqrt(distance_sq);
           if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
-          const ContactGeometry g =
-              sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j],
-                                     p.angular_velocity[i], p.angular_velocity[j], p.mass[i], p.mass[j],
-                                     p.inertia[i], p.inertia[j]);
+          const ContactGeometry g = sphere_sphere_geometry(
+              separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j], p.angular_velocity[i],
+              p.angular_velocity[j], p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);
           SandBodies bodies;
           if (sand) {
             bodies.separation = separation;
@@ -149,8 +148,8 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
             bodies.orientation_j = p.orientation[j];
           }
           ContactResponse r;
-          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state.step,
-                                p.id[i], p.id[j], part, r))
+          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state.step, p.id[i],
+                                p.id[j], part, r))
             continue;
           // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
           force[i] += r.force;
@@ -172,7 +171,8 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
     for (int upper = 0; upper < 2; ++upper) {
       if (model.box.side(axis, upper) != SideKind::Wall) continue;
       const int side = 2 * axis + upper;
-      if (static_cast<int>(model.floor.side) == side + 1) continue;  // the floor's own law (engine/contact/law_floor.cpp)
+      if (static_cast<int>(model.floor.side) == side + 1)
+        continue;  // the floor's own law (engine/contact/law_floor.cpp)
       // With a lid the top side moves: its height is part of the state.
       const bool lid = axis == 2 && upper && model.pressure.method == PressureMethod::Lid;
       const double plane = lid ? state.lid_height : upper ? model.box.max[axis] : model.box.min[axis];

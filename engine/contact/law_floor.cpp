@@ -81,8 +81,9 @@ void apply_floor(const Model& model, State& state, double dt) {
       p.velocity[i] -= v_lateral;  // stuck: no lateral motion
     } else {
       const double speed = v_lateral.norm();
-      const Vec3 direction = speed > 0.0 ? Vec3(v_lateral / speed)
-                                         : f_lateral.norm() > 0.0 ? Vec3(f_lateral.normalized()) : Vec3::Zero();
+      const Vec3 direction = speed > 0.0              ? Vec3(v_lateral / speed)
+                             : f_lateral.norm() > 0.0 ? Vec3(f_lateral.normalized())
+                                                      : Vec3::Zero();
       friction = -dynamic * direction;
       friction_loss += dynamic * speed * dt;
     }

@@ -12,7 +12,9 @@
 
 namespace lodestone {
 
-inline bool hertz_coulomb_active(const ContactGeometry& g) { return g.overlap > 0.0; }
+inline bool hertz_coulomb_active(const ContactGeometry& g) {
+  return g.overlap > 0.0;
+}
 
 ContactResponse hertz_coulomb_contact(const HertzCoulombParameters& law, const PairCoefficients& pair,
                                       const ContactGeometry& g, ContactHistory& h);

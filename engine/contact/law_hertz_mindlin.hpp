@@ -13,7 +13,9 @@
 
 namespace lodestone {
 
-inline bool hertz_mindlin_active(const ContactGeometry& g) { return g.overlap > 0.0; }
+inline bool hertz_mindlin_active(const ContactGeometry& g) {
+  return g.overlap > 0.0;
+}
 
 ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const PairCoefficients& pair,
                                       const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,

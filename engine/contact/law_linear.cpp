@@ -15,9 +15,8 @@ LinearStiffness linear_stiffness(const LinearLawParameters& law, const PairCoeff
   return {kn, law.kratio > 0.0 ? kn / law.kratio : 0.0};
 }
 
-ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair,
-                               const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
-                               bool newly_active) {
+ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
+                               ContactHistory& h, const Vec3& previous_shear, bool newly_active) {
   const LinearStiffness k = linear_stiffness(law, pair, g);
   const double gap = -g.overlap;
 

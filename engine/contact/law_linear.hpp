@@ -33,8 +33,7 @@ inline bool linear_active(const LinearLawParameters& law, const ContactGeometry&
 
 // Evaluates the law; `h.shear` must already hold this step's shear displacement and
 // `previous_shear` the one before this step's increment. Updates h.
-ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair,
-                               const ContactGeometry& g, ContactHistory& h, const Vec3& previous_shear,
-                               bool newly_active);
+ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
+                               ContactHistory& h, const Vec3& previous_shear, bool newly_active);
 
 }  // namespace lodestone

@@ -22,15 +22,15 @@ struct BondEntry {
 // bending (EI/L) and torsion (GJ/L) stiffness, unless given directly.
 struct BondParameters {
   BondCreation create = BondCreation::None;
-  double touch_tolerance = 0.01;  // [-] touching: centre distance <= (r_a + r_b)(1 + tolerance)
-  std::vector<BondEntry> list;    // create = list
-  double youngs_modulus = 1.0e7;  // [Pa] E
-  std::optional<double> shear_modulus;  // [Pa] G; unset: E / (2 (1 + 0.3))
-  double radius_ratio = 1.0;      // [-] cross-section radius / smaller particle radius
+  double touch_tolerance = 0.01;            // [-] touching: centre distance <= (r_a + r_b)(1 + tolerance)
+  std::vector<BondEntry> list;              // create = list
+  double youngs_modulus = 1.0e7;            // [Pa] E
+  std::optional<double> shear_modulus;      // [Pa] G; unset: E / (2 (1 + 0.3))
+  double radius_ratio = 1.0;                // [-] cross-section radius / smaller particle radius
   std::optional<double> axial_stiffness;    // [N/m]     EA/L directly (replaces E)
   std::optional<double> bending_stiffness;  // [N m/rad] EI/L directly (replaces E)
   std::optional<double> torsion_stiffness;  // [N m/rad] GJ/L directly (replaces G)
-  double damping_ratio = 1.0;     // [-] local damping of the relative motion (1: critical)
+  double damping_ratio = 1.0;               // [-] local damping of the relative motion (1: critical)
   std::optional<double> tensile_strength;   // [Pa] largest normal stress (tension + bending); unset: unbreakable
   std::optional<double> shear_strength;     // [Pa] largest shear stress (shear + torsion); unset: unbreakable
 };
@@ -42,10 +42,10 @@ enum class FloorSide : int { None, XMin, XMax, YMin, YMax, ZMin, ZMax };  // wal
 
 struct FloorParameters {
   FloorSide side = FloorSide::None;
-  double static_friction = 0.5;      // [-] mu_s
-  double dynamic_friction = 0.4;     // [-] mu_d (<= mu_s)
-  std::optional<double> stiffness;   // [N/m] normal stiffness; unset: the linear kn of particle and wall material
-  double damping_ratio = 0.5;        // [-] normal damping ratio of collisions (1: critical)
+  double static_friction = 0.5;     // [-] mu_s
+  double dynamic_friction = 0.4;    // [-] mu_d (<= mu_s)
+  std::optional<double> stiffness;  // [N/m] normal stiffness; unset: the linear kn of particle and wall material
+  double damping_ratio = 0.5;       // [-] normal damping ratio of collisions (1: critical)
 };
 
 }  // namespace lodestone

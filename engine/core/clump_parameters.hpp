@@ -3,11 +3,11 @@
 // pebbles (seed 000 'clumps of dipoles for non-spherical magnets'), added to the particles of the
 // generator. engine/bodies/clumps.hpp builds and moves them.
 
+#include "engine/core/math.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "engine/core/math.hpp"
 
 namespace lodestone {
 
@@ -36,6 +36,5 @@ struct ClumpEntry {
   std::optional<double> moment;          // [A m^2] cube, bar, per pebble; unset: magnetisation x spacing^3
   std::vector<ClumpPebble> pebbles;      // list
 };
-
 
 }  // namespace lodestone

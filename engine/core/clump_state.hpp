@@ -5,10 +5,10 @@
 // The rotation is carried by the angular momentum (world frame), which the free-rotation splitting
 // (engine/bodies/clumps.cpp) keeps exactly.
 
+#include "engine/core/math.hpp"
+
 #include <cstdint>
 #include <vector>
-
-#include "engine/core/math.hpp"
 
 namespace lodestone {
 

@@ -14,8 +14,8 @@ using Mat3 = Eigen::Matrix3d;
 using Quat = Eigen::Quaterniond;  // unit quaternion, body frame -> world frame
 
 inline constexpr double pi = std::numbers::pi;
-inline constexpr double mu0 = 4e-7 * pi;             // vacuum permeability [T m / A] (pre-2019 SI value)
-inline constexpr double mu0_over_4pi = 1e-7;         // [T m / A]
+inline constexpr double mu0 = 4e-7 * pi;      // vacuum permeability [T m / A] (pre-2019 SI value)
+inline constexpr double mu0_over_4pi = 1e-7;  // [T m / A]
 
 // x rounded to the nearest integer, ties to even: std::nearbyint in the default rounding mode, for |x| < 2^51,
 // without the library call that nearbyint costs on the baseline x86-64 target (no SSE4.1 round
@@ -26,7 +26,9 @@ inline double round_to_integer(double x) {
   return (x + shift) - shift;
 }
 
-inline double sphere_volume(double radius) { return 4.0 / 3.0 * pi * radius * radius * radius; }
+inline double sphere_volume(double radius) {
+  return 4.0 / 3.0 * pi * radius * radius * radius;
+}
 
 // Rotation by the vector angle*axis = w*dt (world frame), applied on the left of q.
 // Exact for a constant angular velocity; keeps |q| = 1 up to round-off (renormalised by callers).

@@ -11,9 +11,9 @@ namespace lodestone {
 
 PairCoefficients mix_materials(const Material& a, const Material& b) {
   PairCoefficients c;
-  c.kn = a.kn * b.kn / (a.kn + b.kn);                                          // seed 000 eq. 11
+  c.kn = a.kn * b.kn / (a.kn + b.kn);  // seed 000 eq. 11
   c.ks = (a.ks > 0.0 && b.ks > 0.0) ? a.ks * b.ks / (a.ks + b.ks) : 0.0;
-  c.friction = std::min(a.friction, b.friction);                               // seed 000 eq. 12
+  c.friction = std::min(a.friction, b.friction);  // seed 000 eq. 12
   c.e_star = 1.0 / ((1.0 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus +
                     (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);  // seed 004 eq. 9
   c.g_star = 1.0 / (2.0 * (2.0 - a.poisson_ratio) * (1.0 + a.poisson_ratio) / a.youngs_modulus +
@@ -41,8 +41,9 @@ void wrap_periodic(const Model& model, std::vector<Vec3>& position, size_t begin
   }
 }
 
-
-void wrap_periodic(const Model& model, Particles& p) { wrap_periodic(model, p.position, 0, p.size()); }
+void wrap_periodic(const Model& model, Particles& p) {
+  wrap_periodic(model, p.position, 0, p.size());
+}
 
 Model make_model(const Preset& p) {
   Model m;
@@ -51,6 +52,8 @@ Model make_model(const Preset& p) {
   return m;
 }
 
-void store_model(const Model& m, Preset& p) { static_cast<PhysicsParameters&>(p) = m; }
+void store_model(const Model& m, Preset& p) {
+  static_cast<PhysicsParameters&>(p) = m;
+}
 
 }  // namespace lodestone

@@ -17,20 +17,20 @@ struct Preset;
 
 // Coefficients of one (material, material) pair; symmetric.
 struct PairCoefficients {
-  double kn = 0.0;        // [N/m] linear normal stiffness, materials in series
-  double ks = 0.0;        // [N/m] linear shear stiffness, materials in series
-  double friction = 0.0;  // [-]   the smaller coefficient
-  double e_star = 0.0;    // [Pa]  1/E* = (1-nu1^2)/E1 + (1-nu2^2)/E2
-  double g_star = 0.0;    // [Pa]  1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2 (Mindlin)
+  double kn = 0.0;         // [N/m] linear normal stiffness, materials in series
+  double ks = 0.0;         // [N/m] linear shear stiffness, materials in series
+  double friction = 0.0;   // [-]   the smaller coefficient
+  double e_star = 0.0;     // [Pa]  1/E* = (1-nu1^2)/E1 + (1-nu2^2)/E2
+  double g_star = 0.0;     // [Pa]  1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2 (Mindlin)
   double g_torsion = 0.0;  // [Pa]  1/G = 1/G1 + 1/G2, G = E / (2 (1 + nu)): twisting of a bonded contact (sand law)
   double surface_energy = 0.0;  // [J/m^2] sqrt(gamma1 gamma2) (sand law)
 };
 
 // What the suggested time step was limited by (shown to the user).
 struct TimeStepAdvice {
-  double suggested = 0.0;       // [s] 1/(2 pi omega_max)
-  double omega_max = 0.0;       // [rad/s]
-  std::string limited_by;       // "contact stiffness", "field torque", ...
+  double suggested = 0.0;  // [s] 1/(2 pi omega_max)
+  double omega_max = 0.0;  // [rad/s]
+  std::string limited_by;  // "contact stiffness", "field torque", ...
 };
 
 // The preset's physics sections (PhysicsParameters) and what is derived from them.
@@ -44,12 +44,12 @@ struct Model : PhysicsParameters {
   std::vector<PairCoefficients> pair_table;  // material_count x material_count, row-major
   double time_step = 0.0;                    // [s] the one in use
   TimeStepAdvice advice;
-  double skin = 0.0;                         // [m] Verlet skin
-  double contact_reach = 0.0;                // [m] largest surface gap at which a contact can be active
-  double dipole_cutoff = 0.0;                // [m] centre distance (cutoff method)
-  double max_radius = 0.0;                   // [m] of the particles the model was prepared for
-  Vec3 periodic_length = Vec3::Zero();       // [m] box length along periodic axes, 0 elsewhere
-  double lid_damping = 0.0;                  // [N s/m] pressure.method = lid
+  double skin = 0.0;                    // [m] Verlet skin
+  double contact_reach = 0.0;           // [m] largest surface gap at which a contact can be active
+  double dipole_cutoff = 0.0;           // [m] centre distance (cutoff method)
+  double max_radius = 0.0;              // [m] of the particles the model was prepared for
+  Vec3 periodic_length = Vec3::Zero();  // [m] box length along periodic axes, 0 elsewhere
+  double lid_damping = 0.0;             // [N s/m] pressure.method = lid
 
   const PairCoefficients& pair(int a, int b) const {
     return pair_table[static_cast<size_t>(a) * materials.size() + static_cast<size_t>(b)];

@@ -21,17 +21,17 @@ enum class MomentModel : int { Rigid, StonerWohlfarth, Induced };
 
 struct Material {
   std::string name = "material";
-  double density = 7500.0;          // [kg/m^3]
-  double youngs_modulus = 1.0e9;    // [Pa]   Hertz-Mindlin (seed 004 eq. 9)
-  double poisson_ratio = 0.3;       // [-]
-  double kn = 1.0e3;                // [N/m]  linear normal stiffness, inherited in series (seed 000 eq. 11)
-  double ks = 1.0e3;                // [N/m]  linear shear stiffness, inherited in series
-  double friction = 0.5;            // [-]    Coulomb coefficient, inherited as the minimum (seed 000 eq. 12)
-  double magnetization = 0.0;       // [A/m]  rigid: moment = M V along the easy axis; Stoner-Wohlfarth: Ms
+  double density = 7500.0;        // [kg/m^3]
+  double youngs_modulus = 1.0e9;  // [Pa]   Hertz-Mindlin (seed 004 eq. 9)
+  double poisson_ratio = 0.3;     // [-]
+  double kn = 1.0e3;              // [N/m]  linear normal stiffness, inherited in series (seed 000 eq. 11)
+  double ks = 1.0e3;              // [N/m]  linear shear stiffness, inherited in series
+  double friction = 0.5;          // [-]    Coulomb coefficient, inherited as the minimum (seed 000 eq. 12)
+  double magnetization = 0.0;     // [A/m]  rigid: moment = M V along the easy axis; Stoner-Wohlfarth: Ms
   MomentModel moment_model = MomentModel::Rigid;
-  double anisotropy = 0.0;          // [J/m^3] uniaxial anisotropy constant K (Stoner-Wohlfarth)
-  double susceptibility = 0.0;      // [-]    induced: m = chi V B / mu0
-  double surface_energy = 0.0;      // [J/m^2] sand law: gamma (pull-off 3 pi gamma R*), mixed sqrt(g1 g2)
+  double anisotropy = 0.0;      // [J/m^3] uniaxial anisotropy constant K (Stoner-Wohlfarth)
+  double susceptibility = 0.0;  // [-]    induced: m = chi V B / mu0
+  double surface_energy = 0.0;  // [J/m^2] sand law: gamma (pull-off 3 pi gamma R*), mixed sqrt(g1 g2)
 };
 
 // [SECTION] Contact laws
@@ -39,13 +39,13 @@ enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb, Sand };
 
 // Seed 000 (PFC linear model with dashpot).
 struct LinearLawParameters {
-  int lin_mode = 0;          // 0: absolute normal update, 1: incremental
-  double rgap = 0.0;         // [m] reference gap: active when the surface gap <= rgap
-  double dp_nratio = 0.0;    // [-] normal critical damping ratio
-  double dp_sratio = 0.0;    // [-] shear critical damping ratio
-  int dp_mode = 0;           // 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both
-  double emod = 0.0;         // [Pa] deformability: when > 0, kn = A E*/L per contact (A = pi r_min^2)
-  double kratio = 0.0;       // [-]  deformability: ks = kn / kratio (0: ks = 0)
+  int lin_mode = 0;        // 0: absolute normal update, 1: incremental
+  double rgap = 0.0;       // [m] reference gap: active when the surface gap <= rgap
+  double dp_nratio = 0.0;  // [-] normal critical damping ratio
+  double dp_sratio = 0.0;  // [-] shear critical damping ratio
+  int dp_mode = 0;         // 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both
+  double emod = 0.0;       // [Pa] deformability: when > 0, kn = A E*/L per contact (A = pi r_min^2)
+  double kratio = 0.0;     // [-]  deformability: ks = kn / kratio (0: ks = 0)
 };
 
 // Seed 004 eqs. 7-9 with a Mindlin tangential spring and Tsuji-form damping.
@@ -94,7 +94,8 @@ struct ContactParameters {
 };
 
 // [SECTION] Magnetics
-// Direct: the exact sum over all pairs (the reference). Tree: its Barnes-Hut approximation (engine/magnetic/dipole_tree.hpp).
+// Direct: the exact sum over all pairs (the reference). Tree: its Barnes-Hut approximation
+// (engine/magnetic/dipole_tree.hpp).
 enum class DipoleMethod : int { Off, Cutoff, Direct, Tree };
 
 struct MagneticParameters {
@@ -116,20 +117,20 @@ enum class FieldProgram : int { Constant, Ramp, Rotating, Oscillating };
 
 struct FieldParameters {
   FieldProgram program = FieldProgram::Constant;
-  double strength = 0.0;             // [T] |B| (amplitude for oscillating, final value for ramp)
-  Vec3 direction{0.0, 0.0, 1.0};     // unit; rotating: the direction at t = 0
-  double start_strength = 0.0;       // [T] ramp: |B| at t = 0
-  double ramp_time = 1.0;            // [s] ramp: time to reach `strength`
-  double frequency = 1.0;            // [Hz] rotating and oscillating programs
-  Vec3 rotation_axis{1.0, 0.0, 0.0}; // unit; rotating: the field turns about this axis
-  double phase = 0.0;                // [rad] oscillating: B = strength sin(2 pi f t + phase) direction
-  Mat3 gradient = Mat3::Zero();      // [T/m] dB_a/dx_b, constant; must be symmetric and traceless
+  double strength = 0.0;                // [T] |B| (amplitude for oscillating, final value for ramp)
+  Vec3 direction{0.0, 0.0, 1.0};        // unit; rotating: the direction at t = 0
+  double start_strength = 0.0;          // [T] ramp: |B| at t = 0
+  double ramp_time = 1.0;               // [s] ramp: time to reach `strength`
+  double frequency = 1.0;               // [Hz] rotating and oscillating programs
+  Vec3 rotation_axis{1.0, 0.0, 0.0};    // unit; rotating: the field turns about this axis
+  double phase = 0.0;                   // [rad] oscillating: B = strength sin(2 pi f t + phase) direction
+  Mat3 gradient = Mat3::Zero();         // [T/m] dB_a/dx_b, constant; must be symmetric and traceless
   Vec3 gradient_origin = Vec3::Zero();  // [m] point where B equals the program value
 };
 
 // [SECTION] Environment: gravity and global viscous damping (seed 004 eqs. 5-6)
 struct EnvironmentParameters {
-  Vec3 gravity = Vec3::Zero();       // [m/s^2]
+  Vec3 gravity = Vec3::Zero();         // [m/s^2]
   double translational_damping = 0.0;  // [N s/m]  force -gamma v
   double rotational_damping = 0.0;     // [N s/m]  torque -R^2 gamma* omega
   double temperature = 0.0;            // [K] thermal noise matched to the damping (engine/step/thermal.hpp); 0: off
@@ -139,18 +140,17 @@ struct EnvironmentParameters {
 enum class SideKind : int { Wall, Open, Periodic };
 
 struct BoxParameters {
-  Vec3 min = Vec3::Zero();                  // [m]
-  Vec3 max{0.01, 0.01, 0.01};               // [m]
+  Vec3 min = Vec3::Zero();     // [m]
+  Vec3 max{0.01, 0.01, 0.01};  // [m]
   SideKind x_min = SideKind::Wall, x_max = SideKind::Wall;
   SideKind y_min = SideKind::Wall, y_max = SideKind::Wall;
   SideKind z_min = SideKind::Wall, z_max = SideKind::Wall;
-  std::string wall_material;                // name; empty: the first material
+  std::string wall_material;  // name; empty: the first material
 
   SideKind side(int axis, int upper) const {
-    static constexpr SideKind BoxParameters::*sides[3][2] = {
-        {&BoxParameters::x_min, &BoxParameters::x_max},
-        {&BoxParameters::y_min, &BoxParameters::y_max},
-        {&BoxParameters::z_min, &BoxParameters::z_max}};
+    static constexpr SideKind BoxParameters::*sides[3][2] = {{&BoxParameters::x_min, &BoxParameters::x_max},
+                                                             {&BoxParameters::y_min, &BoxParameters::y_max},
+                                                             {&BoxParameters::z_min, &BoxParameters::z_max}};
     return this->*sides[axis][upper];
   }
   bool periodic(int axis) const { return side(axis, 0) == SideKind::Periodic; }
@@ -170,8 +170,8 @@ enum class IntegratorScheme : int { VelocityVerlet, OverdampedHeun };
 struct IntegratorParameters {
   IntegratorScheme scheme = IntegratorScheme::VelocityVerlet;
   std::optional<double> max_displacement;  // [m] overdamped: shorten a step so no particle moves more
-  std::optional<double> time_step;      // [s] unset: the suggested value
-  std::optional<double> neighbor_skin;  // [m] unset: 0.3 largest diameters
+  std::optional<double> time_step;         // [s] unset: the suggested value
+  std::optional<double> neighbor_skin;     // [m] unset: 0.3 largest diameters
 };
 
 // [SECTION] Pressure on the packing (seed 004 Sec. 3)
@@ -182,9 +182,9 @@ enum class PressureMethod : int { None, Lid, TopLayer };
 
 struct PressureParameters {
   PressureMethod method = PressureMethod::None;
-  double pressure = 0.0;                 // [Pa]
-  std::optional<double> lid_damping;     // [N s/m] unset: gamma x (lid area / pi r_mean^2)
-  double top_fraction = 0.9;             // [-] top_layer: particles above this fraction of z_max
+  double pressure = 0.0;              // [Pa]
+  std::optional<double> lid_damping;  // [N s/m] unset: gamma x (lid area / pi r_mean^2)
+  double top_fraction = 0.9;          // [-] top_layer: particles above this fraction of z_max
 };
 
 // [SECTION] Protocol: stages run in order (seed 004 Sec. 3); each changes preset fields
@@ -193,10 +193,10 @@ enum class StageEnd : int { Time, NoOverlap, Settled, Aligned };
 
 struct ProtocolStage {
   std::string name = "stage";
-  double duration = 1.0;          // [s] longest the stage runs
+  double duration = 1.0;  // [s] longest the stage runs
   StageEnd until = StageEnd::Time;
-  double threshold = 0.0;         // no_overlap: largest overlap / radius; settled: largest speed [m/s];
-                                  // aligned: <cos theta>
+  double threshold = 0.0;  // no_overlap: largest overlap / radius; settled: largest speed [m/s];
+                           // aligned: <cos theta>
   nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
 };
 
@@ -236,29 +236,29 @@ struct ParticleEntry {
 struct GeneratorParameters {
   GeneratorKind kind = GeneratorKind::Random;
   int count = 100;
-  std::string material;                  // empty: the first material
+  std::string material;  // empty: the first material
   std::uint64_t seed = 1;
-  std::optional<Region> region;          // unset: the whole box
+  std::optional<Region> region;  // unset: the whole box
   SizeDistribution size_distribution = SizeDistribution::Monodisperse;
-  double diameter = 1e-3;                // [m] mean diameter
-  double size_spread = 0.0;              // [-] log-normal: sigma of ln d; uniform: half-width / mean
-  std::optional<double> spacing;         // [m] lattice spacing (cubic cell edge); unset: the smallest without overlap
+  double diameter = 1e-3;         // [m] mean diameter
+  double size_spread = 0.0;       // [-] log-normal: sigma of ln d; uniform: half-width / mean
+  std::optional<double> spacing;  // [m] lattice spacing (cubic cell edge); unset: the smallest without overlap
   LatticeKind lattice = LatticeKind::SimpleCubic;
-  double jitter = 0.0;                   // [m] lattice: uniform random displacement of each coordinate, +-jitter
+  double jitter = 0.0;  // [m] lattice: uniform random displacement of each coordinate, +-jitter
   OrientationKind orientation = OrientationKind::Random;
-  Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis direction (aligned), pole of the hemisphere (random_hemisphere)
-  double velocity_spread = 0.0;          // [m/s] standard deviation of each initial velocity component
-  int max_attempts = 1000;               // random placement: tries per particle before giving up
-  bool allow_overlap = false;            // random placement: accept overlaps (removed by a protocol stage)
+  Vec3 axis{0.0, 0.0, 1.0};      // unit: easy axis direction (aligned), pole of the hemisphere (random_hemisphere)
+  double velocity_spread = 0.0;  // [m/s] standard deviation of each initial velocity component
+  int max_attempts = 1000;       // random placement: tries per particle before giving up
+  bool allow_overlap = false;    // random placement: accept overlaps (removed by a protocol stage)
   std::vector<ParticleEntry> particles;  // list generator
   std::string file;                      // checkpoint: path (relative paths: to the preset file's folder)
 };
 
 // [SECTION] Run settings (the headless runner's defaults; its options override them)
 struct RunParameters {
-  double duration = 1.0;      // [s] simulated time
-  int series_interval = 100;  // [steps] between time-series rows
-  int frame_interval = 0;     // [steps] between particle frames (0: none)
+  double duration = 1.0;          // [s] simulated time
+  int series_interval = 100;      // [steps] between time-series rows
+  int frame_interval = 0;         // [steps] between particle frames (0: none)
   double real_time_factor = 0.0;  // [-] the app's pace on load: simulated s per wall s (0: as fast as possible)
 };
 
@@ -273,8 +273,8 @@ struct PhysicsParameters {
   BoxParameters box;
   IntegratorParameters integrator;
   PressureParameters pressure;
-  BondParameters bonds;    // seed 003 beam bonds (engine/bodies/bonds.hpp)
-  FloorParameters floor;   // seed 003 frictional floor (engine/contact/law_floor.hpp)
+  BondParameters bonds;   // seed 003 beam bonds (engine/bodies/bonds.hpp)
+  FloorParameters floor;  // seed 003 frictional floor (engine/contact/law_floor.hpp)
 };
 
 // [SECTION] Display units: how the app shows values (the engine stays in SI)

@@ -164,10 +164,10 @@ struct Health {
 // The energy check of the checks stage (engine/step/health.hpp): the balance at a reference step and
 // what it is compared with. Not saved in checkpoints: a restored run takes a new reference.
 struct EnergyWatch {
-  bool valid = false;       // false: the next check takes the reference (after a load or an edit)
-  std::int64_t step = 0;    // the reference step
-  double balance = 0.0;     // [J] Observables::energy_balance() there
-  double scale = 0.0;       // [J] the energies' magnitudes there (kinetic + |each potential|)
+  bool valid = false;                 // false: the next check takes the reference (after a load or an edit)
+  std::int64_t step = 0;              // the reference step
+  double balance = 0.0;               // [J] Observables::energy_balance() there
+  double scale = 0.0;                 // [J] the energies' magnitudes there (kinetic + |each potential|)
   std::array<double, 5> exchanged{};  // [J] dissipated by friction, dashpots, damping; field and stiffness work there
 };
 
@@ -177,37 +177,37 @@ struct State {
   // N x 6, [i * 6 + side], side = 2 axis + upper; empty when no side of the box is a wall (184 bytes a
   // record: 1.1 KiB per particle that a periodic or open box never uses).
   std::vector<ContactHistory> wall_history;
-  double time = 0.0;                         // [s]
+  double time = 0.0;  // [s]
   std::int64_t step = 0;
   EnergyLedger energy;
   EventLog events;
   Health health;
   EnergyWatch energy_watch;
-  Vec3 total_moment = Vec3::Zero();          // [A m^2] at the last force pass (field work bookkeeping)
+  Vec3 total_moment = Vec3::Zero();  // [A m^2] at the last force pass (field work bookkeeping)
   // Viscous damping force and torque of the last force pass, per particle (empty without damping), the
   // Langevin noise included at T > 0: the dissipation of a step is booked with the trapezoid of the old and
   // new forces.
-  std::vector<Vec3> damping_force;           // [N]
-  std::vector<Vec3> damping_torque;          // [N m]
-  bool forces_current = false;               // forces match the positions (set by a force pass)
+  std::vector<Vec3> damping_force;   // [N]
+  std::vector<Vec3> damping_torque;  // [N m]
+  bool forces_current = false;       // forces match the positions (set by a force pass)
   // Force the particles exert on each wall side at the last force pass [N], side = 2 axis + upper.
   std::array<Vec3, 6> wall_force{};
-  double lid_height = 0.0;                   // [m] z of the lid (pressure.method = lid)
-  double lid_velocity = 0.0;                 // [m/s] of the lid, set by the last force pass
-  bool lid_placed = false;                   // the lid sits on the packing (placed when switched on)
+  double lid_height = 0.0;    // [m] z of the lid (pressure.method = lid)
+  double lid_velocity = 0.0;  // [m/s] of the lid, set by the last force pass
+  bool lid_placed = false;    // the lid sits on the packing (placed when switched on)
   // Protocol: the stage running (0 without a protocol), when it began, and whether all stages ran.
   int stage = 0;
-  double stage_start_time = 0.0;             // [s]
+  double stage_start_time = 0.0;  // [s]
   bool protocol_finished = false;
-  bool overlaps_expected = false;            // a stage is removing overlaps: the overlap check is off
-  double last_time_step = 0.0;               // [s] the step just made (overdamped steps may be shortened)
+  bool overlaps_expected = false;  // a stage is removing overlaps: the overlap check is off
+  double last_time_step = 0.0;     // [s] the step just made (overdamped steps may be shortened)
   // First time since the stage began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
-  std::optional<double> alignment_time;      // [s]
-  DipoleHistory dipole_history;              // magnetics.force_interval > 1
+  std::optional<double> alignment_time;  // [s]
+  DipoleHistory dipole_history;          // magnetics.force_interval > 1
   // Beam bonds (seed 003, engine/bodies/bonds.hpp) and how many have broken since t = 0.
   std::vector<Bond> bonds;
   std::uint64_t broken_bonds = 0;
-  Clumps clumps;                             // rigid clumps of pebbles (seed 000, engine/bodies/clumps.hpp)
+  Clumps clumps;  // rigid clumps of pebbles (seed 000, engine/bodies/clumps.hpp)
 };
 
 }  // namespace lodestone

@@ -45,7 +45,8 @@ concept Is = std::same_as<std::remove_const_t<T>, U>;
 
 static_assert(sizeof(RollingHistory) == 9 * sizeof(double), "RollingHistory changed: update checkpoint.cpp");
 static_assert(sizeof(SandPointers) == 12 * sizeof(double), "SandPointers changed: update checkpoint.cpp");
-static_assert(std::variant_size_v<decltype(ContactHistory::law_state)> == 3, "law_state changed: update checkpoint.cpp");
+static_assert(std::variant_size_v<decltype(ContactHistory::law_state)> == 3,
+              "law_state changed: update checkpoint.cpp");
 
 template <class A, Is<RollingHistory> H>
 void fields(A& a, H& h) {
@@ -71,8 +72,8 @@ void fields(A& a, E& e) {
 template <class A, Is<Particles> P>
 void fields(A& a, P& p) {
   a(p.position), a(p.velocity), a(p.orientation), a(p.angular_velocity), a(p.force), a(p.torque), a(p.radius),
-      a(p.mass), a(p.inertia), a(p.material), a(p.easy_axis_body), a(p.moment_body), a(p.moment), a(p.id),
-      a(p.clump), a(p.clump_offset);
+      a(p.mass), a(p.inertia), a(p.material), a(p.easy_axis_body), a(p.moment_body), a(p.moment), a(p.id), a(p.clump),
+      a(p.clump_offset);
 }
 template <class A, Is<Clumps> C>
 void fields(A& a, C& c) {
@@ -104,7 +105,7 @@ void fields(A& a, H& h) {
       a(h.force_previous), a(h.force_last), a(h.torque_previous), a(h.torque_last);
 }
 static_assert(sizeof(Bond) == 2 * sizeof(std::uint64_t) + 2 * sizeof(int) + 2 * sizeof(double) + 2 * sizeof(Quat) +
-                  sizeof(double) + 2 * sizeof(Vec3),
+                                  sizeof(double) + 2 * sizeof(Vec3),
               "Bond changed: update fields(Bond) in checkpoint.cpp");
 template <class A, Is<Bond> B>
 void fields(A& a, B& b) {
@@ -114,10 +115,10 @@ void fields(A& a, B& b) {
 template <class A, Is<State> S>
 void fields(A& a, S& s) {
   a(s.particles), a(s.neighbors), a(s.wall_history), a(s.time), a(s.step), a(s.energy), a(s.events), a(s.health),
-      a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force),
-      a(s.lid_height), a(s.lid_velocity), a(s.lid_placed), a(s.stage), a(s.stage_start_time),
-      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history),
-      a(s.bonds), a(s.broken_bonds), a(s.clumps);
+      a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force), a(s.lid_height),
+      a(s.lid_velocity), a(s.lid_placed), a(s.stage), a(s.stage_start_time), a(s.protocol_finished),
+      a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds),
+      a(s.broken_bonds), a(s.clumps);
 }
 
 // [SECTION] Writer
@@ -161,7 +162,9 @@ class Writer {
   }
   void operator()(std::monostate) {}
   template <class T>
-  void operator()(const T& s) requires requires(Writer& w) { fields(w, s); }
+  void operator()(const T& s) requires requires(Writer& w) {
+    fields(w, s);
+  }
   { fields(*this, s); }
 };
 
@@ -198,7 +201,8 @@ class Reader {
   void operator()(EventKind& k) {
     int v = 0;
     (*this)(v);
-    if (v < 0 || v >= kEventKinds) fail("an event kind " + std::to_string(v) + " is not 0 to " + std::to_string(kEventKinds - 1));
+    if (v < 0 || v >= kEventKinds)
+      fail("an event kind " + std::to_string(v) + " is not 0 to " + std::to_string(kEventKinds - 1));
     k = static_cast<EventKind>(v);
   }
   void operator()(Vec3& v) { raw(v.data(), 3 * sizeof(double), "a vector"); }
@@ -238,7 +242,9 @@ class Reader {
   }
   void operator()(std::monostate&) {}
   template <class T>
-  void operator()(T& s) requires requires(Reader& r) { fields(r, s); }
+  void operator()(T& s) requires requires(Reader& r) {
+    fields(r, s);
+  }
   { fields(*this, s); }
 
   [[noreturn]] static void fail(const std::string& message) { throw CheckpointError(message); }
@@ -257,7 +263,8 @@ class Reader {
   size_t length() {
     std::uint64_t n = 0;
     (*this)(n);
-    if (n > left_) fail("a list claims " + std::to_string(n) + " entries but only " + std::to_string(left_) + " bytes follow");
+    if (n > left_)
+      fail("a list claims " + std::to_string(n) + " entries but only " + std::to_string(left_) + " bytes follow");
     return static_cast<size_t>(n);
   }
   const char* data_;
@@ -270,10 +277,21 @@ void check_state(const State& s) {
   const Particles& p = s.particles;
   const size_t n = p.size();
   auto fail = [](const std::string& m) { Reader::fail(m); };
-  const size_t sizes[] = {p.velocity.size(),  p.orientation.size(), p.angular_velocity.size(), p.force.size(),
-                          p.torque.size(),    p.radius.size(),      p.mass.size(),             p.inertia.size(),
-                          p.material.size(),  p.easy_axis_body.size(), p.moment_body.size(),   p.moment.size(),
-                          p.id.size(),        p.clump.size(),       p.clump_offset.size()};
+  const size_t sizes[] = {p.velocity.size(),
+                          p.orientation.size(),
+                          p.angular_velocity.size(),
+                          p.force.size(),
+                          p.torque.size(),
+                          p.radius.size(),
+                          p.mass.size(),
+                          p.inertia.size(),
+                          p.material.size(),
+                          p.easy_axis_body.size(),
+                          p.moment_body.size(),
+                          p.moment.size(),
+                          p.id.size(),
+                          p.clump.size(),
+                          p.clump_offset.size()};
   for (size_t m : sizes)
     if (m != n) fail("the particle arrays differ in length (" + std::to_string(m) + " and " + std::to_string(n) + ")");
   std::unordered_set<std::uint64_t> ids;
@@ -301,7 +319,8 @@ void check_state(const State& s) {
       fail("a bond (" + std::to_string(b.a) + ", " + std::to_string(b.b) + ") is not two different particles of " +
            std::to_string(n) + " at a positive rest length");
   if (l.contact_history.size() != l.contact_pairs.size()) fail("contact history and contact pairs differ in length");
-  if (l.valid && l.reference_position.size() != n) fail("the neighbour lists' reference positions are not one per particle");
+  if (l.valid && l.reference_position.size() != n)
+    fail("the neighbour lists' reference positions are not one per particle");
   if (!s.wall_history.empty() && s.wall_history.size() != 6 * n)
     fail("wall contact history is neither empty (no walls) nor six entries per particle");
   if (s.events.recent.size() > EventLog::kRecentCapacity || s.events.next_slot >= EventLog::kRecentCapacity)
@@ -333,7 +352,9 @@ void check_state(const State& s) {
 
 }  // namespace
 
-std::uint64_t checkpoint_checksum(const char* data, size_t size) { return fnv1a(data, size); }
+std::uint64_t checkpoint_checksum(const char* data, size_t size) {
+  return fnv1a(data, size);
+}
 
 std::string checkpoint_to_bytes(const Preset& preset, const State& state) {
   Writer w;

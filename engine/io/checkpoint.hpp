@@ -10,8 +10,8 @@
 // against the particle count, and the checksum, so a damaged file gives a CheckpointError, never
 // a crash or a silently wrong state.
 
-#include "engine/io/preset_io.hpp"
 #include "engine/core/state.hpp"
+#include "engine/io/preset_io.hpp"
 
 #include <cstdint>
 #include <stdexcept>

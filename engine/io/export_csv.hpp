@@ -3,10 +3,10 @@
 // row carrying its frame's step and time (pandas, R, a spreadsheet). Columns and units:
 // docs/outputs.md.
 
+#include "engine/io/frame_fields.hpp"
+
 #include <ostream>
 #include <string>
-
-#include "engine/io/frame_fields.hpp"
 
 namespace lodestone {
 

@@ -1,5 +1,10 @@
 #include "engine/io/export_frames.hpp"
 
+#include "engine/io/export_csv.hpp"
+#include "engine/io/export_lammps_dump.hpp"
+#include "engine/io/export_vtk.hpp"
+#include "engine/io/export_xyz.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,11 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
-
-#include "engine/io/export_csv.hpp"
-#include "engine/io/export_lammps_dump.hpp"
-#include "engine/io/export_vtk.hpp"
-#include "engine/io/export_xyz.hpp"
 
 namespace lodestone {
 namespace {
@@ -39,28 +39,20 @@ std::ofstream open_for_writing(const std::string& path, const char* what) {
 
 const char* frame_format_name(FrameFormat format) {
   switch (format) {
-    case FrameFormat::ExtendedXyz:
-      return "extended XYZ";
-    case FrameFormat::VtkPolyData:
-      return "VTK PolyData";
-    case FrameFormat::LammpsDump:
-      return "LAMMPS dump";
-    case FrameFormat::Csv:
-      return "CSV";
+    case FrameFormat::ExtendedXyz: return "extended XYZ";
+    case FrameFormat::VtkPolyData: return "VTK PolyData";
+    case FrameFormat::LammpsDump: return "LAMMPS dump";
+    case FrameFormat::Csv: return "CSV";
   }
   return "?";
 }
 
 const char* frame_format_extension(FrameFormat format) {
   switch (format) {
-    case FrameFormat::ExtendedXyz:
-      return ".xyz";
-    case FrameFormat::VtkPolyData:
-      return ".vtp";
-    case FrameFormat::LammpsDump:
-      return ".dump";
-    case FrameFormat::Csv:
-      return ".csv";
+    case FrameFormat::ExtendedXyz: return ".xyz";
+    case FrameFormat::VtkPolyData: return ".vtp";
+    case FrameFormat::LammpsDump: return ".dump";
+    case FrameFormat::Csv: return ".csv";
   }
   return "";
 }
@@ -105,14 +97,9 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 std::string frame_file_text(FrameFormat format, const FrameFields& frame) {
   std::ostringstream out;
   switch (format) {
-    case FrameFormat::ExtendedXyz:
-      write_xyz_frame(out, frame);
-      break;
-    case FrameFormat::VtkPolyData:
-      return vtp_text(frame);
-    case FrameFormat::LammpsDump:
-      write_lammps_dump_frame(out, frame);
-      break;
+    case FrameFormat::ExtendedXyz: write_xyz_frame(out, frame); break;
+    case FrameFormat::VtkPolyData: return vtp_text(frame);
+    case FrameFormat::LammpsDump: write_lammps_dump_frame(out, frame); break;
     case FrameFormat::Csv:
       out << frame_csv_header();
       write_csv_frame(out, frame);
@@ -151,17 +138,10 @@ void FrameSeriesWriter::write(const FrameFields& frame) {
     write_file_atomically(collection_path_, pvd_text(collection_));
   } else {
     switch (format_) {
-      case FrameFormat::ExtendedXyz:
-        write_xyz_frame(out_, frame);
-        break;
-      case FrameFormat::LammpsDump:
-        write_lammps_dump_frame(out_, frame);
-        break;
-      case FrameFormat::Csv:
-        write_csv_frame(out_, frame);
-        break;
-      case FrameFormat::VtkPolyData:
-        break;
+      case FrameFormat::ExtendedXyz: write_xyz_frame(out_, frame); break;
+      case FrameFormat::LammpsDump: write_lammps_dump_frame(out_, frame); break;
+      case FrameFormat::Csv: write_csv_frame(out_, frame); break;
+      case FrameFormat::VtkPolyData: break;
     }
     if (!out_) throw ExportError("writing frames to " + path_ + " failed (disk full?)");
   }

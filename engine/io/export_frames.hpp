@@ -5,15 +5,15 @@
 // export_lammps_dump, export_csv) and share the per-particle values of engine/io/frame_fields.hpp.
 // Columns, units and how to open each in ParaView / OVITO: docs/outputs.md.
 
+#include "engine/io/export_vtk.hpp"
+#include "engine/io/frame_fields.hpp"
+
 #include <cstdint>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "engine/io/export_vtk.hpp"
-#include "engine/io/frame_fields.hpp"
 
 namespace lodestone {
 

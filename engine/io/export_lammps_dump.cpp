@@ -7,12 +7,9 @@ namespace {
 
 char side_flag(SideKind kind) {
   switch (kind) {
-    case SideKind::Periodic:
-      return 'p';
-    case SideKind::Wall:
-      return 'f';
-    case SideKind::Open:
-      return 's';
+    case SideKind::Periodic: return 'p';
+    case SideKind::Wall: return 'f';
+    case SideKind::Open: return 's';
   }
   return 'f';
 }

@@ -12,10 +12,10 @@
 // is written w i j k, quatw the scalar part (LAMMPS's order; the XYZ and VTK frames write x y z w).
 // Values are SI: read with `units si`.
 
+#include "engine/io/frame_fields.hpp"
+
 #include <ostream>
 #include <string>
-
-#include "engine/io/frame_fields.hpp"
 
 namespace lodestone {
 

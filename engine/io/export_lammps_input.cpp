@@ -72,12 +72,9 @@ char side_flag(SideKind kind) {
   // bins never get thinner than the box (LAMMPS refuses bins much smaller than the cutoff). Walls:
   // fixed ('f'), with fix wall/gran at the box face.
   switch (kind) {
-    case SideKind::Periodic:
-      return 'p';
-    case SideKind::Wall:
-      return 'f';
-    case SideKind::Open:
-      return 'm';
+    case SideKind::Periodic: return 'p';
+    case SideKind::Wall: return 'f';
+    case SideKind::Open: return 'm';
   }
   return 'm';
 }
@@ -97,8 +94,7 @@ std::string granular_model(const LinearLawParameters& lin, const PairCoefficient
 std::string field_expression(const FieldParameters& f, double t0, int axis, double scale) {
   const std::string t = "(time+" + number(t0) + ")";
   switch (f.program) {
-    case FieldProgram::Constant:
-      return number(scale * f.strength * f.direction[axis]);
+    case FieldProgram::Constant: return number(scale * f.strength * f.direction[axis]);
     case FieldProgram::Ramp:
       return "(" + number(scale * f.start_strength * f.direction[axis]) + "+" +
              number(scale * (f.strength - f.start_strength) * f.direction[axis]) + "*min(max(" + t + "/" +
@@ -172,8 +168,7 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   }
   switch (preset.magnetics.method) {
     case DipoleMethod::Off:
-    case DipoleMethod::Cutoff:
-      break;
+    case DipoleMethod::Cutoff: break;
     case DipoleMethod::Direct:
       for (int axis = 0; axis < 3; ++axis)
         if (preset.box.periodic(axis)) {

@@ -22,12 +22,12 @@
 // Scenes LAMMPS cannot run as ours does are refused with LammpsExportError, which names the preset
 // field, its value and what can be exported; nothing is approximated silently.
 
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+#include "engine/io/preset_io.hpp"
+
 #include <stdexcept>
 #include <string>
-
-#include "engine/core/model.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/core/state.hpp"
 
 namespace lodestone {
 

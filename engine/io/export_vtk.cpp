@@ -93,20 +93,11 @@ std::string pvd_text(const std::vector<PvdEntry>& entries) {
     s += "\" group=\"\" part=\"0\" file=\"";
     for (char c : e.file) {  // file names are ours, but keep the attribute well-formed whatever the stem
       switch (c) {
-        case '&':
-          s += "&amp;";
-          break;
-        case '<':
-          s += "&lt;";
-          break;
-        case '>':
-          s += "&gt;";
-          break;
-        case '"':
-          s += "&quot;";
-          break;
-        default:
-          s += c;
+        case '&': s += "&amp;"; break;
+        case '<': s += "&lt;"; break;
+        case '>': s += "&gt;"; break;
+        case '"': s += "&quot;"; break;
+        default: s += c;
       }
     }
     s += "\"/>\n";

@@ -5,10 +5,10 @@
 // material, radius, velocity, angular_velocity, orientation, easy_axis, moment, force, torque,
 // alignment, cluster. Field data carries TimeValue [s] and Step. Columns and units: docs/outputs.md.
 
+#include "engine/io/frame_fields.hpp"
+
 #include <string>
 #include <vector>
-
-#include "engine/io/frame_fields.hpp"
 
 namespace lodestone {
 

@@ -3,9 +3,9 @@
 // Lattice, Origin, pbc, Properties, Time and Step, then one line per particle. Columns and units:
 // docs/outputs.md.
 
-#include <ostream>
-
 #include "engine/io/frame_fields.hpp"
+
+#include <ostream>
 
 namespace lodestone {
 

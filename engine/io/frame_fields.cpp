@@ -1,9 +1,9 @@
 #include "engine/io/frame_fields.hpp"
 
-#include <cstdio>
-
-#include "engine/magnetic/field.hpp"
 #include "engine/analysis/observables.hpp"
+#include "engine/magnetic/field.hpp"
+
+#include <cstdio>
 
 namespace lodestone {
 

@@ -5,14 +5,14 @@
 // desktop app's simulation thread fills one on request and hands it to the GUI thread, which
 // writes the file (the GUI never reads the live State). Columns and units: docs/outputs.md.
 
+#include "engine/analysis/clusters.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "engine/analysis/clusters.hpp"
-#include "engine/core/model.hpp"
-#include "engine/core/state.hpp"
 
 namespace lodestone {
 

@@ -70,7 +70,8 @@ Preset stage_preset(const Preset& base, int stage) {
   try {
     return preset_from_json(j);
   } catch (const PresetError& e) {
-    throw PresetError("$.protocol[" + std::to_string(stage) + "]", std::string("with the stage's changes: ") + e.what());
+    throw PresetError("$.protocol[" + std::to_string(stage) + "]",
+                      std::string("with the stage's changes: ") + e.what());
   }
 }
 
@@ -105,7 +106,9 @@ void collect_changes(const json& before, const json& after, const std::string& p
   out.emplace_back(path, after);
 }
 
-std::string top_key(const std::string& path) { return path.substr(0, path.find('.')); }
+std::string top_key(const std::string& path) {
+  return path.substr(0, path.find('.'));
+}
 
 bool is_within(const std::string& path, const std::string& prefix) {
   return path == prefix || path.rfind(prefix + ".", 0) == 0;
@@ -117,8 +120,8 @@ std::string error_path(const std::string& dotted) {
   for (size_t start = 0;;) {
     const size_t dot = dotted.find('.', start);
     const std::string segment = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    const bool numeric = !segment.empty() && std::all_of(segment.begin(), segment.end(),
-                                                         [](unsigned char c) { return std::isdigit(c); });
+    const bool numeric = !segment.empty() &&
+                         std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c); });
     out += numeric ? "[" + segment + "]" : "." + segment;
     if (dot == std::string::npos) break;
     start = dot + 1;
@@ -160,9 +163,10 @@ Preset apply_changes(const Preset& preset, const json& set, const std::string& w
     const std::string path = where + "." + it.key();
     const std::string top = top_key(it.key());
     if (top == "particles" || top == "protocol" || top == "timeline" || top == "version")
-      throw PresetError(path, "'" + top + "' cannot change during a run; these changes may set the parameters "
-                                          "(materials, contact, magnetics, field, environment, box, integrator, "
-                                          "pressure, bonds, floor, clumps, run, description, units)");
+      throw PresetError(path, "'" + top +
+                                  "' cannot change during a run; these changes may set the parameters "
+                                  "(materials, contact, magnetics, field, environment, box, integrator, "
+                                  "pressure, bonds, floor, clumps, run, description, units)");
     set_json_path(j, it.key(), it.value(), path);
   }
   try {
@@ -199,7 +203,8 @@ Preset fold_applied_entries(const Preset& document, const std::vector<int>& entr
     const json& set = document.timeline[k].set;
     const std::string where = "$.timeline[" + std::to_string(k) + "].set";
     if (protocol.empty()) {
-      for (auto it = set.begin(); it != set.end(); ++it) set_json_path(base, it.key(), it.value(), where + "." + it.key());
+      for (auto it = set.begin(); it != set.end(); ++it)
+        set_json_path(base, it.key(), it.value(), where + "." + it.key());
       continue;
     }
     const auto stage = static_cast<size_t>(std::clamp(entry_stages[k], 0, static_cast<int>(protocol.size()) - 1));
@@ -214,9 +219,9 @@ Preset fold_applied_entries(const Preset& document, const std::vector<int>& entr
   }
   Preset out = preset_from_json(base);
   out.protocol = std::move(protocol);
-  out.timeline.assign(document.timeline.begin() + static_cast<std::ptrdiff_t>(std::min(entry_stages.size(),
-                                                                                       document.timeline.size())),
-                      document.timeline.end());
+  out.timeline.assign(
+      document.timeline.begin() + static_cast<std::ptrdiff_t>(std::min(entry_stages.size(), document.timeline.size())),
+      document.timeline.end());
   return out;
 }
 

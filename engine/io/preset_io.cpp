@@ -31,7 +31,9 @@ void require_unit(Quantity q, const std::string& unit, const std::string& path) 
     throw PresetError(path, "'" + unit + "' is not a unit of this quantity; use one of: " + accepted_units_text(q));
 }
 
-const char* axis_name(int a) { return a == 0 ? "x" : a == 1 ? "y" : "z"; }
+const char* axis_name(int a) {
+  return a == 0 ? "x" : a == 1 ? "y" : "z";
+}
 
 }  // namespace
 
@@ -66,11 +68,9 @@ void validate_preset(const Preset& p) {
   if (scale > 0.0) {
     if ((g - g.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale)
       throw PresetError("$.field.gradient", "must be symmetric (curl B = 0 in free space)");
-    if (std::abs(g.trace()) > 1e-9 * scale)
-      throw PresetError("$.field.gradient", "must be traceless (div B = 0)");
+    if (std::abs(g.trace()) > 1e-9 * scale) throw PresetError("$.field.gradient", "must be traceless (div B = 0)");
   }
-  if (p.field.program == FieldProgram::Rotating &&
-      std::abs(p.field.direction.dot(p.field.rotation_axis)) > 1.0 - 1e-9)
+  if (p.field.program == FieldProgram::Rotating && std::abs(p.field.direction.dot(p.field.rotation_axis)) > 1.0 - 1e-9)
     throw PresetError("$.field.rotation_axis", "must not be parallel to the field direction");
 
   const GeneratorParameters& gen = p.particles;
@@ -112,14 +112,14 @@ void validate_preset(const Preset& p) {
                                                                    : static_cast<double>(gen.count);
   double pebbles = 0.0;
   for (const ClumpEntry& c : p.clumps)
-    pebbles += c.shape == ClumpShape::List ? static_cast<double>(c.pebbles.size())
+    pebbles += c.shape == ClumpShape::List   ? static_cast<double>(c.pebbles.size())
                : c.shape == ClumpShape::Cube ? std::pow(static_cast<double>(c.count), 3.0)
                                              : static_cast<double>(c.count);
   if (generated + pebbles > kMaxParticles) {
     std::ostringstream os;
     os << "the scene would have " << std::fixed << std::setprecision(0) << generated + pebbles << " particles ("
-       << generated << " from particles, " << pebbles << " pebbles of " << p.clumps.size()
-       << " clumps); at most " << kMaxParticles << " are supported";
+       << generated << " from particles, " << pebbles << " pebbles of " << p.clumps.size() << " clumps); at most "
+       << kMaxParticles << " are supported";
     throw PresetError(p.clumps.empty() ? "$.particles" : "$.clumps", os.str());
   }
   validate_clumps(p);
@@ -172,9 +172,13 @@ Preset load_preset_file(const std::string& path) {
   return preset;
 }
 
-json preset_to_json(const Preset& preset) { return write_object(preset, preset_schema()); }
+json preset_to_json(const Preset& preset) {
+  return write_object(preset, preset_schema());
+}
 
-std::string preset_to_text(const Preset& preset) { return preset_to_json(preset).dump(2) + "\n"; }
+std::string preset_to_text(const Preset& preset) {
+  return preset_to_json(preset).dump(2) + "\n";
+}
 
 void save_preset_file(const Preset& preset, const std::string& path) {
   const std::string text = preset_to_text(preset);
@@ -195,7 +199,9 @@ void save_preset_file(const Preset& preset, const std::string& path) {
   }
 }
 
-Preset default_preset() { return parse_preset(default_preset_text(), "built-in default preset"); }
+Preset default_preset() {
+  return parse_preset(default_preset_text(), "built-in default preset");
+}
 
 std::vector<FieldDoc> preset_field_docs() {
   std::vector<FieldDoc> docs;

@@ -1,7 +1,7 @@
 #pragma once
 // Reading and writing presets (the struct: engine/core/preset.hpp): one JSON file = one whole scene
-// (format in docs/presets.md, generated from the field tables in preset_schema.cpp). Loading validates everything and converts units to SI; a bad file
-// gives a PresetError naming the JSON path, the value and what is allowed.
+// (format in docs/presets.md, generated from the field tables in preset_schema.cpp). Loading validates everything and
+// converts units to SI; a bad file gives a PresetError naming the JSON path, the value and what is allowed.
 
 #include "engine/core/preset.hpp"
 #include "engine/io/schema.hpp"
@@ -58,6 +58,5 @@ Preset default_preset();
 // Documentation of every field (docs/presets.md is this, checked by a test).
 std::vector<FieldDoc> preset_field_docs();
 std::string preset_docs_markdown();
-
 
 }  // namespace lodestone

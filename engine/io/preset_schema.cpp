@@ -70,8 +70,9 @@ const Schema<HertzMindlinParameters>& hertz_mindlin_schema() {
   static const Schema<P> s = {
       real<P>("damping_ratio_n", &P::damping_ratio_n, Q::Dimensionless, r::closed(0.0, 1.0),
               "Normal damping ratio beta_n: force -2 sqrt(5/6) beta_n sqrt(S_n m*) v_n, S_n = 2 E* sqrt(R* delta)."),
-      real<P>("damping_ratio_t", &P::damping_ratio_t, Q::Dimensionless, r::closed(0.0, 1.0),
-              "Tangential damping ratio beta_t: force -2 sqrt(5/6) beta_t sqrt(S_t m*) v_t, S_t = 8 G* sqrt(R* delta)."),
+      real<P>(
+          "damping_ratio_t", &P::damping_ratio_t, Q::Dimensionless, r::closed(0.0, 1.0),
+          "Tangential damping ratio beta_t: force -2 sqrt(5/6) beta_t sqrt(S_t m*) v_t, S_t = 8 G* sqrt(R* delta)."),
   };
   return s;
 }
@@ -281,7 +282,8 @@ const Schema<GeneratorParameters>& generator_schema() {
   using P = GeneratorParameters;
   static const Schema<P> s = {
       choice<P>("kind", &P::kind, {"lattice", "random", "list", "checkpoint"},
-                "lattice: simple cubic or bcc (`lattice`); random: random non-overlapping placement; list: the entries in `particles`; "
+                "lattice: simple cubic or bcc (`lattice`); random: random non-overlapping placement; list: the entries "
+                "in `particles`; "
                 "checkpoint: continue the saved run in `file` (particles, contacts, time, protocol stage) with this "
                 "preset's parameters."),
       integer<P>("count", &P::count, 0, kMaxParticles,
@@ -310,7 +312,8 @@ const Schema<GeneratorParameters>& generator_schema() {
                 "Easy axes (body z, the moment's starting direction) all along `axis`, uniformly random, or "
                 "uniformly random on the half sphere around `axis` (moments start on the side of the easy axis "
                 "nearer `axis`: seed 004's 0 <= theta <= 90 deg when `axis` is the field)."),
-      direction<P>("axis", &P::axis, "Easy axis direction (aligned), or the pole of the half sphere (random_hemisphere)."),
+      direction<P>("axis", &P::axis,
+                   "Easy axis direction (aligned), or the pole of the half sphere (random_hemisphere)."),
       real<P>("velocity_spread", &P::velocity_spread, Q::Velocity, r::non_negative(),
               "Standard deviation of each initial velocity component."),
       integer<P>("max_attempts", &P::max_attempts, 1, 1'000'000,
@@ -348,7 +351,8 @@ const Schema<PressureParameters>& pressure_schema() {
 const Schema<BondEntry>& bond_entry_schema() {
   using P = BondEntry;
   static const Schema<P> s = {
-      integer<P>("a", &P::a, 0, kMaxParticles, "First particle: its index in generation order (list entries in order)."),
+      integer<P>("a", &P::a, 0, kMaxParticles,
+                 "First particle: its index in generation order (list entries in order)."),
       integer<P>("b", &P::b, 0, kMaxParticles, "Second particle."),
   };
   return s;
@@ -464,8 +468,9 @@ const Schema<Preset>& preset_schema() {
   static const Schema<P> s = {
       integer<P>("version", &P::version, kPresetVersion, kPresetVersion, "Preset format version."),
       text<P>("description", &P::description, "What the scene shows (the app lists it)."),
-      object<P>("units", &P::units, &display_units_schema, "Display units of the app (values in the file are "
-                                                          "SI numbers or strings with units)."),
+      object<P>("units", &P::units, &display_units_schema,
+                "Display units of the app (values in the file are "
+                "SI numbers or strings with units)."),
       object_list<P>("materials", &P::materials, &material_schema, "Materials (at least one)."),
       object<P>("contact", &P::contact, &contact_schema, "Contact law and its parameters."),
       object<P>("magnetics", &P::magnetics, &magnetics_schema, "Dipole-dipole interactions."),

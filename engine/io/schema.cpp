@@ -94,8 +94,8 @@ double read_real(const json& j, Quantity q, const Range& r, const std::string& p
 
 long long read_integer(const json& j, long long lo, long long hi, const std::string& path) {
   if (!j.is_number_integer())
-    throw PresetError(path, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                "], found " + describe_json(j));
+    throw PresetError(path, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], found " +
+                                describe_json(j));
   const auto out_of_range = [&] {
     return PresetError(path, "value " + j.dump() + " is out of the allowed range [" + std::to_string(lo) + ", " +
                                  std::to_string(hi) + "]");
@@ -135,7 +135,8 @@ Vec3 read_vector3(const json& j, Quantity q, bool direction, const std::string& 
   if (!j.is_array() || j.size() != 3)
     throw PresetError(path, "expected a list of 3 numbers [x, y, z], found " + describe_json(j));
   Vec3 v;
-  for (int k = 0; k < 3; ++k) v[k] = read_real(j[static_cast<size_t>(k)], q, ranges::any(), path + "[" + std::to_string(k) + "]");
+  for (int k = 0; k < 3; ++k)
+    v[k] = read_real(j[static_cast<size_t>(k)], q, ranges::any(), path + "[" + std::to_string(k) + "]");
   if (direction) {
     const double norm_sq = v.squaredNorm();
     if (!(norm_sq > 0.0)) throw PresetError(path, "a direction must not be the zero vector");
@@ -161,7 +162,9 @@ void expect_object(const json& j, const std::string& path) {
   if (!j.is_object()) throw PresetError(path, "expected an object {...}, found " + describe_json(j));
 }
 
-json write_vector3(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+json write_vector3(const Vec3& v) {
+  return json::array({v.x(), v.y(), v.z()});
+}
 
 json write_matrix3(const Mat3& m) {
   json rows = json::array();

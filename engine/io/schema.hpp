@@ -40,16 +40,42 @@ struct Range {
 };
 
 namespace ranges {
-inline Range any() { return {}; }
-inline Range non_negative() { return {0.0, std::numeric_limits<double>::infinity(), false, true}; }
-inline Range positive() { return {0.0, std::numeric_limits<double>::infinity(), true, true}; }
-inline Range closed(double lo, double hi) { return {lo, hi, false, false}; }
-inline Range half_open(double lo, double hi) { return {lo, hi, false, true}; }  // [lo, hi)
-inline Range open_closed(double lo, double hi) { return {lo, hi, true, false}; }  // (lo, hi]
+inline Range any() {
+  return {};
+}
+inline Range non_negative() {
+  return {0.0, std::numeric_limits<double>::infinity(), false, true};
+}
+inline Range positive() {
+  return {0.0, std::numeric_limits<double>::infinity(), true, true};
+}
+inline Range closed(double lo, double hi) {
+  return {lo, hi, false, false};
+}
+inline Range half_open(double lo, double hi) {
+  return {lo, hi, false, true};
+}  // [lo, hi)
+inline Range open_closed(double lo, double hi) {
+  return {lo, hi, true, false};
+}  // (lo, hi]
 }  // namespace ranges
 
-enum class FieldKind { Real, OptionalReal, Integer, Unsigned, Boolean, Text, Choice, Vector3, Direction, Matrix3,
-                       Object, OptionalObject, ObjectList, JsonObject };
+enum class FieldKind {
+  Real,
+  OptionalReal,
+  Integer,
+  Unsigned,
+  Boolean,
+  Text,
+  Choice,
+  Vector3,
+  Direction,
+  Matrix3,
+  Object,
+  OptionalObject,
+  ObjectList,
+  JsonObject
+};
 
 // One row of the generated documentation (docs/presets.md).
 struct FieldDoc {
@@ -138,8 +164,8 @@ void describe_schema(const Schema<S>& schema, std::vector<FieldDoc>& out, const 
                          f.kind == FieldKind::Vector3 || f.kind == FieldKind::Matrix3;
     doc.unit = numeric ? std::string(si_unit(f.quantity)) : "";
     doc.accepts = numeric ? detail::quantity_unit_text(f.quantity) : "";
-    const bool nested = f.kind == FieldKind::Object || f.kind == FieldKind::OptionalObject ||
-                        f.kind == FieldKind::ObjectList;
+    const bool nested =
+        f.kind == FieldKind::Object || f.kind == FieldKind::OptionalObject || f.kind == FieldKind::ObjectList;
     if (f.kind == FieldKind::Object)
       doc.default_value = "(object)";
     else if (f.kind == FieldKind::ObjectList && f.write(defaults).empty())
@@ -148,8 +174,7 @@ void describe_schema(const Schema<S>& schema, std::vector<FieldDoc>& out, const 
       doc.default_value = "(list of " + std::to_string(f.write(defaults).size()) + ")";
     else
       doc.default_value = f.write(defaults).dump();
-    if (f.kind == FieldKind::Real || f.kind == FieldKind::OptionalReal ||
-        (f.kind == FieldKind::Integer))
+    if (f.kind == FieldKind::Real || f.kind == FieldKind::OptionalReal || (f.kind == FieldKind::Integer))
       doc.range = f.range.text();
     doc.help = f.help;
     out.push_back(doc);
@@ -324,8 +349,8 @@ FieldSpec<S> matrix3(std::string key, Mat3 S::*member, Quantity q, std::string h
 
 // `member` may belong to a base of S (a Preset's physics sections are PhysicsParameters').
 template <class S, class C, class Owner>
-  requires std::is_base_of_v<Owner, S>
-FieldSpec<S> object(std::string key, C Owner::*member, const Schema<C>& (*schema)(), std::string help) {
+requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owner::*member,
+                                                         const Schema<C>& (*schema)(), std::string help) {
   FieldSpec<S> f;
   f.key = std::move(key);
   f.kind = FieldKind::Object;
@@ -365,9 +390,8 @@ FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const
 }
 
 template <class S, class C, class Owner>
-  requires std::is_base_of_v<Owner, S>
-FieldSpec<S> object_list(std::string key, std::vector<C> Owner::*member, const Schema<C>& (*schema)(),
-                         std::string help) {
+requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, std::vector<C> Owner::*member,
+                                                              const Schema<C>& (*schema)(), std::string help) {
   FieldSpec<S> f;
   f.key = std::move(key);
   f.kind = FieldKind::ObjectList;

@@ -21,17 +21,17 @@ const std::vector<UnitFactor> kVelocity = {{"m/s", 1.0}, {"cm/s", 1e-2}, {"mm/s"
 const std::vector<UnitFactor> kAngularVelocity = {{"rad/s", 1.0}, {"deg/s", pi / 180.0}, {"rpm", 2.0 * pi / 60.0}};
 const std::vector<UnitFactor> kAcceleration = {{"m/s^2", 1.0}, {"g0", 9.80665}};
 const std::vector<UnitFactor> kDensity = {{"kg/m^3", 1.0}, {"g/cm^3", 1e3}};
-const std::vector<UnitFactor> kPressure = {{"Pa", 1.0},  {"kPa", 1e3},       {"MPa", 1e6},
+const std::vector<UnitFactor> kPressure = {{"Pa", 1.0},  {"kPa", 1e3},      {"MPa", 1e6},
                                            {"GPa", 1e9}, {"atm", 101325.0}, {"bar", 1e5}};
 const std::vector<UnitFactor> kForce = {{"N", 1.0}, {"mN", 1e-3}, {"uN", 1e-6}, {"µN", 1e-6}, {"nN", 1e-9}};
 const std::vector<UnitFactor> kStiffness = {{"N/m", 1.0}, {"kN/m", 1e3}, {"MN/m", 1e6}};
 const std::vector<UnitFactor> kLinearDamping = {{"N s/m", 1.0}, {"kg/s", 1.0}};
-const std::vector<UnitFactor> kFluxDensity = {{"T", 1.0}, {"mT", 1e-3}, {"uT", 1e-6}, {"µT", 1e-6},
-                                              {"G", 1e-4}, {"kG", 0.1}, {"Oe", 1e-4}, {"kOe", 0.1}};
+const std::vector<UnitFactor> kFluxDensity = {{"T", 1.0},  {"mT", 1e-3}, {"uT", 1e-6}, {"µT", 1e-6},
+                                              {"G", 1e-4}, {"kG", 0.1},  {"Oe", 1e-4}, {"kOe", 0.1}};
 const std::vector<UnitFactor> kFieldGradient = {{"T/m", 1.0}, {"mT/m", 1e-3}, {"mT/mm", 1.0}};
 const std::vector<UnitFactor> kMagneticMoment = {{"A m^2", 1.0}, {"emu", 1e-3}};
-const std::vector<UnitFactor> kMagnetization = {{"A/m", 1.0}, {"kA/m", 1e3}, {"MA/m", 1e6},
-                                                {"G", 1e3}, {"emu/cm^3", 1e3}};
+const std::vector<UnitFactor> kMagnetization = {
+    {"A/m", 1.0}, {"kA/m", 1e3}, {"MA/m", 1e6}, {"G", 1e3}, {"emu/cm^3", 1e3}};
 const std::vector<UnitFactor> kFrequency = {{"Hz", 1.0}, {"kHz", 1e3}, {"MHz", 1e6}};
 const std::vector<UnitFactor> kAngle = {{"rad", 1.0}, {"deg", pi / 180.0}};
 const std::vector<UnitFactor> kEnergyDensity = {{"J/m^3", 1.0}, {"kJ/m^3", 1e3}, {"MJ/m^3", 1e6}, {"erg/cm^3", 0.1}};
@@ -75,7 +75,9 @@ const std::vector<UnitFactor>& accepted_units(Quantity q) {
   return kDimensionless;
 }
 
-std::string_view si_unit(Quantity q) { return accepted_units(q).front().symbol; }
+std::string_view si_unit(Quantity q) {
+  return accepted_units(q).front().symbol;
+}
 
 std::string accepted_units_text(Quantity q) {
   std::string out;
@@ -132,8 +134,8 @@ bool parse_quantity(std::string_view text, Quantity q, double& value_si, std::st
     }
   }
   if (unit.empty()) {
-    error = "'" + std::string(text) + "' has no unit; write a plain number for SI (" +
-            std::string(si_unit(q)) + ") or add one of: " + accepted_units_text(q);
+    error = "'" + std::string(text) + "' has no unit; write a plain number for SI (" + std::string(si_unit(q)) +
+            ") or add one of: " + accepted_units_text(q);
   } else if (q == Quantity::Dimensionless) {
     error = "'" + std::string(text) + "' has a unit, but this value is dimensionless";
   } else {

@@ -28,9 +28,7 @@ SimulationThread::SimulationThread(const Preset& preset, std::string source, boo
 
 SimulationThread::~SimulationThread() {
   quit_ = true;
-  {
-    std::lock_guard<std::mutex> lock(wake_mutex_);
-  }
+  { std::lock_guard<std::mutex> lock(wake_mutex_); }
   wake_.notify_all();
   thread_.join();
 }
@@ -115,17 +113,13 @@ void SimulationThread::advance_running() {
   const double time_step = session_->model().time_step;
   std::int64_t budget = 0;  // steps to do in this frame
   switch (pace_.mode) {
-    case PaceMode::Fastest:
-      budget = std::numeric_limits<std::int64_t>::max();
-      break;
+    case PaceMode::Fastest: budget = std::numeric_limits<std::int64_t>::max(); break;
     case PaceMode::RealTime:
       // Simulated time per frame = factor x frame length (never more than fits in the frame).
       budget = std::max<std::int64_t>(
           1, static_cast<std::int64_t>(pace_.value * std::chrono::duration<double>(kFrame).count() / time_step));
       break;
-    case PaceMode::StepsPerFrame:
-      budget = std::max<std::int64_t>(1, static_cast<std::int64_t>(pace_.value));
-      break;
+    case PaceMode::StepsPerFrame: budget = std::max<std::int64_t>(1, static_cast<std::int64_t>(pace_.value)); break;
   }
   std::int64_t done = 0;
   while (done < budget && session_->state().health.ok) {
@@ -152,7 +146,8 @@ void SimulationThread::publish() {
     rate_start_ = now;
   }
   // A protocol stage began or a timeline entry applied.
-  if (session_->state().stage != in_force_stage_ || session_->parameters_revision() != in_force_revision_) adopt_parameters();
+  if (session_->state().stage != in_force_stage_ || session_->parameters_revision() != in_force_revision_)
+    adopt_parameters();
   Snapshot& s = snapshots_.write_buffer();
   capture_snapshot(*session_, s);
   s.sequence = ++sequence_;

@@ -6,9 +6,9 @@
 
 #include "engine/live/command_queue.hpp"
 #include "engine/live/commands.hpp"
-#include "engine/session/session.hpp"
 #include "engine/live/snapshot.hpp"
 #include "engine/live/triple_buffer.hpp"
+#include "engine/session/session.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -56,8 +56,8 @@ class SimulationThread {
 
   // Owned by the simulation thread once it runs.
   std::unique_ptr<Session> session_;
-  std::shared_ptr<const Preset> scene_;      // the document (protocol and edits included)
-  std::shared_ptr<const Preset> in_force_;   // the running stage's parameters
+  std::shared_ptr<const Preset> scene_;     // the document (protocol and edits included)
+  std::shared_ptr<const Preset> in_force_;  // the running stage's parameters
   int in_force_stage_ = 0;
   std::uint64_t in_force_revision_ = 0;  // Session::parameters_revision() of in_force_
   std::string source_;

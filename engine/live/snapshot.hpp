@@ -3,11 +3,11 @@
 // and publishes it through a triple buffer (DESIGN: "Threads"); the renderer and the panels read
 // only this, never live engine state. Particle data is float (GPU-friendly), SI units.
 
-#include "engine/live/commands.hpp"
-#include "engine/io/frame_fields.hpp"
-#include "engine/core/model.hpp"
 #include "engine/analysis/observables.hpp"
+#include "engine/core/model.hpp"
+#include "engine/io/frame_fields.hpp"
 #include "engine/io/preset_io.hpp"
+#include "engine/live/commands.hpp"
 #include "engine/session/session.hpp"
 
 #include <cstdint>
@@ -40,20 +40,20 @@ struct ParticleSnapshot {
 };
 
 struct Snapshot {
-  std::uint64_t sequence = 0;   // counts publications
+  std::uint64_t sequence = 0;  // counts publications
   std::int64_t step = 0;
-  double time = 0.0;            // [s]
+  double time = 0.0;  // [s]
   ParticleSnapshot particles;
-  Vec3 field = Vec3::Zero();              // [T] uniform part of B now
-  Vec3 field_direction = Vec3::UnitZ();   // unit (the configured direction while B = 0)
+  Vec3 field = Vec3::Zero();             // [T] uniform part of B now
+  Vec3 field_direction = Vec3::UnitZ();  // unit (the configured direction while B = 0)
   Observables observables;
   StageTimings timings;
-  double steps_per_second = 0.0;          // measured while running
-  double time_step = 0.0;                 // [s] in use
-  std::string stage_label;                // protocol stage ("2/4 drop"), "" without a protocol
+  double steps_per_second = 0.0;  // measured while running
+  double time_step = 0.0;         // [s] in use
+  std::string stage_label;        // protocol stage ("2/4 drop"), "" without a protocol
   TimeStepAdvice advice;
   bool running = false;
-  SetPace pace;                           // how fast it runs (the scene's run.real_time_factor on load)
+  SetPace pace;  // how fast it runs (the scene's run.real_time_factor on load)
   Health health;
   // The scene document (what a save writes and a reset rebuilds: protocol and edits included),
   // and the parameters in force now, the running protocol stage's (what the panels show and
@@ -61,9 +61,9 @@ struct Snapshot {
   std::shared_ptr<const Preset> scene;
   std::shared_ptr<const Preset> in_force;
   std::uint64_t scene_revision = 0;
-  std::string scene_source;               // file name, or "built-in default preset"
-  std::uint64_t scene_loads = 0;          // scenes loaded so far (the first, then each LoadScene; not a reset):
-                                          // a newly loaded scene has no unsaved changes
+  std::string scene_source;       // file name, or "built-in default preset"
+  std::uint64_t scene_loads = 0;  // scenes loaded so far (the first, then each LoadScene; not a reset):
+                                  // a newly loaded scene has no unsaved changes
   // The edit_id of the last ApplyParameters handled (applied or refused): the GUI knows when the
   // scene here reflects all of its edits.
   std::uint64_t acknowledged_edit = 0;

@@ -34,9 +34,9 @@ class TripleBuffer {
   static constexpr int kIndexMask = 3;
   static constexpr int kFresh = 4;
   std::array<T, 3> buffers_{};
-  int write_ = 0;                 // owned by the writer
-  int read_ = 1;                  // owned by the reader
-  std::atomic<int> middle_{2};    // shared: index of the middle buffer | kFresh
+  int write_ = 0;               // owned by the writer
+  int read_ = 1;                // owned by the reader
+  std::atomic<int> middle_{2};  // shared: index of the middle buffer | kFresh
 };
 
 }  // namespace lodestone

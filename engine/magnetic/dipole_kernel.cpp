@@ -23,8 +23,7 @@ struct DipoleBlock {
 // the cutoff (separations already reduced to the minimum image), branch-free. Compiled for AVX-512, AVX2
 // and the baseline (SSE2), the version chosen when the program loads; all give the same bits (no fused
 // multiply-add, every operation rounded once, no reordered sums).
-LODESTONE_SIMD_CLONES void dipole_block(const double mi[3], DipoleBlock& b, int count,
-                                                                       double cap) {
+LODESTONE_SIMD_CLONES void dipole_block(const double mi[3], DipoleBlock& b, int count, double cap) {
   const double inv_cap = cap > 0.0 ? 1.0 / cap : 0.0;
   const double mix = mi[0], miy = mi[1], miz = mi[2];
 #pragma omp simd

@@ -18,11 +18,11 @@
 namespace lodestone {
 
 struct DipoleKernelInput {
-  const IndexPair* pairs = nullptr;  // ordered by (i, j)
-  const Vec3* position = nullptr;    // [m]
-  const Vec3* moment = nullptr;      // [A m^2]
-  double cutoff = 0.0;               // [m] centre distance
-  double cap = 0.0;                  // [m] dipole_cap (0: none)
+  const IndexPair* pairs = nullptr;     // ordered by (i, j)
+  const Vec3* position = nullptr;       // [m]
+  const Vec3* moment = nullptr;         // [A m^2]
+  double cutoff = 0.0;                  // [m] centre distance
+  double cap = 0.0;                     // [m] dipole_cap (0: none)
   Vec3 periodic_length = Vec3::Zero();  // [m] 0 on open axes
 };
 

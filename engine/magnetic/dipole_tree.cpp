@@ -125,11 +125,10 @@ namespace {
 
 // add_exact_pair for `count` near particles, branch-free: an entry at zero distance (the target itself, or a
 // coincident centre) or of the target's own clump (clump key equal to own_clump) gives exactly zero.
-LODESTONE_SIMD_CLONES void near_block(const double x[3], const double m[3], double own_clump,
-                                                          double cap, int count, const GroupLists& l,
-                                                          double* __restrict bx, double* __restrict by,
-                                                          double* __restrict bz, double* __restrict fx,
-                                                          double* __restrict fy, double* __restrict fz) {
+LODESTONE_SIMD_CLONES void near_block(const double x[3], const double m[3], double own_clump, double cap, int count,
+                                      const GroupLists& l, double* __restrict bx, double* __restrict by,
+                                      double* __restrict bz, double* __restrict fx, double* __restrict fy,
+                                      double* __restrict fz) {
   const double inv_cap = cap > 0.0 ? 1.0 / cap : 0.0;
   const double x0 = x[0], x1 = x[1], x2 = x[2], m0 = m[0], m1 = m[1], m2 = m[2];
   const double *px = l.px.data(), *py = l.py.data(), *pz = l.pz.data();
@@ -159,11 +158,9 @@ LODESTONE_SIMD_CLONES void near_block(const double x[3], const double m[3], doub
 }
 
 // add_expansion for `count` far cells (the same formula, component by component).
-LODESTONE_SIMD_CLONES void far_block(const double x[3], const double m[3], int count,
-                                                         const GroupLists& l, double* __restrict bx,
-                                                         double* __restrict by, double* __restrict bz,
-                                                         double* __restrict fx, double* __restrict fy,
-                                                         double* __restrict fz) {
+LODESTONE_SIMD_CLONES void far_block(const double x[3], const double m[3], int count, const GroupLists& l,
+                                     double* __restrict bx, double* __restrict by, double* __restrict bz,
+                                     double* __restrict fx, double* __restrict fy, double* __restrict fz) {
   const double x0 = x[0], x1 = x[1], x2 = x[2], m0 = m[0], m1 = m[1], m2 = m[2];
   const double *cx = l.cx.data(), *cy = l.cy.data(), *cz = l.cz.data();
   const double *bmx = l.bmx.data(), *bmy = l.bmy.data(), *bmz = l.bmz.data();

@@ -9,8 +9,7 @@ namespace lodestone {
 
 Vec3 uniform_field(const FieldParameters& f, double t) {
   switch (f.program) {
-    case FieldProgram::Constant:
-      return f.strength * f.direction;
+    case FieldProgram::Constant: return f.strength * f.direction;
     case FieldProgram::Ramp: {
       const double s = std::clamp(t / f.ramp_time, 0.0, 1.0);
       return (f.start_strength + (f.strength - f.start_strength) * s) * f.direction;
@@ -23,8 +22,7 @@ Vec3 uniform_field(const FieldParameters& f, double t) {
       const Vec3 rotated = d * std::cos(angle) + k.cross(d) * std::sin(angle) + k * k.dot(d) * (1.0 - std::cos(angle));
       return f.strength * rotated;
     }
-    case FieldProgram::Oscillating:
-      return f.strength * std::sin(2.0 * pi * f.frequency * t + f.phase) * f.direction;
+    case FieldProgram::Oscillating: return f.strength * std::sin(2.0 * pi * f.frequency * t + f.phase) * f.direction;
   }
   return Vec3::Zero();
 }
@@ -50,9 +48,7 @@ void apply_field(const Model& model, State& state, double dt) {
     const Vec3 b = has_gradient ? Vec3(b_now + f.gradient * (p.position[i] - f.gradient_origin)) : b_now;
     const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
     switch (mat.moment_model) {
-      case MomentModel::Rigid:
-        p.torque[i] += m.cross(b);
-        break;
+      case MomentModel::Rigid: p.torque[i] += m.cross(b); break;
       case MomentModel::StonerWohlfarth: {
         // The field turns the moment; the anisotropy passes the torque on to the body (eq. 3).
         const double volume = sphere_volume(p.radius[i]);

@@ -68,9 +68,7 @@ void update_moments(const Model& model, State& state, ThreadTeam& team) {
     for (size_t i = bounds[static_cast<size_t>(part)]; i < bounds[static_cast<size_t>(part) + 1]; ++i) {
       const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
       switch (mat.moment_model) {
-        case MomentModel::Rigid:
-          p.moment[i] = p.orientation[i] * p.moment_body[i];
-          break;
+        case MomentModel::Rigid: p.moment[i] = p.orientation[i] * p.moment_body[i]; break;
         case MomentModel::StonerWohlfarth: {
           // The previous direction picks the branch; a particle starts with its moment on the easy axis.
           const Vec3 n = p.easy_axis(i);
@@ -82,8 +80,8 @@ void update_moments(const Model& model, State& state, ThreadTeam& team) {
           break;
         }
         case MomentModel::Induced:
-          p.moment[i] = (mat.susceptibility * sphere_volume(p.radius[i]) / mu0) *
-                        applied_field(model, b_uniform, p.position[i]);
+          p.moment[i] =
+              (mat.susceptibility * sphere_volume(p.radius[i]) / mu0) * applied_field(model, b_uniform, p.position[i]);
           induced_in_part[static_cast<size_t>(part)] = 1;
           break;
       }
@@ -148,25 +146,24 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
   const Particles& p = state.particles;
   double energy = 0.0;
   switch (model.magnetics.method) {
-    case DipoleMethod::Off:
-      break;
+    case DipoleMethod::Off: break;
     case DipoleMethod::Cutoff: {
       const double cutoff_sq = model.dipole_cutoff * model.dipole_cutoff;
       const std::vector<IndexPair>& pairs = state.neighbors.dipole_pairs;
       // The common case (no clumps, no activity distance, no induced moments) runs the SIMD kernel.
       const bool plain = state.clumps.id.empty() && !model.magnetics.activity_distance && !any_induced_material(model);
-      const DipoleKernelInput kernel{pairs.data(), p.position.data(), p.moment.data(), model.dipole_cutoff,
-                                     model.magnetics.dipole_cap, model.periodic_length};
-      const std::vector<double> energies = run_pair_parts<double>(
-          team, pairs.size(), kPairGrain, p.size(), force, torque,
-          [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
-            if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
-            double e = 0.0;
-            for (size_t k = begin; k < end; ++k)
-              e += add_dipole_pair(model, p, static_cast<size_t>(pairs[k].i), static_cast<size_t>(pairs[k].j),
-                                   cutoff_sq, f, t);
-            return e;
-          });
+      const DipoleKernelInput kernel{pairs.data(),        p.position.data(),          p.moment.data(),
+                                     model.dipole_cutoff, model.magnetics.dipole_cap, model.periodic_length};
+      const std::vector<double> energies =
+          run_pair_parts<double>(team, pairs.size(), kPairGrain, p.size(), force, torque,
+                                 [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
+                                   if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
+                                   double e = 0.0;
+                                   for (size_t k = begin; k < end; ++k)
+                                     e += add_dipole_pair(model, p, static_cast<size_t>(pairs[k].i),
+                                                          static_cast<size_t>(pairs[k].j), cutoff_sq, f, t);
+                                   return e;
+                                 });
       for (double e : energies) energy += e;
       break;
     }

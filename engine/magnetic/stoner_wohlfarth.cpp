@@ -9,9 +9,13 @@ double sw_energy(double h, double theta, double psi) {
   return -h * std::cos(theta - psi) - 0.5 * c * c;
 }
 
-double sw_slope(double h, double theta, double psi) { return -h * std::sin(theta - psi) + 0.5 * std::sin(2.0 * psi); }
+double sw_slope(double h, double theta, double psi) {
+  return -h * std::sin(theta - psi) + 0.5 * std::sin(2.0 * psi);
+}
 
-double sw_curvature(double h, double theta, double psi) { return h * std::cos(theta - psi) + std::cos(2.0 * psi); }
+double sw_curvature(double h, double theta, double psi) {
+  return h * std::cos(theta - psi) + std::cos(2.0 * psi);
+}
 
 namespace {
 
@@ -66,7 +70,10 @@ double sw_equilibrium_angle(double h, double theta, double psi_start) {
   double psi = 0.5 * (lo + hi);
   for (int k = 0; k < 100; ++k) {
     const double s = sw_slope(h, theta, psi);
-    if (s < 0.0) lo = psi; else hi = psi;
+    if (s < 0.0)
+      lo = psi;
+    else
+      hi = psi;
     const double c = sw_curvature(h, theta, psi);
     double next = c > 0.0 ? psi - s / c : 0.5 * (lo + hi);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);

@@ -33,12 +33,9 @@ double max_speed(const State& state) {
 
 bool stage_condition_met(const ProtocolStage& stage, const Model& model, const State& state) {
   switch (stage.until) {
-    case StageEnd::Time:
-      return false;
-    case StageEnd::NoOverlap:
-      return max_overlap_ratio(model, state) <= stage.threshold;
-    case StageEnd::Settled:
-      return max_speed(state) < stage.threshold;
+    case StageEnd::Time: return false;
+    case StageEnd::NoOverlap: return max_overlap_ratio(model, state) <= stage.threshold;
+    case StageEnd::Settled: return max_speed(state) < stage.threshold;
     case StageEnd::Aligned: {
       const Vec3 b = field_direction(model.field, state.time);
       const Particles& p = state.particles;

@@ -5,8 +5,8 @@
 // the changes add up from stage to stage. A stage ends after its duration or when its condition
 // holds (no overlap left, everything at rest, aligned).
 
-#include "engine/core/preset.hpp"
 #include "engine/core/model.hpp"
+#include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
 
 #include <string>

@@ -55,7 +55,8 @@ json model_parameters(const std::optional<Preset>& preset) {
 
 Session::Session(const Preset& preset) : Session(preset, stage_presets_of(preset)) {}
 
-Session::Session(const Preset& preset, std::vector<Preset> stages) : document_(preset), stage_presets_(std::move(stages)) {
+Session::Session(const Preset& preset, std::vector<Preset> stages)
+    : document_(preset), stage_presets_(std::move(stages)) {
   if (preset.particles.kind == GeneratorKind::Checkpoint) {
     try {
       Checkpoint saved = load_checkpoint(preset.particles.file);
@@ -70,7 +71,8 @@ Session::Session(const Preset& preset, std::vector<Preset> stages) : document_(p
   if (state().health.ok) apply_due_entries();
 }
 
-Session::Session(const Checkpoint& checkpoint) : document_(checkpoint.preset), stage_presets_(stage_presets_of(checkpoint.preset)) {
+Session::Session(const Checkpoint& checkpoint)
+    : document_(checkpoint.preset), stage_presets_(stage_presets_of(checkpoint.preset)) {
   restore(checkpoint.preset, checkpoint.state);
   if (state().health.ok) apply_due_entries();
 }
@@ -111,7 +113,9 @@ std::string Session::stage_label() const {
          document_.protocol[static_cast<size_t>(k)].name;
 }
 
-Preset Session::folded_document() const { return fold_applied_entries(document_, entry_stages_); }
+Preset Session::folded_document() const {
+  return fold_applied_entries(document_, entry_stages_);
+}
 
 int Session::current_stage() const {
   return document_.protocol.empty() ? 0 : std::min(state().stage, stage_count() - 1);

@@ -1,7 +1,7 @@
 #include "engine/step/health.hpp"
 
-#include "engine/magnetic/field.hpp"
 #include "engine/bodies/mechanical_energy.hpp"
+#include "engine/magnetic/field.hpp"
 
 #include <array>
 #include <cmath>
@@ -10,7 +10,9 @@
 namespace lodestone {
 namespace {
 
-bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
+bool finite(const Vec3& v) {
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
 
 std::string time_step_hint(const Model& model) {
   std::ostringstream os;
@@ -25,8 +27,8 @@ std::string time_step_hint(const Model& model) {
 
 void fail(State& state, std::uint64_t id, const std::string& what, const std::string& hint) {
   std::ostringstream os;
-  os << "step " << state.step << " (t = " << state.time << " s): particle " << id << " " << what << ". Likely cause: "
-     << hint << ".";
+  os << "step " << state.step << " (t = " << state.time << " s): particle " << id << " " << what
+     << ". Likely cause: " << hint << ".";
   state.health.ok = false;
   state.health.particle_id = id;
   state.health.message = os.str();
@@ -72,7 +74,8 @@ void fail_energy_growth(const Model& model, State& state, double growth, double 
   size_t top = 0;
   double top_energy = -1.0;
   for (size_t i = 0; i < p.size(); ++i) {
-    const double e = 0.5 * p.mass[i] * p.velocity[i].squaredNorm() + 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
+    const double e =
+        0.5 * p.mass[i] * p.velocity[i].squaredNorm() + 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
     if (e > top_energy) {
       top_energy = e;
       top = i;
@@ -80,7 +83,8 @@ void fail_energy_growth(const Model& model, State& state, double growth, double 
   }
   const double rotational = 0.5 * p.inertia[top] * p.angular_velocity[top].squaredNorm();
   std::ostringstream what;
-  what << "carries the most kinetic energy (" << top_energy << " J, " << (top_energy > 0.0 ? 100.0 * rotational / top_energy : 0.0)
+  what << "carries the most kinetic energy (" << top_energy << " J, "
+       << (top_energy > 0.0 ? 100.0 * rotational / top_energy : 0.0)
        << " % rotational) while the energy grows without a source: the balance (kinetic + potential + dissipated - "
           "work put in) rose by "
        << growth << " J since step " << state.energy_watch.step << ", more than the " << allowed
@@ -147,9 +151,11 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
     fail(state, p.id[broken], "has a NaN or infinite position, velocity, orientation or force", time_step_hint(model));
     return;
   }
-  const double dt = state.last_time_step > 0.0 ? state.last_time_step : model.time_step;  // overdamped steps may be shorter
+  const double dt =
+      state.last_time_step > 0.0 ? state.last_time_step : model.time_step;  // overdamped steps may be shorter
   const size_t fast = first_bad(team, n, [&](size_t i) {
-    return p.velocity[i].squaredNorm() * dt * dt > kRunawayOverlapFraction * kRunawayOverlapFraction * p.radius[i] * p.radius[i];
+    return p.velocity[i].squaredNorm() * dt * dt >
+           kRunawayOverlapFraction * kRunawayOverlapFraction * p.radius[i] * p.radius[i];
   });
   if (fast < n) {
     const size_t i = fast;
@@ -174,14 +180,16 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
   const size_t pairs = state.overlaps_expected ? 0 : lists.contact_pairs.size();
   const size_t deep = first_bad(team, pairs, too_deep);
   if (deep < pairs) {
-    const auto i = static_cast<size_t>(lists.contact_pairs[deep].i), j = static_cast<size_t>(lists.contact_pairs[deep].j);
+    const auto i = static_cast<size_t>(lists.contact_pairs[deep].i),
+               j = static_cast<size_t>(lists.contact_pairs[deep].j);
     const double overlap = overlap_of(deep);
     std::ostringstream what;
     what << "overlaps particle " << p.id[j] << " by " << overlap / std::min(p.radius[i], p.radius[j]) * 100.0
          << " % of the smaller radius";
     fail(state, p.id[i], what.str(),
          "contacts too soft for the forces pressing them (raise kn or E, or lower the magnetisation), or a time "
-         "step too large for the impact (" + std::to_string(model.time_step) + " s)");
+         "step too large for the impact (" +
+             std::to_string(model.time_step) + " s)");
     return;
   }
   // Through a wall.
@@ -193,7 +201,8 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
         const double depth = upper ? p.position[i][axis] - plane : plane - p.position[i][axis];
         if (depth > 0.0) {
           std::ostringstream what;
-          what << "passed through the " << "xyz"[axis] << (upper ? "_max" : "_min") << " wall";
+          what << "passed through the "
+               << "xyz"[axis] << (upper ? "_max" : "_min") << " wall";
           fail(state, p.id[i], what.str(), time_step_hint(model));
           return;
         }

@@ -22,7 +22,6 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
 // Second half kick with the new forces.
 void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
-
 // Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).
 struct OverdampedSlopes {
   std::vector<Vec3> velocity, angular_velocity;

@@ -112,7 +112,7 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
     if (mu > 0.0 && b_max > 0.0) consider(std::sqrt(mu * b_max / inertia), "field torque");
     if (mu > 0.0 && m.magnetics.method != DipoleMethod::Off) {
       const double d = std::max(2.0 * p.radius[i], m.magnetics.dipole_cap);
-      const double k_rot = 2.0 * mu0_over_4pi * mu * mu / (d * d * d);              // aligned pair, torque stiffness
+      const double k_rot = 2.0 * mu0_over_4pi * mu * mu / (d * d * d);             // aligned pair, torque stiffness
       const double k_trans = 24.0 * mu0_over_4pi * mu * mu / (d * d * d * d * d);  // head to tail, dF/dr
       consider(std::sqrt(k_rot / inertia), "dipole coupling");
       consider(std::sqrt(k_trans / p.mass[i]), "dipole coupling");
@@ -143,7 +143,8 @@ void check_model_combinations(const Model& m) {
       (m.environment.translational_damping <= 0.0 || m.environment.rotational_damping <= 0.0))
     throw PresetError("$.integrator.scheme",
                       "overdamped_heun needs environment.translational_damping > 0 and rotational_damping > 0 "
-                      "(v = F / gamma); got " + std::to_string(m.environment.translational_damping) + " and " +
+                      "(v = F / gamma); got " +
+                          std::to_string(m.environment.translational_damping) + " and " +
                           std::to_string(m.environment.rotational_damping) + " N s/m");
   if (const EnvironmentParameters& env = m.environment;
       env.temperature > 0.0 && (env.translational_damping <= 0.0 || env.rotational_damping <= 0.0)) {
@@ -198,7 +199,8 @@ void prepare_model(Model& m, const Particles& p) {
     for (int a = 0; a < 3; ++a)
       if (m.box.periodic(a))
         throw PresetError("$.magnetics.method", std::string("\"tree\" needs open boundaries, but the box is periodic "
-                                                            "along ") + "xyz"[a] +
+                                                            "along ") +
+                                                    "xyz"[a] +
                                                     "; use \"direct\" (exact, minimum image) or \"cutoff\" there");
     if (m.magnetics.activity_distance) {
       std::ostringstream os;
@@ -216,7 +218,8 @@ void prepare_model(Model& m, const Particles& p) {
     if (m.magnetics.method == DipoleMethod::Cutoff) range = std::max(range, m.dipole_cutoff);
     if (length < 2.0 * (range + m.skin)) {
       std::ostringstream os;
-      os << "periodic along " << "xyz"[a] << ": the box length " << length << " m is shorter than twice the "
+      os << "periodic along "
+         << "xyz"[a] << ": the box length " << length << " m is shorter than twice the "
          << "interaction range plus skin (2 x (" << range << " + " << m.skin << ") m); enlarge the box or "
          << "reduce magnetics.cutoff / integrator.neighbor_skin";
       throw PresetError("$.box", os.str());

@@ -104,7 +104,8 @@ void reorder_particles(State& state, const std::vector<int>& order) {
   if (state.wall_history.size() == 6 * n) {
     std::vector<ContactHistory> walls(6 * n);
     for (size_t k = 0; k < n; ++k)
-      for (size_t side = 0; side < 6; ++side) walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
+      for (size_t side = 0; side < 6; ++side)
+        walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
     state.wall_history.swap(walls);
   }
   DipoleHistory& dipoles = state.dipole_history;  // the extrapolation's stored passes (force_interval > 1)
@@ -156,15 +157,16 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
     std::vector<int> start(static_cast<size_t>(grid.total()) + 1, 0);
     for (size_t i = 0; i < n; ++i) {
       const Vec3& x = p.position[i];
-      cell_of[i] = grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1),
-                              grid.cell_coordinate(x[2], 2));
+      cell_of[i] =
+          grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1), grid.cell_coordinate(x[2], 2));
       ++start[static_cast<size_t>(cell_of[i]) + 1];
     }
     for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
     std::vector<int> sorted(n);
     {
       std::vector<int> fill(start.begin(), start.end() - 1);
-      for (size_t i = 0; i < n; ++i) sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
+      for (size_t i = 0; i < n; ++i)
+        sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
     }
     if (n >= kSpatialSortMinParticles) {
       std::vector<int> cell_in_order(n);
@@ -186,8 +188,10 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
     std::vector<Found> found(static_cast<size_t>(parts) - 1);
     const size_t previous_contacts = lists.contact_pairs.capacity(), previous_dipoles = lists.dipole_pairs.capacity();
     team.run(parts, [&](int part) {
-      std::vector<IndexPair>& contacts_out = part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
-      std::vector<IndexPair>& dipoles_out = part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
+      std::vector<IndexPair>& contacts_out =
+          part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
+      std::vector<IndexPair>& dipoles_out =
+          part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
       if (part > 0) {  // about this part's share of the last lists
         contacts_out.reserve(previous_contacts / static_cast<size_t>(parts) + 16);
         dipoles_out.reserve(previous_dipoles / static_cast<size_t>(parts) + 16);
@@ -209,7 +213,7 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
         for (int nc : neighbours) {
           for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
             const int j = sorted[static_cast<size_t>(t)];
-            if (j <= i) continue;  // each pair once
+            if (j <= i) continue;                                     // each pair once
             if (same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
             const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
             const double rsq = d.squaredNorm();

@@ -138,9 +138,9 @@ void Simulation::set_model(const Model& model) {
   model_ = std::move(candidate);
   size_wall_history();
   place_lid(model_, state_);
-  state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
+  state_.neighbors.valid = false;     // ranges may have changed; history is carried by (id, id)
   state_.energy_watch.valid = false;  // the energies' functions changed: a new reference for the energy check
-  state_.dipole_history.clear();   // extrapolated dipole forces (force_interval > 1) start afresh
+  state_.dipole_history.clear();      // extrapolated dipole forces (force_interval > 1) start afresh
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
 }
@@ -268,8 +268,7 @@ void Simulation::step_overdamped(StageClock& clock) {
     k1.velocity[i] = 0.5 * (k0.velocity[i] + k1.velocity[i]);
     k1.angular_velocity[i] = 0.5 * (k0.angular_velocity[i] + k1.angular_velocity[i]);
   }
-  advance_from(model_, origin, k1.velocity, k1.angular_velocity, 0.5 * (k0.lid_velocity + k1.lid_velocity), dt,
-               state_);
+  advance_from(model_, origin, k1.velocity, k1.angular_velocity, 0.5 * (k0.lid_velocity + k1.lid_velocity), dt, state_);
   ++state_.step;
   state_.last_time_step = dt;
   clock.lap(Stage::Integrate);

@@ -15,9 +15,9 @@
 // forces are computed, and continued bit for bit from a checkpoint without any generator state to save.
 // docs/physics.md "Brownian motion" states the conventions, the energy books and what the tests check.
 
-#include "engine/step/integrator.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/step/integrator.hpp"
 
 #include <cstdint>
 

@@ -2,7 +2,10 @@
 // What the desktop tests share: the scene they start the app on, the documented colours, and
 // pixel checks ("is this a lit dark-red sphere pixel?") for screenshots and movie frames.
 
+#include "../test_process.hpp"
+
 #include <QImage>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <array>
@@ -10,10 +13,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <catch2/catch.hpp>
-
-#include "../test_process.hpp"
 
 namespace lodestone::desktop_test {
 
@@ -31,8 +30,9 @@ const Rgb kBackground{28, 31, 36};  // glClearColor(0.11, 0.12, 0.14)
 inline void require_display() {
   const char* display = std::getenv("DISPLAY");
   if (display == nullptr || *display == '\0')
-    FAIL("DISPLAY is not set: the desktop tests start the Qt/OpenGL app and need an X server. Run them through "
-         "xvfb-run, e.g. xvfb-run -a -s \"-screen 0 1280x800x24 -nolisten tcp\" ctest -R desktop");
+    FAIL(
+        "DISPLAY is not set: the desktop tests start the Qt/OpenGL app and need an X server. Run them through "
+        "xvfb-run, e.g. xvfb-run -a -s \"-screen 0 1280x800x24 -nolisten tcp\" ctest -R desktop");
 }
 
 // Every test runs the app in a fresh temporary directory.
@@ -55,7 +55,6 @@ inline bool near(const Rgb& a, const Rgb& b, int tolerance) {
   return true;
 }
 
-
 // A lit sphere pixel is the base colour times a brightness (ambient 0.28 .. 1 with diffuse) plus a
 // little white specular. Compare the pixel with the base colour scaled to the pixel's brightest
 // channel; 14 levels absorb the specular term (at most ~0.22 * 255 at the highlight, a few levels at
@@ -68,10 +67,18 @@ inline bool lit(const Rgb& c, const std::array<double, 3>& base) {
     if (std::abs(c[k] - 255.0 * brightness * base[k]) > 14.0) return false;
   return true;
 }
-inline bool dark_red(const Rgb& c) { return c[0] > 60 && c[0] - std::max(c[1], c[2]) > 50 && lit(c, kDarkRed); }
-inline bool blue(const Rgb& c) { return c[2] - std::max(c[0], c[1]) > 50 && c[1] > c[0] && lit(c, kBlue); }
-inline bool grey(const Rgb& c) { return std::min({c[0], c[1], c[2]}) > 70 && lit(c, kGrey); }
+inline bool dark_red(const Rgb& c) {
+  return c[0] > 60 && c[0] - std::max(c[1], c[2]) > 50 && lit(c, kDarkRed);
+}
+inline bool blue(const Rgb& c) {
+  return c[2] - std::max(c[0], c[1]) > 50 && c[1] > c[0] && lit(c, kBlue);
+}
+inline bool grey(const Rgb& c) {
+  return std::min({c[0], c[1], c[2]}) > 70 && lit(c, kGrey);
+}
 // The clear colour exactly; 3 levels allow for a colour conversion on the way to the PNG.
-inline bool background(const Rgb& c) { return near(c, kBackground, 3); }
+inline bool background(const Rgb& c) {
+  return near(c, kBackground, 3);
+}
 
 }  // namespace lodestone::desktop_test

@@ -3,19 +3,18 @@
 // back (PNG files, or the MP4 decoded by ffmpeg) and look at them: the number of frames, their
 // size and rate, and the three spheres in their colours, in order, centred in the frame.
 
-#include <catch2/catch.hpp>
+#include "../test_process.hpp"
+#include "scene_checks.hpp"
 
 #include <QImage>
 #include <QString>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
-#include "scene_checks.hpp"
 
 using lodestone::test::quoted;
 using lodestone::test::Result;
@@ -72,7 +71,9 @@ QImage load_png(const fs::path& path) {
   return image;
 }
 
-bool have_ffmpeg() { return std::system("command -v ffmpeg > /dev/null 2>&1 && command -v ffprobe > /dev/null 2>&1") == 0; }
+bool have_ffmpeg() {
+  return std::system("command -v ffmpeg > /dev/null 2>&1 && command -v ffprobe > /dev/null 2>&1") == 0;
+}
 
 }  // namespace
 
@@ -87,7 +88,8 @@ TEST_CASE("a PNG sequence has one file per drawn frame, at the asked size, showi
   REQUIRE(run.code == 0);
   CHECK(run.output.find("7 frames (320x240, 10 frames/s)") != std::string::npos);
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(work.path() / "movie")) names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(work.path() / "movie"))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   const std::vector<std::string> expected = {"spheres_000001.png", "spheres_000002.png", "spheres_000003.png",
                                              "spheres_000004.png", "spheres_000005.png", "spheres_000006.png",

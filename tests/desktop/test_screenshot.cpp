@@ -8,10 +8,12 @@
 // Needs an X display: run through `xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" ctest ...`.
 // Nothing here starts Qt's GUI: QImage only decodes the PNG, so listing the tests needs no display.
 
+#include "../test_process.hpp"
+#include "scene_checks.hpp"
+
 #include <QColor>
 #include <QImage>
 #include <QString>
-
 
 #include <algorithm>
 #include <array>
@@ -23,9 +25,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
-#include "scene_checks.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;
@@ -43,10 +42,10 @@ constexpr double kClusterSphereX[] = {-1.45e-3, 0.0, 2.1e-3};
 
 // The window size asked for, and what tests/data/screenshot-scene.json holds.
 constexpr int kWindowWidth = 1000, kWindowHeight = 700;
-constexpr double kSidebar = 380.0;             // ui::kSidebarWidth [px]
-constexpr double kBoxHalf = 3e-3;              // the box is [-3, 3] mm in x, y and z
-constexpr double kRadius = 0.75e-3;            // every sphere
-constexpr double kSmallRadius = 0.12e-3;       // every sphere of the small-sphere scene
+constexpr double kSidebar = 380.0;                     // ui::kSidebarWidth [px]
+constexpr double kBoxHalf = 3e-3;                      // the box is [-3, 3] mm in x, y and z
+constexpr double kRadius = 0.75e-3;                    // every sphere
+constexpr double kSmallRadius = 0.12e-3;               // every sphere of the small-sphere scene
 constexpr double kSphereX[] = {-2.1e-3, 0.0, 2.1e-3};  // centres on the x axis (y = z = 0)
 
 // Cluster mode: single particles grey; the cluster labelled 0 has hue 0 of HSV(h, 0.75, 0.92), i.e.
@@ -60,7 +59,8 @@ Rgb legend_color(double t) {
   const int k = std::min(static_cast<int>(t), 1);
   const double f = t - k;
   Rgb out;
-  for (size_t c = 0; c < 3; ++c) out[c] = static_cast<int>(std::lround(255.0 * ((1 - f) * (*stops[k])[c] + f * (*stops[k + 1])[c])));
+  for (size_t c = 0; c < 3; ++c)
+    out[c] = static_cast<int>(std::lround(255.0 * ((1 - f) * (*stops[k])[c] + f * (*stops[k + 1])[c])));
   return out;
 }
 
@@ -103,7 +103,6 @@ void check_neighbourhood(const QImage& image, double x, double y, int reach, con
       }
     }
 }
-
 
 // First pixel from (x, y) stepping by (dx, dy) that is scene background; its distance in pixels.
 double distance_to_background(const QImage& image, double x, double y, int dx, int dy) {
@@ -180,10 +179,12 @@ TEST_CASE("a paused scene looks right: spheres, colours, background, side bar, l
       check_neighbourhood(image, x, y, 3, "background at (" + std::to_string(x) + ", " + std::to_string(y) + ")",
                           background);
     }
-    for (const auto& [x, y] : {std::pair{project.centre_x, 80.0}, {project.centre_x, height - 50.0},
-                               {width - 40.0, project.centre_y}, {kSidebar + 40.0, project.centre_y}})
-      check_neighbourhood(image, x, y, 3, "free-area background at (" + std::to_string(x) + ", " + std::to_string(y) + ")",
-                          background);
+    for (const auto& [x, y] : {std::pair{project.centre_x, 80.0},
+                               {project.centre_x, height - 50.0},
+                               {width - 40.0, project.centre_y},
+                               {kSidebar + 40.0, project.centre_y}})
+      check_neighbourhood(image, x, y, 3,
+                          "free-area background at (" + std::to_string(x) + ", " + std::to_string(y) + ")", background);
   }
 
   SECTION("the side bar panel covers the left 380 px: window colour, a title bar, text") {
@@ -230,7 +231,8 @@ TEST_CASE("a paused scene looks right: spheres, colours, background, side bar, l
       }
     int title_text = 0;
     for (int y = 0; y < title_rows; ++y)
-      for (int x = 0; x < 120; ++x) title_text += std::min({pixel(image, x, y)[0], pixel(image, x, y)[1], pixel(image, x, y)[2]}) >= 200;
+      for (int x = 0; x < 120; ++x)
+        title_text += std::min({pixel(image, x, y)[0], pixel(image, x, y)[1], pixel(image, x, y)[2]}) >= 200;
     INFO("white pixels in the title: " << title_text);
     CHECK(title_text > 30);
   }
@@ -249,7 +251,8 @@ TEST_CASE("a paused scene looks right: spheres, colours, background, side bar, l
         }
       if (start < 0 || start + 200 > width) continue;
       bool matches = true;
-      for (int k = 0; k < 200 && matches; ++k) matches = near(pixel(image, start + k, y), legend_color((k + 0.5) / 200.0), 16);
+      for (int k = 0; k < 200 && matches; ++k)
+        matches = near(pixel(image, start + k, y), legend_color((k + 0.5) / 200.0), 16);
       if (!matches) continue;
       ++bar_rows;
       bar_left = start;
@@ -257,10 +260,10 @@ TEST_CASE("a paused scene looks right: spheres, colours, background, side bar, l
     INFO("legend bar rows " << bar_rows << ", left edge x = " << bar_left);
     if (bar_left >= 0) {
       const int y = height - 60;
-      INFO("samples near the bar: " << text(pixel(image, bar_left, y)) << " " << text(pixel(image, bar_left + 100, y)) << " "
-                                    << text(pixel(image, bar_left + 199, y)));
+      INFO("samples near the bar: " << text(pixel(image, bar_left, y)) << " " << text(pixel(image, bar_left + 100, y))
+                                    << " " << text(pixel(image, bar_left + 199, y)));
     }
-    CHECK(bar_rows >= 10);  // the bar is 14 px high
+    CHECK(bar_rows >= 10);          // the bar is 14 px high
     CHECK(bar_left > width - 260);  // in the corner: its right end within ~60 px of the edge
   }
 }
@@ -327,7 +330,7 @@ TEST_CASE("bad presets exit non-zero and write no PNG", "[desktop]") {
 
   SECTION("a preset file that does not exist") {
     const Result run = work.run("--preset " + quoted((work.path() / "missing.json").string()) +
-                                                " --frames 5 --screenshot " + quoted(png.string()));
+                                " --frames 5 --screenshot " + quoted(png.string()));
     INFO(run.output);
     CHECK(run.code != 0);
     CHECK(run.code < 128);  // an orderly exit, not a crash
@@ -362,7 +365,7 @@ TEST_CASE("a screenshot into a directory that does not exist exits 4", "[desktop
   Workdir work;
   const fs::path png = work.path() / "no-such-directory" / "out.png";
   const Result run = work.run("--preset " + quoted(kScene.string()) + " --frames 5 --paused --screenshot " +
-                                              quoted(png.string()) + " --size 400x300");
+                              quoted(png.string()) + " --size 400x300");
   INFO(run.output);
   CHECK(run.code == 4);
   CHECK(run.output.find("cannot write") != std::string::npos);

@@ -2,13 +2,13 @@
 // moments to the easy axes, against bins worked out by hand, the Stoner-Wohlfarth closed form at
 // theta = 90 deg (sin psi = h, seed 004 eq. 2), and the alignment the observables compute apart.
 
-#include <cmath>
-#include <numeric>
-
 #include "engine/analysis/angles.hpp"
 #include "engine/analysis/observables.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 #include "test_support.hpp"
+
+#include <cmath>
+#include <numeric>
 
 using namespace lodestone;
 using namespace lodestone::testing;

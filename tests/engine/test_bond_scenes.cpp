@@ -11,7 +11,9 @@ using namespace lodestone::testing;
 
 namespace {
 
-Preset scene(const char* name) { return repository_preset(name); }
+Preset scene(const char* name) {
+  return repository_preset(name);
+}
 
 // Largest distance of a particle from the line through the first and the last particle [m].
 double bow(const Session& sim) {

@@ -15,13 +15,17 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;    // [m] bead radius
-constexpr double kSpacing = 2.1e-3; // [m] bead centres: a small gap, so no contact force interferes
-constexpr double kE = 1e7;          // [Pa] bond Young's modulus
-constexpr double kDensity = 1000.0; // [kg/m^3]
+constexpr double kRadius = 1e-3;     // [m] bead radius
+constexpr double kSpacing = 2.1e-3;  // [m] bead centres: a small gap, so no contact force interferes
+constexpr double kE = 1e7;           // [Pa] bond Young's modulus
+constexpr double kDensity = 1000.0;  // [kg/m^3]
 
-double bead_mass() { return kDensity * sphere_volume(kRadius); }
-double bond_ei() { return kE * 0.25 * pi * std::pow(kRadius, 4); }  // bond radius = bead radius
+double bead_mass() {
+  return kDensity * sphere_volume(kRadius);
+}
+double bond_ei() {
+  return kE * 0.25 * pi * std::pow(kRadius, 4);
+}  // bond radius = bead radius
 
 // A straight chain of beads along x, bonded to its touching neighbours; bead 0 is a clamp (density
 // 1e15 x larger: the reaction force and moment of the load move it by nothing measurable), the last
@@ -107,8 +111,7 @@ Preset bonded_l() {
 
 }  // namespace
 
-TEST_CASE("bonds: a rigid rotation and translation of bonded particles gives no bond force and no damping",
-          "[bonds]") {
+TEST_CASE("bonds: a rigid rotation and translation of bonded particles gives no bond force and no damping", "[bonds]") {
   Session sim(bonded_l());
   REQUIRE(sim.state().bonds.size() == 2);
   const double k_axial = kE * pi * kRadius * kRadius / kSpacing;
@@ -146,8 +149,7 @@ TEST_CASE("bonds: a rigid rotation and translation of bonded particles gives no 
   CHECK(moving.state().energy.dissipated_dashpot == Approx(0.0).margin(1e-18));
 }
 
-TEST_CASE("bonds: a bonded cantilever under an end load deflects as Euler-Bernoulli beam theory says",
-          "[bonds]") {
+TEST_CASE("bonds: a bonded cantilever under an end load deflects as Euler-Bernoulli beam theory says", "[bonds]") {
   // 11 beads, 10 bonds, L = 10 h = 21 mm, EI = E pi r^4 / 4. An end load P gives delta = P L^3 / (3 EI).
   // Why the chain can meet this closely: the bond is the cubic (Hermite) beam element, and for loads at
   // the nodes a chain of such elements has the exact Euler-Bernoulli deflection at the nodes, whatever the

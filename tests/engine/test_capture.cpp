@@ -2,12 +2,13 @@
 // the derivation from eq. 10 done by hand, shots whose outcome is certain (head-on with the moments
 // head to tail; far beyond b_max), determinism, and the cross section integral on known profiles.
 
-#include <catch2/catch.hpp>
-#include <cmath>
-#include <vector>
-
 #include "engine/analysis/capture.hpp"
 #include "engine/step/thermal.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
 
 using namespace lodestone;
 

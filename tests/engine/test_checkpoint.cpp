@@ -1,15 +1,14 @@
 // Checkpoints: a run continued from a checkpoint is bit-identical to the run that never stopped;
 // other parameters on a saved state act as a panel edit at that moment; damaged files are refused.
 
+#include "engine/io/checkpoint.hpp"
 #include "test_support.hpp"
 
-#include "engine/io/checkpoint.hpp"
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
-#include <unistd.h>
 
 using namespace lodestone;
 using namespace lodestone::testing;

@@ -1,12 +1,12 @@
 // Clumps (seed 000: rigid groups of pebbles moving as one body). Mass properties of a union of spheres
 // (engine/bodies/mass_properties.*) against closed forms.
 
-#include <cmath>
-
-#include "engine/io/checkpoint.hpp"
 #include "engine/bodies/clumps.hpp"
 #include "engine/bodies/mass_properties.hpp"
+#include "engine/io/checkpoint.hpp"
 #include "test_support.hpp"
+
+#include <cmath>
 
 using namespace lodestone;
 using namespace lodestone::testing;

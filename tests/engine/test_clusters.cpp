@@ -2,15 +2,15 @@
 // are known from their geometry, built through the real engine (the contacts are those the force
 // pass activated), and the statistics of seed 002 eq. 17 worked out by hand.
 
-#include <map>
-#include <sstream>
-#include <string>
-
 #include "engine/analysis/clusters.hpp"
 #include "engine/analysis/observables.hpp"
 #include "engine/io/output.hpp"
 #include "engine/live/snapshot.hpp"
 #include "test_support.hpp"
+
+#include <map>
+#include <sstream>
+#include <string>
 
 using namespace lodestone;
 using namespace lodestone::testing;

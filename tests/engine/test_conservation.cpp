@@ -47,8 +47,8 @@ void spin_up(Session& sim, double spread, std::uint64_t seed) {
 }
 
 struct MomentumErrors {
-  double linear = 0.0;   // max |P(t) - P(0)| / max sum m|v|
-  double angular = 0.0;  // max |L(t) - L(0)| / max sum |L_i|
+  double linear = 0.0;         // max |P(t) - P(0)| / max sum m|v|
+  double angular = 0.0;        // max |L(t) - L(0)| / max sum |L_i|
   double spin_exchange = 0.0;  // max |S(t) - S(0)| / max sum |L_i|: how much L moved between orbit and spin
   std::uint64_t contacts = 0;  // contact activations during the run
 };
@@ -123,10 +123,11 @@ TEST_CASE("an isolated dipolar system conserves linear and angular momentum to r
     Session sim(p);
     spin_up(sim, 200.0, 5);
     const MomentumErrors e = track_momenta(sim, kSteps);
-    std::printf("[figure] momentum conservation (%s, N = 30, %d steps, dt = %.3g s): |dP|/sum m|v| = %.2e, "
-                "|dL|/sum|L_i| = %.2e, spin exchanged %.2e, contacts made %llu\n",
-                c.name, kSteps, sim.model().time_step, e.linear, e.angular, e.spin_exchange,
-                static_cast<unsigned long long>(e.contacts));
+    std::printf(
+        "[figure] momentum conservation (%s, N = 30, %d steps, dt = %.3g s): |dP|/sum m|v| = %.2e, "
+        "|dL|/sum|L_i| = %.2e, spin exchanged %.2e, contacts made %llu\n",
+        c.name, kSteps, sim.model().time_step, e.linear, e.angular, e.spin_exchange,
+        static_cast<unsigned long long>(e.contacts));
     // The scene must exercise what is claimed: contacts form, and dipole torques move angular
     // momentum between spin and orbit by far more than the tolerance.
     CHECK(e.contacts >= 5);
@@ -135,7 +136,6 @@ TEST_CASE("an isolated dipolar system conserves linear and angular momentum to r
     CHECK(e.angular < bound);
   }
 }
-
 
 namespace {
 
@@ -242,11 +242,12 @@ TEST_CASE("an undamped, frictionless dipolar cluster keeps its energy to second 
   constexpr std::int64_t kSteps = 100000;
   const CollisionAudit full = audit_collisions(p, dt, kSteps, omega_contact);
   const CollisionAudit half = audit_collisions(p, 0.5 * dt, kSteps, omega_contact);
-  std::printf("[figure] energy, 4 dipolar spheres bouncing, 1e5 steps: at dt = %.3g s: drift |E(T)-E(0)|/K_max = %.2e, "
-              "max |E-E0|/K_max = %.2e, %d episodes, worst collision at %.2f of 1/4 (omega dt)^2 K; "
-              "at dt/2: drift %.2e, max %.2e, %d episodes, worst at %.2f of its bound\n",
-              dt, full.drift, full.max_deviation, full.episodes, full.worst_ratio, half.drift, half.max_deviation,
-              half.episodes, half.worst_ratio);
+  std::printf(
+      "[figure] energy, 4 dipolar spheres bouncing, 1e5 steps: at dt = %.3g s: drift |E(T)-E(0)|/K_max = %.2e, "
+      "max |E-E0|/K_max = %.2e, %d episodes, worst collision at %.2f of 1/4 (omega dt)^2 K; "
+      "at dt/2: drift %.2e, max %.2e, %d episodes, worst at %.2f of its bound\n",
+      dt, full.drift, full.max_deviation, full.episodes, full.worst_ratio, half.drift, half.max_deviation,
+      half.episodes, half.worst_ratio);
   CHECK(full.episodes > 200);  // the spheres really do collide, again and again
   CHECK(half.episodes > 100);
   CHECK(full.worst_ratio <= 1.0);
@@ -372,13 +373,14 @@ TEST_CASE("energy balance with friction, dashpots, viscous damping and field wor
   for (int k = 0; k < 3; ++k) runs[k] = balance_run(p, dt / (1 << k), kSteps << k);
   const Observables& end = runs[0].end;
   const double dissipated = end.dissipated();
-  std::printf("[figure] energy balance (8 dipolar spheres, walls, gravity, rotating field, %lld steps at dt = %.3g s): "
-              "dissipated %.3e J (friction %.2e, dashpots %.2e, viscous %.2e), field work %.3e J; "
-              "max |balance - balance(0)| / dissipated = %.2e at dt, %.2e at dt/2, %.2e at dt/4 (bound %.2e); "
-              "ratio dt -> dt/4 = %.1f\n",
-              static_cast<long long>(kSteps), dt, dissipated, end.dissipated_friction, end.dissipated_dashpot,
-              end.dissipated_viscous, end.field_work, runs[0].error / dissipated, runs[1].error / runs[1].end.dissipated(),
-              runs[2].error / runs[2].end.dissipated(), bound, runs[0].error / runs[2].error);
+  std::printf(
+      "[figure] energy balance (8 dipolar spheres, walls, gravity, rotating field, %lld steps at dt = %.3g s): "
+      "dissipated %.3e J (friction %.2e, dashpots %.2e, viscous %.2e), field work %.3e J; "
+      "max |balance - balance(0)| / dissipated = %.2e at dt, %.2e at dt/2, %.2e at dt/4 (bound %.2e); "
+      "ratio dt -> dt/4 = %.1f\n",
+      static_cast<long long>(kSteps), dt, dissipated, end.dissipated_friction, end.dissipated_dashpot,
+      end.dissipated_viscous, end.field_work, runs[0].error / dissipated, runs[1].error / runs[1].end.dissipated(),
+      runs[2].error / runs[2].end.dissipated(), bound, runs[0].error / runs[2].error);
   // Every kind of loss is exercised, and the field does work comparable to them.
   CHECK(end.dissipated_friction > 1e-3 * dissipated);
   CHECK(end.dissipated_dashpot > 0.1 * dissipated);
@@ -443,10 +445,11 @@ void check_rocking_balance(ContactLaw law, const char* name) {
   const RockingRun fine = rocking_balance(p, dt / 4.0, 80000);
   const double omega_dt = probe.model().advice.omega_max * dt;
   const double bound = 0.25 * omega_dt * omega_dt * static_cast<double>(2 * coarse.activations + 1);
-  std::printf("[figure] rocking sphere (%s): max balance error / K_max = %.2e at dt = %.3g s (bound %.2e, %llu contact "
-              "activations, %llu slips), %.2e at dt/4 (ratio %.1f)\n",
-              name, coarse.error, dt, bound, static_cast<unsigned long long>(coarse.activations),
-              static_cast<unsigned long long>(coarse.slips), fine.error, coarse.error / fine.error);
+  std::printf(
+      "[figure] rocking sphere (%s): max balance error / K_max = %.2e at dt = %.3g s (bound %.2e, %llu contact "
+      "activations, %llu slips), %.2e at dt/4 (ratio %.1f)\n",
+      name, coarse.error, dt, bound, static_cast<unsigned long long>(coarse.activations),
+      static_cast<unsigned long long>(coarse.slips), fine.error, coarse.error / fine.error);
   CHECK(coarse.slips > 0);
   CHECK(coarse.error < bound);
   CHECK(coarse.error / fine.error > 8.0);  // second order: 16

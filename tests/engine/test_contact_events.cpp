@@ -7,8 +7,8 @@
 // each step (the positions the contact stage saw in that step), and closed forms for the bounce
 // period and the sliding time.
 
-#include "engine/step/simulation.hpp"
 #include "engine/core/state.hpp"
+#include "engine/step/simulation.hpp"
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,11 +24,14 @@ namespace {
 constexpr double kRadius = 1e-3;   // [m]
 constexpr double kGravity = 9.81;  // [m/s^2]
 
-std::uint64_t wall_id(int axis, int upper) { return kWallIdBase + static_cast<std::uint64_t>(2 * axis + upper); }
+std::uint64_t wall_id(int axis, int upper) {
+  return kWallIdBase + static_cast<std::uint64_t>(2 * axis + upper);
+}
 
 void check_observed_counts(const Session& sim) {
   const Observables o = sim.observe();
-  for (int k = 0; k < kEventKinds; ++k) CHECK(o.events[static_cast<size_t>(k)] == sim.state().events.count[static_cast<size_t>(k)]);
+  for (int k = 0; k < kEventKinds; ++k)
+    CHECK(o.events[static_cast<size_t>(k)] == sim.state().events.count[static_cast<size_t>(k)]);
 }
 
 }  // namespace

@@ -39,12 +39,18 @@ namespace {
 constexpr double kRadius = 1e-3;   // [m]
 constexpr double kGravity = 9.81;  // [m/s^2]
 
-double rel_err(double measured, double expected) { return std::abs(measured - expected) / std::abs(expected); }
+double rel_err(double measured, double expected) {
+  return std::abs(measured - expected) / std::abs(expected);
+}
 
-double sphere_mass(const Material& m, double r) { return m.density * sphere_volume(r); }
+double sphere_mass(const Material& m, double r) {
+  return m.density * sphere_volume(r);
+}
 
 // Floor of the bare box (z_min), used for every sphere-wall scene.
-double floor_height(const Preset& p) { return p.box.min.z(); }
+double floor_height(const Preset& p) {
+  return p.box.min.z();
+}
 
 // [SECTION] Impact runner
 struct Impact {
@@ -104,7 +110,9 @@ double pair_overlap(const State& s) {
   const Particles& p = s.particles;
   return p.radius[0] + p.radius[1] - (p.position[1] - p.position[0]).norm();
 }
-double pair_separation_speed(const State& s) { return s.particles.velocity[1].x() - s.particles.velocity[0].x(); }
+double pair_separation_speed(const State& s) {
+  return s.particles.velocity[1].x() - s.particles.velocity[0].x();
+}
 
 // One sphere falling onto the z_min wall (no gravity: it just moves at -v0), `gap` above it.
 Preset wall_scene(Preset p, double r, double v0, double gap) {
@@ -186,8 +194,7 @@ double effective_modulus(const Material& a, const Material& b) {  // seed 004 eq
 // Restitution of the damped Hertz oscillator, integrated independently with RK4:
 //   m* x'' = -max(K x^{3/2} + C x^{1/4} x', 0),  K = 4/3 E* sqrt(R*),
 //   C x^{1/4} = 2 sqrt(5/6) beta sqrt(S_n m*) with S_n = 2 E* sqrt(R* x)   (Tsuji-form damping).
-double damped_hertz_restitution_rk4(double e_star, double r_eff, double m_eff, double beta, double v0,
-                                    double t_scale) {
+double damped_hertz_restitution_rk4(double e_star, double r_eff, double m_eff, double beta, double v0, double t_scale) {
   const double K = 4.0 / 3.0 * e_star * std::sqrt(r_eff);
   const double C = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(2.0 * e_star * std::sqrt(r_eff) * m_eff);
   auto acc = [&](double x, double v) {
@@ -337,10 +344,10 @@ TEST_CASE("Hertz law: undamped impact reaches delta_max and lasts t_c of the Her
     // 1e-4 on delta_max and e are above those and far below the change from a wrong modulus (E*
     // of one material alone moves delta_max by > 10 %) or a linear spring (t_c = pi/2 delta_max/v0
     // instead of 1.4716 x 2 delta_max/v0, 7 % shorter).
-    INFO((wall ? "sphere-wall" : "sphere-sphere") << ": delta_max " << r.max_overlap << " vs " << delta_max
-                                                 << " (rel. error " << rel_err(r.max_overlap, delta_max) << "), t_c "
-                                                 << r.contact_time << " vs " << t_c << " (rel. error "
-                                                 << rel_err(r.contact_time, t_c) << "), e " << r.restitution);
+    INFO((wall ? "sphere-wall" : "sphere-sphere")
+         << ": delta_max " << r.max_overlap << " vs " << delta_max << " (rel. error "
+         << rel_err(r.max_overlap, delta_max) << "), t_c " << r.contact_time << " vs " << t_c << " (rel. error "
+         << rel_err(r.contact_time, t_c) << "), e " << r.restitution);
     CHECK(r.overlap_intervals == 1);
     CHECK(rel_err(r.max_overlap, delta_max) < 1e-4);
     CHECK(rel_err(r.contact_time, t_c) < 1.5e-3);
@@ -348,8 +355,7 @@ TEST_CASE("Hertz law: undamped impact reaches delta_max and lasts t_c of the Her
   }
 }
 
-TEST_CASE("Hertz law: damped restitution matches an RK4 solution and does not depend on the speed",
-          "[contact]") {
+TEST_CASE("Hertz law: damped restitution matches an RK4 solution and does not depend on the speed", "[contact]") {
   // Tsuji-form damping c = 2 sqrt(5/6) beta sqrt(S_n m*) grows as delta^{1/4}. Scaling x = L X,
   // t = T tau with T^2 = 1/(K' L^{1/2}) makes m* x'' + c x' + K x^{3/2} = 0 independent of L, so e
   // does not depend on v0 at all (the clipping max(f, 0) scales the same way). A constant damping
@@ -379,7 +385,8 @@ TEST_CASE("Hertz law: damped restitution matches an RK4 solution and does not de
     // case the Tsuji damping vanishes with the overlap at onset and exit, where the step phase
     // matters (measured 7e-5); the RK4 reference (1e5 steps) is good to ~1e-6. A damping without
     // the sqrt(5/6) factor would change e by ~10 %.
-    INFO("v0 " << v0 << ": e " << r.restitution << ", RK4 " << e_ref << ", rel. error " << rel_err(r.restitution, e_ref));
+    INFO("v0 " << v0 << ": e " << r.restitution << ", RK4 " << e_ref << ", rel. error "
+               << rel_err(r.restitution, e_ref));
     CHECK(r.overlap_intervals == 1);
     CHECK(rel_err(r.restitution, e_ref) < 1e-3);
     CHECK(r.restitution < 0.9);  // clearly damped (e ~ 0.6 at beta = 0.3)
@@ -500,10 +507,10 @@ TEST_CASE("a sphere launched sliding ends rolling at 5/7 v0 after 2 v0 / (7 mu g
       // (dt / t_s = 4e-4 at mu = 0.5): 1e-3. With no rotation (v -> 0) or a wrong inertia
       // (2/3 m R^2: 3/5 v0) the errors would be 100 % and 16 %; leaving out D, 0.1-0.8 %.
       INFO((law == ContactLaw::Linear ? "linear" : "Hertz-Mindlin")
-           << ", mu " << mu << ": v/v0 " << v / v0 << " (5/7 = " << 5.0 / 7.0 << ", rel. error "
-           << rel_err(v, v_f) << "), w R / v " << w * kRadius / v << ", t_slide " << t_slide << " vs "
-           << t_slide_expected << " (rel. error " << rel_err(t_slide, t_slide_expected) << "; vs 2 v0/(7 mu g) "
-           << rel_err(t_slide, t_s) << ")");
+           << ", mu " << mu << ": v/v0 " << v / v0 << " (5/7 = " << 5.0 / 7.0 << ", rel. error " << rel_err(v, v_f)
+           << "), w R / v " << w * kRadius / v << ", t_slide " << t_slide << " vs " << t_slide_expected
+           << " (rel. error " << rel_err(t_slide, t_slide_expected) << "; vs 2 v0/(7 mu g) " << rel_err(t_slide, t_s)
+           << ")");
       CHECK(rel_err(v, v_f) < 1e-4);
       CHECK(rel_err(t_slide, t_slide_expected) < 1e-3);
       // Rolling without slip: w r = v once the spring has relaxed (w R would differ by delta/(2R),
@@ -893,8 +900,9 @@ TEST_CASE("dashpot modes: slip-cut shear (2, 3) and no-tension normal (1, 3)", "
     for (bool slipping : {true, false}) {
       // Shear spring beyond (1.5x) or below (0.5x) the Coulomb limit mu kn delta; vn = 0.
       const double us = (slipping ? 1.5 : 0.5) * pair.friction * fn_elastic / pair.ks;
-      const ContactGeometry g = sphere_sphere_geometry(Vec3(0, 0, ri + rj - delta), ri + rj - delta, ri, rj,
-                                                       Vec3(vt, 0, 0), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), mi, mj);
+      const ContactGeometry g =
+          sphere_sphere_geometry(Vec3(0, 0, ri + rj - delta), ri + rj - delta, ri, rj, Vec3(vt, 0, 0), Vec3::Zero(),
+                                 Vec3::Zero(), Vec3::Zero(), mi, mj);
       ContactHistory h;
       h.active = true;
       h.shear = Vec3(us, 0, 0);

@@ -15,14 +15,14 @@
 //     magnetised along z.
 // They agree to 1e-10; the point-dipole limit holds at large distance.
 
+#include "engine/bodies/clumps.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "test_support.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <vector>
-
-#include "engine/bodies/clumps.hpp"
-#include "engine/magnetic/dipole.hpp"
-#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;

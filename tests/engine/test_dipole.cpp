@@ -1,8 +1,8 @@
 // Two-dipole force, torques and energy against the closed form and against finite differences
 // of the energy (seed 000 eqs. 8-10, seed 002 eqs. 34-39).
 
-#include "engine/magnetic/dipole.hpp"
 #include "engine/core/random.hpp"
+#include "engine/magnetic/dipole.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,9 @@ double pair_energy(const Vec3& separation, const Vec3& mi, const Vec3& mj) {
   return dipole_pair(separation, mi, mj, 0.0).energy;
 }
 
-Vec3 rotated(const Vec3& v, const Vec3& rotation) { return rotate_by(Quat::Identity(), rotation) * v; }
+Vec3 rotated(const Vec3& v, const Vec3& rotation) {
+  return rotate_by(Quat::Identity(), rotation) * v;
+}
 
 }  // namespace
 
@@ -63,11 +65,14 @@ TEST_CASE("dipole force and torques are minus the gradients of the pair energy",
     for (int k = 0; k < 3; ++k) {
       Vec3 e = Vec3::Zero();
       e[k] = 1.0;
-      const double force_fd = -(pair_energy(separation + h * e, mi, mj) - pair_energy(separation - h * e, mi, mj)) / (2 * h);
+      const double force_fd =
+          -(pair_energy(separation + h * e, mi, mj) - pair_energy(separation - h * e, mi, mj)) / (2 * h);
       const double torque_i_fd =
-          -(pair_energy(separation, rotated(mi, a * e), mj) - pair_energy(separation, rotated(mi, -a * e), mj)) / (2 * a);
+          -(pair_energy(separation, rotated(mi, a * e), mj) - pair_energy(separation, rotated(mi, -a * e), mj)) /
+          (2 * a);
       const double torque_j_fd =
-          -(pair_energy(separation, mi, rotated(mj, a * e)) - pair_energy(separation, mi, rotated(mj, -a * e))) / (2 * a);
+          -(pair_energy(separation, mi, rotated(mj, a * e)) - pair_energy(separation, mi, rotated(mj, -a * e))) /
+          (2 * a);
       const double f_scale = d.force_i.norm(), t_scale = std::max(d.torque_i.norm(), d.torque_j.norm());
       CHECK(d.force_i[k] == Approx(force_fd).margin(1e-6 * f_scale));
       CHECK(d.torque_i[k] == Approx(torque_i_fd).margin(1e-6 * t_scale));

@@ -8,12 +8,12 @@
 // expanded); with theta -> 0 every cell is opened and only round-off remains (1e-12 relative, many orders
 // above double precision's 1e-16 times the few thousand terms of a sum).
 
-#include "engine/magnetic/dipole.hpp"
-#include "engine/magnetic/dipole_tree.hpp"
-#include "engine/magnetic/magnetics.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/random.hpp"
 #include "engine/core/state.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/dipole_tree.hpp"
+#include "engine/magnetic/magnetics.hpp"
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -31,7 +31,9 @@ struct Scene {
   std::vector<double> radius;  // [m]
 };
 
-Vec3 random_direction(Random& rng) { return rng.orientation() * Vec3::UnitZ(); }
+Vec3 random_direction(Random& rng) {
+  return rng.orientation() * Vec3::UnitZ();
+}
 
 // Polydisperse spheres (radius 0.5 to 1.5 mm) placed without overlap by random sequential addition in a cube
 // sized for the volume fraction `phi`; moments M V in random directions (M = 8e5 A/m).

@@ -3,9 +3,21 @@
 // written in every format and read back here with parsers of our own, independent of the writers:
 // counts, ids, box, and every value to the printed precision (10 significant digits).
 
-#include <unistd.h>
+#include "engine/analysis/clusters.hpp"
+#include "engine/analysis/observables.hpp"
+#include "engine/io/export_csv.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/io/export_lammps_dump.hpp"
+#include "engine/io/export_vtk.hpp"
+#include "engine/io/export_xyz.hpp"
+#include "engine/io/frame_fields.hpp"
+#include "engine/live/simulation_thread.hpp"
+#include "test_support.hpp"
+#include "tests/text_fields.hpp"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -16,19 +28,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "tests/text_fields.hpp"
-
-#include "engine/analysis/clusters.hpp"
-#include "engine/io/export_csv.hpp"
-#include "engine/io/export_frames.hpp"
-#include "engine/io/export_lammps_dump.hpp"
-#include "engine/io/export_vtk.hpp"
-#include "engine/io/export_xyz.hpp"
-#include "engine/io/frame_fields.hpp"
-#include "engine/analysis/observables.hpp"
-#include "engine/live/simulation_thread.hpp"
-#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;

@@ -62,7 +62,8 @@ Libration librate(Session& sim, std::int64_t steps) {
     run_checked(sim, 1);
     const double angle = moment_angle(sim);
     const Observables o = sim.observe();
-    l.max_energy_error = std::max(l.max_energy_error, std::abs(o.kinetic_rotational + o.zeeman - e0) / (kMoment * kField));
+    l.max_energy_error =
+        std::max(l.max_energy_error, std::abs(o.kinetic_rotational + o.zeeman - e0) / (kMoment * kField));
     if (previous < 0.0 && angle >= 0.0) {
       const double t = (static_cast<double>(n) - 1.0 + previous / (previous - angle)) * dt;
       if (first < 0.0) first = t;
@@ -109,11 +110,12 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
     const Libration l = librate(sim, 2400);  // six periods
     const double amplitude = 1.0 + theta0 * theta0 / 16.0 + 11.0 * std::pow(theta0, 4) / 3072.0;
     const double expected = t0 * amplitude * (1.0 - omega_dt * omega_dt / 24.0);
-    std::printf("[figure] libration period (theta0 = 0.1, dt = T0/400): measured %.7e s, T0 (1 + theta0^2/16 + ...) = "
-                "%.7e s (relative error %.2e; %.2e after the Verlet term (omega dt)^2/24), T0 = %.7e s; energy "
-                "error %.2e m B (predicted %.2e)\n",
-                l.period, t0 * amplitude, l.period / (t0 * amplitude) - 1.0, l.period / expected - 1.0, t0,
-                l.max_energy_error, predicted_energy_error(theta0, omega_dt));
+    std::printf(
+        "[figure] libration period (theta0 = 0.1, dt = T0/400): measured %.7e s, T0 (1 + theta0^2/16 + ...) = "
+        "%.7e s (relative error %.2e; %.2e after the Verlet term (omega dt)^2/24), T0 = %.7e s; energy "
+        "error %.2e m B (predicted %.2e)\n",
+        l.period, t0 * amplitude, l.period / (t0 * amplitude) - 1.0, l.period / expected - 1.0, t0, l.max_energy_error,
+        predicted_energy_error(theta0, omega_dt));
     REQUIRE(l.crossings >= 5);
     CHECK(l.period == Approx(t0 * amplitude).epsilon(2e-5));  // (omega dt)^2/24 = 1e-5 apart
     CHECK(l.period == Approx(expected).epsilon(1e-6));
@@ -131,10 +133,10 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
     Session sim(dipole_in_field(theta0, dt));
     const Libration l = librate(sim, 4000);
     const double expected = 4.0 * std::comp_ellint_1(std::sin(0.5 * theta0)) / omega0;
-    std::printf("[figure] libration at theta0 = 2.5 rad: period %.7e s vs 4 K(k)/omega0 = %.7e s (relative %.2e), "
-                "energy error %.2e m B (predicted %.2e)\n",
-                l.period, expected, l.period / expected - 1.0, l.max_energy_error,
-                predicted_energy_error(theta0, omega_dt));
+    std::printf(
+        "[figure] libration at theta0 = 2.5 rad: period %.7e s vs 4 K(k)/omega0 = %.7e s (relative %.2e), "
+        "energy error %.2e m B (predicted %.2e)\n",
+        l.period, expected, l.period / expected - 1.0, l.max_energy_error, predicted_energy_error(theta0, omega_dt));
     REQUIRE(l.crossings >= 3);
     // Verlet's phase error is (omega dt)^2/24 ~ 1e-5 where the motion is fastest, less near the
     // turning points where it is slow: tolerance 2e-5.
@@ -365,9 +367,10 @@ TEST_CASE("a ramped field does work on a free dipole: kinetic + Zeeman - field w
   run(dt, error, work, work_after);
   run(0.5 * dt, error_half, work_half, work_after_half);
   const double full = kMoment * (b1 - b0);
-  std::printf("[figure] ramped field: field work %.4e J (|m| dB = %.4e J), balance error %.2e of |W| at dt, %.2e at dt/2 "
-              "(ratio %.2f)\n",
-              work, full, error / std::abs(work), error_half / std::abs(work), error / error_half);
+  std::printf(
+      "[figure] ramped field: field work %.4e J (|m| dB = %.4e J), balance error %.2e of |W| at dt, %.2e at dt/2 "
+      "(ratio %.2f)\n",
+      work, full, error / std::abs(work), error_half / std::abs(work), error / error_half);
   CHECK(work <= -full * std::cos(theta0));
   CHECK(work >= -full);
   CHECK(work_after == work);  // constant field after the ramp: nothing booked

@@ -12,8 +12,8 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;  // [m]
-constexpr double kG = 9.81;       // [m/s^2]
+constexpr double kRadius = 1e-3;    // [m]
+constexpr double kG = 9.81;         // [m/s^2]
 constexpr double kStiffness = 1e3;  // [N/m]
 constexpr double kMuS = 0.5, kMuD = 0.3;
 
@@ -69,8 +69,8 @@ TEST_CASE("floor: below atan(mu_s) a particle stays, above it slides with g (sin
       } else {
         const double measured = 2.0 * moved / (t * t);
         const double theory = kG * (std::sin(alpha) - kMuD * std::cos(alpha));
-        WARN("tilted floor at " << alpha * 180.0 / pi << " deg: acceleration " << measured << " m/s^2, g (sin a - mu_d cos a) = "
-                                << theory << " m/s^2");
+        WARN("tilted floor at " << alpha * 180.0 / pi << " deg: acceleration " << measured
+                                << " m/s^2, g (sin a - mu_d cos a) = " << theory << " m/s^2");
         CHECK(measured == Approx(theory).epsilon(1e-3));
       }
     }

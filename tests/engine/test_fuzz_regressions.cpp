@@ -2,6 +2,11 @@
 // through the fuzz targets' own code (fuzz/fuzz_harness.hpp) in the normal build, and the bug behind
 // each one checked directly. Under scripts/test.sh --sanitize these also run with ASan + UBSan.
 
+#include "engine/analysis/angles.hpp"
+#include "engine/io/checkpoint.hpp"
+#include "fuzz/fuzz_harness.hpp"
+#include "test_support.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -9,11 +14,6 @@
 #include <iterator>
 #include <string>
 #include <vector>
-
-#include "engine/analysis/angles.hpp"
-#include "engine/io/checkpoint.hpp"
-#include "fuzz/fuzz_harness.hpp"
-#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;

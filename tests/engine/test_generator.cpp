@@ -24,7 +24,9 @@ using namespace lodestone;
 
 namespace {
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 bool same_bits(const Vec3& a, const Vec3& b) {
   return same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
 }
@@ -473,8 +475,7 @@ TEST_CASE("mass, inertia and moment follow from the material and the radius", "[
     CHECK(particles.mass[i] == Approx(rho * volume).epsilon(1e-12));
     CHECK(particles.inertia[i] == Approx(0.4 * rho * volume * r * r).epsilon(1e-12));
     CHECK((particles.easy_axis_body[i] - Vec3::UnitZ()).norm() < 1e-15);
-    CHECK((particles.moment_body[i] - magnetization * volume * Vec3::UnitZ()).norm() <
-          1e-12 * magnetization * volume);
+    CHECK((particles.moment_body[i] - magnetization * volume * Vec3::UnitZ()).norm() < 1e-12 * magnetization * volume);
     CHECK((particles.moment[i] - magnetization * volume * particles.easy_axis(i)).norm() <
           1e-12 * magnetization * volume);
     CHECK(particles.velocity[i].norm() == 0.0);

@@ -48,7 +48,9 @@ Preset two_spheres(const Vec3& second, const Vec3& velocity = Vec3::Zero()) {
 }  // namespace
 
 // "particle <id of index k>"
-std::string particle(const Session& sim, size_t k) { return "particle " + std::to_string(sim.state().particles.id[k]); }
+std::string particle(const Session& sim, size_t k) {
+  return "particle " + std::to_string(sim.state().particles.id[k]);
+}
 
 TEST_CASE("health: a NaN velocity stops the run naming the particle", "[health]") {
   Session sim(two_spheres(Vec3(5e-3, 0, 0)));
@@ -56,7 +58,8 @@ TEST_CASE("health: a NaN velocity stops the run naming the particle", "[health]"
   sim.step();
   REQUIRE_FALSE(sim.state().health.ok);
   CHECK(sim.state().health.particle_id == sim.state().particles.id[1]);
-  CHECK_THAT(sim.state().health.message, Contains(particle(sim, 1) + " has a NaN or infinite") && Contains("Likely cause"));
+  CHECK_THAT(sim.state().health.message,
+             Contains(particle(sim, 1) + " has a NaN or infinite") && Contains("Likely cause"));
   const std::int64_t step = sim.state().step;
   sim.step();  // a stopped run does not go on
   CHECK(sim.state().step == step);
@@ -68,7 +71,8 @@ TEST_CASE("health: a particle crossing more than half its radius in a step stops
   sim.step();
   REQUIRE_FALSE(sim.state().health.ok);
   CHECK(sim.state().health.particle_id == sim.state().particles.id[1]);
-  CHECK_THAT(sim.state().health.message, Contains(particle(sim, 1) + " moves 60") && Contains("% of its radius per step"));
+  CHECK_THAT(sim.state().health.message,
+             Contains(particle(sim, 1) + " moves 60") && Contains("% of its radius per step"));
 }
 
 TEST_CASE("health: an overlap beyond half the radius stops the run", "[health]") {

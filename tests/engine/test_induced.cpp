@@ -4,11 +4,11 @@
 // field, two frozen moments (point dipoles, seed 000 eqs. 8-10), the self-consistent pair and the
 // iterates that lead to it, and the energy of a linear moment, -1/2 m.B, in a gradient and a ramp.
 
-#include <cmath>
-
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/field.hpp"
 #include "test_support.hpp"
+
+#include <cmath>
 
 using namespace lodestone;
 using namespace lodestone::testing;

@@ -3,8 +3,8 @@
 // Cases where the discrete motion equals the exact one: free flight, constant force, constant
 // angular velocity; the unit quaternion; the periodic wrap.
 
-#include "engine/magnetic/field.hpp"
 #include "engine/core/random.hpp"
+#include "engine/magnetic/field.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -194,7 +194,8 @@ TEST_CASE("the periodic wrap keeps particles in the box at the right place", "[i
     const Particles& s = sim.state().particles;
     const double t = n * dt;
     for (size_t i = 0; i < s.size(); ++i) {
-      for (int a = 0; a < 3; ++a) inside = inside && s.position[i][a] >= p.box.min[a] && s.position[i][a] < p.box.max[a];
+      for (int a = 0; a < 3; ++a)
+        inside = inside && s.position[i][a] >= p.box.min[a] && s.position[i][a] < p.box.max[a];
       worst = std::max(worst, minimum_image(model, s.position[i] - (x0[i] + t * v0[i])).norm());
     }
   }

@@ -21,7 +21,9 @@ Preset dipole_pair_preset(const Vec3& xi, const Vec3& xj, double r, const Vec3& 
   return p;
 }
 
-double moment_of(double r) { return 8e5 * sphere_volume(r); }
+double moment_of(double r) {
+  return 8e5 * sphere_volume(r);
+}
 
 }  // namespace
 

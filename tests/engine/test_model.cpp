@@ -2,8 +2,8 @@
 // omega0max), omega0max = sqrt(k/m_min)) and what limits it, pair coefficients in series (seed 000
 // eqs. 11-12, seed 004 eq. 9), an explicit time step, and the periodic-box check.
 
-#include "engine/step/model_preparation.hpp"
 #include "engine//core/model.hpp"
+#include "engine/step/model_preparation.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -14,9 +14,13 @@ using namespace lodestone::testing;
 
 namespace {
 
-double sphere_mass(double density, double radius) { return density * sphere_volume(radius); }
+double sphere_mass(double density, double radius) {
+  return density * sphere_volume(radius);
+}
 
-double suggested_for(double omega) { return 1.0 / (2.0 * pi * omega); }
+double suggested_for(double omega) {
+  return 1.0 / (2.0 * pi * omega);
+}
 
 }  // namespace
 
@@ -150,7 +154,8 @@ TEST_CASE("an explicit integrator.time_step is used as given", "[model]") {
   Session sim(p);
   CHECK(sim.model().time_step == 3.3e-6);
   // The advice is still computed and shown.
-  CHECK(sim.model().advice.suggested == Approx(suggested_for(std::sqrt(500.0 / sphere_mass(7500.0, 0.5e-3)))).epsilon(1e-14));
+  CHECK(sim.model().advice.suggested ==
+        Approx(suggested_for(std::sqrt(500.0 / sphere_mass(7500.0, 0.5e-3)))).epsilon(1e-14));
   run_checked(sim, 10);
   CHECK(sim.state().time == Approx(33e-6).epsilon(1e-14));
   CHECK(sim.state().particles.position[0].x() == Approx(0.1 * 33e-6).epsilon(1e-12));

@@ -3,17 +3,17 @@
 // error of a first-order series, O((k dt)^2); the stored passes follow reordered particles and start
 // afresh after edits and protocol stages; a chain-forming scene keeps its observables at k = 4.
 
-#include "engine/step/environment_forces.hpp"
-#include "engine/step/model_preparation.hpp"
 #include "engine//analysis/clusters.hpp"
+#include "engine/bodies/generator.hpp"
+#include "engine/bodies/pressure.hpp"
 #include "engine/contact/contacts.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/field.hpp"
-#include "engine/bodies/generator.hpp"
-#include "engine/step/integrator.hpp"
 #include "engine/magnetic/magnetics.hpp"
+#include "engine/step/environment_forces.hpp"
+#include "engine/step/integrator.hpp"
+#include "engine/step/model_preparation.hpp"
 #include "engine/step/neighbor.hpp"
-#include "engine/bodies/pressure.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>

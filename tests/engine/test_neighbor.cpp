@@ -59,9 +59,8 @@ ListCounts check_fresh_lists(const Model& model, const State& state) {
   REQUIRE(lists.valid);
   REQUIRE(lists.contact_history.size() == lists.contact_pairs.size());
   const double skin = model.skin;
-  const PairSet contact = brute_force(model, p, [&](size_t i, size_t j) {
-    return p.radius[i] + p.radius[j] + model.contact_reach + skin;
-  });
+  const PairSet contact =
+      brute_force(model, p, [&](size_t i, size_t j) { return p.radius[i] + p.radius[j] + model.contact_reach + skin; });
   CHECK(as_set(lists.contact_pairs, p.size()) == contact);
   PairSet dipole;
   if (model.magnetics.method == DipoleMethod::Cutoff)
@@ -74,9 +73,8 @@ ListCounts check_fresh_lists(const Model& model, const State& state) {
 void check_lists_cover(const Model& model, const State& state) {
   const Particles& p = state.particles;
   const PairSet contact_listed = as_set(state.neighbors.contact_pairs, p.size());
-  const PairSet contact_needed = brute_force(model, p, [&](size_t i, size_t j) {
-    return p.radius[i] + p.radius[j] + model.contact_reach;
-  });
+  const PairSet contact_needed =
+      brute_force(model, p, [&](size_t i, size_t j) { return p.radius[i] + p.radius[j] + model.contact_reach; });
   CHECK(std::includes(contact_listed.begin(), contact_listed.end(), contact_needed.begin(), contact_needed.end()));
   if (model.magnetics.method == DipoleMethod::Cutoff) {
     const PairSet dipole_listed = as_set(state.neighbors.dipole_pairs, p.size());
@@ -126,9 +124,10 @@ void check_scene(Session& sim, int steps, const char* name) {
   State copy = sim.state();
   build_neighbor_lists(sim.model(), copy);
   check_fresh_lists(sim.model(), copy);
-  std::printf("[figure] neighbour lists (%s): N = %zu, %zu contact / %zu dipole pairs at start, %d rebuilds in %d steps "
-              "checked against O(N^2)\n",
-              name, sim.state().particles.size(), counts.contact, counts.dipole, rebuilds_checked, steps);
+  std::printf(
+      "[figure] neighbour lists (%s): N = %zu, %zu contact / %zu dipole pairs at start, %d rebuilds in %d steps "
+      "checked against O(N^2)\n",
+      name, sim.state().particles.size(), counts.contact, counts.dipole, rebuilds_checked, steps);
   CHECK(counts.dipole > 0);
   CHECK(rebuilds_checked > 0);
 }
@@ -146,11 +145,21 @@ TEST_CASE("neighbour lists equal an O(N^2) search in open, walled and periodic b
   // cells are 2.15 mm or larger. A periodic box must be at least twice that (4.3 mm, model.cpp):
   // 4.5 mm gives 2 cells per axis (neighbour cells -1 and +1 are the same cell), 7 mm 3 cells (all
   // 27 cells distinct but wrapping), 12 mm 5 cells.
-  SECTION("open box") { check_scene(cloud(8e-3, SideKind::Open, 60, 1), 300, "open"); }
-  SECTION("walls") { check_scene(cloud(6e-3, SideKind::Wall, 60, 2), 300, "walls"); }
-  SECTION("periodic, 2 cells per axis") { check_scene(cloud(4.5e-3, SideKind::Periodic, 40, 3), 300, "periodic 4.5 mm"); }
-  SECTION("periodic, 3 cells per axis") { check_scene(cloud(7e-3, SideKind::Periodic, 60, 4), 300, "periodic 7 mm"); }
-  SECTION("periodic, 5 cells per axis") { check_scene(cloud(12e-3, SideKind::Periodic, 80, 5), 200, "periodic 12 mm"); }
+  SECTION("open box") {
+    check_scene(cloud(8e-3, SideKind::Open, 60, 1), 300, "open");
+  }
+  SECTION("walls") {
+    check_scene(cloud(6e-3, SideKind::Wall, 60, 2), 300, "walls");
+  }
+  SECTION("periodic, 2 cells per axis") {
+    check_scene(cloud(4.5e-3, SideKind::Periodic, 40, 3), 300, "periodic 4.5 mm");
+  }
+  SECTION("periodic, 3 cells per axis") {
+    check_scene(cloud(7e-3, SideKind::Periodic, 60, 4), 300, "periodic 7 mm");
+  }
+  SECTION("periodic, 5 cells per axis") {
+    check_scene(cloud(12e-3, SideKind::Periodic, 80, 5), 200, "periodic 12 mm");
+  }
   SECTION("periodic in x and y, walls in z") {
     Preset p = cloud(5e-3, SideKind::Periodic, 50, 6);
     p.box.z_min = p.box.z_max = SideKind::Wall;
@@ -188,8 +197,8 @@ TEST_CASE("the lists are rebuilt only after a particle moved more than half the 
   Preset p = bare_preset();
   p.integrator.time_step = dt;
   p.integrator.neighbor_skin = skin;
-  p.particles.particles = {sphere(Vec3(-0.02, 0, 0), 0.5e-3, Vec3(v, 0, 0)), sphere(Vec3(0.02, 0, 0), 0.5e-3, Vec3(-v, 0, 0)),
-                           sphere(Vec3(0, 0.02, 0), 0.5e-3)};
+  p.particles.particles = {sphere(Vec3(-0.02, 0, 0), 0.5e-3, Vec3(v, 0, 0)),
+                           sphere(Vec3(0.02, 0, 0), 0.5e-3, Vec3(-v, 0, 0)), sphere(Vec3(0, 0.02, 0), 0.5e-3)};
   Session sim(p);
   REQUIRE(sim.model().skin == skin);
   REQUIRE(sim.state().neighbors.builds == 1);
@@ -211,8 +220,8 @@ TEST_CASE("the lists are rebuilt only after a particle moved more than half the 
 TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair", "[neighbor]") {
   // Two magnetised spheres head to tail, in contact (the dipoles press them together), the upper
   // one pushed sideways at 1 cm/s: the shear spring of their contact loads and unloads (amplitude
-  // ~ v / omega ~ 0.6 um) and sticks (Coulomb limit 0.5 x 1.6 mN, reached at 1.6 um of shear). The same scene once more with a non-magnetic
-  // sphere 20 mm away flying at 1 m/s: it forces a rebuild every few steps but exerts nothing on
+  // ~ v / omega ~ 0.6 um) and sticks (Coulomb limit 0.5 x 1.6 mN, reached at 1.6 um of shear). The same scene once more
+  // with a non-magnetic sphere 20 mm away flying at 1 m/s: it forces a rebuild every few steps but exerts nothing on
   // the pair. If a rebuild lost or mixed up the history, the shear displacement would restart from
   // zero; with the history carried, the two runs are the same operations on the same numbers.
   auto scene = [](bool with_flyer) {
@@ -220,7 +229,8 @@ TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair"
     p.materials[0].magnetization = 1e5;
     p.materials[0].friction = 0.5;
     p.magnetics.method = DipoleMethod::Direct;
-    p.particles.particles = {sphere(Vec3(0, 0, -0.4985e-3), 0.5e-3), sphere(Vec3(0, 0, 0.4985e-3), 0.5e-3, Vec3(1e-2, 0, 0))};
+    p.particles.particles = {sphere(Vec3(0, 0, -0.4985e-3), 0.5e-3),
+                             sphere(Vec3(0, 0, 0.4985e-3), 0.5e-3, Vec3(1e-2, 0, 0))};
     if (with_flyer) {
       ParticleEntry flyer = sphere(Vec3(0.02, 0, 0), 0.5e-3, Vec3(0, 1.0, 0));
       flyer.moment = 0.0;
@@ -250,9 +260,10 @@ TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair"
     largest_shear = std::max(largest_shear, a.shear.norm());
   }
   const std::uint64_t extra_builds = busy.state().neighbors.builds - quiet.state().neighbors.builds;
-  std::printf("[figure] contact history: %llu extra rebuilds during 400 steps of a sticking contact, largest shear %.2e m, "
-              "histories identical\n",
-              static_cast<unsigned long long>(extra_builds), largest_shear);
+  std::printf(
+      "[figure] contact history: %llu extra rebuilds during 400 steps of a sticking contact, largest shear %.2e m, "
+      "histories identical\n",
+      static_cast<unsigned long long>(extra_builds), largest_shear);
   CHECK(extra_builds >= 20);
   CHECK(largest_shear > 1e-7);  // the history carried is not trivial
 }
@@ -331,8 +342,9 @@ TEST_CASE("cutoff dipole forces equal the direct sum when the cutoff exceeds the
     }
     CHECK(cut.observe().dipole == Approx(direct.observe().dipole).epsilon(1e-12));
   }
-  std::printf("[figure] cutoff vs direct (cutoff > box diagonal): largest force difference %.1e, torque %.1e (relative)\n",
-              worst_force, worst_torque);
+  std::printf(
+      "[figure] cutoff vs direct (cutoff > box diagonal): largest force difference %.1e, torque %.1e (relative)\n",
+      worst_force, worst_torque);
   CHECK(worst_force <= 1e-12);
   CHECK(worst_torque <= 1e-12);
   CHECK(cut.state().events.total(EventKind::ContactActivated) > 0);

@@ -46,8 +46,8 @@ TEST_CASE("energies, momentum and angular momentum of moving spheres", "[observa
   CHECK(o.gravitational == Approx(ma * 9.81 * 0.02 + mb * 9.81 * 0.0).epsilon(1e-12));
   CHECK((o.linear_momentum - Vec3(mb, 2 * ma, -mb)).norm() < 1e-15);
   // L = sum m x cross v + I omega, about the origin.
-  const Vec3 expected_l = ma * Vec3(0.01, 0, 0.02).cross(Vec3(0, 2, 0)) + mb * Vec3(-0.01, 0.005, 0).cross(Vec3(1, 0, -1)) +
-                          ia * Vec3(0, 0, 30);
+  const Vec3 expected_l = ma * Vec3(0.01, 0, 0.02).cross(Vec3(0, 2, 0)) +
+                          mb * Vec3(-0.01, 0.005, 0).cross(Vec3(1, 0, -1)) + ia * Vec3(0, 0, 30);
   CHECK((o.angular_momentum - expected_l).norm() < 1e-12 * expected_l.norm());
 }
 
@@ -57,7 +57,8 @@ TEST_CASE("contacts, coordination and the largest overlap of a touching chain", 
   p.box.z_min = SideKind::Wall;
   p.box.min.z() = 0.0;
   const double r = 1e-3, overlap = 1e-5;
-  for (int k = 0; k < 3; ++k) p.particles.particles.push_back(sphere(Vec3(0, 0, r - overlap + k * (2 * r - overlap)), r));
+  for (int k = 0; k < 3; ++k)
+    p.particles.particles.push_back(sphere(Vec3(0, 0, r - overlap + k * (2 * r - overlap)), r));
   Session sim(p);
   const Observables o = sim.observe();
   CHECK(o.particle_contacts == 2);

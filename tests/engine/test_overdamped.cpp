@@ -1,8 +1,7 @@
 // Overdamped integrator (seed 004 eqs. 5-6 without inertia, Heun's method) against closed forms.
 
-#include "test_support.hpp"
-
 #include "engine/magnetic/field.hpp"
+#include "test_support.hpp"
 
 #include <cmath>
 
@@ -34,7 +33,9 @@ Preset rotor_preset(const Rotor& r, double dt) {
   return p;
 }
 
-double theta_exact(double t, double tau, double theta0) { return 2.0 * std::atan(std::tan(0.5 * theta0) * std::exp(-t / tau)); }
+double theta_exact(double t, double tau, double theta0) {
+  return 2.0 * std::atan(std::tan(0.5 * theta0) * std::exp(-t / tau));
+}
 
 // Largest |theta - exact| over [0, 3 tau].
 double rotor_error(const Rotor& r, int steps_per_tau) {

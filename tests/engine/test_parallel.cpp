@@ -4,8 +4,8 @@
 // (neighbour rebuilds, contacts with walls, dipole pairs, integration), with friction, damping, walls and
 // gravity so that contact history and events are part of what must agree.
 
-#include "engine/session/session.hpp"
 #include "engine/core/thread_team.hpp"
+#include "engine/session/session.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -68,7 +68,9 @@ bool same_bits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
 bool same_bits(const std::vector<Quat>& a, const std::vector<Quat>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Quat)) == 0;
 }
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 
 // Largest |a_i - b_i| over particles and components.
 double largest_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
@@ -93,9 +95,11 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
     team.run(parts, [&](int k) { calls[static_cast<size_t>(k)].fetch_add(1); });
     for (int k = 0; k < 3; ++k) CHECK(calls[static_cast<size_t>(k)].load() == (k < parts ? 1 : 0));
   }
-  CHECK_THROWS_WITH(team.run(3, [](int k) {
-    if (k == 2) throw std::runtime_error("part 2 failed");
-  }), "part 2 failed");
+  CHECK_THROWS_WITH(team.run(3,
+                             [](int k) {
+                               if (k == 2) throw std::runtime_error("part 2 failed");
+                             }),
+                    "part 2 failed");
   // The team still works after an error.
   std::atomic<int> total{0};
   team.run(3, [&](int k) { total += k + 1; });
@@ -121,7 +125,7 @@ TEST_CASE("threads: two runs with the same thread count are bit-identical", "[pa
   const Session b = run_scene(preset, 2, steps);
   const State& s = a.state();
   const State& t = b.state();
-  REQUIRE(s.neighbors.builds > 1);                       // rebuilt during the run, on two threads
+  REQUIRE(s.neighbors.builds > 1);  // rebuilt during the run, on two threads
   REQUIRE(s.events.total(EventKind::ContactActivated) > 0);
   REQUIRE(s.events.total(EventKind::SlipStarted) > 0);
   CHECK(same_bits(s.particles.position, t.particles.position));

@@ -1,12 +1,13 @@
 // Power-law fits (engine/analysis/power_law.hpp): exact data, a small case worked out by hand, and the
 // standard error of the exponent against the spread of exponents over many noisy data sets.
 
-#include <catch2/catch.hpp>
-#include <cmath>
-#include <vector>
-
 #include "engine/analysis/power_law.hpp"
 #include "engine/core/random.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
 
 using namespace lodestone;
 

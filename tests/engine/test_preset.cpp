@@ -2,11 +2,11 @@
 // generated particles), bad input gives a PresetError naming the JSON path and what is allowed,
 // saving is atomic, and docs/presets.md is the generated field reference.
 
+#include "../test_process.hpp"
 #include "engine/bodies/generator.hpp"
 #include "engine/io/preset_io.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,8 +23,6 @@
 #include <string>
 #include <typeinfo>
 #include <vector>
-
-#include "../test_process.hpp"
 
 using namespace lodestone;
 namespace fs = std::filesystem;
@@ -70,7 +68,9 @@ class TempDir {
   fs::path path_;
 };
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 bool same_bits(const Vec3& a, const Vec3& b) {
   return same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
 }
@@ -97,7 +97,9 @@ void require_identical_particles(const Particles& a, const Particles& b) {
   }
 }
 
-std::string dump(const Preset& p) { return preset_to_json(p).dump(); }
+std::string dump(const Preset& p) {
+  return preset_to_json(p).dump();
+}
 
 // parse_preset must throw a PresetError; returns it, or records a failure and returns nothing.
 std::optional<PresetError> preset_error(const std::string& text) {
@@ -232,7 +234,8 @@ TEST_CASE("the built-in default preset is presets/default.json", "[preset]") {
   const fs::path file = kSourceDir / "presets" / "default.json";
   CHECK(default_preset_text() == read_file(file));
   CHECK(dump(default_preset()) == dump(load_preset_file(file.string())));
-  require_identical_particles(generate_particles(default_preset()), generate_particles(load_preset_file(file.string())));
+  require_identical_particles(generate_particles(default_preset()),
+                              generate_particles(load_preset_file(file.string())));
 }
 
 TEST_CASE("omitted keys take the defaults of the parameter structs", "[preset]") {
@@ -246,115 +249,197 @@ TEST_CASE("bad input gives a PresetError naming the JSON path and what is allowe
   struct Case {
     const char* what;
     std::string text;
-    std::string path;                 // must appear in e.path() and what()
-    std::vector<std::string> hints;   // must appear in the message
+    std::string path;                // must appear in e.path() and what()
+    std::vector<std::string> hints;  // must appear in the message
   };
   const std::vector<Case> cases = {
       {"not an object", R"([1, 2, 3])", "$", {"JSON object", "a list"}},
       {"missing version", R"({"description": "x"})", "$.version", {"missing", "version 1"}},
       {"wrong version", R"({"version": 2})", "$.version", {"value 2", "[1, 1]"}},
       {"version as a string", R"({"version": "1"})", "$.version", {"integer", "a string"}},
-      {"unknown top-level key", R"({"version": 1, "descripton": "x"})", "$.descripton",
+      {"unknown top-level key",
+       R"({"version": 1, "descripton": "x"})",
+       "$.descripton",
        {"unknown key", "description", "materials", "particles"}},
-      {"unknown nested key", R"({"version": 1, "materials": [{"name": "a", "densty": 5}]})", "$.materials[0].densty",
+      {"unknown nested key",
+       R"({"version": 1, "materials": [{"name": "a", "densty": 5}]})",
+       "$.materials[0].densty",
        {"unknown key", "density", "youngs_modulus", "magnetization"}},
-      {"unknown key deep", R"({"version": 1, "contact": {"linear": {"dp_moda": 1}}})", "$.contact.linear.dp_moda",
+      {"unknown key deep",
+       R"({"version": 1, "contact": {"linear": {"dp_moda": 1}}})",
+       "$.contact.linear.dp_moda",
        {"unknown key", "dp_mode", "lin_mode"}},
       {"string where a dimensionless number is expected",
-       R"({"version": 1, "materials": [{"name": "a", "friction": "high"}]})", "$.materials[0].friction",
+       R"({"version": 1, "materials": [{"name": "a", "friction": "high"}]})",
+       "$.materials[0].friction",
        {"expected a number", "\"high\""}},
-      {"string without a number where a length is expected", R"({"version": 1, "particles": {"diameter": "big"}})",
-       "$.particles.diameter", {"'big'", "number"}},
-      {"bool where a number is expected", R"({"version": 1, "materials": [{"name": "a", "density": true}]})",
-       "$.materials[0].density", {"expected a number", "kg/m^3", "g/cm^3", "boolean"}},
-      {"number where a string is expected", R"({"version": 1, "description": 5})", "$.description",
+      {"string without a number where a length is expected",
+       R"({"version": 1, "particles": {"diameter": "big"}})",
+       "$.particles.diameter",
+       {"'big'", "number"}},
+      {"bool where a number is expected",
+       R"({"version": 1, "materials": [{"name": "a", "density": true}]})",
+       "$.materials[0].density",
+       {"expected a number", "kg/m^3", "g/cm^3", "boolean"}},
+      {"number where a string is expected",
+       R"({"version": 1, "description": 5})",
+       "$.description",
        {"expected a string", "a number 5"}},
-      {"number where a list is expected", R"({"version": 1, "materials": 5})", "$.materials",
+      {"number where a list is expected",
+       R"({"version": 1, "materials": 5})",
+       "$.materials",
        {"expected a list", "a number 5"}},
-      {"number where a vector is expected", R"({"version": 1, "box": {"min": 0}})", "$.box.min",
+      {"number where a vector is expected",
+       R"({"version": 1, "box": {"min": 0}})",
+       "$.box.min",
        {"list of 3 numbers", "a number 0"}},
       {"vector of two", R"({"version": 1, "box": {"max": [1, 1]}})", "$.box.max", {"list of 3 numbers", "[1,1]"}},
       {"number where an object is expected", R"({"version": 1, "box": 5})", "$.box", {"expected an object"}},
-      {"list entry not an object", R"({"version": 1, "materials": [{"name": "a"}, 7]})", "$.materials[1]",
+      {"list entry not an object",
+       R"({"version": 1, "materials": [{"name": "a"}, 7]})",
+       "$.materials[1]",
        {"expected an object", "a number 7"}},
-      {"float where an integer is expected", R"({"version": 1, "particles": {"count": 1.5}})", "$.particles.count",
+      {"float where an integer is expected",
+       R"({"version": 1, "particles": {"count": 1.5}})",
+       "$.particles.count",
        {"integer", "1.5"}},
-      {"negative seed", R"({"version": 1, "particles": {"seed": -1}})", "$.particles.seed",
+      {"negative seed",
+       R"({"version": 1, "particles": {"seed": -1}})",
+       "$.particles.seed",
        {"non-negative integer", "-1"}},
-      {"negative density", R"({"version": 1, "materials": [{"name": "a", "density": -5}]})", "$.materials[0].density",
+      {"negative density",
+       R"({"version": 1, "materials": [{"name": "a", "density": -5}]})",
+       "$.materials[0].density",
        {"-5", "(0, inf)", "kg/m^3"}},
-      {"negative density with a unit", R"({"version": 1, "materials": [{"name": "a", "density": "-5 g/cm^3"}]})",
-       "$.materials[0].density", {"-5000", "(0, inf)"}},
-      {"poisson ratio 0.6", R"({"version": 1, "materials": [{"name": "a", "poisson_ratio": 0.6}]})",
-       "$.materials[0].poisson_ratio", {"0.6", "[-1, 0.5)"}},
-      {"dp_mode 7", R"({"version": 1, "contact": {"linear": {"dp_mode": 7}}})", "$.contact.linear.dp_mode",
+      {"negative density with a unit",
+       R"({"version": 1, "materials": [{"name": "a", "density": "-5 g/cm^3"}]})",
+       "$.materials[0].density",
+       {"-5000", "(0, inf)"}},
+      {"poisson ratio 0.6",
+       R"({"version": 1, "materials": [{"name": "a", "poisson_ratio": 0.6}]})",
+       "$.materials[0].poisson_ratio",
+       {"0.6", "[-1, 0.5)"}},
+      {"dp_mode 7",
+       R"({"version": 1, "contact": {"linear": {"dp_mode": 7}}})",
+       "$.contact.linear.dp_mode",
        {"7", "[0, 3]"}},
       {"negative count", R"({"version": 1, "particles": {"count": -3}})", "$.particles.count", {"-3", "[0, "}},
-      {"size spread above 1", R"({"version": 1, "particles": {"size_spread": 1.5}})", "$.particles.size_spread",
+      {"size spread above 1",
+       R"({"version": 1, "particles": {"size_spread": 1.5}})",
+       "$.particles.size_spread",
        {"1.5", "[0, 1]"}},
-      {"bad unit", R"({"version": 1, "box": {"max": ["3 parsecs", 1, 1]}})", "$.box.max[0]",
+      {"bad unit",
+       R"({"version": 1, "box": {"max": ["3 parsecs", 1, 1]}})",
+       "$.box.max[0]",
        {"'parsecs'", "m, cm, mm, um"}},
-      {"unit of another quantity", R"({"version": 1, "field": {"strength": "30 mm"}})", "$.field.strength",
+      {"unit of another quantity",
+       R"({"version": 1, "field": {"strength": "30 mm"}})",
+       "$.field.strength",
        {"'mm'", "mT", "kOe"}},
-      {"unit on a dimensionless value", R"({"version": 1, "materials": [{"name": "a", "friction": "0.3 mm"}]})",
-       "$.materials[0].friction", {"expected a number"}},
-      {"unknown particles.material", R"({"version": 1, "materials": [{"name": "iron"}], "particles": {"material": "steel"}})",
-       "$.particles.material", {"'steel'", "iron"}},
+      {"unit on a dimensionless value",
+       R"({"version": 1, "materials": [{"name": "a", "friction": "0.3 mm"}]})",
+       "$.materials[0].friction",
+       {"expected a number"}},
+      {"unknown particles.material",
+       R"({"version": 1, "materials": [{"name": "iron"}], "particles": {"material": "steel"}})",
+       "$.particles.material",
+       {"'steel'", "iron"}},
       {"unknown box.wall_material",
        R"({"version": 1, "materials": [{"name": "iron"}, {"name": "glass"}], "box": {"wall_material": "wood"}})",
-       "$.box.wall_material", {"'wood'", "iron, glass"}},
+       "$.box.wall_material",
+       {"'wood'", "iron, glass"}},
       {"unknown material of a list entry",
        R"({"version": 1, "materials": [{"name": "iron"}], "particles": {"kind": "list", "particles": [
            {"position": [0.005, 0.005, 0.005]}, {"position": [0.002, 0.002, 0.002], "material": "gold"}]}})",
-       "$.particles.particles[1].material", {"'gold'", "iron"}},
-      {"duplicate material names", R"({"version": 1, "materials": [{"name": "a"}, {"name": "b"}, {"name": "a"}]})",
-       "$.materials[2].name", {"'a'", "twice"}},
+       "$.particles.particles[1].material",
+       {"'gold'", "iron"}},
+      {"duplicate material names",
+       R"({"version": 1, "materials": [{"name": "a"}, {"name": "b"}, {"name": "a"}]})",
+       "$.materials[2].name",
+       {"'a'", "twice"}},
       {"empty material name", R"({"version": 1, "materials": [{"name": ""}]})", "$.materials[0].name", {"non-empty"}},
       {"empty materials list", R"({"version": 1, "materials": []})", "$.materials", {"at least one"}},
-      {"periodic on one side only", R"({"version": 1, "box": {"y_min": "periodic"}})", "$.box.y_max",
+      {"periodic on one side only",
+       R"({"version": 1, "box": {"y_min": "periodic"}})",
+       "$.box.y_max",
        {"pairs", "y_min", "y_max"}},
-      {"periodic on the upper side only", R"({"version": 1, "box": {"z_max": "periodic", "z_min": "open"}})",
-       "$.box.z_min", {"pairs"}},
-      {"empty box", R"({"version": 1, "box": {"min": [0, 0, 0], "max": [0.01, 0, 0.01]}})", "$.box.max[1]",
+      {"periodic on the upper side only",
+       R"({"version": 1, "box": {"z_max": "periodic", "z_min": "open"}})",
+       "$.box.z_min",
+       {"pairs"}},
+      {"empty box",
+       R"({"version": 1, "box": {"min": [0, 0, 0], "max": [0.01, 0, 0.01]}})",
+       "$.box.max[1]",
        {"empty along y", "max must exceed min"}},
-      {"inverted box", R"({"version": 1, "box": {"min": [0, 0, 0.02], "max": [0.01, 0.01, 0.01]}})", "$.box.max[2]",
+      {"inverted box",
+       R"({"version": 1, "box": {"min": [0, 0, 0.02], "max": [0.01, 0.01, 0.01]}})",
+       "$.box.max[2]",
        {"max must exceed min"}},
       {"region outside the box",
        R"({"version": 1, "particles": {"region": {"min": [0, 0, 0], "max": [0.01, 0.02, 0.01]}}})",
-       "$.particles.region", {"leaves the box along y"}},
+       "$.particles.region",
+       {"leaves the box along y"}},
       {"region below the box",
        R"({"version": 1, "particles": {"region": {"min": [-0.001, 0, 0], "max": [0.01, 0.01, 0.01]}}})",
-       "$.particles.region", {"leaves the box along x"}},
-      {"empty region", R"({"version": 1, "particles": {"region": {"min": [0, 0, 0.005], "max": [0.01, 0.01, 0.005]}}})",
-       "$.particles.region.max[2]", {"max must exceed min"}},
-      {"zero field direction", R"({"version": 1, "field": {"direction": [0, 0, 0]}})", "$.field.direction",
+       "$.particles.region",
+       {"leaves the box along x"}},
+      {"empty region",
+       R"({"version": 1, "particles": {"region": {"min": [0, 0, 0.005], "max": [0.01, 0.01, 0.005]}}})",
+       "$.particles.region.max[2]",
+       {"max must exceed min"}},
+      {"zero field direction",
+       R"({"version": 1, "field": {"direction": [0, 0, 0]}})",
+       "$.field.direction",
        {"zero vector"}},
-      {"unit inside a direction", R"({"version": 1, "particles": {"axis": [0, "1 mm", 0]}})", "$.particles.axis[1]",
+      {"unit inside a direction",
+       R"({"version": 1, "particles": {"axis": [0, "1 mm", 0]}})",
+       "$.particles.axis[1]",
        {"expected a number"}},
-      {"zero axis of a list entry", R"({"version": 1, "particles": {"particles": [{"axis": [0, 0, 0]}]}})",
-       "$.particles.particles[0].axis", {"zero vector"}},
-      {"non-symmetric gradient", R"({"version": 1, "field": {"gradient": [[0, 1, 0], [0, 0, 0], [0, 0, 0]]}})",
-       "$.field.gradient", {"symmetric"}},
-      {"gradient with a trace", R"({"version": 1, "field": {"gradient": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}})",
-       "$.field.gradient", {"traceless"}},
-      {"gradient with a bad row", R"({"version": 1, "field": {"gradient": [[0, 0, 0], [0, 0], [0, 0, 0]]}})",
-       "$.field.gradient[1]", {"list of 3 numbers"}},
+      {"zero axis of a list entry",
+       R"({"version": 1, "particles": {"particles": [{"axis": [0, 0, 0]}]}})",
+       "$.particles.particles[0].axis",
+       {"zero vector"}},
+      {"non-symmetric gradient",
+       R"({"version": 1, "field": {"gradient": [[0, 1, 0], [0, 0, 0], [0, 0, 0]]}})",
+       "$.field.gradient",
+       {"symmetric"}},
+      {"gradient with a trace",
+       R"({"version": 1, "field": {"gradient": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}})",
+       "$.field.gradient",
+       {"traceless"}},
+      {"gradient with a bad row",
+       R"({"version": 1, "field": {"gradient": [[0, 0, 0], [0, 0], [0, 0, 0]]}})",
+       "$.field.gradient[1]",
+       {"list of 3 numbers"}},
       {"rotating about the field direction",
        R"({"version": 1, "field": {"program": "rotating", "direction": [0, 0, 1], "rotation_axis": [0, 0, -2]}})",
-       "$.field.rotation_axis", {"parallel"}},
-      {"unknown contact law", R"({"version": 1, "contact": {"law": "hertz"}})", "$.contact.law",
+       "$.field.rotation_axis",
+       {"parallel"}},
+      {"unknown contact law",
+       R"({"version": 1, "contact": {"law": "hertz"}})",
+       "$.contact.law",
        {"\"hertz\"", "linear, hertz_mindlin"}},
       {"unknown side kind", R"({"version": 1, "box": {"x_min": "walls"}})", "$.box.x_min", {"wall, open, periodic"}},
-      {"choice given as a number", R"({"version": 1, "magnetics": {"method": 1}})", "$.magnetics.method",
+      {"choice given as a number",
+       R"({"version": 1, "magnetics": {"method": 1}})",
+       "$.magnetics.method",
        {"off, cutoff, direct", "a number 1"}},
-      {"unknown generator kind", R"({"version": 1, "particles": {"kind": "hexagonal"}})", "$.particles.kind",
+      {"unknown generator kind",
+       R"({"version": 1, "particles": {"kind": "hexagonal"}})",
+       "$.particles.kind",
        {"lattice, random, list"}},
-      {"display field unit not a field unit", R"({"version": 1, "units": {"field": "mm"}})", "$.units.field",
+      {"display field unit not a field unit",
+       R"({"version": 1, "units": {"field": "mm"}})",
+       "$.units.field",
        {"'mm'", "T, mT", "kOe"}},
-      {"display length unit not a length unit", R"({"version": 1, "units": {"length": "atm"}})", "$.units.length",
+      {"display length unit not a length unit",
+       R"({"version": 1, "units": {"length": "atm"}})",
+       "$.units.length",
        {"'atm'", "mm"}},
-      {"display pressure unit not a pressure unit", R"({"version": 1, "units": {"pressure": "T"}})",
-       "$.units.pressure", {"'T'", "atm", "bar"}},
+      {"display pressure unit not a pressure unit",
+       R"({"version": 1, "units": {"pressure": "T"}})",
+       "$.units.pressure",
+       {"'T'", "atm", "bar"}},
   };
   for (const auto& c : cases) {
     INFO("case: " << c.what << "\ninput: " << c.text);
@@ -390,7 +475,8 @@ TEST_CASE("a scene of more than kMaxParticles particles is refused at load, clum
   for (int k = 0; k < 10; ++k)
     clumps += std::string(k ? ", " : "") + R"({"shape": "cube", "count": 40, "pebble_radius": 1e-5})";
   const std::string text = R"({"version": 1, "box": {"min": [-1, -1, -1], "max": [1, 1, 1]},
-      "particles": {"kind": "lattice", "count": 9500000, "diameter": 1e-4}, "clumps": [)" + clumps + "]}";
+      "particles": {"kind": "lattice", "count": 9500000, "diameter": 1e-4}, "clumps": [)" +
+                           clumps + "]}";
   const auto error = preset_error(text);
   REQUIRE(error);
   INFO(error->what());
@@ -400,7 +486,8 @@ TEST_CASE("a scene of more than kMaxParticles particles is refused at load, clum
   CHECK_THAT(error->message(), Catch::Contains("at most 10000000"));
   // At the limit it loads.
   const std::string at_limit = R"({"version": 1, "box": {"min": [-1, -1, -1], "max": [1, 1, 1]},
-      "particles": {"kind": "lattice", "count": 9360000, "diameter": 1e-4}, "clumps": [)" + clumps + "]}";
+      "particles": {"kind": "lattice", "count": 9360000, "diameter": 1e-4}, "clumps": [)" +
+                               clumps + "]}";
   CHECK_NOTHROW(parse_preset(at_limit, "at-limit.json"));
 }
 
@@ -463,9 +550,9 @@ TEST_CASE("the JSON readers name the path for every kind of value", "[preset]") 
   }
   CHECK(detail::read_boolean(json(true), "$.x.flag"));
   CHECK(detail::read_real(json("2 mm"), Quantity::Length, ranges::positive(), "$.l") == Approx(2e-3));
-  CHECK_THROWS_AS(detail::read_real(json(std::numeric_limits<double>::infinity()), Quantity::Length, ranges::any(),
-                                    "$.l"),
-                  PresetError);
+  CHECK_THROWS_AS(
+      detail::read_real(json(std::numeric_limits<double>::infinity()), Quantity::Length, ranges::any(), "$.l"),
+      PresetError);
   CHECK(detail::read_unsigned(json(18446744073709551615ull), "$.seed") == 18446744073709551615ull);
 }
 
@@ -576,13 +663,14 @@ TEST_CASE("docs/presets.md is the generated field reference", "[preset]") {
       if (!ga && !gb) break;
       if (!ga || !gb || la != lb) {
         FAIL("docs/presets.md is out of date (first difference at line "
-             << line << ").\n  file:      " << (ga ? la : "<end of file>") << "\n  generated: "
-             << (gb ? lb : "<end of text>")
+             << line << ").\n  file:      " << (ga ? la : "<end of file>")
+             << "\n  generated: " << (gb ? lb : "<end of text>")
              << "\nRegenerate it with: build/app/runner/lodestone-run --preset-docs > docs/presets.md");
       }
     }
-    FAIL("docs/presets.md differs from preset_docs_markdown() (line endings or a missing final newline). "
-         "Regenerate it with: build/app/runner/lodestone-run --preset-docs > docs/presets.md");
+    FAIL(
+        "docs/presets.md differs from preset_docs_markdown() (line endings or a missing final newline). "
+        "Regenerate it with: build/app/runner/lodestone-run --preset-docs > docs/presets.md");
   }
   SUCCEED("docs/presets.md matches");
 }

@@ -55,9 +55,10 @@ TEST_CASE("lid pressure: at rest the floor carries P A plus the weight", "[press
   CHECK(o.lid_height < 2e-3);  // the lid pressed the spheres together
 }
 
-TEST_CASE("top-layer pressure (seed 004's method): the floor carries pi R^2 P per top particle plus "
-          "the weight",
-          "[pressure]") {
+TEST_CASE(
+    "top-layer pressure (seed 004's method): the floor carries pi R^2 P per top particle plus "
+    "the weight",
+    "[pressure]") {
   const double pressure = 100.0, r = 0.5e-3;
   Session sim(two_layers(PressureMethod::TopLayer, pressure));
   run_checked(sim, 5000);

@@ -1,9 +1,8 @@
 // Protocol stages (seed 004 Sec. 3): overrides by dotted path, stages in order, end conditions.
 
-#include "test_support.hpp"
-
 #include "engine/io/preset_edits.hpp"
 #include "engine/session/protocol.hpp"
+#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -28,7 +27,8 @@ TEST_CASE("set_json_path sets nested keys and list entries, and names what is mi
   CHECK(json_at_path(s, "protocol.0.set.field.strength", "here") == "2 mT");
   set_json_path(s, "protocol.0.set.field.strength", "5 mT", "here");
   CHECK(preset_from_json(s).protocol[0].set.at("field.strength") == "5 mT");
-  CHECK_THROWS_WITH(json_at_path(s, "protocol.0.set.field.direction", "here"), Catch::Contains("keys there: field.strength"));
+  CHECK_THROWS_WITH(json_at_path(s, "protocol.0.set.field.direction", "here"),
+                    Catch::Contains("keys there: field.strength"));
   CHECK_THROWS_WITH(json_at_path(s, "field.strength.x", "here"), Catch::Contains("is a value"));
 }
 
@@ -117,10 +117,10 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
   REQUIRE(sim.parameters().field.strength == 0.0);
 
   Preset edited = sim.parameters();
-  edited.materials[0].friction = 0.3;           // the stage sets 0.1: the edit replaces it
-  edited.field.strength = 0.005;                // the next stage sets 10 mT: it takes over then
+  edited.materials[0].friction = 0.3;              // the stage sets 0.1: the edit replaces it
+  edited.field.strength = 0.005;                   // the next stage sets 10 mT: it takes over then
   edited.environment.translational_damping = 2.0;  // no stage sets it: it stays
-  edited.particles.count = 12;                  // a stage cannot set particles: the document takes it
+  edited.particles.count = 12;                     // a stage cannot set particles: the document takes it
   sim.edit_parameters(edited);
 
   // Now: the model and the parameters in force are exactly the edited values.

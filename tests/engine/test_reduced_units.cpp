@@ -2,12 +2,12 @@
 // when they are not defined, the reduced_time column, and that the engine's overdamped dynamics
 // really is App. B's eqs. 15-16, i.e. depends on the scene only through the reduced parameters.
 
+#include "engine/analysis/reduced_units.hpp"
+#include "engine/io/output.hpp"
+#include "test_support.hpp"
+
 #include <cmath>
 #include <sstream>
-
-#include "engine/io/output.hpp"
-#include "engine/analysis/reduced_units.hpp"
-#include "test_support.hpp"
 
 using namespace lodestone;
 using namespace lodestone::testing;

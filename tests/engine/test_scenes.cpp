@@ -3,9 +3,8 @@
 // description promises (contacts, cluster shapes, moment directions), so that a change to the
 // engine or to a preset that breaks a lesson fails here.
 
-#include "test_support.hpp"
-
 #include "engine/analysis/clusters.hpp"
+#include "test_support.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -16,7 +15,9 @@ using namespace lodestone::testing;
 
 namespace {
 
-Preset scene(const char* name) { return repository_preset(name); }
+Preset scene(const char* name) {
+  return repository_preset(name);
+}
 
 size_t index_of(const Session& sim, std::uint64_t id) {
   const auto& ids = sim.state().particles.id;
@@ -36,7 +37,9 @@ Vec3 moment_direction(const Session& sim, std::uint64_t id) {
   return sim.state().particles.moment[index_of(sim, id)].normalized();
 }
 
-ClusterStatistics clusters_now(const Session& sim) { return cluster_statistics(find_clusters(sim.state())); }
+ClusterStatistics clusters_now(const Session& sim) {
+  return cluster_statistics(find_clusters(sim.state()));
+}
 
 }  // namespace
 
@@ -51,7 +54,7 @@ TEST_CASE("scene magnets-meeting: head to tail they snap together, side by side 
   CHECK(gap(sim, 2, 3) < 1e-5);
   for (std::uint64_t id : {0, 1}) CHECK(std::abs(moment_direction(sim, id).z()) > 0.99);  // still along z
   for (std::uint64_t id : {2, 3}) CHECK(std::abs(moment_direction(sim, id).x()) > 0.95);  // turned to their line
-  CHECK(moment_direction(sim, 2).dot(moment_direction(sim, 3)) > 0.99);                  // head to tail
+  CHECK(moment_direction(sim, 2).dot(moment_direction(sim, 3)) > 0.99);                   // head to tail
 }
 
 TEST_CASE("scene rotating-field-chain: the chain follows a slow field and breaks in a fast one", "[scenes]") {
@@ -70,8 +73,7 @@ TEST_CASE("scene rotating-field-chain: the chain follows a slow field and breaks
   CHECK(fast.clusters >= 2);
 }
 
-TEST_CASE("scene chains-and-rings: in zero field the beads form chains and rings pointing every way",
-          "[scenes]") {
+TEST_CASE("scene chains-and-rings: in zero field the beads form chains and rings pointing every way", "[scenes]") {
   Session sim(scene("chains-and-rings.json"));
   const double single_moment = sim.state().particles.moment[0].norm();
   run_until(sim, 0.6);
@@ -88,7 +90,7 @@ TEST_CASE("scene field-switch-on: no field, no chains, with the field, chains al
   Preset p = scene("field-switch-on.json");
   p.protocol[1].duration = 0.4;
   Session sim(p);
-  run_until(sim, 0.28);  // near the end of the field-free stage
+  run_until(sim, 0.28);                           // near the end of the field-free stage
   CHECK(clusters_now(sim).largest_cluster <= 2);  // at most chance collisions
   for (const Vec3& m : sim.state().particles.moment) CHECK(m.norm() == 0.0);
   run_until(sim, 0.7);
@@ -121,8 +123,7 @@ TEST_CASE("scene chain-falls: the chain lands, bends, and lies on the table in o
   CHECK(sim.observe().kinetic() < 1e-9);  // at rest (it fell with about 1e-6 J)
 }
 
-TEST_CASE("scene compass-needles: needles follow the turning field in place, then settle in opposed rows",
-          "[scenes]") {
+TEST_CASE("scene compass-needles: needles follow the turning field in place, then settle in opposed rows", "[scenes]") {
   Preset p = scene("compass-needles.json");
   p.protocol[0].duration = 2.0;  // half a turn
   p.protocol[1].duration = 1.5;
@@ -138,7 +139,8 @@ TEST_CASE("scene compass-needles: needles follow the turning field in place, the
   run_until(sim, 3.5);
   // Rows of equal y: the moments along +-x, the same way within a row, opposite between rows.
   std::map<long, std::vector<size_t>> rows;
-  for (size_t i = 0; i < pp.size(); ++i) rows[static_cast<long>(std::floor(pp.position[i].y() / 3e-3))].push_back(i);  // 3 mm apart
+  for (size_t i = 0; i < pp.size(); ++i)
+    rows[static_cast<long>(std::floor(pp.position[i].y() / 3e-3))].push_back(i);  // 3 mm apart
   REQUIRE(rows.size() == 5);
   double previous = 0.0;
   for (const auto& [row, members] : rows) {
@@ -151,21 +153,26 @@ TEST_CASE("scene compass-needles: needles follow the turning field in place, the
   }
 }
 
-TEST_CASE("scene bar-magnets: the tilted bar swings round and the two clumps snap together end to end", "[scenes][clumps]") {
+TEST_CASE("scene bar-magnets: the tilted bar swings round and the two clumps snap together end to end",
+          "[scenes][clumps]") {
   Session sim(scene("bar-magnets.json"));
   const Clumps& c = sim.state().clumps;
   REQUIRE(c.size() == 2);
-  auto axis = [&](size_t k) { return Vec3(c.orientation[k] * Vec3::UnitX()); };  // a bar's length: its smallest principal axis
+  auto axis = [&](size_t k) {
+    return Vec3(c.orientation[k] * Vec3::UnitX());
+  };                                            // a bar's length: its smallest principal axis
   const double length = 5 * 1.6e-3 + 2 * 1e-3;  // pebble centres 1.6 mm apart, radius 1 mm
-  CHECK(std::abs(axis(0).dot(axis(1))) < 0.9);   // starts tilted by 30 degrees
+  CHECK(std::abs(axis(0).dot(axis(1))) < 0.9);  // starts tilted by 30 degrees
   CHECK((c.position[1] - c.position[0]).norm() > 1.4 * length);
   run_until(sim, 1.0);
   const Vec3 separation = c.position[1] - c.position[0];
-  INFO("centre distance " << separation.norm() << " m, bar axes " << axis(0).transpose() << " / " << axis(1).transpose());
-  CHECK(std::abs(axis(0).dot(axis(1))) > 0.99);                   // in one line
-  CHECK(std::abs(separation.normalized().dot(axis(0))) > 0.99);   // end to end, not side by side
-  CHECK(separation.norm() == Approx(length).epsilon(0.01));       // touching
+  INFO("centre distance " << separation.norm() << " m, bar axes " << axis(0).transpose() << " / "
+                          << axis(1).transpose());
+  CHECK(std::abs(axis(0).dot(axis(1))) > 0.99);                  // in one line
+  CHECK(std::abs(separation.normalized().dot(axis(0))) > 0.99);  // end to end, not side by side
+  CHECK(separation.norm() == Approx(length).epsilon(0.01));      // touching
   const Particles& p = sim.state().particles;
-  for (size_t i = 1; i < p.size(); ++i) CHECK(p.moment[i].normalized().dot(p.moment[0].normalized()) > 0.99);  // north to south
-  CHECK(clusters_now(sim).clusters == 1);  // one body of 12 spheres
+  for (size_t i = 1; i < p.size(); ++i)
+    CHECK(p.moment[i].normalized().dot(p.moment[0].normalized()) > 0.99);  // north to south
+  CHECK(clusters_now(sim).clusters == 1);                                  // one body of 12 spheres
 }

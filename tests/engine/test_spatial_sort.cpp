@@ -1,8 +1,8 @@
 // Large scenes are reordered by cell at neighbour-list rebuilds (engine/step/neighbor.hpp). Everything
 // kept per particle index must move with its particle; ids, and the physics, must not change.
 
-#include "engine/step/neighbor.hpp"
 #include "engine/core/random.hpp"
+#include "engine/step/neighbor.hpp"
 #include "test_support.hpp"
 
 #include <map>
@@ -28,7 +28,9 @@ Preset large_random_scene(int n) {
   return p;
 }
 
-Vec3 tag(std::uint64_t id, double extra) { return Vec3(static_cast<double>(id), extra, 1.0); }
+Vec3 tag(std::uint64_t id, double extra) {
+  return Vec3(static_cast<double>(id), extra, 1.0);
+}
 
 }  // namespace
 
@@ -45,7 +47,8 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   Random rng(17);
   std::vector<int> order(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) order[static_cast<size_t>(k)] = k;
-  for (int k = n - 1; k > 0; --k) std::swap(order[static_cast<size_t>(k)], order[static_cast<size_t>(rng.uniform() * (k + 1))]);
+  for (int k = n - 1; k > 0; --k)
+    std::swap(order[static_cast<size_t>(k)], order[static_cast<size_t>(rng.uniform() * (k + 1))]);
   p.permute(order);
   std::vector<int> new_index(static_cast<size_t>(n));
   for (size_t k = 0; k < order.size(); ++k) new_index[static_cast<size_t>(order[k])] = static_cast<int>(k);
@@ -61,7 +64,8 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   state.damping_torque.assign(p.size(), Vec3::Zero());
   std::map<std::uint64_t, Vec3> position_of;
   for (size_t i = 0; i < p.size(); ++i) {
-    for (size_t side = 0; side < 6; ++side) state.wall_history[6 * i + side].shear = tag(p.id[i], static_cast<double>(side));
+    for (size_t side = 0; side < 6; ++side)
+      state.wall_history[6 * i + side].shear = tag(p.id[i], static_cast<double>(side));
     state.damping_force[i] = tag(p.id[i], -1.0);
     state.damping_torque[i] = tag(p.id[i], -2.0);
     position_of[p.id[i]] = p.position[i];
@@ -93,9 +97,10 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   for (size_t i = 0; i < p.size(); ++i) {
     positions_follow = positions_follow && p.position[i] == position_of.at(p.id[i]);
     for (size_t side = 0; side < 6; ++side)
-      records_follow = records_follow && state.wall_history[6 * i + side].shear == tag(p.id[i], static_cast<double>(side));
-    records_follow = records_follow && state.damping_force[i] == tag(p.id[i], -1.0) &&
-                     state.damping_torque[i] == tag(p.id[i], -2.0);
+      records_follow =
+          records_follow && state.wall_history[6 * i + side].shear == tag(p.id[i], static_cast<double>(side));
+    records_follow =
+        records_follow && state.damping_force[i] == tag(p.id[i], -1.0) && state.damping_torque[i] == tag(p.id[i], -2.0);
   }
   CHECK(positions_follow);
   CHECK(records_follow);
@@ -113,7 +118,8 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   // The new order is by cell: consecutive particles are close (in random order they are about a
   // third of the 0.12 m box side apart).
   double step_sum = 0.0;
-  for (size_t i = 1; i < p.size(); ++i) step_sum += minimum_image(sim.model(), p.position[i] - p.position[i - 1]).norm();
+  for (size_t i = 1; i < p.size(); ++i)
+    step_sum += minimum_image(sim.model(), p.position[i] - p.position[i - 1]).norm();
   CHECK(step_sum / static_cast<double>(p.size() - 1) < 0.012);
 }
 

@@ -59,7 +59,10 @@ TEST_CASE("Stoner-Wohlfarth: the torque peaks where psi = 45 deg, at h* = 1/(2 s
       const double c = b - g * (b - a), d = a + g * (b - a);
       const double tc = std::sin(2.0 * sw_equilibrium_angle(c, theta, 0.5 * theta));
       const double td = std::sin(2.0 * sw_equilibrium_angle(d, theta, 0.5 * theta));
-      if (tc > td) b = d; else a = c;
+      if (tc > td)
+        b = d;
+      else
+        a = c;
     }
     const double h_peak = 0.5 * (a + b);
     INFO("theta " << theta_deg << " deg");
@@ -90,16 +93,17 @@ TEST_CASE("Stoner-Wohlfarth: the branch is kept until the astroid field, then th
     INFO("theta " << theta_deg << " deg, astroid h " << h_switch);
     const double before = psi_after_ramp(theta, 0.995 * h_switch, 4000);
     const double after = psi_after_ramp(theta, 1.005 * h_switch, 4000);
-    CHECK(std::abs(before) < 60.0 * deg);            // still near the easy axis (the metastable branch)
-    CHECK(std::abs(after - theta) < 30.0 * deg);     // switched: close to the field
+    CHECK(std::abs(before) < 60.0 * deg);         // still near the easy axis (the metastable branch)
+    CHECK(std::abs(after - theta) < 30.0 * deg);  // switched: close to the field
     // Starting from the field side instead, the same field gives the other minimum.
     CHECK(std::abs(sw_equilibrium_angle(0.995 * h_switch, theta, theta) - theta) < 30.0 * deg);
   }
 }
 
-TEST_CASE("Stoner-Wohlfarth in 3-D: the moment lies in the plane of n and B, and the body torque "
-          "equals m x B at equilibrium",
-          "[stoner_wohlfarth]") {
+TEST_CASE(
+    "Stoner-Wohlfarth in 3-D: the moment lies in the plane of n and B, and the body torque "
+    "equals m x B at equilibrium",
+    "[stoner_wohlfarth]") {
   const double ms = 3.8e5, k = 3.5e5, volume = 5.2e-19;  // Sr-ferrite, a 1 um sphere
   const double scale = anisotropy_field_tesla(k, ms);
   CHECK(scale == Approx(1.8421).epsilon(1e-4));  // H_K = 2K/Ms = 18.42 kOe in CGS

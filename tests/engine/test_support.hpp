@@ -37,7 +37,9 @@ inline ParticleEntry sphere(const Vec3& position, double radius, const Vec3& vel
 
 // The Simulation of a preset's scene without a Session (no protocol, no timeline): for tests of the step
 // and of Simulation::set_model itself.
-inline Simulation simulation_of(const Preset& preset) { return Simulation(make_model(preset), generate_state(preset)); }
+inline Simulation simulation_of(const Preset& preset) {
+  return Simulation(make_model(preset), generate_state(preset));
+}
 
 // Steps and requires the run to stay healthy (a Session or a Simulation).
 template <class Run>

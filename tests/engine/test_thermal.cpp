@@ -7,10 +7,9 @@
 // sample size and the correlation time of what is averaged (a 4-sigma miss has probability 6e-5 for
 // a correct engine; every run uses fixed seeds, so a test either always passes or always fails).
 
-#include "test_support.hpp"
-
 #include "engine/core/random.hpp"
 #include "engine/step/thermal.hpp"
+#include "test_support.hpp"
 
 #include <cmath>
 
@@ -301,7 +300,7 @@ TEST_CASE("a temperature needs both dampings and takes kelvin", "[thermal][prese
   Preset preset = free_spheres(2, IntegratorScheme::VelocityVerlet, 1e-8, 1e-8);
   preset.environment.rotational_damping = 0.0;
   CHECK_THROWS_WITH(Session(preset), Catch::StartsWith("$.environment.temperature: T = 300 K needs") &&
-                                            Catch::Contains("rotational_damping > 0"));
+                                         Catch::Contains("rotational_damping > 0"));
   preset.environment.rotational_damping = 1e-8;
   preset.environment.translational_damping = 0.0;
   CHECK_THROWS_WITH(Session(preset), Catch::Contains("$.environment.temperature"));

@@ -246,7 +246,8 @@ TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses w
   while (publications < 20 && std::chrono::steady_clock::now() < give_up) {
     if (t.update_snapshot()) {
       const Snapshot& s = t.snapshot();
-      if (s.running && last_step >= 0 && s.sequence == last_sequence + 1) within_pace = within_pace && s.step - last_step <= 3;
+      if (s.running && last_step >= 0 && s.sequence == last_sequence + 1)
+        within_pace = within_pace && s.step - last_step <= 3;
       if (s.running) ++publications;
       last_step = s.step;
       last_sequence = s.sequence;

@@ -2,11 +2,10 @@
 // replayed bit-identically by a Session built from the saved document; entries and protocol
 // stages in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
 
-#include "test_support.hpp"
-
 #include "engine/io/checkpoint.hpp"
-#include "engine/session/protocol.hpp"
 #include "engine/io/preset_edits.hpp"
+#include "engine/session/protocol.hpp"
+#include "test_support.hpp"
 
 #include <cstring>
 
@@ -31,10 +30,14 @@ bool same_trajectory_end(const State& a, const State& b) {
 }
 
 // The document as File > Save writes it and a later load reads it: text and back.
-Preset saved_and_loaded(const Preset& document) { return parse_preset(preset_to_text(document), "saved session"); }
+Preset saved_and_loaded(const Preset& document) {
+  return parse_preset(preset_to_text(document), "saved session");
+}
 
 // Steps to `step` (the step counter), failing on any engine warning.
-void run_to_step(Session& sim, std::int64_t step) { run_checked(sim, step - sim.state().step); }
+void run_to_step(Session& sim, std::int64_t step) {
+  run_checked(sim, step - sim.state().step);
+}
 
 // An interactive session: field strength changed at step 50, friction at step 120, 200 steps.
 Session session(const Preset& start) {
@@ -233,7 +236,8 @@ TEST_CASE("timeline: an edit a later stage's changes cannot follow is refused, a
   Preset edited = sim.parameters();
   edited.field.rotation_axis = Vec3(0, 0, 1);  // fine now, parallel to the second stage's direction
   const json before = preset_to_json(sim.document());
-  CHECK_THROWS_WITH(sim.edit_parameters(edited), Catch::Contains("$.protocol[1].set") && Catch::Contains("rotation_axis"));
+  CHECK_THROWS_WITH(sim.edit_parameters(edited),
+                    Catch::Contains("$.protocol[1].set") && Catch::Contains("rotation_axis"));
   CHECK(preset_to_json(sim.document()) == before);
   CHECK(sim.parameters().field.rotation_axis == Vec3(1, 0, 0));
 }
@@ -248,24 +252,26 @@ TEST_CASE("timeline: bad entries are refused naming the field, the value and wha
   const json good = json::object({{"step", 50}, {"set", json::object({{"field.strength", "20 mT"}})}});
   CHECK(load(json::array({good})).timeline.size() == 1);
 
-  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", -3}, {"set", json::object({{"field.strength", 0.0}})}})})),
-                    Catch::Contains("$.timeline[1].step") && Catch::Contains("non-negative integer") &&
-                        Catch::Contains("-3"));
+  CHECK_THROWS_WITH(
+      load(json::array({good, json::object({{"step", -3}, {"set", json::object({{"field.strength", 0.0}})}})})),
+      Catch::Contains("$.timeline[1].step") && Catch::Contains("non-negative integer") && Catch::Contains("-3"));
   CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", 2.5}, {"set", json::object()}})})),
                     Catch::Contains("$.timeline[1].step") && Catch::Contains("2.5"));
-  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", 10}, {"set", json::object({{"field.strength", 0.0}})}})})),
-                    Catch::Contains("$.timeline[1].step") && Catch::Contains("value 10") &&
-                        Catch::Contains("non-decreasing"));
+  CHECK_THROWS_WITH(
+      load(json::array({good, json::object({{"step", 10}, {"set", json::object({{"field.strength", 0.0}})}})})),
+      Catch::Contains("$.timeline[1].step") && Catch::Contains("value 10") && Catch::Contains("non-decreasing"));
   CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object({{"field.strenght", 1.0}})}})})),
                     Catch::Contains("$.timeline[0].set.field.strenght") && Catch::Contains("no key 'strenght'") &&
                         Catch::Contains("strength"));
-  CHECK_THROWS_WITH(load(json::array({good, json::object({{"step", 60}, {"set", json::object({{"field.strength", "-2 mT"}})}})})),
-                    Catch::Contains("$.timeline[1].set.field.strength") && Catch::Contains("-0.002") &&
-                        Catch::Contains("[0, inf)"));
-  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object({{"materials.3.friction", 1.0}})}})})),
-                    Catch::Contains("$.timeline[0].set.materials.3.friction") && Catch::Contains("list of 1"));
-  CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object({{"particles.count", 3}})}})})),
-                    Catch::Contains("$.timeline[0].set.particles.count") && Catch::Contains("cannot change during a run"));
+  CHECK_THROWS_WITH(
+      load(json::array({good, json::object({{"step", 60}, {"set", json::object({{"field.strength", "-2 mT"}})}})})),
+      Catch::Contains("$.timeline[1].set.field.strength") && Catch::Contains("-0.002") && Catch::Contains("[0, inf)"));
+  CHECK_THROWS_WITH(
+      load(json::array({json::object({{"step", 5}, {"set", json::object({{"materials.3.friction", 1.0}})}})})),
+      Catch::Contains("$.timeline[0].set.materials.3.friction") && Catch::Contains("list of 1"));
+  CHECK_THROWS_WITH(
+      load(json::array({json::object({{"step", 5}, {"set", json::object({{"particles.count", 3}})}})})),
+      Catch::Contains("$.timeline[0].set.particles.count") && Catch::Contains("cannot change during a run"));
   CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"set", json::object()}})})),
                     Catch::Contains("$.timeline[0].set") && Catch::Contains("at least one"));
   CHECK_THROWS_WITH(load(json::array({json::object({{"step", 5}, {"sets", json::object()}})})),

@@ -35,14 +35,13 @@ std::string parse_error(const std::string& text, Quantity q) {
   return error;
 }
 
-const Quantity kAllQuantities[] = {Quantity::Dimensionless, Quantity::Length,        Quantity::Time,
-                                   Quantity::Mass,          Quantity::Velocity,      Quantity::AngularVelocity,
-                                   Quantity::Acceleration,  Quantity::Density,       Quantity::Pressure,
-                                   Quantity::Force,         Quantity::Stiffness,     Quantity::LinearDamping,
-                                   Quantity::FluxDensity,   Quantity::FieldGradient, Quantity::MagneticMoment,
-                                   Quantity::Magnetization, Quantity::Frequency,     Quantity::Angle,
-                                   Quantity::Energy,        Quantity::EnergyDensity, Quantity::SurfaceEnergy,
-                                   Quantity::Temperature};
+const Quantity kAllQuantities[] = {
+    Quantity::Dimensionless, Quantity::Length,          Quantity::Time,           Quantity::Mass,
+    Quantity::Velocity,      Quantity::AngularVelocity, Quantity::Acceleration,   Quantity::Density,
+    Quantity::Pressure,      Quantity::Force,           Quantity::Stiffness,      Quantity::LinearDamping,
+    Quantity::FluxDensity,   Quantity::FieldGradient,   Quantity::MagneticMoment, Quantity::Magnetization,
+    Quantity::Frequency,     Quantity::Angle,           Quantity::Energy,         Quantity::EnergyDensity,
+    Quantity::SurfaceEnergy, Quantity::Temperature};
 
 }  // namespace
 
@@ -152,8 +151,7 @@ TEST_CASE("an unknown unit names itself and lists the accepted units", "[units]"
   for (const char* unit : {"T", "mT", "G", "Oe", "kOe"}) CHECK_THAT(f, Catch::Contains(unit));
 }
 
-TEST_CASE("a value without a number, or a unit on a dimensionless value, is rejected with a reason",
-          "[units]") {
+TEST_CASE("a value without a number, or a unit on a dimensionless value, is rejected with a reason", "[units]") {
   for (const char* text : {"mm", "", "   ", "abc mm", ". mm"}) {
     const std::string e = parse_error(text, Quantity::Length);
     CHECK_THAT(e, Catch::Contains("number"));
@@ -170,9 +168,9 @@ TEST_CASE("a value without a number, or a unit on a dimensionless value, is reje
 
 TEST_CASE("non-finite numbers are rejected", "[units]") {
   for (const char* text : {"inf T", "-inf T", "nan T", "infinity mm", "NaN"}) {
-    const Quantity q = std::string(text) == "NaN" ? Quantity::Dimensionless
+    const Quantity q = std::string(text) == "NaN"                          ? Quantity::Dimensionless
                        : std::string(text).find("mm") != std::string::npos ? Quantity::Length
-                                                                            : Quantity::FluxDensity;
+                                                                           : Quantity::FluxDensity;
     const std::string e = parse_error(text, q);
     CHECK_THAT(e, Catch::Contains("finite"));
   }

@@ -4,6 +4,7 @@
 
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
 #include <cstdlib>
 #include <iostream>
 #include <string>

@@ -18,8 +18,12 @@
 //    halved or quartered, and shrinks 100 times with 100 times stiffer contacts (docs/lammps.md);
 //    with delta/(2R) ~ 2e-3 here the measured differences are 4e-5 .. 5e-3.
 
-#include <algorithm>
+#include "../test_process.hpp"
+#include "../text_fields.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -27,9 +31,6 @@
 #include <map>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
-#include "../text_fields.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;

@@ -56,7 +56,9 @@ Snapshot spheres(const std::vector<glm::vec3>& centres, const std::vector<float>
   return s;
 }
 
-Rgb color_of(const std::vector<float>& rgb, size_t i) { return {rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]}; }
+Rgb color_of(const std::vector<float>& rgb, size_t i) {
+  return {rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]};
+}
 
 // Colours are interpolated in float; 1e-5 is float rounding, far below any visible difference.
 void check_rgb(const Rgb& got, const Rgb& want) {
@@ -109,8 +111,8 @@ TEST_CASE("camera: the ray through a point's projection passes through the point
   const float scene = std::sqrt(3.0f) * 0.006f;  // box diagonal
   for (const auto& [yaw, pitch] : {std::pair{-70.0f, 22.0f}, {-90.0f, 0.0f}, {135.0f, 60.0f}}) {
     camera.set_angles(yaw, pitch);
-    for (const glm::vec3 point : {glm::vec3(0.0f), glm::vec3(0.003f, -0.002f, 0.001f), glm::vec3(-0.003f, 0.003f, -0.003f),
-                                  glm::vec3(0.0025f, 0.0f, 0.0028f)}) {
+    for (const glm::vec3 point : {glm::vec3(0.0f), glm::vec3(0.003f, -0.002f, 0.001f),
+                                  glm::vec3(-0.003f, 0.003f, -0.003f), glm::vec3(0.0025f, 0.0f, 0.0028f)}) {
       const glm::vec3 pixel = camera.project(point);
       const Ray ray = camera.ray_through(pixel.x, pixel.y);
       INFO("yaw " << yaw << " pitch " << pitch << " point (" << point.x << ", " << point.y << ", " << point.z << ")");
@@ -233,10 +235,10 @@ TEST_CASE("colors: the colour scale interpolates evenly between its stops and cl
 }
 
 TEST_CASE("colors: easy axis vs field is blue across, grey at 60 degrees, dark red along either way", "[colors]") {
-  Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f), glm::vec3(4.0f)},
-                       {1, 1, 1, 1, 1});
+  Snapshot s =
+      spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f), glm::vec3(4.0f)}, {1, 1, 1, 1, 1});
   s.field_direction = Vec3(1.0, 0.0, 0.0);  // field along x
-  const std::vector<float> axes = {1, 0, 0,  -1, 0, 0,  0, 1, 0,  0.5f, 0.8660254f, 0,  0, 0, 1};
+  const std::vector<float> axes = {1, 0, 0, -1, 0, 0, 0, 1, 0, 0.5f, 0.8660254f, 0, 0, 0, 1};
   s.particles.easy_axis = axes;
   std::vector<float> rgb;
   const ColorScale legend = color_particles(s, ColorMode::FieldAlignment, rgb);
@@ -255,20 +257,20 @@ TEST_CASE("colors: easy axis vs field is blue across, grey at 60 degrees, dark r
 
 TEST_CASE("colors: moment vs field runs from blue against through grey across to red along", "[colors]") {
   Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f), glm::vec3(3.0f)}, {1, 1, 1, 1});
-  s.particles.moment = {0, 0, 2e-3f,  0, 0, -5e-4f,  3e-3f, 0, 0,  0, 0, 0};  // field along +z
+  s.particles.moment = {0, 0, 2e-3f, 0, 0, -5e-4f, 3e-3f, 0, 0, 0, 0, 0};  // field along +z
   std::vector<float> rgb;
   const ColorScale legend = color_particles(s, ColorMode::MomentAlignment, rgb);
   check_rgb(color_of(rgb, 0), legend.at(1.0f));
   check_rgb(color_of(rgb, 1), legend.at(0.0f));
   check_rgb(color_of(rgb, 2), legend.at(0.5f));
-  check_rgb(color_of(rgb, 3), legend.at(0.5f));  // no moment: neutral
+  check_rgb(color_of(rgb, 3), legend.at(0.5f));           // no moment: neutral
   CHECK(legend.at(1.0f)[0] > legend.at(1.0f)[2] + 0.5f);  // red end
   CHECK(legend.at(0.0f)[2] > legend.at(0.0f)[0] + 0.5f);  // blue end
 }
 
 TEST_CASE("colors: speed is normalised to the largest speed in the snapshot", "[colors]") {
   Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f)}, {1, 1, 1});
-  s.particles.velocity = {0, 0, 0,  0.03f, 0, -0.04f,  0, 0.1f, 0};  // speeds 0, 0.05, 0.1 m/s
+  s.particles.velocity = {0, 0, 0, 0.03f, 0, -0.04f, 0, 0.1f, 0};  // speeds 0, 0.05, 0.1 m/s
   std::vector<float> rgb;
   const ColorScale legend = color_particles(s, ColorMode::Speed, rgb);
   check_rgb(color_of(rgb, 0), legend.at(0.0f));
@@ -377,7 +379,9 @@ TEST_CASE("pick: the nearest sphere along the ray wins, a miss gives nothing, sp
   Ray ray;
   ray.origin = glm::vec3(-10.0f, 0.0f, 0.0f);
   ray.direction = glm::vec3(1.0f, 0.0f, 0.0f);
-  SECTION("nearest in front") { CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(102)); }
+  SECTION("nearest in front") {
+    CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(102));
+  }
   SECTION("the order in the snapshot does not matter") {
     Snapshot reversed = spheres({glm::vec3(2.0f, 0.5f, 0), glm::vec3(5.0f, 0, 0), glm::vec3(-20.0f, 0, 0)}, {1, 1, 1});
     CHECK(pick_particle(reversed, ray) == std::optional<std::uint64_t>(100));  // the one at x = 2
@@ -400,14 +404,16 @@ TEST_CASE("pick: the nearest sphere along the ray wins, a miss gives nothing, sp
     ray.direction = glm::vec3(7.0f, 0.0f, 0.0f);
     CHECK(pick_particle(s, ray) == std::optional<std::uint64_t>(102));
   }
-  SECTION("no particles: nothing") { CHECK_FALSE(pick_particle(Snapshot{}, ray).has_value()); }
+  SECTION("no particles: nothing") {
+    CHECK_FALSE(pick_particle(Snapshot{}, ray).has_value());
+  }
 }
 
 TEST_CASE("pick: a click through the camera on a sphere's projected centre selects it", "[pick]") {
   OrbitCamera camera = framed_camera();
   camera.set_angles(-70.0f, 22.0f);
-  const Snapshot s = spheres({glm::vec3(-0.002f, 0, 0), glm::vec3(0.0f), glm::vec3(0.002f, 0, 0)},
-                             {0.0007f, 0.0007f, 0.0007f});
+  const Snapshot s =
+      spheres({glm::vec3(-0.002f, 0, 0), glm::vec3(0.0f), glm::vec3(0.002f, 0, 0)}, {0.0007f, 0.0007f, 0.0007f});
   for (size_t i = 0; i < 3; ++i) {
     const glm::vec3 centre(s.particles.position[3 * i], 0.0f, 0.0f);
     const glm::vec3 pixel = camera.project(centre);

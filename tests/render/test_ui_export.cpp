@@ -2,18 +2,18 @@
 // thread for the frame (CaptureFrame), and writes the file when a snapshot brings it, with a clear
 // notice on failure. No ImGui frame, no display, no simulation thread: the snapshot is built here.
 
-#include <unistd.h>
+#include "engine/io/export_frames.hpp"
+#include "engine/session/session.hpp"
+#include "ui/ui_state.hpp"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <vector>
-
-#include "engine/io/export_frames.hpp"
-#include "engine/session/session.hpp"
-#include "ui/ui_state.hpp"
 
 using namespace lodestone;
 using namespace lodestone::ui;

@@ -3,10 +3,11 @@
 // display.
 
 #define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
-#include <cmath>
-
 #include "ui/ui_state.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
 
 using namespace lodestone;
 using namespace lodestone::ui;

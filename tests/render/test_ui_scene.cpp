@@ -2,15 +2,15 @@
 // (the running protocol stage's), and a save writes the whole document, protocol included.
 // No ImGui frame, no display.
 
+#include "engine//session/protocol.hpp"
+#include "engine/io/preset_edits.hpp"
+#include "ui/ui_state.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-
-#include "engine/io/preset_edits.hpp"
-#include "engine//session/protocol.hpp"
-#include "ui/ui_state.hpp"
 
 using namespace lodestone;
 using namespace lodestone::ui;

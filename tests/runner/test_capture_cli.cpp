@@ -1,13 +1,14 @@
 // lodestone-capture (app/runner/capture_main.cpp): the CSV it writes, the numbers it prints, and its
 // exit codes for bad arguments and unwritable outputs.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
+
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::read_file;

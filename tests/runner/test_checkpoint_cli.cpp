@@ -1,13 +1,13 @@
 // lodestone-run's checkpoints as a user meets them: --checkpoint, --restart, --stop-at-stage and a
 // preset whose particles come from a checkpoint.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;
@@ -30,7 +30,9 @@ std::vector<std::string> csv_rows(const std::string& text) {
   return rows;
 }
 
-std::string preset(const std::string& name) { return quoted((kSourceDir / "presets" / name).string()); }
+std::string preset(const std::string& name) {
+  return quoted((kSourceDir / "presets" / name).string());
+}
 
 }  // namespace
 
@@ -52,7 +54,8 @@ TEST_CASE("a restarted run writes the same time series as the run that never sto
   for (size_t k = 1; k < rest.size(); ++k) CHECK(rest[k] == whole[k + 4]);  // the same text, digit for digit
 }
 
-TEST_CASE("stopping at a stage (--stop-at-stage) saves a prepared state that a preset continues with other parameters", "[runner][checkpoint]") {
+TEST_CASE("stopping at a stage (--stop-at-stage) saves a prepared state that a preset continues with other parameters",
+          "[runner][checkpoint]") {
   Workdir dir;
   // A small version of the powder preset: 60 grains, short stages.
   const std::string base = read_file(kSourceDir / "presets" / "powder-alignment.json");
@@ -94,8 +97,9 @@ TEST_CASE("stopping at a stage (--stop-at-stage) saves a prepared state that a p
   CHECK(run.output.find("protocol done") != std::string::npos);
 
   // Bad uses are refused with the reason.
-  CHECK(dir.run("small.json --stop-at-stage nonsense").output.find("no such stage; the stages are 1 'overlap removal'") !=
-        std::string::npos);
+  CHECK(
+      dir.run("small.json --stop-at-stage nonsense").output.find("no such stage; the stages are 1 'overlap removal'") !=
+      std::string::npos);
   CHECK(dir.run("--restart packed.ckpt --dt 1ms").code == 1);
   write_file(dir.path() / "broken.ckpt", "LODESTONE-CHECKPOINT\nxx");
   const auto broken = dir.run("--restart broken.ckpt");

@@ -2,17 +2,17 @@
 // format, every format holds the same frames with the same values, a VTK run leaves numbered .vtp
 // files and a .pvd, and a bad extension or an unwritable place is a clear error.
 
-#include <algorithm>
+#include "../test_process.hpp"
+#include "../text_fields.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../text_fields.hpp"
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;

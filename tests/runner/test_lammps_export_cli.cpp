@@ -3,11 +3,12 @@
 // its value and what is exportable (exit 2); an unwritable place names the path (exit 4); the option
 // does not mix with a sweep (exit 1). Running the files in LAMMPS: tests/lammps.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
+
 #include <filesystem>
 #include <string>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;

@@ -1,6 +1,8 @@
 // lodestone-run --angles: the theta and psi distributions file (one block of bins per time-series
 // row), its first block against angles worked out by hand, and the error on an unwritable path.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,8 +11,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;

@@ -3,6 +3,9 @@
 // lodestone-run as a user meets it: options, exit codes, messages, and the files it writes.
 // Each test starts the binary (LODESTONE_RUNNER) in a fresh temporary directory.
 
+#include "../test_process.hpp"
+#include "../text_fields.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -15,10 +18,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../text_fields.hpp"
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;
@@ -36,7 +35,9 @@ using lodestone::test::words;
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 const std::string kRunner = LODESTONE_RUNNER;
 
-std::string preset(const std::string& name) { return quoted((kSourceDir / "presets" / name).string()); }
+std::string preset(const std::string& name) {
+  return quoted((kSourceDir / "presets" / name).string());
+}
 
 // Every test runs lodestone-run in a fresh temporary directory.
 struct Workdir : test::Workdir {
@@ -57,9 +58,9 @@ TEST_CASE("option --help exits 0 and documents the options and the exit codes", 
   Workdir dir;
   const Result r = dir.run("--help");
   CHECK(r.code == 0);
-  for (const char* option : {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames",
-                             "--frames-every", "--table", "--quiet", "--progress-every", "--check", "--save-preset",
-                             "--preset-docs"})
+  for (const char* option :
+       {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames", "--frames-every", "--table",
+        "--quiet", "--progress-every", "--check", "--save-preset", "--preset-docs"})
     CHECK_THAT(r.output, Catch::Contains(option));
   CHECK_THAT(r.output, Catch::Contains("Exit codes"));
   for (const char* code : {"0 done", "1 bad command-line arguments", "2 bad preset", "3 the simulation stopped",
@@ -99,8 +100,7 @@ TEST_CASE("bad command-line arguments exit 1 with a message", "[runner]") {
 
 TEST_CASE("a preset with a bad value exits 2 and the message names the file and the JSON path", "[runner]") {
   Workdir dir;
-  write_file(dir.path() / "bad.json",
-             R"({"version": 1, "materials": [{"name": "a", "poisson_ratio": 0.6}]})");
+  write_file(dir.path() / "bad.json", R"({"version": 1, "materials": [{"name": "a", "poisson_ratio": 0.6}]})");
   const Result r = dir.run("bad.json --check");
   CHECK(r.code == 2);
   CHECK_THAT(r.output, Catch::Contains("bad.json"));
@@ -153,9 +153,9 @@ TEST_CASE("option --check accepts every preset in presets/", "[runner]") {
 
 TEST_CASE("a short run writes the CSV time series and extended-XYZ frames from step 0", "[runner]") {
   Workdir dir;
-  const Result r =
-      dir.run(preset("two-dipoles.json") + " --steps 40 --series out.csv --series-every 10 --frames out.xyz "
-                                           "--frames-every 20 --quiet");
+  const Result r = dir.run(preset("two-dipoles.json") +
+                           " --steps 40 --series out.csv --series-every 10 --frames out.xyz "
+                           "--frames-every 20 --quiet");
   REQUIRE(r.code == 0);
 
   // CSV: a header and one row per 10 steps, step 0 included.

@@ -1,6 +1,8 @@
 // lodestone-run --clusters: the cluster-size distribution file against the time series, and the
 // two fits it prints at the end, recomputed here from the files the run wrote.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -11,8 +13,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;

@@ -1,15 +1,16 @@
 // lodestone-run and seed 004's reduced units (App. B; engine/analysis/reduced_units.hpp): what --check prints,
 // and the reduced_time column of the time series.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
+
 #include <cmath>
 #include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;

@@ -1,11 +1,12 @@
 // lodestone-run and Brownian motion (environment.temperature): what --check prints (seed 002's lambda
 // and R_m, eqs. 1-2), and the refusal of a temperature without damping.
 
+#include "../test_process.hpp"
+
 #include <catch2/catch.hpp>
+
 #include <regex>
 #include <string>
-
-#include "../test_process.hpp"
 
 using lodestone::test::Result;
 using lodestone::test::write_file;

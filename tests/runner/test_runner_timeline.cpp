@@ -1,16 +1,16 @@
 // A saved interactive session (a preset with a timeline, engine/io/preset_edits.hpp) run headless by
 // lodestone-run: the same particles as the session that recorded it.
 
+#include "../engine/test_support.hpp"
+#include "../test_process.hpp"
+#include "engine/io/export_xyz.hpp"
+#include "engine/io/frame_fields.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../engine/test_support.hpp"
-#include "../test_process.hpp"
-#include "engine/io/export_xyz.hpp"
-#include "engine/io/frame_fields.hpp"
 
 using namespace lodestone;
 using lodestone::test::quoted;

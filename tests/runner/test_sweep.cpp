@@ -3,6 +3,8 @@
 // and runs, the results CSV, tau recomputed here from each job's own series, and the errors.
 // Each test starts the binary (LODESTONE_RUNNER) in a fresh temporary directory.
 
+#include "../test_process.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,8 +15,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../test_process.hpp"
 
 namespace fs = std::filesystem;
 using lodestone::test::quoted;
@@ -328,4 +328,3 @@ TEST_CASE("a bad --cluster-format, or one without --cluster-script, exits 1 nami
   CHECK(!fs::exists(dir.path() / "runs"));
   CHECK(!fs::exists(dir.path() / "sweep.sh"));
 }
-
