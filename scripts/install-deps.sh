@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  # the formatting check (scripts/check-format.sh, .ci/run)
+  clang-format
   libeigen3-dev nlohmann-json3-dev libcli11-dev catch2
   # desktop app: Qt 6 widgets + OpenGL, Dear ImGui (with its OpenGL 3 backend), GLM, Mesa
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev libegl-dev libgl1-mesa-dri
