@@ -140,7 +140,7 @@ inline Outcome checkpoint_input(const std::uint8_t* data, size_t size) {
     out.simulated = true;
     exercise(sim);
   } catch (const PresetError& e) {
-    out.error = e.what();  // e.g. saved in a protocol stage the preset does not have
+    out.error = e.what();  // e.g. saved in a protocol phase the preset does not have
   }
   return out;
 }

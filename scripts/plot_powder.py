@@ -160,7 +160,7 @@ def plot_tau_simple(group_rows, key, xlabel, name, title, figs):
 
 
 def plot_curves(field_rows, figs):
-    """<cos theta> in the alignment stage, one line per field, for the first packing."""
+    """<cos theta> in the alignment phase, one line per field, for the first packing."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     first_seed = min(r["seed"] for r in field_rows)
     for ax, (mu, group) in zip(axes, by(field_rows, FRICTION).items()):
@@ -177,7 +177,7 @@ def plot_curves(field_rows, figs):
         ax.axhline(0.95, color="grey", lw=0.6)
         ax.set_xscale("log")
         ax.set_title(f"μ = {mu:g} (packing {first_seed})")
-        ax.set_xlabel("time in the alignment stage [s]")
+        ax.set_xlabel("time in the alignment phase [s]")
         ax.legend(fontsize=7)
     axes[0].set_ylabel("<cos θ>")
     fig.tight_layout()

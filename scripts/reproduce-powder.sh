@@ -6,7 +6,7 @@
 # The sweeps use 300 grains in a 5.5 x 5.5 um container (the preset has 1000 in 10 x 10 um: the
 # same packing height). Each seed's packing (placement, overlap removal, drop, relax) is made once
 # and saved as a checkpoint; every alignment run starts from one of them, so runs with different
-# fields, frictions and pressures differ only in the alignment stage, as in the paper's figures.
+# fields, frictions and pressures differ only in the alignment phase, as in the paper's figures.
 # SEEDS="1 2 3" (default) chooses the packings.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -37,9 +37,9 @@ p["protocol"][3]["duration"] = "1000 s"  # low fields are slow; a run ends when 
 json.dump(p, open(f"{out}/alignment.json", "w"), indent=1)
 EOF
 
-# 1. Packings, two at a time: stop as the alignment stage begins and save the state.
+# 1. Packings, two at a time: stop as the alignment phase begins and save the state.
 printf '%s\n' "${seeds[@]}" | xargs -P "$(nproc)" -I{} sh -c \
-  '"$0" "$1/packings/seed{}.json" --stop-at-stage alignment --checkpoint "$1/packings/seed{}.ckpt" --quiet \
+  '"$0" "$1/packings/seed{}.json" --stop-at-phase alignment --checkpoint "$1/packings/seed{}.ckpt" --quiet \
      > "$1/packings/seed{}.log" 2>&1 || { echo "packing of seed {} failed: see $1/packings/seed{}.log" >&2; exit 255; }' \
   "$run" "$out"
 echo "packings took $(( $(date +%s) - start )) s"

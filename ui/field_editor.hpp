@@ -69,7 +69,7 @@ bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, 
     case FieldKind::OptionalObject:
     case FieldKind::ObjectList: break;  // panels walk into nested objects themselves
     case FieldKind::JsonObject:
-      break;  // a protocol stage's changes are written in the preset file, not edited in a panel
+      break;  // a protocol phase's changes are written in the preset file, not edited in a panel
   }
   return false;
 }

@@ -77,11 +77,11 @@ void plots_window(PanelContext& c) {
       plot("<|cos theta|>", h.alignment, 0.0f, 1.0f);
       const Observables& o = c.snapshot.observables;
       if (o.alignment_time >= 0.0)
-        ImGui::Text("tau_0.95 = %.4g s in this stage", o.alignment_time);
+        ImGui::Text("tau_0.95 = %.4g s in this phase", o.alignment_time);
       else {
         // Wrapped: the line is wider than the window.
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this stage", o.alignment);
+        ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this phase", o.alignment);
         ImGui::PopStyleColor();
       }
       // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as

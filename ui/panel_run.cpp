@@ -14,25 +14,25 @@ namespace lodestone::ui {
 
 namespace {
 
-// The stages with what each changes; the running one highlighted. Panel edits are recorded in the
+// The phases with what each changes; the running one highlighted. Panel edits are recorded in the
 // timeline (Simulation::edit_parameters), shown below it.
 void protocol_tree(const Preset& scene, int running) {
   if (!ImGui::TreeNode("protocol")) return;
   ImGui::TextWrapped(
-      "Edits apply to the running stage and stay for the later ones, except for values a later "
-      "stage sets itself. Numbers without a unit are SI.");
+      "Edits apply to the running phase and stay for the later ones, except for values a later "
+      "phase sets itself. Numbers without a unit are SI.");
   for (size_t k = 0; k < scene.protocol.size(); ++k) {
-    const ProtocolStage& stage = scene.protocol[k];
+    const ProtocolPhase& phase = scene.protocol[k];
     const bool now = static_cast<int>(k) == running;
     const ImVec4 colour = now ? ImVec4(0.55f, 0.95f, 1.0f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    if (stage.until == StageEnd::Time)
-      ImGui::TextWrapped("%zu %s: %.4g s", k + 1, stage.name.c_str(), stage.duration);
+    if (phase.until == PhaseEnd::Time)
+      ImGui::TextWrapped("%zu %s: %.4g s", k + 1, phase.name.c_str(), phase.duration);
     else
-      ImGui::TextWrapped("%zu %s: up to %.4g s, until %s (%.4g)", k + 1, stage.name.c_str(), stage.duration,
-                         stage_end_name(stage.until), stage.threshold);
+      ImGui::TextWrapped("%zu %s: up to %.4g s, until %s (%.4g)", k + 1, phase.name.c_str(), phase.duration,
+                         phase_end_name(phase.until), phase.threshold);
     ImGui::PopStyleColor();
-    for (auto it = stage.set.begin(); it != stage.set.end(); ++it)
+    for (auto it = phase.set.begin(); it != phase.set.end(); ++it)
       ImGui::TextColored(colour, "    %s = %s", it.key().c_str(), it.value().dump().c_str());
   }
   ImGui::TreePop();
@@ -108,12 +108,12 @@ void run_panel(PanelContext& c) {
   ImGui::PopStyleColor();
 
   ImGui::Separator();
-  if (!s.stage_label.empty()) {
-    // The protocol stage running (seed 004: overlap removal, drop, alignment), with its own clock.
-    ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "stage %s", s.stage_label.c_str());
+  if (!s.phase_label.empty()) {
+    // The protocol phase running (seed 004: overlap removal, drop, alignment), with its own clock.
+    ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "phase %s", s.phase_label.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("(%.4g s in this stage)", s.observables.stage_time);
-    if (s.scene) protocol_tree(*s.scene, s.observables.stage);
+    ImGui::TextDisabled("(%.4g s in this phase)", s.observables.phase_time);
+    if (s.scene) protocol_tree(*s.scene, s.observables.phase);
   }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
   if (s.scene && !s.scene->timeline.empty()) timeline_line(s.scene->timeline, s.step);

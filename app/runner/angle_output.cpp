@@ -14,7 +14,7 @@ bool AngleOutput::open(const std::string& path) {
 void AngleOutput::record(const Observables& o) {
   const AngleHistograms& a = o.angles;
   char head[80];
-  std::snprintf(head, sizeof head, "%lld,%.10g,%d,", static_cast<long long>(o.step), o.time, o.stage);
+  std::snprintf(head, sizeof head, "%lld,%.10g,%d,", static_cast<long long>(o.step), o.time, o.phase);
   auto rows = [&](const char* quantity, const auto& fractions) {
     for (size_t k = 0; k < fractions.size(); ++k) {
       const int bin = static_cast<int>(k);

@@ -15,7 +15,7 @@ void ClusterOutput::record(std::int64_t step, double time, const Clusters& clust
   char head[64];
   std::snprintf(head, sizeof head, "%lld,%.10g,", static_cast<long long>(step), time);
   for (const SizeCount& n : size_distribution(clusters)) out_ << head << n.size << ',' << n.count << '\n';
-  // A row repeated at the same step (a stage change on a regular row) enters the fit once.
+  // A row repeated at the same step (a phase change on a regular row) enters the fit once.
   if (!times_.empty() && times_.back() == time) return;
   times_.push_back(time);
   mean_sizes_.push_back(cluster_statistics(clusters).mean_cluster_size);

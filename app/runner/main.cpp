@@ -83,9 +83,9 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
     std::printf("  running %lld steps = %.4g s of simulated time\n", static_cast<long long>(steps),
                 static_cast<double>(steps) * m.time_step);
   for (size_t k = 0; k < preset.protocol.size(); ++k) {
-    const ProtocolStage& s = preset.protocol[k];
-    std::printf("  stage %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
-    if (s.until != StageEnd::Time) std::printf(", until %s (%.4g)", stage_end_name(s.until), s.threshold);
+    const ProtocolPhase& s = preset.protocol[k];
+    std::printf("  phase %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
+    if (s.until != PhaseEnd::Time) std::printf(", until %s (%.4g)", phase_end_name(s.until), s.threshold);
     std::printf("\n");
   }
   if (!preset.timeline.empty())
@@ -95,8 +95,8 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
                 static_cast<unsigned long long>(preset.timeline.back().step));
 }
 
-// A protocol stage by name or by its number from 1 (as the progress shows it).
-std::optional<int> find_stage(const Preset& preset, const std::string& text) {
+// A protocol phase by name or by its number from 1 (as the progress shows it).
+std::optional<int> find_phase(const Preset& preset, const std::string& text) {
   for (size_t k = 0; k < preset.protocol.size(); ++k)
     if (preset.protocol[k].name == text || std::to_string(k + 1) == text) return static_cast<int>(k);
   return std::nullopt;
@@ -123,7 +123,7 @@ void print_timings(const StageTimings& t) {
                 100.0 * t.total_seconds[static_cast<size_t>(s)] / total, s + 1 < kStageCount ? "," : "\n");
 }
 
-// Seed 004's reduced units (App. B) of the parameters in force, and of each protocol stage's. Shown
+// Seed 004's reduced units (App. B) of the parameters in force, and of each protocol phase's. Shown
 // when defined (overdamped, Hertz-type law, gamma > 0, E > 0); with `explain`, why not otherwise.
 void print_reduced_units(const Preset& preset, const Session& sim, bool explain) {
   const Particles& p = sim.state().particles;
@@ -147,11 +147,11 @@ void print_reduced_units(const Preset& preset, const Session& sim, bool explain)
     return;
   }
   for (size_t k = 0; k < preset.protocol.size(); ++k) {
-    std::printf("    stage %zu %-18s ", k + 1, preset.protocol[k].name.c_str());
+    std::printf("    phase %zu %-18s ", k + 1, preset.protocol[k].name.c_str());
     try {
-      row(reduced_units(make_model(stage_preset(preset, static_cast<int>(k))), p));
+      row(reduced_units(make_model(phase_preset(preset, static_cast<int>(k))), p));
     } catch (const PresetError& e) {
-      std::printf("(stage parameters: %s)\n", e.what());
+      std::printf("(phase parameters: %s)\n", e.what());
     }
   }
 }
@@ -214,15 +214,15 @@ int main(int argc, char** argv) {
     std::cerr << "lodestone-run: bad preset: " << e.what() << "\n";
     return kExitBadPreset;
   }
-  std::optional<int> stop_stage;
-  if (!options.stop_at_stage.empty()) {
-    stop_stage = find_stage(preset, options.stop_at_stage);
-    if (!stop_stage) {
+  std::optional<int> stop_phase;
+  if (!options.stop_at_phase.empty()) {
+    stop_phase = find_phase(preset, options.stop_at_phase);
+    if (!stop_phase) {
       std::string names;
       for (size_t k = 0; k < preset.protocol.size(); ++k)
         names += (k ? ", " : "") + std::to_string(k + 1) + " '" + preset.protocol[k].name + "'";
-      std::cerr << "lodestone-run: --stop-at-stage " << options.stop_at_stage << ": "
-                << (preset.protocol.empty() ? "the preset has no protocol" : "no such stage; the stages are " + names)
+      std::cerr << "lodestone-run: --stop-at-phase " << options.stop_at_phase << ": "
+                << (preset.protocol.empty() ? "the preset has no protocol" : "no such phase; the phases are " + names)
                 << "\n";
       return kExitBadArguments;
     }
@@ -237,11 +237,11 @@ int main(int argc, char** argv) {
 
   sim->set_threads(options.threads.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
 
-  // A protocol runs until its last stage ends (at most the sum of the stage durations, or --time);
+  // A protocol runs until its last phase ends (at most the sum of the phase durations, or --time);
   // otherwise the run is a number of steps.
-  const bool protocol = sim->stage_count() > 0;
+  const bool protocol = sim->phase_count() > 0;
   double protocol_time = 0.0;
-  for (const ProtocolStage& s : preset.protocol) protocol_time += s.duration;
+  for (const ProtocolPhase& s : preset.protocol) protocol_time += s.duration;
   const double dt = sim->model().time_step;
   const double duration = options.duration.value_or(protocol ? protocol_time : preset.run.duration);
   const double start_time = sim->state().time;  // a restart runs --time (or the rest of its protocol) from here
@@ -353,19 +353,19 @@ int main(int argc, char** argv) {
     if (steps > 0) return done >= steps;
     return sim->protocol_finished() || sim->state().time - start_time >= duration * (1.0 - 1e-12);
   };
-  bool stopped_at_stage = false;
+  bool stopped_at_phase = false;
   while (!finished()) {
-    const int stage = sim->state().stage;
+    const int phase = sim->state().phase;
     sim->step();
     if (!sim->state().health.ok) break;
     ++done;
-    stopped_at_stage = stop_stage && sim->state().stage == *stop_stage && stage != *stop_stage;
-    const bool last = finished() || stopped_at_stage;
-    write_outputs(last || sim->state().stage != stage);  // a row when a stage begins and at the end
-    progress.update(done, sim->state().time, sim->stage_label());
+    stopped_at_phase = stop_phase && sim->state().phase == *stop_phase && phase != *stop_phase;
+    const bool last = finished() || stopped_at_phase;
+    write_outputs(last || sim->state().phase != phase);  // a row when a phase begins and at the end
+    progress.update(done, sim->state().time, sim->phase_label());
     if (options.checkpoint_every && sim->state().step % *options.checkpoint_every == 0 && !last)
       checkpoint_failed |= !write_checkpoint();
-    if (stopped_at_stage) break;
+    if (stopped_at_phase) break;
   }
   progress.finish(done, sim->state().time);
   std::fflush(stdout);
@@ -393,19 +393,19 @@ int main(int argc, char** argv) {
   if (!options.checkpoint_path.empty()) {
     if (write_checkpoint() && !checkpoint_failed)
       std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),
-                  static_cast<long long>(sim->state().step), sim->state().time, protocol ? ", stage " : "",
-                  protocol ? sim->stage_label().c_str() : "");
+                  static_cast<long long>(sim->state().step), sim->state().time, protocol ? ", phase " : "",
+                  protocol ? sim->phase_label().c_str() : "");
     else
       code = code == kExitOk ? kExitOutputError : code;
   }
-  if (stopped_at_stage) std::printf("stopped as stage %s began\n", sim->stage_label().c_str());
+  if (stopped_at_phase) std::printf("stopped as phase %s began\n", sim->phase_label().c_str());
   const Observables end = sim->observe();
-  if (protocol) std::printf("\n%s after %.4g s\n", sim->stage_label().c_str(), end.time);
+  if (protocol) std::printf("\n%s after %.4g s\n", sim->phase_label().c_str(), end.time);
   if (end.alignment_time >= 0.0)
-    std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last stage); final <cos theta> = %.4f\n",
+    std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last phase); final <cos theta> = %.4f\n",
                 end.alignment_time, end.alignment);
   else if (uniform_field(sim->model().field, end.time).squaredNorm() > 0.0)
-    std::printf("<cos theta> = %.4f: 0.95 not reached in the last stage\n", end.alignment);
+    std::printf("<cos theta> = %.4f: 0.95 not reached in the last phase\n", end.alignment);
   if (cluster_output.is_open()) cluster_output.print_fits(stdout, end.time, find_clusters(sim->state()));
   if (angle_output.is_open()) AngleOutput::print_summary(stdout, end);
   print_timings(sim->timings());

@@ -17,7 +17,7 @@ void Progress::maybe_print(std::int64_t done, double simulated_time, const std::
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double rate = elapsed > 0.0 ? static_cast<double>(done) / elapsed : 0.0;
   // Fraction done by steps, or by simulated time when only that is known (an upper bound for a
-  // protocol whose stages may end early).
+  // protocol whose phases may end early).
   double fraction = 1.0;
   if (total_ > 0)
     fraction = static_cast<double>(done) / static_cast<double>(total_);
@@ -33,7 +33,7 @@ void Progress::maybe_print(std::int64_t done, double simulated_time, const std::
                force        ? "elapsed"
                : total_ > 0 ? "left"
                             : "left at most",
-               force ? elapsed : left, label.empty() ? "" : "  stage ", label.c_str());
+               force ? elapsed : left, label.empty() ? "" : "  phase ", label.c_str());
   printed_ = true;
 }
 

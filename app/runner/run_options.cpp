@@ -61,7 +61,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
       "  lodestone-run my.json --sweep particles.seed=1,2,3,4 --sweep-dir runs --cluster-script sweep.sh \\\n"
       "    --cluster-format parallel                     the same jobs for GNU parallel: bash sweep.sh\n"
       "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
-      "  lodestone-run powder.json --stop-at-stage alignment --checkpoint packed.ckpt\n"
+      "  lodestone-run powder.json --stop-at-phase alignment --checkpoint packed.ckpt\n"
       "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
       "\n"
       "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
@@ -130,9 +130,9 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "With --checkpoint: also every this many steps (the file is replaced atomically)")
       ->check(CLI::PositiveNumber)
       ->needs(checkpoint);
-  app.add_option("--stop-at-stage", o.stop_at_stage,
-                 "Stop when this protocol stage begins (its name, or its number from 1), e.g. to save a prepared "
-                 "packing with --checkpoint");
+  app.add_option("--stop-at-phase,--stop-at-stage", o.stop_at_phase,
+                 "Stop when this protocol phase begins (its name, or its number from 1), e.g. to save a prepared "
+                 "packing with --checkpoint (--stop-at-stage: the older name)");
   restart->excludes(app.get_option("PRESET"));
   app.add_option("--lammps-export", o.lammps_export_dir,
                  "Write the scene as a LAMMPS input script DIR/in.lodestone and data file DIR/data.lodestone "
@@ -196,7 +196,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
     for (const char* name :
          {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames", "--frames-every",
           "--clusters", "--angles", "--check", "--save-preset", "--preset-docs", "--restart", "--checkpoint",
-          "--checkpoint-every", "--stop-at-stage", "--threads", "--lammps-export"}) {
+          "--checkpoint-every", "--stop-at-phase", "--threads", "--lammps-export"}) {
       if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
       const bool sweeping = sweep->count() > 0;
       std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")

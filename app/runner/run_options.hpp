@@ -40,7 +40,7 @@ struct RunOptions {
   std::string restart_path;           // continue this checkpoint (with its own preset)
   std::string checkpoint_path;        // write a checkpoint here at the end ("" = none)
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
-  std::string stop_at_stage;                     // stop when this protocol stage (name or number from 1) begins
+  std::string stop_at_phase;                     // stop when this protocol phase (name or number from 1) begins
   std::optional<int> threads;                    // engine threads (default: the hardware threads; sweep jobs: 1)
   std::string lammps_export_dir;                 // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
 

@@ -198,11 +198,11 @@ json& value_at(json& root, const std::string& key) {
 
 // [SECTION] Building and validating the jobs
 
-// Parses a job preset as a run would, including each protocol stage's changes (which a plain
-// parse leaves until the stage starts): a bad value must fail here, before any job runs.
+// Parses a job preset as a run would, including each protocol phase's changes (which a plain
+// parse leaves until the phase starts): a bad value must fail here, before any job runs.
 void check_preset(const json& j) {
   const Preset preset = preset_from_json(j);
-  for (size_t k = 0; k < preset.protocol.size(); ++k) stage_preset(preset, static_cast<int>(k));
+  for (size_t k = 0; k < preset.protocol.size(); ++k) phase_preset(preset, static_cast<int>(k));
 }
 
 // The base preset as JSON (kept as written: units, key order), after checking it is valid alone.
@@ -651,32 +651,32 @@ SeriesSummary summarize_series(const std::string& csv_path, double threshold) {
     return it == header.end() ? -1 : static_cast<int>(it - header.begin());
   };
   const int alignment = column("alignment"), time = column("time");
-  const int stage = column("stage"), stage_time = column("stage_time");
-  const bool staged = stage >= 0 && stage_time >= 0;
+  const int phase = column("stage"), phase_time = column("stage_time");  // the CSV keeps its column names
+  const bool phased = phase >= 0 && phase_time >= 0;
   if (alignment < 0 || time < 0) return summary;
 
   struct Row {
-    long stage;
-    double t, a;  // stage time [s], alignment
+    long phase;
+    double t, a;  // phase time [s], alignment
   };
   std::vector<Row> rows;
   while (std::getline(in, line)) {
     const std::vector<std::string> fields = split(trim(line), ',');
     if (fields.size() != header.size()) continue;  // a line cut short by a killed job
     auto value = [&](int c) { return std::strtod(fields[static_cast<size_t>(c)].c_str(), nullptr); };
-    rows.push_back({staged ? std::strtol(fields[static_cast<size_t>(stage)].c_str(), nullptr, 10) : 0,
-                    value(staged ? stage_time : time), value(alignment)});
+    rows.push_back({phased ? std::strtol(fields[static_cast<size_t>(phase)].c_str(), nullptr, 10) : 0,
+                    value(phased ? phase_time : time), value(alignment)});
     summary.final_alignment = value(alignment);
     summary.final_time = value(time);
   }
   if (rows.empty()) return summary;
   summary.read = true;
 
-  long last = rows.front().stage;
-  for (const Row& r : rows) last = std::max(last, r.stage);
-  const Row* previous = nullptr;  // the row before, within the last stage
+  long last = rows.front().phase;
+  for (const Row& r : rows) last = std::max(last, r.phase);
+  const Row* previous = nullptr;  // the row before, within the last phase
   for (const Row& r : rows) {
-    if (r.stage != last) continue;
+    if (r.phase != last) continue;
     if (r.a >= threshold) {
       summary.tau =
           previous ? previous->t + (threshold - previous->a) / (r.a - previous->a) * (r.t - previous->t) : r.t;

@@ -34,9 +34,9 @@ int run_sweep(const RunOptions& options);
 // --collect-sweep DIR: only the collection step. Returns the exit code.
 int collect_sweep(const RunOptions& options);
 
-// What a job's time series says. tau: the first stage_time in the last stage at which the
+// What a job's time series says. tau: the first phase_time in the last phase at which the
 // `alignment` column reaches `threshold`, interpolated linearly between the two rows around the
-// crossing; without `stage`/`stage_time` columns, stage 0 and `time`.
+// crossing; without `phase`/`phase_time` columns, phase 0 and `time`.
 struct SeriesSummary {
   bool read = false;             // false: no file, or no row with the needed columns
   std::optional<double> tau;     // [s]

@@ -86,8 +86,8 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   o.broken_bonds = state.broken_bonds;
   o.lid_force = state.wall_force[5].z();
   o.lid_height = model.pressure.method == PressureMethod::Lid ? state.lid_height : model.box.max.z();
-  o.stage = state.stage;
-  o.stage_time = state.time - state.stage_start_time;
+  o.phase = state.phase;
+  o.phase_time = state.time - state.phase_start_time;
   o.alignment_time = state.alignment_time.value_or(-1.0);
   if (p.size() > 0) o.coordination = 2.0 * static_cast<double>(o.particle_contacts) / static_cast<double>(p.size());
   return o;

@@ -49,10 +49,10 @@ struct Observables {
   double floor_force = 0.0;        // [N] normal force of the particles on the floor (z_min side)
   double lid_height = 0.0;         // [m] lid (pressure.method = lid), else the box top
   double lid_force = 0.0;          // [N] normal force of the particles on the lid / z_max side
-  // Protocol (seed 004 Sec. 3) and the alignment time tau_0.95 within the current stage.
-  int stage = 0;                 // index of the running stage (0 without a protocol)
-  double stage_time = 0.0;       // [s] since the stage began
-  double alignment_time = -1.0;  // [s] tau_0.95 in this stage; -1 until reached
+  // Protocol (seed 004 Sec. 3) and the alignment time tau_0.95 within the current phase.
+  int phase = 0;                 // index of the running phase (0 without a protocol)
+  double phase_time = 0.0;       // [s] since the phase began
+  double alignment_time = -1.0;  // [s] tau_0.95 in this phase; -1 until reached
   std::array<std::uint64_t, kEventKinds> events{};
   // Beam bonds (seed 003): intact now, and broken since t = 0.
   std::int64_t bonds = 0;

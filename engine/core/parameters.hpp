@@ -187,14 +187,14 @@ struct PressureParameters {
   double top_fraction = 0.9;          // [-] top_layer: particles above this fraction of z_max
 };
 
-// [SECTION] Protocol: stages run in order (seed 004 Sec. 3); each changes preset fields
+// [SECTION] Protocol: phases run in order (seed 004 Sec. 3); each changes preset fields
 // and ends after a time or when a condition holds.
-enum class StageEnd : int { Time, NoOverlap, Settled, Aligned };
+enum class PhaseEnd : int { Time, NoOverlap, Settled, Aligned };
 
-struct ProtocolStage {
-  std::string name = "stage";
-  double duration = 1.0;  // [s] longest the stage runs
-  StageEnd until = StageEnd::Time;
+struct ProtocolPhase {
+  std::string name = "phase";
+  double duration = 1.0;  // [s] longest the phase runs
+  PhaseEnd until = PhaseEnd::Time;
   double threshold = 0.0;  // no_overlap: largest overlap / radius; settled: largest speed [m/s];
                            // aligned: <cos theta>
   nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
@@ -204,7 +204,7 @@ struct ProtocolStage {
 // applied just before the step with its number, so that a saved interactive session replays.
 struct TimelineEntry {
   std::uint64_t step = 0;  // applied between steps, when the step counter (State::step) equals this
-  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value}, as a stage's set
+  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value}, as a phase's set
 };
 
 // [SECTION] Particle generation
@@ -249,7 +249,7 @@ struct GeneratorParameters {
   Vec3 axis{0.0, 0.0, 1.0};      // unit: easy axis direction (aligned), pole of the hemisphere (random_hemisphere)
   double velocity_spread = 0.0;  // [m/s] standard deviation of each initial velocity component
   int max_attempts = 1000;       // random placement: tries per particle before giving up
-  bool allow_overlap = false;    // random placement: accept overlaps (removed by a protocol stage)
+  bool allow_overlap = false;    // random placement: accept overlaps (removed by a protocol phase)
   std::vector<ParticleEntry> particles;  // list generator
   std::string file;                      // checkpoint: path (relative paths: to the preset file's folder)
 };

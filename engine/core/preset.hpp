@@ -24,7 +24,7 @@ struct Preset : PhysicsParameters {
   DisplayUnits units;
   GeneratorParameters particles;
   std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles (seed 000), added to the particles
-  std::vector<ProtocolStage> protocol;
+  std::vector<ProtocolPhase> protocol;
   std::vector<TimelineEntry> timeline;  // session log: changes by step number (engine/io/preset_edits.hpp)
   RunParameters run;
 };

@@ -139,7 +139,7 @@ struct EventLog {
 // engine/magnetic/magnetics.hpp): the dipole forces, torques and energy of the last two full passes, from which
 // the passes in between are extrapolated to first order in time. Indexed like the particles and
 // permuted with them when large scenes are reordered. Empty with k = 1; cleared by parameter edits,
-// protocol stages and edited particles, after which the next two passes are full.
+// protocol phases and edited particles, after which the next two passes are full.
 struct DipoleHistory {
   int stored = 0;                // full passes held: 0, 1 or 2
   int passes_since_full = 0;     // force passes since the newer one (Heun's trial passes not counted)
@@ -195,13 +195,13 @@ struct State {
   double lid_height = 0.0;    // [m] z of the lid (pressure.method = lid)
   double lid_velocity = 0.0;  // [m/s] of the lid, set by the last force pass
   bool lid_placed = false;    // the lid sits on the packing (placed when switched on)
-  // Protocol: the stage running (0 without a protocol), when it began, and whether all stages ran.
-  int stage = 0;
-  double stage_start_time = 0.0;  // [s]
+  // Protocol: the phase running (0 without a protocol), when it began, and whether all phases ran.
+  int phase = 0;
+  double phase_start_time = 0.0;  // [s]
   bool protocol_finished = false;
-  bool overlaps_expected = false;  // a stage is removing overlaps: the overlap check is off
+  bool overlaps_expected = false;  // a phase is removing overlaps: the overlap check is off
   double last_time_step = 0.0;     // [s] the step just made (overdamped steps may be shortened)
-  // First time since the stage began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
+  // First time since the phase began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
   std::optional<double> alignment_time;  // [s]
   DipoleHistory dipole_history;          // magnetics.force_interval > 1
   // Beam bonds (seed 003, engine/bodies/bonds.hpp) and how many have broken since t = 0.

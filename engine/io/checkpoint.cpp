@@ -116,7 +116,7 @@ template <class A, Is<State> S>
 void fields(A& a, S& s) {
   a(s.particles), a(s.neighbors), a(s.wall_history), a(s.time), a(s.step), a(s.energy), a(s.events), a(s.health),
       a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force), a(s.lid_height),
-      a(s.lid_velocity), a(s.lid_placed), a(s.stage), a(s.stage_start_time), a(s.protocol_finished),
+      a(s.lid_velocity), a(s.lid_placed), a(s.phase), a(s.phase_start_time), a(s.protocol_finished),
       a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds),
       a(s.broken_bonds), a(s.clumps);
 }
@@ -327,7 +327,7 @@ void check_state(const State& s) {
     fail("the event log is larger than its capacity");
   if (!s.damping_force.empty() && s.damping_force.size() != n) fail("damping forces are not one per particle");
   if (!s.damping_torque.empty() && s.damping_torque.size() != n) fail("damping torques are not one per particle");
-  if (s.stage < 0) fail("the protocol stage is negative");
+  if (s.phase < 0) fail("the protocol phase is negative");
   const DipoleHistory& d = s.dipole_history;
   if (d.stored < 0 || d.stored > 2 || d.passes_since_full < 0) fail("the stored dipole passes are not 0, 1 or 2");
   const bool sizes_ok = (d.stored < 1 || (d.force_last.size() == n && d.torque_last.size() == n)) &&

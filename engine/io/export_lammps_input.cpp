@@ -204,7 +204,7 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
                   " rigid clumps: the export takes free spheres only (no clumps)");
   if (!preset.protocol.empty())
     r.refuse_text("protocol: " + std::to_string(preset.protocol.size()) +
-                  " stages: the export takes a scene without a protocol (run the stages with --stop-at-stage and "
+                  " phases: the export takes a scene without a protocol (run the phases with --stop-at-phase and "
                   "--checkpoint, then export a preset with particles.kind \"checkpoint\")");
   r.throw_if_any();
 }

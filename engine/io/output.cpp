@@ -75,8 +75,8 @@ std::string series_row(const Observables& o) {
     s += ',';
     append(s, v);
   }
-  s += ',' + std::to_string(o.stage) + ',';
-  append(s, o.stage_time);
+  s += ',' + std::to_string(o.phase) + ',';
+  append(s, o.phase_time);
   s += ',';
   append(s, o.alignment_time);
   const ClusterStatistics& c = o.clusters;

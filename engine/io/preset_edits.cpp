@@ -55,23 +55,23 @@ void set_json_path(json& root, const std::string& dotted_path, const json& value
   json_at_path(root, dotted_path, where) = value;
 }
 
-Preset stage_preset(const Preset& base, int stage) {
+Preset phase_preset(const Preset& base, int phase) {
   json j = preset_to_json(base);
-  j.erase("timeline");  // a stage's parameters; the timeline applies to them as the run goes
-  for (int k = 0; k <= stage && k < static_cast<int>(base.protocol.size()); ++k) {
+  j.erase("timeline");  // a phase's parameters; the timeline applies to them as the run goes
+  for (int k = 0; k <= phase && k < static_cast<int>(base.protocol.size()); ++k) {
     const json& set = base.protocol[static_cast<size_t>(k)].set;
     for (auto it = set.begin(); it != set.end(); ++it) {
       const std::string where = "$.protocol[" + std::to_string(k) + "].set." + it.key();
       if (it.key().rfind("protocol", 0) == 0 || it.key().rfind("particles", 0) == 0)
-        throw PresetError(where, "a stage cannot change the protocol or the particle generator");
+        throw PresetError(where, "a phase cannot change the protocol or the particle generator");
       set_json_path(j, it.key(), it.value(), where);
     }
   }
   try {
     return preset_from_json(j);
   } catch (const PresetError& e) {
-    throw PresetError("$.protocol[" + std::to_string(stage) + "]",
-                      std::string("with the stage's changes: ") + e.what());
+    throw PresetError("$.protocol[" + std::to_string(phase) + "]",
+                      std::string("with the phase's changes: ") + e.what());
   }
 }
 
@@ -194,12 +194,12 @@ void validate_timeline(const Preset& preset) {
   }
 }
 
-Preset fold_applied_entries(const Preset& document, const std::vector<int>& entry_stages) {
-  if (entry_stages.empty()) return document;
+Preset fold_applied_entries(const Preset& document, const std::vector<int>& entry_phases) {
+  if (entry_phases.empty()) return document;
   json base = preset_to_json(document);
   base.erase("timeline");
-  std::vector<ProtocolStage> protocol = document.protocol;
-  for (size_t k = 0; k < entry_stages.size() && k < document.timeline.size(); ++k) {
+  std::vector<ProtocolPhase> protocol = document.protocol;
+  for (size_t k = 0; k < entry_phases.size() && k < document.timeline.size(); ++k) {
     const json& set = document.timeline[k].set;
     const std::string where = "$.timeline[" + std::to_string(k) + "].set";
     if (protocol.empty()) {
@@ -207,20 +207,20 @@ Preset fold_applied_entries(const Preset& document, const std::vector<int>& entr
         set_json_path(base, it.key(), it.value(), where + "." + it.key());
       continue;
     }
-    const auto stage = static_cast<size_t>(std::clamp(entry_stages[k], 0, static_cast<int>(protocol.size()) - 1));
-    json& stage_set = protocol[stage].set;
+    const auto phase = static_cast<size_t>(std::clamp(entry_phases[k], 0, static_cast<int>(protocol.size()) - 1));
+    json& phase_set = protocol[phase].set;
     for (auto it = set.begin(); it != set.end(); ++it) {
-      // The stage's own earlier change of this value (or of a part of it) gives way; keys apply in
+      // The phase's own earlier change of this value (or of a part of it) gives way; keys apply in
       // order, so the entry, added last, also wins over a change of a containing object.
-      for (auto s = stage_set.begin(); s != stage_set.end();)
-        s = is_within(s.key(), it.key()) ? stage_set.erase(s) : std::next(s);
-      stage_set[it.key()] = it.value();
+      for (auto s = phase_set.begin(); s != phase_set.end();)
+        s = is_within(s.key(), it.key()) ? phase_set.erase(s) : std::next(s);
+      phase_set[it.key()] = it.value();
     }
   }
   Preset out = preset_from_json(base);
   out.protocol = std::move(protocol);
   out.timeline.assign(
-      document.timeline.begin() + static_cast<std::ptrdiff_t>(std::min(entry_stages.size(), document.timeline.size())),
+      document.timeline.begin() + static_cast<std::ptrdiff_t>(std::min(entry_phases.size(), document.timeline.size())),
       document.timeline.end());
   return out;
 }

@@ -21,7 +21,7 @@ const Schema<HertzCoulombParameters>& hertz_coulomb_schema();
 const Schema<SandParameters>& sand_law_schema();
 const Schema<RollingParameters>& rolling_schema();
 const Schema<PressureParameters>& pressure_schema();
-const Schema<ProtocolStage>& protocol_stage_schema();
+const Schema<ProtocolPhase>& protocol_phase_schema();
 const Schema<TimelineEntry>& timeline_entry_schema();
 const Schema<MagneticParameters>& magnetics_schema();
 const Schema<FieldParameters>& field_schema();

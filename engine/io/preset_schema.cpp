@@ -284,7 +284,7 @@ const Schema<GeneratorParameters>& generator_schema() {
       choice<P>("kind", &P::kind, {"lattice", "random", "list", "checkpoint"},
                 "lattice: simple cubic or bcc (`lattice`); random: random non-overlapping placement; list: the entries "
                 "in `particles`; "
-                "checkpoint: continue the saved run in `file` (particles, contacts, time, protocol stage) with this "
+                "checkpoint: continue the saved run in `file` (particles, contacts, time, protocol phase) with this "
                 "preset's parameters."),
       integer<P>("count", &P::count, 0, kMaxParticles,
                  "Number of particles (lattice and random); with the clumps' pebbles at most 10000000 in all."),
@@ -319,7 +319,7 @@ const Schema<GeneratorParameters>& generator_schema() {
       integer<P>("max_attempts", &P::max_attempts, 1, 1'000'000,
                  "Random placement: tries per particle before the generator reports the region as too full."),
       boolean<P>("allow_overlap", &P::allow_overlap,
-                 "Random placement: put centres anywhere in the region, overlaps allowed (a protocol stage "
+                 "Random placement: put centres anywhere in the region, overlaps allowed (a protocol phase "
                  "removes them, seed 004 Sec. 2.1)."),
       object_list<P>("particles", &P::particles, &particle_entry_schema, "List generator: the particles."),
       text<P>("file", &P::file,
@@ -409,18 +409,18 @@ const Schema<FloorParameters>& floor_schema() {
   return s;
 }
 
-const Schema<ProtocolStage>& protocol_stage_schema() {
-  using P = ProtocolStage;
+const Schema<ProtocolPhase>& protocol_phase_schema() {
+  using P = ProtocolPhase;
   static const Schema<P> s = {
       text<P>("name", &P::name, "Shown in the app and the runner's progress."),
-      real<P>("duration", &P::duration, Q::Time, r::positive(), "Longest the stage runs."),
+      real<P>("duration", &P::duration, Q::Time, r::positive(), "Longest the phase runs."),
       choice<P>("until", &P::until, {"time", "no_overlap", "settled", "aligned"},
-                "Ends the stage early: no_overlap (largest overlap / smaller radius <= threshold), settled (fastest "
+                "Ends the phase early: no_overlap (largest overlap / smaller radius <= threshold), settled (fastest "
                 "particle slower than threshold m/s), aligned (<cos theta> >= threshold); time: only duration."),
       real<P>("threshold", &P::threshold, Q::Dimensionless, r::non_negative(), "Threshold of `until` (see there)."),
       json_object<P>("set", &P::set,
-                     "Preset fields changed when the stage starts, as {\"dotted.path\": value}, e.g. "
-                     "{\"field.strength\": \"40 kOe\", \"materials.0.friction\": 0.2}; they stay for later stages."),
+                     "Preset fields changed when the phase starts, as {\"dotted.path\": value}, e.g. "
+                     "{\"field.strength\": \"40 kOe\", \"materials.0.friction\": 0.2}; they stay for later phases."),
   };
   return s;
 }
@@ -432,9 +432,9 @@ const Schema<TimelineEntry>& timeline_entry_schema() {
                           "The step the changes apply before (0: before the first step); entries are in "
                           "non-decreasing step order."),
       json_object<P>("set", &P::set,
-                     "Preset fields changed, as a protocol stage's set: {\"dotted.path\": value}, e.g. "
-                     "{\"field.strength\": \"40 kOe\"}; they stay in force, on top of the running stage, until "
-                     "a later entry or stage changes them."),
+                     "Preset fields changed, as a protocol phase's set: {\"dotted.path\": value}, e.g. "
+                     "{\"field.strength\": \"40 kOe\"}; they stay in force, on top of the running phase, until "
+                     "a later entry or phase changes them."),
   };
   return s;
 }
@@ -488,8 +488,8 @@ const Schema<Preset>& preset_schema() {
       object_list<P>("clumps", &P::clumps, &clump_schema,
                      "Rigid clumps of pebbles (seed 000), added to the generator's particles: cubes, bars or lists of "
                      "spheres moving as one body (velocity_verlet only)."),
-      object_list<P>("protocol", &P::protocol, &protocol_stage_schema,
-                     "Stages run in order by the app and the runner (empty: one open-ended run)."),
+      object_list<P>("protocol", &P::protocol, &protocol_phase_schema,
+                     "Phases run in order by the app and the runner (empty: one open-ended run)."),
       object_list<P>("timeline", &P::timeline, &timeline_entry_schema,
                      "Session log: the parameter changes of an interactive run by step number, recorded by the "
                      "app and replayed by the app and the runner (docs/session-log.md)."),

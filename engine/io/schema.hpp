@@ -280,7 +280,7 @@ FieldSpec<S> text(std::string key, std::string S::*member, std::string help) {
   return f;
 }
 
-// A JSON object kept as it is (checked by its user, e.g. protocol stage overrides).
+// A JSON object kept as it is (checked by its user, e.g. protocol phase overrides).
 template <class S>
 FieldSpec<S> json_object(std::string key, json S::*member, std::string help) {
   FieldSpec<S> f;

@@ -57,7 +57,7 @@ void SimulationThread::set_scene(const Preset& preset, const std::string& source
 void SimulationThread::adopt_parameters() {
   scene_ = std::make_shared<const Preset>(session_->document());
   in_force_ = std::make_shared<const Preset>(session_->parameters());
-  in_force_stage_ = session_->state().stage;
+  in_force_phase_ = session_->state().phase;
   in_force_revision_ = session_->parameters_revision();
   ++scene_revision_;
 }
@@ -145,8 +145,8 @@ void SimulationThread::publish() {
     rate_steps_ = 0;
     rate_start_ = now;
   }
-  // A protocol stage began or a timeline entry applied.
-  if (session_->state().stage != in_force_stage_ || session_->parameters_revision() != in_force_revision_)
+  // A protocol phase began or a timeline entry applied.
+  if (session_->state().phase != in_force_phase_ || session_->parameters_revision() != in_force_revision_)
     adopt_parameters();
   Snapshot& s = snapshots_.write_buffer();
   capture_snapshot(*session_, s);

@@ -44,7 +44,7 @@ class SimulationThread {
   void refuse(const std::string& message);
   void set_scene(const Preset& preset, const std::string& source);
   // Takes the document and the parameters in force from the simulation (after an edit, a new
-  // scene, a stage change or a timeline entry) and counts a new scene revision.
+  // scene, a phase change or a timeline entry) and counts a new scene revision.
   void adopt_parameters();
 
   // Shared between the threads: only these.
@@ -57,8 +57,8 @@ class SimulationThread {
   // Owned by the simulation thread once it runs.
   std::unique_ptr<Session> session_;
   std::shared_ptr<const Preset> scene_;     // the document (protocol and edits included)
-  std::shared_ptr<const Preset> in_force_;  // the running stage's parameters
-  int in_force_stage_ = 0;
+  std::shared_ptr<const Preset> in_force_;  // the running phase's parameters
+  int in_force_phase_ = 0;
   std::uint64_t in_force_revision_ = 0;  // Session::parameters_revision() of in_force_
   std::string source_;
   std::uint64_t scene_revision_ = 0;

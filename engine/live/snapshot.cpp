@@ -77,7 +77,7 @@ void capture_snapshot(const Session& sim, Snapshot& out) {
   out.time_step = model.time_step;
   out.advice = model.advice;
   out.health = state.health;
-  out.stage_label = sim.stage_label();
+  out.phase_label = sim.phase_label();
 }
 
 }  // namespace lodestone

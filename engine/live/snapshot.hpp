@@ -50,13 +50,13 @@ struct Snapshot {
   StageTimings timings;
   double steps_per_second = 0.0;  // measured while running
   double time_step = 0.0;         // [s] in use
-  std::string stage_label;        // protocol stage ("2/4 drop"), "" without a protocol
+  std::string phase_label;        // protocol phase ("2/4 drop"), "" without a protocol
   TimeStepAdvice advice;
   bool running = false;
   SetPace pace;  // how fast it runs (the scene's run.real_time_factor on load)
   Health health;
   // The scene document (what a save writes and a reset rebuilds: protocol and edits included),
-  // and the parameters in force now, the running protocol stage's (what the panels show and
+  // and the parameters in force now, the running protocol phase's (what the panels show and
   // edit); new objects whenever either changes, counted by scene_revision.
   std::shared_ptr<const Preset> scene;
   std::shared_ptr<const Preset> in_force;

@@ -9,7 +9,7 @@
 
 namespace lodestone {
 
-const char* stage_end_name(StageEnd until) {
+const char* phase_end_name(PhaseEnd until) {
   static const char* names[] = {"time", "no overlap", "settled", "aligned"};
   return names[static_cast<int>(until)];
 }
@@ -31,17 +31,17 @@ double max_speed(const State& state) {
   return std::sqrt(fastest);
 }
 
-bool stage_condition_met(const ProtocolStage& stage, const Model& model, const State& state) {
-  switch (stage.until) {
-    case StageEnd::Time: return false;
-    case StageEnd::NoOverlap: return max_overlap_ratio(model, state) <= stage.threshold;
-    case StageEnd::Settled: return max_speed(state) < stage.threshold;
-    case StageEnd::Aligned: {
+bool phase_condition_met(const ProtocolPhase& phase, const Model& model, const State& state) {
+  switch (phase.until) {
+    case PhaseEnd::Time: return false;
+    case PhaseEnd::NoOverlap: return max_overlap_ratio(model, state) <= phase.threshold;
+    case PhaseEnd::Settled: return max_speed(state) < phase.threshold;
+    case PhaseEnd::Aligned: {
       const Vec3 b = field_direction(model.field, state.time);
       const Particles& p = state.particles;
       double sum = 0.0;
       for (size_t i = 0; i < p.size(); ++i) sum += std::abs(p.easy_axis(i).dot(b));
-      return p.size() > 0 && sum / static_cast<double>(p.size()) >= stage.threshold;
+      return p.size() > 0 && sum / static_cast<double>(p.size()) >= phase.threshold;
     }
   }
   return false;

@@ -2,10 +2,10 @@
 // A Session is a scene being run: the document it was built from (a preset as loaded, protocol and
 // timeline included), the parameters in force, the protocol's progress and the timeline of edits, with
 // the Simulation (engine/step/simulation.hpp) that advances its particles. The app, the runner and the
-// tests run sessions; what changes the run from outside (an edit, a protocol stage, a timeline entry)
+// tests run sessions; what changes the run from outside (an edit, a protocol phase, a timeline entry)
 // goes through here, so that a saved document replays the run.
 //
-// A preset with a protocol runs its stages in order: each starts by applying its changes to the
+// A preset with a protocol runs its phases in order: each starts by applying its changes to the
 // preset's parameters and ends after its duration or when its condition holds (seed 004 Sec. 3).
 // Timeline entries (docs/session-log.md) apply just before the step they were recorded at.
 
@@ -55,16 +55,16 @@ class Session {
   // parameters in force.
   Preset folded_document() const;
   // Timeline entries of the document applied so far (the rest wait for their step).
-  std::size_t timeline_applied() const { return entry_stages_.size(); }
-  // Counts changes of parameters() (an edit, a stage start, a timeline entry).
+  std::size_t timeline_applied() const { return entry_phases_.size(); }
+  // Counts changes of parameters() (an edit, a phase start, a timeline entry).
   std::uint64_t parameters_revision() const { return parameters_revision_; }
 
-  // Protocol (seed 004 Sec. 3). Without one: a single open-ended stage.
-  int stage_count() const { return static_cast<int>(document_.protocol.size()); }
-  std::string stage_label() const;  // "2/3 drop", or "" without a protocol
+  // Protocol (seed 004 Sec. 3). Without one: a single open-ended phase.
+  int phase_count() const { return static_cast<int>(document_.protocol.size()); }
+  std::string phase_label() const;  // "2/3 drop", or "" without a protocol
   bool protocol_finished() const { return state().protocol_finished; }
 
-  // The parameters in force: the document's, with the changes of the protocol stages and timeline
+  // The parameters in force: the document's, with the changes of the protocol phases and timeline
   // entries so far applied in the order they came. What the app's panels show.
   const Preset& parameters() const { return in_force_; }
   // An edit of parameters() (a command from the app) at the current step: the changed values apply
@@ -72,7 +72,7 @@ class Session {
   // document's own parameters stay as loaded), so that a save replays the run. Changes that do not act
   // on the run (description, display units, particle generator, run settings) go to the document
   // itself. An edit that changes nothing does nothing. Throws PresetError, changing nothing, also when
-  // a later protocol stage's changes would not apply on top of the edit.
+  // a later protocol phase's changes would not apply on top of the edit.
   void edit_parameters(const Preset& edited);
 
   // Particles edited directly (tests, tools): see Simulation::reinitialize.
@@ -80,21 +80,21 @@ class Session {
   void reinitialize() { sim_.reinitialize(); }
 
  private:
-  Session(const Preset& preset, std::vector<Preset> stage_presets);
+  Session(const Preset& preset, std::vector<Preset> phase_presets);
   void restore(const Preset& saved_with, State state);
   void advance_protocol();
   void track_alignment();
-  void start_stage(int stage);
+  void start_phase(int phase);
   // Applies the timeline entries due at this step (before it); a failure stops the run.
   void apply_due_entries();
   void apply_parameters(Preset next);
   void stop(const std::string& message);
-  int current_stage() const;  // the running protocol stage (the last one once finished), 0 without
+  int current_phase() const;  // the running protocol phase (the last one once finished), 0 without
 
   Preset document_;
-  std::vector<Preset> stage_presets_;  // the preset each stage runs with (validated up front)
+  std::vector<Preset> phase_presets_;  // the preset each phase runs with (validated up front)
   Preset in_force_;                    // parameters(): no timeline
-  std::vector<int> entry_stages_;      // the protocol stage each applied timeline entry was applied in
+  std::vector<int> entry_phases_;      // the protocol phase each applied timeline entry was applied in
   std::uint64_t parameters_revision_ = 0;
   Simulation sim_;
 };

@@ -167,7 +167,7 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
     return;
   }
   // Runaway overlap between particles (every listed pair: coincident centres never become active);
-  // not while a protocol stage is removing the overlaps of a random placement.
+  // not while a protocol phase is removing the overlaps of a random placement.
   const NeighborLists& lists = state.neighbors;
   auto overlap_of = [&](size_t k) {
     const auto i = static_cast<size_t>(lists.contact_pairs[k].i), j = static_cast<size_t>(lists.contact_pairs[k].j);

@@ -17,13 +17,13 @@ inline constexpr double kRunawayOverlapFraction = 0.5;
 // Energy growing without a source: every kEnergyCheckInterval steps the energy balance
 // (Observables::energy_balance: kinetic + potential + dissipated - work put in, constant up to the
 // integrator's error) is compared with its value at a reference step (taken after a load, an edit
-// or a stage change). It fails when it has grown by more than everything the system held or
+// or a phase change). It fails when it has grown by more than everything the system held or
 // exchanged since: the magnitudes of the energies at the reference, plus the dissipation and work
 // since, plus a floor (the kinetic energy of every particle moving 1 % of its radius per step). A
 // stable integration misses the balance by a small fraction of those; an unstable one (a time
 // step too large for a stiffness or a magnetic torque) grows it geometrically or diffusively, while
 // the particles may stay put and apart, which the other checks would not see. Off where work is
-// not booked: overdamped steps (no inertia), a pressure servo, a stage removing overlaps.
+// not booked: overdamped steps (no inertia), a pressure servo, a phase removing overlaps.
 inline constexpr int kEnergyCheckInterval = 10;
 inline constexpr double kFloorTravelFraction = 0.01;
 

@@ -15,8 +15,8 @@ using namespace lodestone::testing;
 
 namespace {
 
-// Overdamped grains with overlaps removed, then a stage that switches a field on (seed 004 style).
-Preset staged_scene() {
+// Overdamped grains with overlaps removed, then a phase that switches a field on (seed 004 style).
+Preset phased_scene() {
   Preset p = bare_preset();
   p.box.min = Vec3::Zero();
   p.box.max = Vec3(4e-3, 4e-3, 4e-3);
@@ -34,9 +34,9 @@ Preset staged_scene() {
   p.particles.count = 30;
   p.particles.diameter = 1e-3;
   p.particles.allow_overlap = true;
-  ProtocolStage remove, field;
+  ProtocolPhase remove, field;
   remove.name = "overlap removal";
-  remove.until = StageEnd::NoOverlap;
+  remove.until = PhaseEnd::NoOverlap;
   remove.threshold = 1e-3;
   remove.duration = 10.0;
   field.name = "field";
@@ -50,7 +50,7 @@ Preset staged_scene() {
 void require_same_state(const State& a, const State& b) {
   REQUIRE(a.step == b.step);
   REQUIRE(a.time == b.time);
-  REQUIRE(a.stage == b.stage);
+  REQUIRE(a.phase == b.phase);
   const Particles& p = a.particles;
   const Particles& q = b.particles;
   REQUIRE(p.size() == q.size());
@@ -131,8 +131,8 @@ TEST_CASE("a run continued from a checkpoint is bit-identical to the run that ne
   require_same_state(straight.state(), resumed.state());
 }
 
-TEST_CASE("an overdamped protocol continues bit-identically across a stage boundary", "[checkpoint]") {
-  Preset preset = staged_scene();
+TEST_CASE("an overdamped protocol continues bit-identically across a phase boundary", "[checkpoint]") {
+  Preset preset = phased_scene();
   const int force_interval = GENERATE(1, 3);  // 3: dipoles on, computed every third step (Heun's trial pass too)
   if (force_interval > 1) {
     preset.magnetics.method = DipoleMethod::Cutoff;
@@ -141,10 +141,10 @@ TEST_CASE("an overdamped protocol continues bit-identically across a stage bound
   INFO("force_interval " << force_interval);
   Session straight(preset);
   Session part(preset);
-  while (part.state().stage == 0 && part.state().health.ok) part.step();
+  while (part.state().phase == 0 && part.state().health.ok) part.step();
   INFO(part.state().health.message);
   REQUIRE(part.state().health.ok);
-  part.run(50);  // into the field stage: Stoner-Wohlfarth moments are turning
+  part.run(50);  // into the field phase: Stoner-Wohlfarth moments are turning
   const std::int64_t at = part.state().step;
   if (force_interval > 1) {  // saved between full passes, with dipole forces at work
     REQUIRE(part.state().dipole_history.passes_since_full > 0);
@@ -153,7 +153,7 @@ TEST_CASE("an overdamped protocol continues bit-identically across a stage bound
 
   const std::string bytes = checkpoint_to_bytes(part.document(), part.state());
   Session resumed(checkpoint_from_bytes(bytes));
-  CHECK(resumed.stage_label() == "2/2 field");
+  CHECK(resumed.phase_label() == "2/2 field");
   CHECK(resumed.model().field.strength == Approx(0.05));
   resumed.run(400);
   straight.run(at + 400);
@@ -168,7 +168,7 @@ TEST_CASE("a Brownian run continues bit-identically from a checkpoint", "[checkp
   // grains on purpose: kT near their kinetic energy (inertial), a Brownian step of about 1 um (overdamped).
   const bool overdamped = GENERATE(false, true);
   INFO((overdamped ? "overdamped protocol" : "velocity Verlet"));
-  Preset preset = overdamped ? staged_scene() : magnets_in_walled_box();
+  Preset preset = overdamped ? phased_scene() : magnets_in_walled_box();
   if (!overdamped) {
     preset.environment.translational_damping = 1e-4;  // m / gamma = 0.02 s
     preset.environment.rotational_damping = 1e-4;
@@ -245,14 +245,14 @@ TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[check
   from_file.particles.kind = GeneratorKind::Checkpoint;
   from_file.particles.file = "/nonexistent/x.ckpt";
   CHECK_THROWS_WITH(Session(from_file), Catch::Contains("$.particles.file") && Catch::Contains("cannot open"));
-  Session staged(staged_scene());
-  while (staged.state().stage == 0 && staged.state().health.ok) staged.step();
-  TemporaryFile file("stage.ckpt");
+  Session staged(phased_scene());
+  while (staged.state().phase == 0 && staged.state().health.ok) staged.step();
+  TemporaryFile file("phase.ckpt");
   save_checkpoint(file.path, staged.document(), staged.state());
-  Preset one_stage = staged_scene();
-  one_stage.protocol.resize(1);
-  one_stage.particles.kind = GeneratorKind::Checkpoint;
-  one_stage.particles.file = file.path;
-  CHECK_THROWS_WITH(Session(one_stage), Catch::Contains("stage 2") && Catch::Contains("has 1 stages"));
+  Preset one_phase = phased_scene();
+  one_phase.protocol.resize(1);
+  one_phase.particles.kind = GeneratorKind::Checkpoint;
+  one_phase.particles.file = file.path;
+  CHECK_THROWS_WITH(Session(one_phase), Catch::Contains("phase 2") && Catch::Contains("has 1 phases"));
   CHECK_THROWS_WITH(save_checkpoint("/nonexistent-dir/x.ckpt", preset, sim.state()), Catch::Contains("cannot write"));
 }

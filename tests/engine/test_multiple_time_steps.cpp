@@ -1,7 +1,7 @@
 // Multiple time steps for the dipole forces (seed 002 App. A.8, magnetics.force_interval = k):
 // k = 1 is the single-step code path bit for bit; between full passes the extrapolated force has the
 // error of a first-order series, O((k dt)^2); the stored passes follow reordered particles and start
-// afresh after edits and protocol stages; a chain-forming scene keeps its observables at k = 4.
+// afresh after edits and protocol phases; a chain-forming scene keeps its observables at k = 4.
 
 #include "engine//analysis/clusters.hpp"
 #include "engine/bodies/generator.hpp"
@@ -279,7 +279,7 @@ TEST_CASE("stored dipole passes follow the particles when a large scene is reord
   }
 }
 
-TEST_CASE("edits and protocol stages start the dipole extrapolation afresh", "[mts]") {
+TEST_CASE("edits and protocol phases start the dipole extrapolation afresh", "[mts]") {
   Preset preset = approaching_pair(IntegratorScheme::VelocityVerlet);
   preset.magnetics.force_interval = 4;
   preset.integrator.time_step = 1e-5;
@@ -306,11 +306,11 @@ TEST_CASE("edits and protocol stages start the dipole extrapolation afresh", "[m
   run_checked(sim, 1);
   CHECK(h.passes_since_full == 1);
 
-  // A protocol stage change is an edit: the stage's first pass starts a new history.
+  // A protocol phase change is an edit: the phase's first pass starts a new history.
   Preset staged = approaching_pair(IntegratorScheme::VelocityVerlet);
   staged.magnetics.force_interval = 4;
   staged.integrator.time_step = 1e-5;
-  ProtocolStage first, second;
+  ProtocolPhase first, second;
   first.name = "first";
   first.duration = 5.5e-5;
   second.name = "second";
@@ -318,7 +318,7 @@ TEST_CASE("edits and protocol stages start the dipole extrapolation afresh", "[m
   second.set = json::object({{"field.strength", "10 mT"}});
   staged.protocol = {first, second};
   Session protocol(staged);
-  while (protocol.state().stage == 0) run_checked(protocol, 1);
+  while (protocol.state().phase == 0) run_checked(protocol, 1);
   const DipoleHistory& g = protocol.state().dipole_history;
   CHECK(g.stored == 1);
   CHECK(g.time_last == protocol.state().time);

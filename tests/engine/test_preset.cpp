@@ -764,7 +764,7 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(region_schema(), "particles.region.", specs);
   check_schema(particle_entry_schema(), "particles.particles[].", specs);
   check_schema(pressure_schema(), "pressure.", specs);
-  check_schema(protocol_stage_schema(), "protocol[].", specs);
+  check_schema(protocol_phase_schema(), "protocol[].", specs);
   check_schema(timeline_entry_schema(), "timeline[].", specs);
   check_schema(run_schema(), "run.", specs);
   check_schema(bonds_schema(), "bonds.", specs);

@@ -1,4 +1,4 @@
-// Protocol stages (seed 004 Sec. 3): overrides by dotted path, stages in order, end conditions.
+// Protocol phases (seed 004 Sec. 3): overrides by dotted path, phases in order, end conditions.
 
 #include "engine/io/preset_edits.hpp"
 #include "engine/session/protocol.hpp"
@@ -18,12 +18,12 @@ TEST_CASE("set_json_path sets nested keys and list entries, and names what is mi
                     Catch::Contains("$.protocol[0].set.field.strenght") && Catch::Contains("strength"));
   CHECK_THROWS_WITH(set_json_path(j, "materials.7.friction", 1, "w"), Catch::Contains("list of 1"));
 
-  // Keys with dots inside (a stage's changes) are reached by joining segments.
-  ProtocolStage stage;
-  stage.set = json::object({{"field.strength", "2 mT"}});
-  Preset staged_preset = default_preset();
-  staged_preset.protocol = {stage};
-  json s = preset_to_json(staged_preset);
+  // Keys with dots inside (a phase's changes) are reached by joining segments.
+  ProtocolPhase phase;
+  phase.set = json::object({{"field.strength", "2 mT"}});
+  Preset phased_preset = default_preset();
+  phased_preset.protocol = {phase};
+  json s = preset_to_json(phased_preset);
   CHECK(json_at_path(s, "protocol.0.set.field.strength", "here") == "2 mT");
   set_json_path(s, "protocol.0.set.field.strength", "5 mT", "here");
   CHECK(preset_from_json(s).protocol[0].set.at("field.strength") == "5 mT");
@@ -51,9 +51,9 @@ Preset staged() {
   p.particles.count = 30;
   p.particles.diameter = 1e-3;
   p.particles.allow_overlap = true;
-  ProtocolStage remove, wait, field;
+  ProtocolPhase remove, wait, field;
   remove.name = "overlap removal";
-  remove.until = StageEnd::NoOverlap;
+  remove.until = PhaseEnd::NoOverlap;
   remove.threshold = 1e-3;
   remove.duration = 10.0;
   wait.name = "wait";
@@ -68,29 +68,29 @@ Preset staged() {
 
 }  // namespace
 
-TEST_CASE("stages run in order: overlaps removed, then a timed stage, then the field", "[protocol]") {
+TEST_CASE("phases run in order: overlaps removed, then a timed phase, then the field", "[protocol]") {
   const Preset p = staged();
   Session sim(p);
-  CHECK(sim.stage_label() == "1/3 overlap removal");
+  CHECK(sim.phase_label() == "1/3 overlap removal");
   CHECK(max_overlap_ratio(sim.model(), sim.state()) > 0.05);  // the random placement overlaps
-  while (sim.state().stage == 0 && sim.state().health.ok && sim.state().time < 10.0) sim.step();
+  while (sim.state().phase == 0 && sim.state().health.ok && sim.state().time < 10.0) sim.step();
   REQUIRE(sim.state().health.ok);
-  CHECK(sim.state().stage == 1);
+  CHECK(sim.state().phase == 1);
   CHECK(sim.model().materials[0].friction == 0.1);
   CHECK(sim.model().field.strength == 0.0);
-  // The stage ended when the condition held: no overlap beyond the threshold (checked again here).
+  // The phase ended when the condition held: no overlap beyond the threshold (checked again here).
   sim.step();
   CHECK(max_overlap_ratio(sim.model(), sim.state()) < 2e-3);
-  const double stage_began = sim.state().stage_start_time;
+  const double phase_began = sim.state().phase_start_time;
   while (!sim.protocol_finished() && sim.state().health.ok) sim.step();
   REQUIRE(sim.state().health.ok);
   CHECK(sim.model().field.strength == Approx(0.01));
-  CHECK(sim.model().materials[0].friction == 0.1);  // changes add up from stage to stage
-  CHECK(sim.state().time == Approx(stage_began + 2e-3).margin(2e-5));
-  CHECK(sim.stage_label() == "protocol done");
+  CHECK(sim.model().materials[0].friction == 0.1);  // changes add up from phase to phase
+  CHECK(sim.state().time == Approx(phase_began + 2e-3).margin(2e-5));
+  CHECK(sim.phase_label() == "protocol done");
 }
 
-TEST_CASE("a bad stage override is a preset error naming the stage and the path", "[protocol]") {
+TEST_CASE("a bad phase override is a preset error naming the phase and the path", "[protocol]") {
   Preset p = staged();
   p.protocol[2].set = json::object({{"field.strength", "-3 mT"}});
   CHECK_THROWS_WITH(Session(p), Catch::Contains("protocol[2]") && Catch::Contains("strength"));
@@ -100,27 +100,27 @@ TEST_CASE("a bad stage override is a preset error naming the stage and the path"
 
 namespace {
 
-Session at_stage(const Preset& p, int stage) {
+Session at_phase(const Preset& p, int phase) {
   Session sim(p);
-  while (sim.state().stage < stage && sim.state().health.ok && sim.state().time < 10.0) sim.step();
+  while (sim.state().phase < phase && sim.state().health.ok && sim.state().time < 10.0) sim.step();
   REQUIRE(sim.state().health.ok);
-  REQUIRE(sim.state().stage == stage);
+  REQUIRE(sim.state().phase == phase);
   return sim;
 }
 
 }  // namespace
 
-TEST_CASE("an edit during a stage applies now, lasts through later stages, and yields to their own settings",
+TEST_CASE("an edit during a phase applies now, lasts through later phases, and yields to their own settings",
           "[protocol]") {
-  Session sim = at_stage(staged(), 1);  // "wait": friction 0.1, no field yet
+  Session sim = at_phase(staged(), 1);  // "wait": friction 0.1, no field yet
   REQUIRE(sim.parameters().materials[0].friction == 0.1);
   REQUIRE(sim.parameters().field.strength == 0.0);
 
   Preset edited = sim.parameters();
-  edited.materials[0].friction = 0.3;              // the stage sets 0.1: the edit replaces it
-  edited.field.strength = 0.005;                   // the next stage sets 10 mT: it takes over then
-  edited.environment.translational_damping = 2.0;  // no stage sets it: it stays
-  edited.particles.count = 12;                     // a stage cannot set particles: the document takes it
+  edited.materials[0].friction = 0.3;              // the phase sets 0.1: the edit replaces it
+  edited.field.strength = 0.005;                   // the next phase sets 10 mT: it takes over then
+  edited.environment.translational_damping = 2.0;  // no phase sets it: it stays
+  edited.particles.count = 12;                     // a phase cannot set particles: the document takes it
   sim.edit_parameters(edited);
 
   // Now: the model and the parameters in force are exactly the edited values.
@@ -128,7 +128,7 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
   CHECK(sim.model().field.strength == 0.005);
   CHECK(sim.model().environment.translational_damping == 2.0);
   CHECK(preset_to_json(sim.parameters()) == preset_to_json(edited));
-  // The document: the stages as loaded, the edit in the timeline at this step (engine/io/preset_edits.hpp);
+  // The document: the phases as loaded, the edit in the timeline at this step (engine/io/preset_edits.hpp);
   // the particle generator is not a change of the run, the document takes it.
   const Preset& doc = sim.document();
   CHECK(doc.particles.count == 12);
@@ -138,15 +138,15 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
   CHECK(doc.timeline[0].step == static_cast<std::uint64_t>(sim.state().step));
   CHECK(doc.timeline[0].set.size() == 3);
   CHECK(!doc.timeline[0].set.contains("particles.count"));
-  // Folded (what a reset restarts from): the edit joined the running stage's changes.
+  // Folded (what a reset restarts from): the edit joined the running phase's changes.
   const Preset folded = sim.folded_document();
   CHECK(folded.timeline.empty());
   CHECK(folded.protocol[0].set.empty());
   CHECK(folded.protocol[1].set.size() == 3);
   CHECK(folded.protocol[1].set.at("materials.0.friction") == 0.3);
-  CHECK(stage_preset(folded, 0).environment.translational_damping == 1.0);
+  CHECK(phase_preset(folded, 0).environment.translational_damping == 1.0);
 
-  // The next stage: its own field, the other edits kept.
+  // The next phase: its own field, the other edits kept.
   while (!sim.protocol_finished() && sim.state().health.ok) sim.step();
   REQUIRE(sim.state().health.ok);
   CHECK(sim.model().field.strength == Approx(0.01));
@@ -154,10 +154,10 @@ TEST_CASE("an edit during a stage applies now, lasts through later stages, and y
   CHECK(sim.model().environment.translational_damping == 2.0);
 }
 
-TEST_CASE("an edit that a stage's own changes would break is refused, and nothing changes", "[protocol]") {
+TEST_CASE("an edit that a phase's own changes would break is refused, and nothing changes", "[protocol]") {
   Preset p = staged();
   p.protocol[2].set = json::object({{"field.direction", json::array({0, 0, 1})}});
-  Session sim = at_stage(p, 1);
+  Session sim = at_phase(p, 1);
   const json document_before = preset_to_json(sim.document());
   Preset edited = sim.parameters();
   edited.integrator.time_step = -1.0;

@@ -1,5 +1,5 @@
 // The teaching scenes of presets/ (issue 5) do what their descriptions say. Each runs headless
-// from its preset file, where needed with shorter stages, and the test checks the behaviour the
+// from its preset file, where needed with shorter phases, and the test checks the behaviour the
 // description promises (contacts, cluster shapes, moment directions), so that a change to the
 // engine or to a preset that breaks a lesson fails here.
 
@@ -62,7 +62,7 @@ TEST_CASE("scene rotating-field-chain: the chain follows a slow field and breaks
   p.protocol[0].duration = 0.6;  // 1.2 turns at 2 Hz
   p.protocol[1].duration = 0.8;
   Session sim(p);
-  run_until(sim, 0.55);  // near the end of the slow stage
+  run_until(sim, 0.55);  // near the end of the slow phase
   ClusterStatistics slow = clusters_now(sim);
   CHECK(slow.largest_cluster == 8);
   CHECK(slow.chains == 1);
@@ -90,7 +90,7 @@ TEST_CASE("scene field-switch-on: no field, no chains, with the field, chains al
   Preset p = scene("field-switch-on.json");
   p.protocol[1].duration = 0.4;
   Session sim(p);
-  run_until(sim, 0.28);                           // near the end of the field-free stage
+  run_until(sim, 0.28);                           // near the end of the field-free phase
   CHECK(clusters_now(sim).largest_cluster <= 2);  // at most chance collisions
   for (const Vec3& m : sim.state().particles.moment) CHECK(m.norm() == 0.0);
   run_until(sim, 0.7);
@@ -129,7 +129,7 @@ TEST_CASE("scene compass-needles: needles follow the turning field in place, the
   p.protocol[1].duration = 1.5;
   Session sim(p);
   std::vector<Vec3> start = sim.state().particles.position;
-  run_until(sim, 1.9);  // near the end of the turning stage
+  run_until(sim, 1.9);  // near the end of the turning phase
   CHECK(sim.observe().moment_alignment > 0.9);
   const Particles& pp = sim.state().particles;
   for (size_t i = 0; i < pp.size(); ++i) {

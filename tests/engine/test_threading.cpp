@@ -182,11 +182,11 @@ TEST_CASE("simulation thread: commands apply in order, refused ones keep the sce
   CHECK(t.snapshot().particles.size() == 7);
 }
 
-TEST_CASE("simulation thread: the snapshot shows the running stage's parameters, an edit lasts into later stages",
+TEST_CASE("simulation thread: the snapshot shows the running phase's parameters, an edit lasts into later phases",
           "[threading]") {
   Preset p = small_scene(10);
   p.integrator.time_step = 1e-5;
-  ProtocolStage first, second;
+  ProtocolPhase first, second;
   first.name = "first";
   first.duration = 5e-5;  // five steps
   first.set = json::object({{"field.strength", "2 mT"}});
@@ -209,7 +209,7 @@ TEST_CASE("simulation thread: the snapshot shows the running stage's parameters,
 
   t.push(StepOnce{20});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 20; }));
-  CHECK(t.snapshot().stage_label == "2/2 second");
+  CHECK(t.snapshot().phase_label == "2/2 second");
   CHECK(t.snapshot().in_force->field.strength == Approx(0.004));
   CHECK(t.snapshot().in_force->environment.translational_damping == 0.5);
   CHECK(t.snapshot().field.norm() == Approx(0.004).epsilon(1e-12));

@@ -1,6 +1,6 @@
 // The timeline (session log, engine/io/preset_edits.hpp): edits recorded by step number into the document,
 // replayed bit-identically by a Session built from the saved document; entries and protocol
-// stages in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
+// phases in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
 
 #include "engine/io/checkpoint.hpp"
 #include "engine/io/preset_edits.hpp"
@@ -171,11 +171,11 @@ TEST_CASE("timeline: a checkpoint between entries (applied ones folded in) conti
   CHECK(same_trajectory_end(resumed.state(), whole.state()));
 }
 
-TEST_CASE("timeline: with a protocol, entries act on top of the running stage and later stages override their own keys",
+TEST_CASE("timeline: with a protocol, entries act on top of the running phase and later phases override their own keys",
           "[timeline][protocol]") {
   Preset p = magnets_in_walled_box();
   const double dt = Session(p).model().time_step;
-  ProtocolStage settle, align;
+  ProtocolPhase settle, align;
   settle.name = "settle";
   settle.duration = 99.5 * dt;  // ends after 100 steps
   settle.set = json::object({{"materials.0.friction", 0.2}});
@@ -188,11 +188,11 @@ TEST_CASE("timeline: with a protocol, entries act on top of the running stage an
   run_to_step(sim, 40);
   Preset edited = sim.parameters();
   CHECK(edited.materials[0].friction == 0.2);
-  edited.materials[0].friction = 0.3;  // no later stage sets it: it stays
+  edited.materials[0].friction = 0.3;  // no later phase sets it: it stays
   edited.field.strength = 1e-2;        // "align" sets it: that wins when it starts
   sim.edit_parameters(edited);
   run_to_step(sim, 150);
-  REQUIRE(sim.state().stage == 1);
+  REQUIRE(sim.state().phase == 1);
   CHECK(sim.parameters().materials[0].friction == 0.3);
   CHECK(sim.parameters().field.strength == Approx(0.03));
   edited = sim.parameters();
@@ -200,7 +200,7 @@ TEST_CASE("timeline: with a protocol, entries act on top of the running stage an
   sim.edit_parameters(edited);
   run_to_step(sim, 200);
 
-  // The stages are as loaded; the timeline holds the edits.
+  // The phases are as loaded; the timeline holds the edits.
   const Preset& doc = sim.document();
   CHECK(preset_to_json(doc)["protocol"] == preset_to_json(p)["protocol"]);
   REQUIRE(doc.timeline.size() == 2);
@@ -212,20 +212,20 @@ TEST_CASE("timeline: with a protocol, entries act on top of the running stage an
   run_to_step(replay, 200);
   CHECK(same_trajectory_end(replay.state(), sim.state()));
 
-  // Folded (a reset): each entry joins the set of the stage it was made in; stage presets agree.
+  // Folded (a reset): each entry joins the set of the phase it was made in; phase presets agree.
   const Preset folded = sim.folded_document();
   CHECK(folded.timeline.empty());
   CHECK(folded.protocol[0].set == json::object({{"materials.0.friction", 0.3}, {"field.strength", 1e-2}}));
   CHECK(folded.protocol[1].set.at("environment.translational_damping") == 0.5);
-  json folded_stage = preset_to_json(stage_preset(folded, 1)), in_force = preset_to_json(sim.parameters());
-  folded_stage.erase("protocol");
+  json folded_phase = preset_to_json(phase_preset(folded, 1)), in_force = preset_to_json(sim.parameters());
+  folded_phase.erase("protocol");
   in_force.erase("protocol");
-  CHECK(folded_stage == in_force);
+  CHECK(folded_phase == in_force);
 }
 
-TEST_CASE("timeline: an edit a later stage's changes cannot follow is refused, and nothing changes", "[timeline]") {
+TEST_CASE("timeline: an edit a later phase's changes cannot follow is refused, and nothing changes", "[timeline]") {
   Preset p = magnets_in_walled_box();
-  ProtocolStage first, second;
+  ProtocolPhase first, second;
   first.duration = 1e-3;
   second.set = json::object({{"field.direction", json::array({0, 0, 1})}});
   p.protocol = {first, second};
@@ -234,7 +234,7 @@ TEST_CASE("timeline: an edit a later stage's changes cannot follow is refused, a
   p.field.direction = Vec3(0, 1, 0);
   Session sim(p);
   Preset edited = sim.parameters();
-  edited.field.rotation_axis = Vec3(0, 0, 1);  // fine now, parallel to the second stage's direction
+  edited.field.rotation_axis = Vec3(0, 0, 1);  // fine now, parallel to the second phase's direction
   const json before = preset_to_json(sim.document());
   CHECK_THROWS_WITH(sim.edit_parameters(edited),
                     Catch::Contains("$.protocol[1].set") && Catch::Contains("rotation_axis"));
@@ -279,9 +279,9 @@ TEST_CASE("timeline: bad entries are refused naming the field, the value and wha
   CHECK_THROWS_WITH(load(json::object()), Catch::Contains("$.timeline") && Catch::Contains("list of objects"));
 }
 
-TEST_CASE("timeline: an entry a stage's changes make impossible stops the run with a message", "[timeline]") {
+TEST_CASE("timeline: an entry a phase's changes make impossible stops the run with a message", "[timeline]") {
   Preset p = magnets_in_walled_box();
-  ProtocolStage first, second;
+  ProtocolPhase first, second;
   first.duration = 1e-9;  // one step
   second.set = json::object({{"field.program", "rotating"}, {"field.rotation_axis", json::array({1, 0, 0})}});
   p.protocol = {first, second};

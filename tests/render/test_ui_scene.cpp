@@ -1,5 +1,5 @@
 // The GUI's copy of the scene (ui/ui_state.hpp): the panels show and edit the parameters in force
-// (the running protocol stage's), and a save writes the whole document, protocol included.
+// (the running protocol phase's), and a save writes the whole document, protocol included.
 // No ImGui frame, no display.
 
 #include "engine//session/protocol.hpp"
@@ -17,9 +17,9 @@ using namespace lodestone::ui;
 
 namespace {
 
-Preset staged_scene() {
+Preset phased_scene() {
   Preset p = default_preset();
-  ProtocolStage settle, align;
+  ProtocolPhase settle, align;
   settle.name = "settle";
   settle.set = json::object({{"field.strength", 0}});
   align.name = "align";
@@ -30,15 +30,15 @@ Preset staged_scene() {
 
 }  // namespace
 
-TEST_CASE("ui: the panels get the running stage's parameters, a save gets the document", "[ui]") {
-  const Preset document = staged_scene();
+TEST_CASE("ui: the panels get the running phase's parameters, a save gets the document", "[ui]") {
+  const Preset document = phased_scene();
   Snapshot s;
   s.scene = std::make_shared<const Preset>(document);
-  s.in_force = std::make_shared<const Preset>(stage_preset(document, 1));
+  s.in_force = std::make_shared<const Preset>(phase_preset(document, 1));
   s.scene_revision = 1;
   UiState state;
   adopt_snapshot(state, s);
-  CHECK(state.edited.field.strength == Approx(0.02));  // what the running stage sets, not the base value
+  CHECK(state.edited.field.strength == Approx(0.02));  // what the running phase sets, not the base value
   REQUIRE(state.document == s.scene);
 
   // An edit not yet acknowledged is not overwritten by an older snapshot.

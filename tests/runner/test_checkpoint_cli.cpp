@@ -1,4 +1,4 @@
-// lodestone-run's checkpoints as a user meets them: --checkpoint, --restart, --stop-at-stage and a
+// lodestone-run's checkpoints as a user meets them: --checkpoint, --restart, --stop-at-phase and a
 // preset whose particles come from a checkpoint.
 
 #include "../test_process.hpp"
@@ -54,10 +54,12 @@ TEST_CASE("a restarted run writes the same time series as the run that never sto
   for (size_t k = 1; k < rest.size(); ++k) CHECK(rest[k] == whole[k + 4]);  // the same text, digit for digit
 }
 
-TEST_CASE("stopping at a stage (--stop-at-stage) saves a prepared state that a preset continues with other parameters",
-          "[runner][checkpoint]") {
+TEST_CASE(
+    "stopping at a phase (--stop-at-stage, the older name of --stop-at-phase) saves a prepared state that a preset "
+    "continues with other parameters",
+    "[runner][checkpoint]") {
   Workdir dir;
-  // A small version of the powder preset: 60 grains, short stages.
+  // A small version of the powder preset: 60 grains, short phases.
   const std::string base = read_file(kSourceDir / "presets" / "powder-alignment.json");
   std::string text = base;
   auto replace = [&](const std::string& from, const std::string& to) {
@@ -75,7 +77,7 @@ TEST_CASE("stopping at a stage (--stop-at-stage) saves a prepared state that a p
   const auto prepare = dir.run("small.json --quiet --table 0 --stop-at-stage alignment --checkpoint packed.ckpt");
   INFO(prepare.output);
   REQUIRE(prepare.code == 0);
-  CHECK(prepare.output.find("stopped as stage 4/4 alignment began") != std::string::npos);
+  CHECK(prepare.output.find("stopped as phase 4/4 alignment began") != std::string::npos);
 
   // The same preset at a weaker field, continuing the packing: a relative path is found next to the preset.
   fs::create_directory(dir.path() / "sub");
@@ -92,13 +94,13 @@ TEST_CASE("stopping at a stage (--stop-at-stage) saves a prepared state that a p
   REQUIRE(run.code == 0);
   const auto rows = csv_rows(read_file(dir.path() / "weaker.csv"));
   REQUIRE(rows.size() > 2);
-  // It starts where the packing stopped (stage index 3, the alignment), not at t = 0.
+  // It starts where the packing stopped (phase index 3, the alignment), not at t = 0.
   CHECK(rows[1].rfind("0,", 0) != 0);
   CHECK(run.output.find("protocol done") != std::string::npos);
 
   // Bad uses are refused with the reason.
   CHECK(
-      dir.run("small.json --stop-at-stage nonsense").output.find("no such stage; the stages are 1 'overlap removal'") !=
+      dir.run("small.json --stop-at-phase nonsense").output.find("no such phase; the phases are 1 'overlap removal'") !=
       std::string::npos);
   CHECK(dir.run("--restart packed.ckpt --dt 1ms").code == 1);
   write_file(dir.path() / "broken.ckpt", "LODESTONE-CHECKPOINT\nxx");

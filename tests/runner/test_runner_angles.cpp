@@ -53,7 +53,7 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
   //     psi = 17.46 deg (bin 15-20) (seed 004 eq. 2 at theta = 90 deg);
   //   a rigid dipole with its axis 62 deg from z: theta 62 (bin 60-65), psi 0 (bin 0-5);
   //   a grain without a moment: not counted.
-  // Two protocol stages of 10 us, 1 us steps (the grains turn by less than a degree), a row every 5
+  // Two protocol phases of 10 us, 1 us steps (the grains turn by less than a degree), a row every 5
   // steps.
   const double hk = 2.0 * 3.5e5 / 3.8e5;  // [T] mu0 H_K
   char field[64];
@@ -91,7 +91,7 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
     FAIL("no column " << name);
     return size_t{0};
   };
-  const size_t step_col = column("step"), time_col = column("time"), stage_col = column("stage");
+  const size_t step_col = column("step"), time_col = column("time"), phase_col = column("stage");
   REQUIRE(series.size() >= 5);
 
   // One block of 18 theta bins then 36 psi bins per series row, in the same order, with its step,
@@ -106,7 +106,7 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
       REQUIRE(row.size() == 8);
       CHECK(row[0] == series[b][step_col]);
       CHECK(std::stod(row[1]) == Approx(std::stod(series[b][time_col])).epsilon(1e-9));
-      CHECK(row[2] == series[b][stage_col]);
+      CHECK(row[2] == series[b][phase_col]);
       const bool theta = k < 18;
       const size_t bin = theta ? k : k - 18;
       CHECK(row[3] == (theta ? "theta" : "psi"));
@@ -119,9 +119,9 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
     CHECK(theta_sum == Approx(1.0).epsilon(1e-9));
     CHECK(psi_sum == Approx(1.0).epsilon(1e-9));
   }
-  // Both stages appear.
-  CHECK(series.front()[stage_col] == "0");
-  CHECK(series.back()[stage_col] == "1");
+  // Both phases appear.
+  CHECK(series.front()[phase_col] == "0");
+  CHECK(series.back()[phase_col] == "1");
 
   // Step 0, before any motion: the bins worked out above.
   std::map<std::pair<std::string, int>, double> first;

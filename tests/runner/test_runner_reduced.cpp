@@ -72,17 +72,17 @@ size_t column(const std::vector<std::string>& header, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("option --check prints seed 004's reduced units for each stage of the powder preset", "[runner][reduced]") {
+TEST_CASE("option --check prints seed 004's reduced units for each phase of the powder preset", "[runner][reduced]") {
   Workdir dir;
   const Result r = dir.run(preset("powder-alignment.json") + " --check");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output,
              Catch::Contains("reduced units (seed 004 App. B)") && Catch::Contains("t_char = gamma / (E R_av)"));
-  // The alignment stage: the paper's t_char (2.2e-4 s for R_av = 0.5 um; the generated grains
+  // The alignment phase: the paper's t_char (2.2e-4 s for R_av = 0.5 um; the generated grains
   // average a little less), g = 9.81 m/s^2, P = 0.5 atm, K, h = 40 kOe / 18.42 kOe.
   std::smatch m;
   const std::regex line(
-      R"(stage 4 alignment +t_char (\S+) s  g~ (\S+)  p~ (\S+)  K~ (\S+)  h (\S+)  gamma\*/gamma (\S+))");
+      R"(phase 4 alignment +t_char (\S+) s  g~ (\S+)  p~ (\S+)  K~ (\S+)  h (\S+)  gamma\*/gamma (\S+))");
   REQUIRE(std::regex_search(r.output, m, line));
   CHECK(std::stod(m[1]) == Approx(2.2e-4).epsilon(0.03));
   CHECK(std::stod(m[2]) == Approx(5.8e-13).epsilon(0.03));
@@ -90,8 +90,8 @@ TEST_CASE("option --check prints seed 004's reduced units for each stage of the 
   CHECK(std::stod(m[4]) == Approx(1.629e-5).epsilon(1e-3));
   CHECK(std::stod(m[5]) == Approx(2.171).epsilon(1e-3));
   CHECK(std::stod(m[6]) == 1.0);
-  // The drop stage's strong gravity (2e10 m/s^2) is g~ ~ 1e-3.
-  CHECK(std::regex_search(r.output, std::regex(R"(stage 2 drop +t_char \S+ s  g~ 0\.001)")));
+  // The drop phase's strong gravity (2e10 m/s^2) is g~ ~ 1e-3.
+  CHECK(std::regex_search(r.output, std::regex(R"(phase 2 drop +t_char \S+ s  g~ 0\.001)")));
 }
 
 TEST_CASE("option --check says why reduced units are not defined", "[runner][reduced]") {

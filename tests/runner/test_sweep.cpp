@@ -27,7 +27,7 @@ namespace {
 const std::string kRunner = LODESTONE_RUNNER;
 
 // Six magnets in a viscous fluid, no contacts or dipole pairs: they turn to the field within a
-// millisecond or two. Two stages, so tau must be taken in the last one, from its start.
+// millisecond or two. Two phases, so tau must be taken in the last one, from its start.
 const char* kTinyPreset = R"({
   "version": 1,
   "description": "Sweep test: a few magnets in a viscous fluid turn to the field.",
@@ -89,21 +89,21 @@ double number(const std::string& text) {
   return std::strtod(text.c_str(), nullptr);
 }
 
-// tau from a job's series, written independently of the runner: rows of the highest stage, the
-// first whose alignment reaches the threshold, stage_time interpolated from the row before it.
+// tau from a job's series, written independently of the runner: rows of the highest phase, the
+// first whose alignment reaches the threshold, phase_time interpolated from the row before it.
 std::optional<double> tau_from_series(const fs::path& series, double threshold) {
   const auto rows = read_csv(series);
   REQUIRE(!rows.empty());
-  double last_stage = 0.0;
-  for (const auto& r : rows) last_stage = std::max(last_stage, number(r.at("stage")));
-  std::vector<std::pair<double, double>> stage;  // (stage_time, alignment) in the last stage
+  double last_phase = 0.0;
+  for (const auto& r : rows) last_phase = std::max(last_phase, number(r.at("stage")));
+  std::vector<std::pair<double, double>> phase;  // (phase_time, alignment) in the last phase
   for (const auto& r : rows)
-    if (number(r.at("stage")) == last_stage) stage.emplace_back(number(r.at("stage_time")), number(r.at("alignment")));
-  for (size_t k = 0; k < stage.size(); ++k) {
-    if (stage[k].second < threshold) continue;
-    if (k == 0) return stage[0].first;
-    const auto [t0, a0] = stage[k - 1];
-    const auto [t1, a1] = stage[k];
+    if (number(r.at("stage")) == last_phase) phase.emplace_back(number(r.at("stage_time")), number(r.at("alignment")));
+  for (size_t k = 0; k < phase.size(); ++k) {
+    if (phase[k].second < threshold) continue;
+    if (k == 0) return phase[0].first;
+    const auto [t0, a0] = phase[k - 1];
+    const auto [t1, a1] = phase[k];
     return t0 + (t1 - t0) * (threshold - a0) / (a1 - a0);
   }
   return std::nullopt;
