@@ -10,7 +10,7 @@
 # Debian's LAMMPS has no OpenMP) PAIRS times, and prints particle-steps per second of both, the ratio
 # of the medians, and the machine's load average before each pair. LAMMPS starts from exactly our
 # initial configuration (our first frame converted by bench/lammps/xyz_to_lammps_data.py) and runs
-# bench/lammps/in.bench (the reference input of ../shared/anchors/lammps, unchanged). Our figure is
+# bench/lammps/in.bench (the LAMMPS reference input we compare with, kept unchanged). Our figure is
 # the runner's "Time per step" (all stages, neighbour rebuilds included, set-up excluded); LAMMPS's is
 # the loop time of the timed run after a warm-up run. Peak resident memory of our runs is printed too.
 set -euo pipefail

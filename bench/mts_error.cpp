@@ -1,4 +1,4 @@
-// Error of multiple time steps for the dipole forces (magnetics.force_interval = k, seed 002 App. A.8;
+// Error of multiple time steps for the dipole forces (magnetics.force_interval = k, [Dominik-Nubold] App. A.8;
 // docs/physics.md, docs/performance.md). Run on demand by bench/multiple_time_steps.sh, never in CI.
 //
 //   lodestone-mts-error PRESET K STEPS [SEED] [ROWS]

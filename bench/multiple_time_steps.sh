@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Multiple time steps for the dipole forces (magnetics.force_interval = k, seed 002 App. A.8;
+# Multiple time steps for the dipole forces (magnetics.force_interval = k, [Dominik-Nubold] App. A.8;
 # docs/performance.md, docs/physics.md). Run on demand, never in CI.
 #   1. Speed: ROUNDS rounds of k = 1, 2, 4, 8 in turn (alternating, so that a change in the machine's
 #      load hits every k alike), each `lodestone-run --steps STEPS`; medians of the time per step and of

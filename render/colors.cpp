@@ -22,7 +22,7 @@ Rgb ColorScale::at(float t) const {
 namespace {
 
 // Blue across the field to dark red along it, through a light grey (a diverging map, like the
-// seed 004 figures).
+// [Erokhin-Berkov] figures).
 const std::vector<Rgb> kAlignmentStops = {{0.16f, 0.32f, 0.85f}, {0.86f, 0.86f, 0.86f}, {0.55f, 0.02f, 0.02f}};
 const std::vector<Rgb> kSignedStops = {{0.16f, 0.32f, 0.85f}, {0.80f, 0.80f, 0.80f}, {0.80f, 0.10f, 0.08f}};
 // Perceptually ordered (viridis-like) for magnitudes.

@@ -13,7 +13,8 @@ namespace lodestone::render {
 using Rgb = std::array<float, 3>;
 
 enum class ColorMode : int {
-  FieldAlignment,   // |easy axis . field direction|: dark red along the field, blue perpendicular (seed 004 Fig. 4)
+  FieldAlignment,  // |easy axis . field direction|: dark red along the field, blue perpendicular ([Erokhin-Berkov] Fig.
+                   // 4)
   MomentAlignment,  // moment . field direction / |m|: red along, grey across, blue against
   Speed,            // |v| from 0 to the largest speed in the snapshot
   Contacts,         // number of contacts, 0 .. 6+

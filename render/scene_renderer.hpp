@@ -2,7 +2,7 @@
 // Draws a Snapshot with OpenGL 3.3 core: spheres as instanced ray-cast impostors with exact depth,
 // or as point sprites when they are only a few pixels across; lit and coloured by the chosen
 // mode; moments as needle arrows (one triangle each) and easy axes as lines (lines are several times cheaper than
-// meshes on a software renderer, ../shared/STACK.md); the box; an axes gizmo with the field direction in a corner.
+// meshes on a software renderer); the box; an axes gizmo with the field direction in a corner.
 // Never touches live engine state.
 
 #include "render/camera.hpp"

@@ -5,7 +5,7 @@
 
 Each grain of the powder preset (Sr-ferrite, d = 1 um, rotational drag gamma R^2 with
 gamma = 20 N s/m as in the preset) turns without contacts, overdamped, under the Stoner-Wohlfarth
-torque K V sin 2psi (seed 004 eq. 4), psi the moment's angle from the easy axis on the branch
+torque K V sin 2psi ([Erokhin-Berkov] eq. 4), psi the moment's angle from the easy axis on the branch
 near the axis (eq. 2: h sin(theta - psi) = sin(2 psi) / 2, h = H / H_K, H_K = 2K/Ms):
 
     d theta / dt = -(K V / (gamma R^2)) sin 2psi = -(4 pi / 3) (K R / gamma) sin 2psi.

@@ -29,7 +29,7 @@ MAPS = {  # name: legend
     "thermal-far": "thermal spins, start 3 b_max upstream",
 }
 PAPER_C = (0.8, 0.9)
-RADIUS = 10e-9  # [m] the grains of seed 002 Fig. 2 (20 nm diameter)
+RADIUS = 10e-9  # [m] the grains of [Dominik-Nubold] Fig. 2 (20 nm diameter)
 
 
 def read_csv(path):
@@ -261,7 +261,7 @@ def plot_aggregation(runs, figs):
     if z:
         tt = t[second]
         a.loglog(tt * 1e6, z[2] * tt ** z[0], "r-", label=f"fit second half: z = {z[0]:.2f} ± {z[1]:.2f}")
-        a.loglog(tt * 1e6, S[second][0] * (tt / tt[0]) ** 3.2, "k--", lw=0.8, label="slope 3.2 (seed 002, theory)")
+        a.loglog(tt * 1e6, S[second][0] * (tt / tt[0]) ** 3.2, "k--", lw=0.8, label="slope 3.2 ([Dominik-Nubold], theory)")
     a.set_xlabel("t [µs]")
     a.set_ylabel("mean cluster size S")
     a.set_title("Mean cluster size (presets/aggregation.json)", fontsize=9)

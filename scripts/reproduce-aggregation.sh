@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reproduces seed 002 (Dominik & Nubold, the SAND code) Sec. 3-4: the capture experiment of Sec. 4.1
+# Reproduces [Dominik-Nubold] (Dominik & Nubold, the SAND code) Sec. 3-4: the capture experiment of Sec. 4.1
 # (Figs. 2-3, eqs. 10-14 and 27) with lodestone-capture, and an aggregation run with
 # presets/aggregation.json (S(t) of eqs. 17-18, accretional remanence of eq. 16), then the figures
 # and numbers of docs/reproduction-aggregation.md.
@@ -23,7 +23,7 @@ done
 
 start=$(date +%s)
 cores=$(nproc)
-# Seed 002 Sec. 4.1: 20 nm iron grains with 200 A m^2/kg at 100 K (the defaults of lodestone-capture),
+# [Dominik-Nubold] Sec. 4.1: 20 nm iron grains with 200 A m^2/kg at 100 K (the defaults of lodestone-capture),
 # speeds 0.3-3 v_th, b from 0 to 1.5 b_max.
 speeds=0.3,0.4,0.5,0.7,1,1.4,2,3
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reproduces the study of seed 004 (Erokhin & Berkov) with presets/powder-alignment.json:
+# Reproduces the study of [Erokhin-Berkov] (Erokhin & Berkov) with presets/powder-alignment.json:
 # sweeps of the alignment time tau_0.95 against field, friction and pressure, the torque curves of
 # the Stoner-Wohlfarth solver, the free-rotor baseline, then the figures of docs/reproduction-powder.md.
 #   scripts/reproduce-powder.sh [OUT]      (default OUT: runs/powder; needs a build in build/)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fingerprints of the trajectory every preset gives: each scene in presets/ and bench/workloads/ runs a
 # fixed number of steps on one thread, writing a checkpoint (the whole state, bit for bit) and extended
-# XYZ frames along the way; the script prints one line per scene with the SHA-256 of both.
+# XYZ frames along the way; the script prints one line per scene with the SHA-256 of the checkpoint's
+# state (the bytes after the preset text it carries, so that an edited description does not count) and
+# of the frames.
 #
 #   tests/trajectory_fingerprints.sh BUILD_DIR [OUT_DIR]      prints "scene checkpoint-sha frames-sha"
 #
@@ -27,6 +29,18 @@ steps_for() {
   esac
 }
 
+# SHA-256 (16 hex digits) of a checkpoint's state: after the magic line, the format version and byte-order
+# mark (4 + 4 bytes) and the preset text (8-byte length, then the text); the final checksum left out.
+state_sha() {
+  python3 - "$1" <<'PY'
+import hashlib, struct, sys
+data = open(sys.argv[1], "rb").read()
+at = len(b"LODESTONE-CHECKPOINT\n") + 8
+length = struct.unpack_from("<Q", data, at)[0]
+print(hashlib.sha256(data[at + 8 + length:-8]).hexdigest()[:16])
+PY
+}
+
 for preset in "$here"/presets/*.json "$here"/bench/workloads/*.json; do
   name=$(basename "$(dirname "$preset")")-$(basename "$preset" .json)
   steps=$(steps_for "$name")
@@ -35,7 +49,7 @@ for preset in "$here"/presets/*.json "$here"/bench/workloads/*.json; do
   # A scene that stops on a failed check (exit 3) still has a trajectory to compare.
   "$runner" "$preset" --steps "$steps" --threads 1 --quiet --table 0 --checkpoint "$out/$name.ckpt" \
     --frames "$out/$name.xyz" --frames-every "$every" >"$out/$name.log" 2>&1 || true
-  ckpt=$( [ -f "$out/$name.ckpt" ] && sha256sum <"$out/$name.ckpt" | cut -c1-16 || echo none)
+  ckpt=$( [ -f "$out/$name.ckpt" ] && state_sha "$out/$name.ckpt" || echo none)
   frames=$( [ -f "$out/$name.xyz" ] && sha256sum <"$out/$name.xyz" | cut -c1-16 || echo none)
   echo "$name $steps $ckpt $frames"
 done

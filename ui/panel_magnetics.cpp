@@ -53,7 +53,7 @@ void magnetics_panel(PanelContext& c) {
   if (p.magnetics.force_interval > 1 && p.magnetics.method != DipoleMethod::Off)
     ImGui::TextWrapped(
         "Approximation: dipole forces are computed every %d steps and extrapolated in between "
-        "(seed 002 App. A.8; force_interval 1 is exact).",
+        "([Dominik-Nubold] App. A.8; force_interval 1 is exact).",
         p.magnetics.force_interval);
   if (changed) send_parameters(state, c.send);
 }

@@ -1,5 +1,5 @@
 // Plots: alignment <|cos theta|>, energies, the contact count and the mean cluster size S against
-// time (ImGui lines; Debian has no ImPlot), and the distributions of theta and psi now (seed 004
+// time (ImGui lines; Debian has no ImPlot), and the distributions of theta and psi now ([Erokhin-Berkov]
 // Fig. 2; histograms, when particles carry moments).
 
 #include "ui/panels.hpp"
@@ -86,7 +86,7 @@ void plots_window(PanelContext& c) {
       }
       // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
       // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
-      // field), with the alignment they explain (seed 004 Fig. 2).
+      // field), with the alignment they explain ([Erokhin-Berkov] Fig. 2).
       const AngleHistograms& a = o.angles;
       if (a.particles > 0) {
         ImGui::TextDisabled("angles now, %lld particles with a moment, 5 deg bins",
@@ -102,7 +102,7 @@ void plots_window(PanelContext& c) {
       plot("balance [J]", h.balance, plo, phi);
       const auto [clo, chi] = bounds(h.contacts);
       plot("contacts", h.contacts, clo, chi);
-      // S(t) from 1 (nothing touches) up; the dynamic exponent z of S ~ t^z (seed 002 eq. 18) is
+      // S(t) from 1 (nothing touches) up; the dynamic exponent z of S ~ t^z ([Dominik-Nubold] eq. 18) is
       // fitted by the runner (--clusters), the plot shows the growth.
       const auto [slo, shi] = bounds(h.mean_cluster_size);
       plot("mean cluster size S", h.mean_cluster_size, std::min(slo, 1.0f), std::max(shi, 1.0f + 1e-3f));

@@ -109,7 +109,7 @@ void run_panel(PanelContext& c) {
 
   ImGui::Separator();
   if (!s.phase_label.empty()) {
-    // The protocol phase running (seed 004: overlap removal, drop, alignment), with its own clock.
+    // The protocol phase running ([Erokhin-Berkov]: overlap removal, drop, alignment), with its own clock.
     ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "phase %s", s.phase_label.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%.4g s in this phase)", s.observables.phase_time);

@@ -1,5 +1,5 @@
 // Pressure and walls panel: lid pressure (when the preset has a lid), gravity, wall friction,
-// global damping, beam bonds and the frictional floor (seed 003), and the box.
+// global damping, beam bonds and the frictional floor ([Voxel-beams]), and the box.
 
 #include "ui/panels.hpp"
 
@@ -35,16 +35,16 @@ void walls_panel(PanelContext& c) {
                   editor))
       changed = true;
   }
-  // Seed 003: bond properties apply to the bonds the scene has (they are made when it is built), and
+  // [Voxel-beams]: bond properties apply to the bonds the scene has (they are made when it is built), and
   // the frictional floor. Fields from the preset tables, like every panel.
-  if (ImGui::TreeNode("bonds (seed 003)")) {
+  if (ImGui::TreeNode("bonds ([Voxel-beams])")) {
     ImGui::TextDisabled("made when the scene is built (create, list, touch tolerance: in the preset)");
     for (const auto& f : bonds_schema())
       if (f.key != "create" && f.key != "list" && f.key != "touch_tolerance")
         changed |= edit_field(f, p.bonds, "bonds", editor);
     ImGui::TreePop();
   }
-  if (ImGui::TreeNode("floor with friction (seed 003)")) {
+  if (ImGui::TreeNode("floor with friction ([Voxel-beams])")) {
     for (const auto& f : floor_schema()) changed |= edit_field(f, p.floor, "floor", editor);
     ImGui::TreePop();
   }

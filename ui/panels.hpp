@@ -1,6 +1,6 @@
 #pragma once
 // The ImGui panels. Each reads the newest snapshot and the GUI's copy of the parameters, and
-// changes the simulation only by sending commands (STYLE 11). All of them work while it runs.
+// changes the simulation only by sending commands. All of them work while it runs.
 
 #include "render/scene_renderer.hpp"
 #include "ui/field_editor.hpp"

@@ -23,7 +23,7 @@ using CommandSink = std::function<void(Command)>;
 struct History {
   static constexpr size_t kCapacity = 2000;
   std::vector<float> time, alignment, kinetic, potential, balance, contacts;
-  std::vector<float> mean_cluster_size;  // S(t) of seed 002 eq. 17
+  std::vector<float> mean_cluster_size;  // S(t) of [Dominik-Nubold] eq. 17
   std::int64_t last_step = -1;
   int stride = 1;  // keep one snapshot in `stride`
   int skipped = 0;

@@ -35,10 +35,11 @@ void AngleOutput::print_summary(std::FILE* to, const Observables& o) {
     std::fprintf(to, "\nAngles at t = %.6g s: no particle carries a moment\n", o.time);
     return;
   }
-  std::fprintf(to,
-               "\nAngles at t = %.6g s over the %lld particles with a moment (seed 004 Fig. 2): <theta> = %.4g deg "
-               "(easy axis to field), <psi> = %.4g deg (moment to easy axis)\n",
-               o.time, static_cast<long long>(a.particles), a.mean_theta, a.mean_psi);
+  std::fprintf(
+      to,
+      "\nAngles at t = %.6g s over the %lld particles with a moment ([Erokhin-Berkov] Fig. 2): <theta> = %.4g deg "
+      "(easy axis to field), <psi> = %.4g deg (moment to easy axis)\n",
+      o.time, static_cast<long long>(a.particles), a.mean_theta, a.mean_psi);
 }
 
 }  // namespace lodestone::runner

@@ -1,6 +1,6 @@
 #pragma once
 // --angles: the distributions of theta (easy axis to field) and psi (moment to easy axis) of
-// seed 004 (Fig. 2; engine/analysis/angles.hpp) in long format at each time-series row: one row per
+// [Erokhin-Berkov] (Fig. 2; engine/analysis/angles.hpp) in long format at each time-series row: one row per
 // quantity and 5 deg bin, with the fraction of the particles that carry a moment.
 
 #include "engine/analysis/observables.hpp"

@@ -1,4 +1,4 @@
-// lodestone-capture: seed 002's capture experiment (Sec. 4.1, Figs. 2-3; engine/analysis/capture.hpp). One
+// lodestone-capture: [Dominik-Nubold]'s capture experiment (Sec. 4.1, Figs. 2-3; engine/analysis/capture.hpp). One
 // magnetised grain is shot at an identical one at rest with impact parameter b and relative speed v;
 // every (b, v) cell is run many times with random initial orientations (and thermal spins), and the
 // fraction of shots that touch is the collision probability. Writes the map as CSV and, per speed,
@@ -69,7 +69,8 @@ struct Cell {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "lodestone-capture: seed 002's two-body capture experiment (Sec. 4.1, Figs. 2-3). One magnetised grain is\n"
+      "lodestone-capture: [Dominik-Nubold]'s two-body capture experiment (Sec. 4.1, Figs. 2-3). One magnetised grain "
+      "is\n"
       "shot at an identical one at rest with impact parameter b and relative speed v, random initial\n"
       "orientations, many repetitions per (b, v); a collision is the first contact. Writes the collision\n"
       "probability over (b/b_max, v/v_th) and the cross sections per speed (docs/reproduction-aggregation.md)."};
@@ -96,11 +97,12 @@ int main(int argc, char** argv) {
 
   app.add_option("-o,--out", out_path, "CSV of the probability map (default capture.csv)");
   app.add_option("--summary", summary_path, "CSV of the cross sections per speed");
-  app.add_option("--diameter", diameter_text, "Grain diameter (default 20 nm, seed 002 Fig. 2)")
+  app.add_option("--diameter", diameter_text, "Grain diameter (default 20 nm, [Dominik-Nubold] Fig. 2)")
       ->check(quantity_check(Quantity::Length));
   app.add_option("--temperature", temperature_text, "Temperature for v_th and the spins (default 100 K)")
       ->check(quantity_check(Quantity::Temperature));
-  app.add_option("--specific-moment", specific_moment, "Moment per mass [A m^2/kg] (default 200, seed 002 Fig. 2)")
+  app.add_option("--specific-moment", specific_moment,
+                 "Moment per mass [A m^2/kg] (default 200, [Dominik-Nubold] Fig. 2)")
       ->check(CLI::PositiveNumber);
   app.add_option("--density", density, "Grain density [kg/m^3] (default 7874, iron)")->check(CLI::PositiveNumber);
   app.add_option("--speeds", speeds, "Relative speeds v / v_th (default 0.3,0.4,0.5,0.7,1,1.4,2,3)")
@@ -113,7 +115,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("-r,--runs", runs, "Shots per (b, v) cell (default 100)")->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "Base seed of the orientations (default 1)");
-  app.add_option("--spin", spin, "Initial spins: thermal (Maxwellian at T, seed 002 Fig. 2) or none")
+  app.add_option("--spin", spin, "Initial spins: thermal (Maxwellian at T, [Dominik-Nubold] Fig. 2) or none")
       ->check(CLI::IsMember({"thermal", "none"}));
   app.add_option("--start", start, "Start distance upstream, in b_max (at least R_m; default 3)")
       ->check(CLI::PositiveNumber);

@@ -24,7 +24,7 @@ void ClusterOutput::record(std::int64_t step, double time, const Clusters& clust
 void ClusterOutput::print_fits(std::FILE* to, double time, const Clusters& final_clusters) const {
   const ClusterStatistics s = cluster_statistics(final_clusters);
   std::fprintf(to,
-               "\nClusters at t = %.6g s: %lld (largest %lld), S = %.4g (seed 002 eq. 17), %lld chains of mean "
+               "\nClusters at t = %.6g s: %lld (largest %lld), S = %.4g ([Dominik-Nubold] eq. 17), %lld chains of mean "
                "length %.3g, %lld rings\n",
                time, static_cast<long long>(s.clusters), static_cast<long long>(s.largest_cluster), s.mean_cluster_size,
                static_cast<long long>(s.chains), s.mean_chain_length, static_cast<long long>(s.rings));

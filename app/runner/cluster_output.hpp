@@ -1,6 +1,6 @@
 #pragma once
 // --clusters: the cluster-size distribution n_s(t) in long format (step, time, size, count) at
-// each time-series row, and at the end the two power-law fits of seed 002 Sec. 3.2-3.3: the
+// each time-series row, and at the end the two power-law fits of [Dominik-Nubold] Sec. 3.2-3.3: the
 // accretional remanence |sum m| ~ s^b (eq. 16) and the dynamic exponent of S(t) ~ t^z (eq. 18).
 
 #include "engine/analysis/clusters.hpp"

@@ -39,7 +39,7 @@ const char* law_name(ContactLaw law) {
     case ContactLaw::Linear: return "linear";
     case ContactLaw::HertzMindlin: return "Hertz-Mindlin";
     case ContactLaw::HertzCoulomb: return "Hertz-Coulomb";
-    case ContactLaw::Sand: return "sand (contact pointers, seed 002)";
+    case ContactLaw::Sand: return "sand (contact pointers, [Dominik-Nubold])";
   }
   return "?";
 }
@@ -123,19 +123,20 @@ void print_timings(const StageTimings& t) {
                 100.0 * t.total_seconds[static_cast<size_t>(s)] / total, s + 1 < kStageCount ? "," : "\n");
 }
 
-// Seed 004's reduced units (App. B) of the parameters in force, and of each protocol phase's. Shown
+// [Erokhin-Berkov]'s reduced units (App. B) of the parameters in force, and of each protocol phase's. Shown
 // when defined (overdamped, Hertz-type law, gamma > 0, E > 0); with `explain`, why not otherwise.
 void print_reduced_units(const Preset& preset, const Session& sim, bool explain) {
   const Particles& p = sim.state().particles;
   const ReducedUnits now = reduced_units(sim.model(), p);
   if (!now.defined) {
-    if (explain) std::printf("  reduced units (seed 004 App. B): %s\n", now.reason.c_str());
+    if (explain) std::printf("  reduced units ([Erokhin-Berkov] App. B): %s\n", now.reason.c_str());
     return;
   }
   const DisplayUnits& u = preset.units;
-  std::printf("  reduced units (seed 004 App. B): R_av = %.4g %s, E = %.4g Pa (%s), t_char = gamma / (E R_av)\n",
-              si_to_unit(now.length, Quantity::Length, u.length), u.length.c_str(), now.youngs_modulus,
-              sim.model().materials[static_cast<size_t>(now.material)].name.c_str());
+  std::printf(
+      "  reduced units ([Erokhin-Berkov] App. B): R_av = %.4g %s, E = %.4g Pa (%s), t_char = gamma / (E R_av)\n",
+      si_to_unit(now.length, Quantity::Length, u.length), u.length.c_str(), now.youngs_modulus,
+      sim.model().materials[static_cast<size_t>(now.material)].name.c_str());
   auto row = [](const ReducedUnits& r) {
     if (!r.defined) return std::printf("%s\n", r.reason.c_str());
     return std::printf("t_char %.4g s  g~ %.4g  p~ %.4g  K~ %.4g  h %.4g  gamma*/gamma %.4g\n", r.time, r.gravity,
@@ -156,18 +157,18 @@ void print_reduced_units(const Preset& preset, const Session& sim, bool explain)
   }
 }
 
-// Brownian motion (environment.temperature > 0): seed 002's interaction parameter lambda (eq. 1) and
+// Brownian motion (environment.temperature > 0): [Dominik-Nubold]'s interaction parameter lambda (eq. 1) and
 // interaction radius R_m (eq. 2) for the mean moment and diameter of the particles that carry one.
 void print_thermal_coupling(const Preset& preset, const Session& sim) {
   const ThermalCoupling c = thermal_coupling(sim.model(), sim.state().particles);
   if (!(c.kT > 0.0)) return;
   std::printf("  temperature %.4g K (kT = %.4g J)", sim.model().environment.temperature, c.kT);
   if (!c.defined) {
-    std::printf(": no particle carries a moment (seed 002's lambda and R_m not defined)\n");
+    std::printf(": no particle carries a moment ([Dominik-Nubold]'s lambda and R_m not defined)\n");
     return;
   }
   const std::string& unit = preset.units.length;
-  std::printf(", seed 002 over the %d particles with a moment (mean %.4g A m^2, mean diameter d = %.4g %s):\n",
+  std::printf(", [Dominik-Nubold] over the %d particles with a moment (mean %.4g A m^2, mean diameter d = %.4g %s):\n",
               c.magnetic_particles, c.moment, si_to_unit(c.diameter, Quantity::Length, unit), unit.c_str());
   std::printf(
       "    lambda = mu0 mu^2 / (4 pi d^3 kT) = %.4g (eq. 1), R_m = (2 mu0 mu^2 / (pi kT))^(1/3) = %.4g %s = "

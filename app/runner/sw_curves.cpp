@@ -1,5 +1,5 @@
 // lodestone-sw-curves: the Stoner-Wohlfarth torque against the field from the engine's own solver
-// (seed 004 Fig. 3), for the reproduction document. Prints two CSV tables to stdout:
+// ([Erokhin-Berkov] Fig. 3), for the reproduction document. Prints two CSV tables to stdout:
 //   torque,theta_deg,field_kOe,psi_deg,torque_over_KV     (T / KV = sin 2 psi, eq. 4)
 //   peak,theta_deg,field_kOe,psi_deg,closed_form_kOe      (field of the largest torque, theta > 45)
 // Material: Sr-ferrite, Ms = 380 G, K = 3.5e6 erg/cm^3, so H_K = 2K/Ms = 18.42 kOe.

@@ -1,5 +1,5 @@
 #pragma once
-// Distributions of the two angles of seed 004 (Sec. 2.2, Fig. 1-2) over the particles that carry
+// Distributions of the two angles of [Erokhin-Berkov] (Sec. 2.2, Fig. 1-2) over the particles that carry
 // a moment: theta, the angle of the easy axis n to the field direction b, and psi, the angle of
 // the moment m to the easy axis. An analysis taken with the observables (one pass, O(N)), not a
 // stage of the step.
@@ -11,8 +11,8 @@
 // away from the field (a Stoner-Wohlfarth moment that has not switched: it switches only above the
 // astroid field, h >= 0.5). With n.b = 0 (to rounding: |n.b| <= 1e-12 |n| |b|) the pole nearer
 // the moment is taken (both are equivalent). In equilibrium on the switched branch
-// 0 <= psi <= theta (seed 004 Fig. 2); at theta = 90 deg sin psi = h = H / H_K (h < 1). The
-// magnetic torque (mu H_K / 2) sin 2 psi (seed 004 eq. 4) vanishes at psi = 0, 90 and 180 deg.
+// 0 <= psi <= theta ([Erokhin-Berkov] Fig. 2); at theta = 90 deg sin psi = h = H / H_K (h < 1). The
+// magnetic torque (mu H_K / 2) sin 2 psi ([Erokhin-Berkov] eq. 4) vanishes at psi = 0, 90 and 180 deg.
 
 #include "engine/core/math.hpp"
 #include "engine/core/state.hpp"

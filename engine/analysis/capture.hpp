@@ -1,13 +1,13 @@
 #pragma once
-// The two-body capture experiment of seed 002 (Dominik & Nubold), Sec. 3.1 and 4.1: one magnetised
+// The two-body capture experiment of [Dominik-Nubold] (Dominik & Nubold), Sec. 3.1 and 4.1: one magnetised
 // grain shot at an identical one at rest, with impact parameter b and relative speed v, random
 // initial orientations; a collision is the first contact. Run many times per (b, v), the fraction
 // that collide is the orientation-averaged collision probability P(b, v) of the paper's Fig. 3, and
 // sigma(v) = 2 pi int P(b) b db is compared with the central-potential cross section (eqs. 10-14);
 // the correction factor c of eq. 27 is fitted over the speeds (fit_correction_factor).
 //
-// The closed forms, re-derived from eq. 10 (seed 002's eq. 13 is printed as b_max where it is
-// b_max^2; ../shared/seeds/README.md). With the potential parameter alpha = (mu0/4pi) 2 mu^2 (eq. 7)
+// The closed forms, re-derived from eq. 10 ([Dominik-Nubold]'s eq. 13 is printed as b_max where it is
+// b_max^2; docs/references.md, known slips). With the potential parameter alpha = (mu0/4pi) 2 mu^2 (eq. 7)
 // and the reduced mass mbar = m/2 (eq. 8), U_eff(r) = mbar b^2 v^2 / (2 r^2) - alpha / r^3 has its
 // maximum at r* = 3 alpha / (mbar b^2 v^2), of height U0 = (mbar b^2 v^2)^3 / (54 alpha^2) (eq. 11).
 // Capture needs the energy mbar v^2 / 2 to exceed U0 (eq. 12):
@@ -28,7 +28,7 @@
 
 namespace lodestone {
 
-// [SECTION] Closed forms (seed 002 eqs. 1-2, 7-14)
+// [SECTION] Closed forms ([Dominik-Nubold] eqs. 1-2, 7-14)
 
 // alpha = (mu0/4pi) 2 mu^2 [J m^3], eq. 7: U_min = -alpha / d^3 for two moments mu head to tail.
 double dipole_potential_parameter(double moment);
@@ -44,12 +44,12 @@ double magnetic_interaction_radius(double moment, double temperature);
 
 // [SECTION] The grains and one shot
 
-// Two identical magnetised spheres (seed 002 Sec. 4.1). Defaults: the paper's Fig. 2 grains, iron
+// Two identical magnetised spheres ([Dominik-Nubold] Sec. 4.1). Defaults: the paper's Fig. 2 grains, iron
 // spheres of 20 nm with 200 A m^2/kg at 100 K.
 struct CaptureGrains {
   double diameter = 20e-9;         // [m]
   double density = 7874.0;         // [kg/m^3] iron
-  double specific_moment = 200.0;  // [A m^2/kg] moment per mass (seed 002 Fig. 2)
+  double specific_moment = 200.0;  // [A m^2/kg] moment per mass ([Dominik-Nubold] Fig. 2)
   double temperature = 100.0;      // [K] sets v_th = sqrt(kT/m) and the thermal spins
   double youngs_modulus = 211e9;   // [Pa] iron (sand contact law; a shot stops at first contact)
   double poisson_ratio = 0.29;     // [-]
@@ -131,7 +131,7 @@ double cross_section_error(const std::vector<double>& b, const std::vector<std::
 
 // [SECTION] The correction factor c of eq. 27
 
-// Seed 002 eq. 27: sigma(v) = c 3 pi (alpha / (mbar v^2))^(2/3), c constant ("We do not see a strong
+// [Dominik-Nubold] eq. 27: sigma(v) = c 3 pi (alpha / (mbar v^2))^(2/3), c constant ("We do not see a strong
 // velocity dependence"). The paper reads c = 0.8-0.9 off Fig. 3 as (R_w / b_max)^2, R_w the edge of
 // the region where every orientation collided; here c is fitted to the measured cross sections:
 //   c = sum_k w_k q_k / sum_k w_k,  q_k = sigma_k / sigma_m(v_k),  w_k = (sigma_m(v_k) / e_k)^2,

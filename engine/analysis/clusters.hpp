@@ -47,15 +47,15 @@ std::vector<SizeCount> size_distribution(const Clusters& clusters);
 struct ClusterStatistics {
   std::int64_t clusters = 0;  // all clusters, single particles included
   double mean_cluster_size =
-      0.0;                  // S = sum s^2 n_s / sum s n_s (seed 002 eq. 17); 1 without contacts, 0 without particles
-  std::int64_t chains = 0;  // clusters that are paths (size >= 2)
+      0.0;  // S = sum s^2 n_s / sum s n_s ([Dominik-Nubold] eq. 17); 1 without contacts, 0 without particles
+  std::int64_t chains = 0;           // clusters that are paths (size >= 2)
   double mean_chain_length = 0.0;    // mean size of the chains [particles]; 0 without chains
   std::int64_t rings = 0;            // clusters that are cycles
   std::int64_t largest_cluster = 0;  // [particles]
 };
 ClusterStatistics cluster_statistics(const Clusters& clusters);
 
-// Accretional remanence (seed 002 eq. 16): |sum m| of each cluster against its size, fitted over
+// Accretional remanence ([Dominik-Nubold] eq. 16): |sum m| of each cluster against its size, fitted over
 // every cluster of at least two particles (mu ~ s^0.63 in Nubold & Glassmeier; 1 for aligned
 // chains, eq. 15). Clusters with zero total moment cannot enter a log-log fit and are counted in
 // `skipped`.

@@ -18,7 +18,8 @@ namespace lodestone {
 
 struct Observables {
   double time = 0.0;  // [s]
-  // t / t_char, seed 004's reduced time (App. B; engine/analysis/reduced_units.hpp); NaN where t_char is not defined.
+  // t / t_char, [Erokhin-Berkov]'s reduced time (App. B; engine/analysis/reduced_units.hpp); NaN where t_char is not
+  // defined.
   double reduced_time = std::numeric_limits<double>::quiet_NaN();  // [-]
   std::int64_t step = 0;
   // Energies [J]
@@ -49,18 +50,18 @@ struct Observables {
   double floor_force = 0.0;        // [N] normal force of the particles on the floor (z_min side)
   double lid_height = 0.0;         // [m] lid (pressure.method = lid), else the box top
   double lid_force = 0.0;          // [N] normal force of the particles on the lid / z_max side
-  // Protocol (seed 004 Sec. 3) and the alignment time tau_0.95 within the current phase.
+  // Protocol ([Erokhin-Berkov] Sec. 3) and the alignment time tau_0.95 within the current phase.
   int phase = 0;                 // index of the running phase (0 without a protocol)
   double phase_time = 0.0;       // [s] since the phase began
   double alignment_time = -1.0;  // [s] tau_0.95 in this phase; -1 until reached
   std::array<std::uint64_t, kEventKinds> events{};
-  // Beam bonds (seed 003): intact now, and broken since t = 0.
+  // Beam bonds ([Voxel-beams]): intact now, and broken since t = 0.
   std::int64_t bonds = 0;
   std::uint64_t broken_bonds = 0;
-  // Clusters of particles in contact (seed 002 Sec. 3.3): count, mean size S (eq. 17), chains, rings.
+  // Clusters of particles in contact ([Dominik-Nubold] Sec. 3.3): count, mean size S (eq. 17), chains, rings.
   ClusterStatistics clusters;
   // Distributions of theta (easy axis to field) and psi (moment to easy axis) over the particles
-  // with a moment, 5 deg bins (seed 004 Fig. 2; engine/analysis/angles.hpp).
+  // with a moment, 5 deg bins ([Erokhin-Berkov] Fig. 2; engine/analysis/angles.hpp).
   AngleHistograms angles;
 
   double kinetic() const { return kinetic_translational + kinetic_rotational; }

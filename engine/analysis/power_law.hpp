@@ -1,8 +1,8 @@
 #pragma once
 // Least-squares power laws y = A x^b, fitted as the straight line ln y = ln A + b ln x. Used for
-// the accretional remanence mu ~ s^b of clusters (seed 002 eq. 16, b = 0.63 in Nubold &
+// the accretional remanence mu ~ s^b of clusters ([Dominik-Nubold] eq. 16, b = 0.63 in Nubold &
 // Glassmeier's simulations, 1 for aligned chains, eq. 15) and the dynamic exponent z of
-// S(t) ~ t^z (seed 002 eq. 18).
+// S(t) ~ t^z ([Dominik-Nubold] eq. 18).
 
 #include <vector>
 

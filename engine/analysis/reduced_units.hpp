@@ -1,8 +1,8 @@
 #pragma once
-// Seed 004's reduced units (Appendix B), computed at the edge. The engine integrates in SI, in
+// [Erokhin-Berkov]'s reduced units (Appendix B), computed at the edge. The engine integrates in SI, in
 // double precision, so the paper's reason for them (stability of its scheme) does not apply; they
 // say instead which scenes are the same problem. With lengths in R_av and time in
-// t_char = gamma / (E R_av), the overdamped equations (seed 004 eqs. 5-6 without inertia) become
+// t_char = gamma / (E R_av), the overdamped equations ([Erokhin-Berkov] eqs. 5-6 without inertia) become
 // App. B's eqs. 15-16, which depend on the scene only through
 //   g~ = (4 pi / 3) rho g R_av / E,   p~ = pi P / E,   K~ = 8 pi K / (3 E),
 // h = B / B_K (B_K = 2K / Ms, eq. 2), gamma* / gamma, the friction coefficient, the Poisson ratios

@@ -194,7 +194,7 @@ void compute_bond_forces(const Model& model, State& state, double dt) {
       continue;
     }
 
-    // [SECTION] Local damping of the relative motion (seed 003).
+    // [SECTION] Local damping of the relative motion ([Voxel-beams]).
     const Vec3 omega_mean = 0.5 * (p.angular_velocity[i] + p.angular_velocity[j]);
     const Vec3 v_rel = p.velocity[j] - p.velocity[i] - omega_mean.cross(d);
     const Vec3 omega_rel = p.angular_velocity[j] - p.angular_velocity[i];
@@ -268,7 +268,7 @@ void advise_bonds_and_floor(Model& model, const Particles& p, const std::vector<
       consider(std::max(4.0 * k.bending, k.torsion) / drag, "bond stiffness");
       continue;
     }
-    // Seed 003: omega_0max = sqrt(k_b / m_min), for the axial and shear springs, and for the end rotations
+    // [Voxel-beams]: omega_0max = sqrt(k_b / m_min), for the axial and shear springs, and for the end rotations
     // (4 EI/L is the moment per radian at one end with the other held).
     const double m_min = std::min(p.mass[a], p.mass[b]);
     const double i_min = std::min(p.inertia[a], p.inertia[b]);

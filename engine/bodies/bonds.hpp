@@ -1,5 +1,5 @@
 #pragma once
-// Beam bonds between particles (seed 003: beam elements between neighbouring voxels).
+// Beam bonds between particles ([Voxel-beams]: beam elements between neighbouring voxels).
 //
 // A bond is an Euler-Bernoulli beam between the two centres, evaluated in a co-rotating frame B whose
 // x axis is the current chord d = x_b - x_a (the mean of the two ends' material frames, turned so that
@@ -9,14 +9,14 @@
 //   torsion   M_a,x = (GJ/L0)(theta_b,x - theta_a,x) = -M_b,x
 //   bending   M_a = -(EI/L0)(4 theta_a + 2 theta_b),  M_b = -(EI/L0)(2 theta_a + 4 theta_b)   (y and z)
 //   shear     F_b,perp = x × (M_a + M_b)_perp / |d|,    F_a = -F_b   (moment balance)
-// which are seed 003's reduced stiffness equations (a1 = EA/L, a2 = GJ/L, b1 = 12EI/L^3, b2 = 6EI/L^2,
+// which are [Voxel-beams]'s reduced stiffness equations (a1 = EA/L, a2 = GJ/L, b1 = 12EI/L^3, b2 = 6EI/L^2,
 // b3 = 2EI/L) with node 1 on the axis: a transverse end displacement Y2 turns the chord by Y2/L, and
 // 4 theta_a + 2 theta_b with theta_a = -Y2/L, theta_b = theta_z2 - Y2/L gives -b2 Y2 + b3 theta_z2 (Mz1),
 // 2 theta_a + 4 theta_b gives -b2 Y2 + 2 b3 theta_z2 (Mz2), and the shear force b1 Y2 - b2 theta_z2.
 // (Those are the forces that hold the displacement; the bond acts on the particles with the opposite sign.)
 // A rigid translation or rotation of both ends moves B with them: no force, no moment.
 //
-// Local damping (seed 003 "Damping"): on the relative motion of the ends only,
+// Local damping ([Voxel-beams] "Damping"): on the relative motion of the ends only,
 //   v_rel = v_b - v_a - omega_mean × d,   omega_rel = omega_b - omega_a,
 // force -2 zeta sqrt(mu k) v_rel (k = EA/L0 along d, b1 = 12 EI/L0^3 across; mu the reduced mass) on b
 // and its opposite on a, with the couple -d × F_d shared by the ends so that angular momentum is kept;

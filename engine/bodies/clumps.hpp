@@ -1,5 +1,5 @@
 #pragma once
-// Clumps (seed 000: "one can discretize a body into multiple clump pebbles to simulate non-spherical
+// Clumps ([PFC-dipole]: "one can discretize a body into multiple clump pebbles to simulate non-spherical
 // magnet geometries"): rigid groups of pebbles moving as one body.
 //
 // Design: a pebble is an ordinary particle (so contacts, neighbour lists, dipoles, walls, checks and

@@ -1,5 +1,5 @@
 #pragma once
-// Mass, centre of mass and inertia tensor of a union of spheres (the pebbles of a clump, seed 000),
+// Mass, centre of mass and inertia tensor of a union of spheres (the pebbles of a clump, [PFC-dipole]),
 // overlaps counted once.
 //
 // Why columns and not voxels: along a line parallel to z the union of spheres is a union of intervals

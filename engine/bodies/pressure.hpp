@@ -1,5 +1,5 @@
 #pragma once
-// Pressure on the packing (seed 004 Sec. 3).
+// Pressure on the packing ([Erokhin-Berkov] Sec. 3).
 //  - top_layer (the paper's method): a force pi R^2 P along -z on every particle whose centre is
 //    above top_fraction of the packing height (centres, measured from the floor). For a flat top
 //    layer of touching spheres this is P times the area each one covers, up to packing.

@@ -1,5 +1,5 @@
 #pragma once
-// Contact geometry, computed once per contact before any law (Yade's split, seed 001):
+// Contact geometry, computed once per contact before any law (Yade's split, [Yade-law]):
 // normal, overlap, contact point, relative velocity at the contact point, and the shear
 // displacement carried in the contact plane.
 

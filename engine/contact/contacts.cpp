@@ -57,7 +57,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
       totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
       if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
         totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
-      // A sand contact that breaks loses what is still stored in it (seed 002 App. A.6).
+      // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
       if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
       h = ContactHistory{};
     }
@@ -130,7 +130,7 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
           const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
           const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
           ContactHistory& h = lists.contact_history[k];
-          // Cheap radius check before the geometry (STYLE 9): a pair beyond the reach of every law cannot
+          // Cheap radius check before the geometry: a pair beyond the reach of every law cannot
           // touch; an active one is still evaluated, so that its opening is booked.
           const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
           const double distance_sq = separation.squaredNorm();

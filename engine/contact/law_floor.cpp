@@ -60,7 +60,7 @@ void apply_floor(const Model& model, State& state, double dt) {
     h.dashpot_force = dashpot;
     h.normal_force = f_n;
 
-    // [SECTION] Friction with a stick flag (seed 003).
+    // [SECTION] Friction with a stick flag ([Voxel-beams]).
     const Vec3 f_other = p.force[i];
     const Vec3 f_lateral = f_other - f_other.dot(normal) * normal;
     Vec3 v_lateral = p.velocity[i] - v_n * normal;

@@ -1,5 +1,5 @@
 #pragma once
-// A floor with static and dynamic Coulomb friction (seed 003 "Collision and Friction").
+// A floor with static and dynamic Coulomb friction ([Voxel-beams] "Collision and Friction").
 //
 // Parameters (FloorParameters, preset section "floor"): the wall side that is the floor, mu_s, mu_d,
 // normal stiffness k and damping ratio zeta. Per particle touching the floor (overlap delta > 0):

@@ -1,5 +1,5 @@
 #pragma once
-// Seed 004 eqs. 7-9 as the paper writes them:
+// [Erokhin-Berkov] eqs. 7-9 as the paper writes them:
 //   F_n = 4/3 E* sqrt(R*) delta^{3/2} n                      (Hertz, eq. 7; optional normal damping)
 //   F_t = -mu F_n v_t / |v_t|                                  (sliding friction, eq. 8)
 // v_t is the tangential relative velocity at the contact point (the seeds README: friction acts

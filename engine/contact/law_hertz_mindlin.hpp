@@ -1,11 +1,11 @@
 #pragma once
-// Hertz-Mindlin contact law (seed 004 eqs. 7-9, with a Mindlin tangential spring as in
+// Hertz-Mindlin contact law ([Erokhin-Berkov] eqs. 7-9, with a Mindlin tangential spring as in
 // Johnson, Contact Mechanics, and Tsuji-form damping):
-//   fn = 4/3 E* sqrt(R*) delta^{3/2}                                  (elastic, seed 004 eq. 7)
+//   fn = 4/3 E* sqrt(R*) delta^{3/2}                                  (elastic, [Erokhin-Berkov] eq. 7)
 //   S_n = 2 E* sqrt(R* delta),  S_t = 8 G* sqrt(R* delta)             (tangent stiffnesses)
 //   damping: -2 sqrt(5/6) beta sqrt(S m*) v   (normal and tangential)
 //   tangential: Ft = -S_t us, |Ft| <= mu fn (Coulomb limit, friction against the relative
-//   tangential velocity at the contact point, seed 004 eq. 8)
+//   tangential velocity at the contact point, [Erokhin-Berkov] eq. 8)
 // The total normal force is never attractive.
 
 #include "engine/contact/contact_geometry.hpp"

@@ -31,7 +31,7 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   h.normal_force = fn;
   h.gap = gap;
 
-  // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, seed 001).
+  // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, [Yade-law]).
   ContactResponse out;
   const Vec3 trial_shear = h.shear;
   const double ks_old = newly_active ? k.ks : h.shear_stiffness;

@@ -1,5 +1,5 @@
 #pragma once
-// Linear contact law with dashpot (seed 000, PFC "linear" model).
+// Linear contact law with dashpot ([PFC-dipole], PFC "linear" model).
 // Parameters: kn, ks (materials in series, or deformability emod/kratio), fric (minimum),
 // rgap, lin_mode, dp_nratio, dp_sratio, dp_mode. Internal state: shear displacement, the
 // incremental normal force, the slip flag.

@@ -1,9 +1,9 @@
 #pragma once
-// The SAND contact law (seed 002, Dominik & Nübold, App. A.5-A.6): adhesive contacts tracked by
+// The SAND contact law ([Dominik-Nubold], Dominik & Nübold, App. A.5-A.6): adhesive contacts tracked by
 // contact pointers, with elastic springs against pulling, sliding, rolling and twisting, and plastic
 // motion of the contact beyond critical displacements.
 //
-// Tracking (seed 002 eqs. 42-49). When a contact forms, P1 = c - r_i, P2 = c - r_j (c: the contact
+// Tracking ([Dominik-Nubold] eqs. 42-49). When a contact forms, P1 = c - r_i, P2 = c - r_j (c: the contact
 // point, the middle of the overlap, as in contact_geometry.hpp) and a unit vector Q normal to the
 // line of centres are stored in each body's frame (ContactHistory::sand). Each evaluation rotates
 // them into the world with the current orientations:
@@ -18,7 +18,7 @@
 // xi is minus the foot of the perpendicular from the origin onto the line through the tips of p1
 // and p2, xi = -(p1 - (p1.u) u) with u = (p2 - p1)/|p2 - p1|, the form used here.
 //
-// Springs (our choice: seed 002 defers to Dominik & Tielens 1997, which is not among the seeds;
+// Springs (our choice: [Dominik-Nubold] defers to Dominik & Tielens 1997, which is not among the seeds;
 // docs/physics.md says what is taken from where). With s = R_i + R_j - |r_i - r_j| the overlap:
 //   U = U_n(s) + 1/2 k_s |delta_par|^2 + 1/2 k_r |xi|^2 + 1/2 k_t alpha_par^2
 //   U_n: Hertz repulsion plus a constant pull F_c = 3 pi gamma R* (the JKR pull-off force) while
@@ -85,7 +85,7 @@ struct SandBodies {
   bool wall = false;
 };
 
-// The displacements of seed 002 eqs. 42-49 in the world frame.
+// The displacements of [Dominik-Nubold] eqs. 42-49 in the world frame.
 struct SandDisplacements {
   Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();  // [m] eq. 42 (a wall: p2 = wall point - r_i)
   Vec3 q1 = Vec3::Zero(), q2 = Vec3::Zero();  // eq. 42

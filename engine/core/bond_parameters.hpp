@@ -1,5 +1,5 @@
 #pragma once
-// Parameters of beam bonds and of a frictional floor (seed 003: a voxel/beam soft-body simulator).
+// Parameters of beam bonds and of a frictional floor ([Voxel-beams]: a voxel/beam soft-body simulator).
 // Field tables in preset_schema.cpp; the physics in engine/bodies/bonds.hpp and engine/contact/law_floor.hpp.
 
 #include <optional>
@@ -35,7 +35,7 @@ struct BondParameters {
   std::optional<double> shear_strength;     // [Pa] largest shear stress (shear + torsion); unset: unbreakable
 };
 
-// [SECTION] Floor with static and dynamic friction (seed 003 "Collision and Friction")
+// [SECTION] Floor with static and dynamic friction ([Voxel-beams] "Collision and Friction")
 // The wall side `side` becomes a floor: a spring-dashpot normal force and Coulomb friction applied at
 // the centre with a stick flag per particle.
 enum class FloorSide : int { None, XMin, XMax, YMin, YMax, ZMin, ZMax };  // wall side index = value - 1

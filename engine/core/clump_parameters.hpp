@@ -1,6 +1,6 @@
 #pragma once
 // The `clumps` section of a preset (engine/io/clump_schema.cpp holds its field table): rigid bodies made of
-// pebbles (seed 000 'clumps of dipoles for non-spherical magnets'), added to the particles of the
+// pebbles ([PFC-dipole] 'clumps of dipoles for non-spherical magnets'), added to the particles of the
 // generator. engine/bodies/clumps.hpp builds and moves them.
 
 #include "engine/core/math.hpp"

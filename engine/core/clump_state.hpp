@@ -1,5 +1,5 @@
 #pragma once
-// The changing state of rigid clumps (seed 000): one entry per clump, a structure of arrays like the
+// The changing state of rigid clumps ([PFC-dipole]): one entry per clump, a structure of arrays like the
 // particles. Pebbles are ordinary particles tagged with their clump (Particles::clump) and a fixed offset
 // in the clump's principal frame (Particles::clump_offset); engine/bodies/clumps.hpp moves them with the clump.
 // The rotation is carried by the angular momentum (world frame), which the free-rotation splitting

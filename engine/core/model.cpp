@@ -11,11 +11,11 @@ namespace lodestone {
 
 PairCoefficients mix_materials(const Material& a, const Material& b) {
   PairCoefficients c;
-  c.kn = a.kn * b.kn / (a.kn + b.kn);  // seed 000 eq. 11
+  c.kn = a.kn * b.kn / (a.kn + b.kn);  // [PFC-dipole] eq. 11
   c.ks = (a.ks > 0.0 && b.ks > 0.0) ? a.ks * b.ks / (a.ks + b.ks) : 0.0;
-  c.friction = std::min(a.friction, b.friction);  // seed 000 eq. 12
+  c.friction = std::min(a.friction, b.friction);  // [PFC-dipole] eq. 12
   c.e_star = 1.0 / ((1.0 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus +
-                    (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);  // seed 004 eq. 9
+                    (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);  // [Erokhin-Berkov] eq. 9
   c.g_star = 1.0 / (2.0 * (2.0 - a.poisson_ratio) * (1.0 + a.poisson_ratio) / a.youngs_modulus +
                     2.0 * (2.0 - b.poisson_ratio) * (1.0 + b.poisson_ratio) / b.youngs_modulus);
   // The two bodies' torsional compliances add (each a half-space twisted over the contact disc).

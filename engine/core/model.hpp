@@ -1,7 +1,7 @@
 #pragma once
 // The Model: everything that changes only by command (a preset load, a panel edit), plus tables
 // derived from it once (pair coefficients, time step, cutoffs) so the force loops never mix
-// material properties per contact. Seed 000 eqs. 11-12 (inheritance), seed 004 eq. 9 (moduli).
+// material properties per contact. [PFC-dipole] eqs. 11-12 (inheritance), [Erokhin-Berkov] eq. 9 (moduli).
 
 #include "engine/core/parameters.hpp"
 

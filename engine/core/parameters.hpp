@@ -16,17 +16,17 @@ namespace lodestone {
 
 // [SECTION] Materials
 // How a particle's moment follows the field: fixed in the body (permanent dipole), the
-// Stoner-Wohlfarth equilibrium about the easy axis (seed 004 eqs. 1-4), or induced m = chi V H.
+// Stoner-Wohlfarth equilibrium about the easy axis ([Erokhin-Berkov] eqs. 1-4), or induced m = chi V H.
 enum class MomentModel : int { Rigid, StonerWohlfarth, Induced };
 
 struct Material {
   std::string name = "material";
   double density = 7500.0;        // [kg/m^3]
-  double youngs_modulus = 1.0e9;  // [Pa]   Hertz-Mindlin (seed 004 eq. 9)
+  double youngs_modulus = 1.0e9;  // [Pa]   Hertz-Mindlin ([Erokhin-Berkov] eq. 9)
   double poisson_ratio = 0.3;     // [-]
-  double kn = 1.0e3;              // [N/m]  linear normal stiffness, inherited in series (seed 000 eq. 11)
+  double kn = 1.0e3;              // [N/m]  linear normal stiffness, inherited in series ([PFC-dipole] eq. 11)
   double ks = 1.0e3;              // [N/m]  linear shear stiffness, inherited in series
-  double friction = 0.5;          // [-]    Coulomb coefficient, inherited as the minimum (seed 000 eq. 12)
+  double friction = 0.5;          // [-]    Coulomb coefficient, inherited as the minimum ([PFC-dipole] eq. 12)
   double magnetization = 0.0;     // [A/m]  rigid: moment = M V along the easy axis; Stoner-Wohlfarth: Ms
   MomentModel moment_model = MomentModel::Rigid;
   double anisotropy = 0.0;      // [J/m^3] uniaxial anisotropy constant K (Stoner-Wohlfarth)
@@ -37,7 +37,7 @@ struct Material {
 // [SECTION] Contact laws
 enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb, Sand };
 
-// Seed 000 (PFC linear model with dashpot).
+// [PFC-dipole] (PFC linear model with dashpot).
 struct LinearLawParameters {
   int lin_mode = 0;        // 0: absolute normal update, 1: incremental
   double rgap = 0.0;       // [m] reference gap: active when the surface gap <= rgap
@@ -48,25 +48,25 @@ struct LinearLawParameters {
   double kratio = 0.0;     // [-]  deformability: ks = kn / kratio (0: ks = 0)
 };
 
-// Seed 004 eqs. 7-9 with a Mindlin tangential spring and Tsuji-form damping.
+// [Erokhin-Berkov] eqs. 7-9 with a Mindlin tangential spring and Tsuji-form damping.
 struct HertzMindlinParameters {
   double damping_ratio_n = 0.0;  // [-] normal damping ratio
   double damping_ratio_t = 0.0;  // [-] tangential damping ratio
 };
 
-// Seed 004 eqs. 7-8 as written: Hertz normal force, and sliding friction -mu F_n v_t/|v_t| with no
+// [Erokhin-Berkov] eqs. 7-8 as written: Hertz normal force, and sliding friction -mu F_n v_t/|v_t| with no
 // tangential spring (below `slip_velocity` the friction grows linearly from zero).
 struct HertzCoulombParameters {
   double damping_ratio_n = 0.0;  // [-] normal damping ratio (inertial runs; the overdamped scheme needs none)
   double slip_velocity = 0.0;    // [m/s] regularisation of the friction direction (0: none)
 };
 
-// Seed 002 App. A.5-A.6 (the SAND code): contact pointers in each body's frame give pulling,
+// [Dominik-Nubold] App. A.5-A.6 (the SAND code): contact pointers in each body's frame give pulling,
 // sliding, rolling and twisting displacements; elastic springs up to critical values, beyond which
 // the contact moves (plastic), and a break beyond a separation. See engine/contact/law_sand.hpp.
 struct SandParameters {
   double sliding_limit = 1e-9;                // [m]   critical sliding displacement delta_crit
-  double rolling_limit = 1e-9;                // [m]   critical rolling displacement xi_crit (seed 002: 10 A)
+  double rolling_limit = 1e-9;                // [m]   critical rolling displacement xi_crit ([Dominik-Nubold]: 10 A)
   double twisting_limit = 1.0 / (16.0 * pi);  // [rad] critical twisting angle alpha_crit
   std::optional<double> break_separation;     // [m]   gap at which it breaks; unset: JKR a0^2/(2 6^(1/3) R*)
   double damping_ratio_n = 0.0;               // [-]   normal dashpot
@@ -104,7 +104,7 @@ struct MagneticParameters {
   double dipole_cap = 0.0;                  // [m] smallest distance used in force and torque (0: none)
   std::optional<double> activity_distance;  // [m] surface gap beyond which a pair is inactive (PFC dipole_d)
   int induced_iterations = 0;               // fixed-point passes making induced moments feel their neighbours
-  // Multiple time steps (seed 002 App. A.8): the dipole pass runs in full every this many force passes and
+  // Multiple time steps ([Dominik-Nubold] App. A.8): the dipole pass runs in full every this many force passes and
   // is extrapolated to first order in time in between (engine/magnetic/magnetics.hpp). 1: every pass, exact.
   int force_interval = 1;
   // Tree method: a cell of radius rho acts through its multipole expansion at distances beyond rho / theta;
@@ -128,7 +128,7 @@ struct FieldParameters {
   Vec3 gradient_origin = Vec3::Zero();  // [m] point where B equals the program value
 };
 
-// [SECTION] Environment: gravity and global viscous damping (seed 004 eqs. 5-6)
+// [SECTION] Environment: gravity and global viscous damping ([Erokhin-Berkov] eqs. 5-6)
 struct EnvironmentParameters {
   Vec3 gravity = Vec3::Zero();         // [m/s^2]
   double translational_damping = 0.0;  // [N s/m]  force -gamma v
@@ -163,7 +163,7 @@ struct BoxParameters {
 };
 
 // [SECTION] Integrator
-// Overdamped: inertia neglected (seed 004 eqs. 5-6 without the left-hand sides), v = F / gamma and
+// Overdamped: inertia neglected ([Erokhin-Berkov] eqs. 5-6 without the left-hand sides), v = F / gamma and
 // omega = T / (R^2 gamma*), advanced with Heun's method.
 enum class IntegratorScheme : int { VelocityVerlet, OverdampedHeun };
 
@@ -174,7 +174,7 @@ struct IntegratorParameters {
   std::optional<double> neighbor_skin;     // [m] unset: 0.3 largest diameters
 };
 
-// [SECTION] Pressure on the packing (seed 004 Sec. 3)
+// [SECTION] Pressure on the packing ([Erokhin-Berkov] Sec. 3)
 // lid: the z_max side is a flat lid pushed down with `pressure` x its area, moving with the
 // velocity (F_particles - P A) / lid_damping (a servo). top_layer: the paper's method, a force
 // pi R^2 P down on every particle with z > top_fraction z_max.
@@ -187,7 +187,7 @@ struct PressureParameters {
   double top_fraction = 0.9;          // [-] top_layer: particles above this fraction of z_max
 };
 
-// [SECTION] Protocol: phases run in order (seed 004 Sec. 3); each changes preset fields
+// [SECTION] Protocol: phases run in order ([Erokhin-Berkov] Sec. 3); each changes preset fields
 // and ends after a time or when a condition holds.
 enum class PhaseEnd : int { Time, NoOverlap, Settled, Aligned };
 
@@ -212,7 +212,7 @@ struct TimelineEntry {
 enum class GeneratorKind : int { Lattice, Random, List, Checkpoint };
 enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
 // RandomHemisphere: uniform over the half sphere around `axis`, so every moment starts on the side of the
-// easy axis nearer that direction (seed 004 treats 0 <= theta <= pi/2 only).
+// easy axis nearer that direction ([Erokhin-Berkov] treats 0 <= theta <= pi/2 only).
 enum class OrientationKind : int { Aligned, Random, RandomHemisphere };
 // Lattice generator: simple cubic (one site per cell) or body-centred cubic (two: corner and centre, the
 // densest packing of monodisperse spheres a cubic cell gives without overlap, up to volume fraction 0.68).
@@ -273,8 +273,8 @@ struct PhysicsParameters {
   BoxParameters box;
   IntegratorParameters integrator;
   PressureParameters pressure;
-  BondParameters bonds;   // seed 003 beam bonds (engine/bodies/bonds.hpp)
-  FloorParameters floor;  // seed 003 frictional floor (engine/contact/law_floor.hpp)
+  BondParameters bonds;   // [Voxel-beams] beam bonds (engine/bodies/bonds.hpp)
+  FloorParameters floor;  // [Voxel-beams] frictional floor (engine/contact/law_floor.hpp)
 };
 
 // [SECTION] Display units: how the app shows values (the engine stays in SI)

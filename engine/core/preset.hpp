@@ -23,7 +23,7 @@ struct Preset : PhysicsParameters {
   std::string description;
   DisplayUnits units;
   GeneratorParameters particles;
-  std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles (seed 000), added to the particles
+  std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles ([PFC-dipole]), added to the particles
   std::vector<ProtocolPhase> protocol;
   std::vector<TimelineEntry> timeline;  // session log: changes by step number (engine/io/preset_edits.hpp)
   RunParameters run;

@@ -1,7 +1,7 @@
 #pragma once
 // The State: what changes every step. Particles are a structure of arrays indexed by a dense
-// index, with a stable id beside them (STYLE 3); contact history is keyed by the (id, id) pair at
-// neighbour-list rebuilds and stored beside the pair list in between (STYLE 9).
+// index, with a stable id beside them; contact history is keyed by the (id, id) pair at
+// neighbour-list rebuilds and stored beside the pair list in between.
 
 #include "engine/core/bond_state.hpp"
 #include "engine/core/clump_state.hpp"
@@ -53,7 +53,7 @@ struct RollingHistory {
   double twisting_stiffness = 0.0;     // [N m/rad] at the last evaluation
 };
 
-// Contact pointers of the sand law (engine/contact/law_sand.hpp, seed 002 App. A.5): P1 = c - r_i, P2 = c - r_j
+// Contact pointers of the sand law (engine/contact/law_sand.hpp, [Dominik-Nubold] App. A.5): P1 = c - r_i, P2 = c - r_j
 // and a unit vector Q normal to the line of centres, each stored in its own body's frame (rotated by
 // the inverse orientation). A wall's frame is the world: p2 is then the wall's material point
 // itself (absolute position) and q2 a world vector.
@@ -100,7 +100,7 @@ struct NeighborLists {
 };
 
 // Energies in J. Potentials are those of the current configuration (set by the force pass);
-// dissipated and work terms accumulate from t = 0 (seed 000 'energy partitions').
+// dissipated and work terms accumulate from t = 0 ([PFC-dipole] 'energy partitions').
 struct EnergyLedger {
   double elastic = 0.0;              // contact springs (normal and shear)
   double dipole = 0.0;               // dipole-dipole
@@ -123,7 +123,7 @@ struct Event {
   std::uint64_t id_a = 0, id_b = 0;
 };
 
-// Counts every event since t = 0 and keeps the most recent ones (seed 000 callback events).
+// Counts every event since t = 0 and keeps the most recent ones ([PFC-dipole] callback events).
 struct EventLog {
   static constexpr size_t kRecentCapacity = 256;
   std::array<std::uint64_t, kEventKinds> count{};
@@ -135,7 +135,7 @@ struct EventLog {
   std::vector<Event> recent_in_order() const;
 };
 
-// Multiple time steps for the dipole pass (magnetics.force_interval = k > 1; seed 002 App. A.8,
+// Multiple time steps for the dipole pass (magnetics.force_interval = k > 1; [Dominik-Nubold] App. A.8,
 // engine/magnetic/magnetics.hpp): the dipole forces, torques and energy of the last two full passes, from which
 // the passes in between are extrapolated to first order in time. Indexed like the particles and
 // permuted with them when large scenes are reordered. Empty with k = 1; cleared by parameter edits,
@@ -204,10 +204,10 @@ struct State {
   // First time since the phase began at which <cos theta> of the easy axes reached 0.95 (tau_0.95).
   std::optional<double> alignment_time;  // [s]
   DipoleHistory dipole_history;          // magnetics.force_interval > 1
-  // Beam bonds (seed 003, engine/bodies/bonds.hpp) and how many have broken since t = 0.
+  // Beam bonds ([Voxel-beams], engine/bodies/bonds.hpp) and how many have broken since t = 0.
   std::vector<Bond> bonds;
   std::uint64_t broken_bonds = 0;
-  Clumps clumps;  // rigid clumps of pebbles (seed 000, engine/bodies/clumps.hpp)
+  Clumps clumps;  // rigid clumps of pebbles ([PFC-dipole], engine/bodies/clumps.hpp)
 };
 
 }  // namespace lodestone

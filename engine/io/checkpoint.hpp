@@ -20,8 +20,8 @@
 namespace lodestone {
 
 // 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps;
-// 4: beam bonds and the broken-bond count (seed 003); rigid clumps (the clump of each particle, its
-// offset, and the clumps' state; seed 000).
+// 4: beam bonds and the broken-bond count ([Voxel-beams]); rigid clumps (the clump of each particle, its
+// offset, and the clumps' state; [PFC-dipole]).
 inline constexpr int kCheckpointVersion = 4;
 
 struct CheckpointError : std::runtime_error {

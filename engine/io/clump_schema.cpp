@@ -45,7 +45,7 @@ const Schema<ClumpEntry>& clump_schema() {
       optional_real<P>("moment", &P::moment, Q::MagneticMoment, r::non_negative(), "auto",
                        "Cube and bar: moment of each pebble along `axis`; auto: magnetisation x spacing^3 (each pebble "
                        "stands for its lattice cell, so the clump carries M times the volume of the cube or bar of "
-                       "cells, seed 000's square magnets)."),
+                       "cells, [PFC-dipole]'s square magnets)."),
       object_list<P>("pebbles", &P::pebbles, &clump_pebble_schema, "List: the pebbles."),
   };
   return s;

@@ -14,23 +14,24 @@ const Schema<Material>& material_schema() {
       text<Material>("name", &Material::name, "Name used by the generator, the box and particle entries."),
       real<Material>("density", &Material::density, Q::Density, r::positive(), "Mass density of the particles."),
       real<Material>("youngs_modulus", &Material::youngs_modulus, Q::Pressure, r::positive(),
-                     "Young's modulus E (Hertz-Mindlin law, seed 004 eq. 9)."),
+                     "Young's modulus E (Hertz-Mindlin law, [Erokhin-Berkov] eq. 9)."),
       real<Material>("poisson_ratio", &Material::poisson_ratio, Q::Dimensionless, r::half_open(-1.0, 0.5),
                      "Poisson ratio nu (Hertz-Mindlin law)."),
       real<Material>("kn", &Material::kn, Q::Stiffness, r::positive(),
-                     "Linear law: normal stiffness; a pair uses both in series (seed 000 eq. 11)."),
+                     "Linear law: normal stiffness; a pair uses both in series ([PFC-dipole] eq. 11)."),
       real<Material>("ks", &Material::ks, Q::Stiffness, r::non_negative(),
                      "Linear law: shear stiffness; a pair uses both in series."),
       real<Material>("friction", &Material::friction, Q::Dimensionless, r::non_negative(),
-                     "Coulomb friction coefficient; a pair uses the smaller one (seed 000 eq. 12)."),
+                     "Coulomb friction coefficient; a pair uses the smaller one ([PFC-dipole] eq. 12)."),
       real<Material>("magnetization", &Material::magnetization, Q::Magnetization, r::non_negative(),
                      "Remanent magnetisation M; a particle's moment is M V along its easy axis "
                      "(\"G\" means emu/cm^3 here: 380 G = 3.8e5 A/m). Stoner-Wohlfarth: the saturation "
                      "magnetisation Ms."),
-      choice<Material>("moment_model", &Material::moment_model, {"rigid", "stoner_wohlfarth", "induced"},
-                       "rigid: moment M V fixed along the easy axis in the body; stoner_wohlfarth: moment Ms V at "
-                       "the energy minimum between easy axis and field, the body feels -2KV (m.n)(m x n) (seed 004 "
-                       "eqs. 1-4); induced: m = chi V B / mu0 along the local field, no torque on the body."),
+      choice<Material>(
+          "moment_model", &Material::moment_model, {"rigid", "stoner_wohlfarth", "induced"},
+          "rigid: moment M V fixed along the easy axis in the body; stoner_wohlfarth: moment Ms V at "
+          "the energy minimum between easy axis and field, the body feels -2KV (m.n)(m x n) ([Erokhin-Berkov] "
+          "eqs. 1-4); induced: m = chi V B / mu0 along the local field, no torque on the body."),
       real<Material>("anisotropy", &Material::anisotropy, Q::EnergyDensity, r::non_negative(),
                      "Stoner-Wohlfarth: uniaxial anisotropy constant K (3.5e6 erg/cm^3 for Sr-ferrite)."),
       real<Material>("susceptibility", &Material::susceptibility, Q::Dimensionless, r::non_negative(),
@@ -93,9 +94,10 @@ const Schema<SandParameters>& sand_law_schema() {
   static const Schema<P> s = {
       real<P>("sliding_limit", &P::sliding_limit, Q::Length, r::positive(),
               "Critical sliding displacement delta_crit: beyond it the contact slides and the excess is released "
-              "(seed 002 App. A.6)."),
-      real<P>("rolling_limit", &P::rolling_limit, Q::Length, r::positive(),
-              "Critical rolling displacement xi_crit (seed 002 App. A.5 uses 10 A); beyond it the contact rolls."),
+              "([Dominik-Nubold] App. A.6)."),
+      real<P>(
+          "rolling_limit", &P::rolling_limit, Q::Length, r::positive(),
+          "Critical rolling displacement xi_crit ([Dominik-Nubold] App. A.5 uses 10 A); beyond it the contact rolls."),
       real<P>("twisting_limit", &P::twisting_limit, Q::Angle, r::open_closed(0.0, pi / 4.0),
               "Critical twisting angle alpha_crit; beyond it the contact twists plastically."),
       optional_real<P>("break_separation", &P::break_separation, Q::Length, r::non_negative(), "auto",
@@ -134,11 +136,11 @@ const Schema<ContactParameters>& contact_schema() {
   static const Schema<P> s = {
       choice<P>("law", &P::law, {"linear", "hertz_mindlin", "hertz_coulomb", "sand"},
                 "Contact law for particle-particle and particle-wall contacts."),
-      object<P>("linear", &P::linear, &linear_law_schema, "Linear spring-dashpot law (seed 000)."),
+      object<P>("linear", &P::linear, &linear_law_schema, "Linear spring-dashpot law ([PFC-dipole])."),
       object<P>("hertz_mindlin", &P::hertz_mindlin, &hertz_mindlin_schema,
-                "Hertz normal force with Mindlin tangential spring and Coulomb limit (seed 004 eqs. 7-9)."),
+                "Hertz normal force with Mindlin tangential spring and Coulomb limit ([Erokhin-Berkov] eqs. 7-9)."),
       object<P>("hertz_coulomb", &P::hertz_coulomb, &hertz_coulomb_schema,
-                "Hertz normal force and pure sliding friction, seed 004 eqs. 7-8 as written."),
+                "Hertz normal force and pure sliding friction, [Erokhin-Berkov] eqs. 7-8 as written."),
       object<P>("sand", &P::sand, &sand_law_schema,
                 "Adhesive contacts tracked by pointers, with sliding, rolling and twisting springs and limits (seed "
                 "002 App. A.5-A.6, the SAND code)."),
@@ -165,10 +167,11 @@ const Schema<MagneticParameters>& magnetics_schema() {
       integer<P>("induced_iterations", &P::induced_iterations, 0, 100,
                  "Induced moments: fixed-point passes in which each moment also feels its neighbours' dipole "
                  "fields (0: the applied field only)."),
-      integer<P>("force_interval", &P::force_interval, 1, 1000,
-                 "Multiple time steps (seed 002 App. A.8): dipole forces, torques and energy are computed every k "
-                 "steps and extrapolated to first order in time from the last two full passes in between, an "
-                 "approximation with error O((k dt)^2) (docs/physics.md). 1: every step, exact."),
+      integer<P>(
+          "force_interval", &P::force_interval, 1, 1000,
+          "Multiple time steps ([Dominik-Nubold] App. A.8): dipole forces, torques and energy are computed every k "
+          "steps and extrapolated to first order in time from the last two full passes in between, an "
+          "approximation with error O((k dt)^2) (docs/physics.md). 1: every step, exact."),
       real<P>("tree_opening_angle", &P::tree_opening_angle, Q::Dimensionless, r::open_closed(0.0, 1.0),
               "Tree method: opening angle theta. A cell of particles whose radius is below theta times its distance "
               "to a particle acts on it through its net moment and first- and second-order corrections; nearer "
@@ -208,9 +211,9 @@ const Schema<EnvironmentParameters>& environment_schema() {
   static const Schema<P> s = {
       vector3<P>("gravity", &P::gravity, Q::Acceleration, "Gravitational acceleration."),
       real<P>("translational_damping", &P::translational_damping, Q::LinearDamping, r::non_negative(),
-              "Global viscous damping gamma: force -gamma v on every particle (seed 004 eq. 5)."),
+              "Global viscous damping gamma: force -gamma v on every particle ([Erokhin-Berkov] eq. 5)."),
       real<P>("rotational_damping", &P::rotational_damping, Q::LinearDamping, r::non_negative(),
-              "Global rotational damping gamma*: torque -R^2 gamma* omega (seed 004 eq. 6)."),
+              "Global rotational damping gamma*: torque -R^2 gamma* omega ([Erokhin-Berkov] eq. 6)."),
       real<P>("temperature", &P::temperature, Q::Temperature, r::non_negative(),
               "Brownian motion at temperature T: random forces and torques matched to the two dampings (both must "
               "be > 0), so that free spheres reach 1/2 m v^2 = 1/2 I w^2 = 3/2 kT (velocity_verlet) or diffuse with "
@@ -241,7 +244,7 @@ const Schema<IntegratorParameters>& integrator_schema() {
   static const Schema<P> s = {
       choice<P>("scheme", &P::scheme, {"velocity_verlet", "overdamped_heun"},
                 "velocity_verlet: inertial, quaternion rotation; overdamped_heun: inertia neglected, v = F/gamma, "
-                "omega = T/(R^2 gamma*), Heun's method (seed 004; needs both environment dampings > 0)."),
+                "omega = T/(R^2 gamma*), Heun's method ([Erokhin-Berkov]; needs both environment dampings > 0)."),
       optional_real<P>("time_step", &P::time_step, Q::Time, r::positive(), "auto",
                        "Time step; auto: the suggested 1/(2 pi omega_max) from the stiffest contact, field and "
                        "damping."),
@@ -311,7 +314,7 @@ const Schema<GeneratorParameters>& generator_schema() {
       choice<P>("orientation", &P::orientation, {"aligned", "random", "random_hemisphere"},
                 "Easy axes (body z, the moment's starting direction) all along `axis`, uniformly random, or "
                 "uniformly random on the half sphere around `axis` (moments start on the side of the easy axis "
-                "nearer `axis`: seed 004's 0 <= theta <= 90 deg when `axis` is the field)."),
+                "nearer `axis`: [Erokhin-Berkov]'s 0 <= theta <= 90 deg when `axis` is the field)."),
       direction<P>("axis", &P::axis,
                    "Easy axis direction (aligned), or the pole of the half sphere (random_hemisphere)."),
       real<P>("velocity_spread", &P::velocity_spread, Q::Velocity, r::non_negative(),
@@ -320,7 +323,7 @@ const Schema<GeneratorParameters>& generator_schema() {
                  "Random placement: tries per particle before the generator reports the region as too full."),
       boolean<P>("allow_overlap", &P::allow_overlap,
                  "Random placement: put centres anywhere in the region, overlaps allowed (a protocol phase "
-                 "removes them, seed 004 Sec. 2.1)."),
+                 "removes them, [Erokhin-Berkov] Sec. 2.1)."),
       object_list<P>("particles", &P::particles, &particle_entry_schema, "List generator: the particles."),
       text<P>("file", &P::file,
               "checkpoint: the checkpoint file (lodestone-run --checkpoint); a relative path is relative to the "
@@ -346,7 +349,7 @@ const Schema<PressureParameters>& pressure_schema() {
   return s;
 }
 
-// [SECTION] Beam bonds and the frictional floor (seed 003; engine/bodies/bonds.hpp, engine/contact/law_floor.hpp)
+// [SECTION] Beam bonds and the frictional floor ([Voxel-beams]; engine/bodies/bonds.hpp, engine/contact/law_floor.hpp)
 
 const Schema<BondEntry>& bond_entry_schema() {
   using P = BondEntry;
@@ -380,7 +383,7 @@ const Schema<BondParameters>& bonds_schema() {
       optional_real<P>("torsion_stiffness", &P::torsion_stiffness, Q::Energy, r::positive(), "auto",
                        "GJ/L directly, in N m per radian; auto: from shear_modulus."),
       real<P>("damping_ratio", &P::damping_ratio, Q::Dimensionless, r::closed(0.0, 2.0),
-              "Local damping of the relative motion of a bond's ends, 2 zeta sqrt(m k) (1: critical; seed 003); "
+              "Local damping of the relative motion of a bond's ends, 2 zeta sqrt(m k) (1: critical; [Voxel-beams]); "
               "rigid-body motion is not damped."),
       optional_real<P>("tensile_strength", &P::tensile_strength, Q::Pressure, r::positive(), "none",
                        "A bond breaks when tension / A + bending moment r / I exceeds this; none: never."),
@@ -478,16 +481,18 @@ const Schema<Preset>& preset_schema() {
       object<P>("environment", &P::environment, &environment_schema, "Gravity, global damping and temperature."),
       object<P>("box", &P::box, &box_schema, "The box: its six sides are walls, open, or periodic."),
       object<P>("integrator", &P::integrator, &integrator_schema, "Time integration."),
-      object<P>("pressure", &P::pressure, &pressure_schema, "Pressure on the packing: a lid or seed 004's top layer."),
+      object<P>("pressure", &P::pressure, &pressure_schema,
+                "Pressure on the packing: a lid or [Erokhin-Berkov]'s top layer."),
       object<P>("bonds", &P::bonds, &bonds_schema,
-                "Beam bonds between particles (seed 003): axial, shear, bending and torsion stiffness, local "
+                "Beam bonds between particles ([Voxel-beams]): axial, shear, bending and torsion stiffness, local "
                 "damping, strength."),
       object<P>("floor", &P::floor, &floor_schema,
-                "A wall side as a floor with static and dynamic friction and a stick flag (seed 003)."),
+                "A wall side as a floor with static and dynamic friction and a stick flag ([Voxel-beams])."),
       object<P>("particles", &P::particles, &generator_schema, "Particle generator."),
-      object_list<P>("clumps", &P::clumps, &clump_schema,
-                     "Rigid clumps of pebbles (seed 000), added to the generator's particles: cubes, bars or lists of "
-                     "spheres moving as one body (velocity_verlet only)."),
+      object_list<P>(
+          "clumps", &P::clumps, &clump_schema,
+          "Rigid clumps of pebbles ([PFC-dipole]), added to the generator's particles: cubes, bars or lists of "
+          "spheres moving as one body (velocity_verlet only)."),
       object_list<P>("protocol", &P::protocol, &protocol_phase_schema,
                      "Phases run in order by the app and the runner (empty: one open-ended run)."),
       object_list<P>("timeline", &P::timeline, &timeline_entry_schema,

@@ -10,7 +10,7 @@ namespace lodestone {
 namespace {
 
 // 1 Oe is the H that gives B = 1e-4 T in vacuum (B = mu0 H); 1 G (flux) = 1e-4 T.
-// CGS magnetisation: 1 emu/cm^3 = 1e3 A/m; the powder literature writes it "G" (seed 004: Ms = 380 G).
+// CGS magnetisation: 1 emu/cm^3 = 1e3 A/m; the powder literature writes it "G" ([Erokhin-Berkov]: Ms = 380 G).
 const std::vector<UnitFactor> kDimensionless = {{"", 1.0}};
 const std::vector<UnitFactor> kLength = {{"m", 1.0},   {"cm", 1e-2}, {"mm", 1e-3},
                                          {"um", 1e-6}, {"µm", 1e-6}, {"nm", 1e-9}};

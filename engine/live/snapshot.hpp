@@ -30,7 +30,7 @@ struct ParticleSnapshot {
   // it, so a cluster keeps its label, and its colour, while others join it) and its size.
   std::vector<std::uint64_t> cluster;
   std::vector<std::uint32_t> cluster_size;
-  // Intact beam bonds (seed 003) as pairs of indices into these arrays: (2 x B). Broken bonds are
+  // Intact beam bonds ([Voxel-beams]) as pairs of indices into these arrays: (2 x B). Broken bonds are
   // counted in Observables::broken_bonds.
   std::vector<std::uint32_t> bonds;
 

@@ -1,11 +1,11 @@
 #pragma once
-// Point-dipole pair interaction in SI (seed 000 eqs. 8-10, seed 002 eqs. 34-39).
+// Point-dipole pair interaction in SI ([PFC-dipole] eqs. 8-10, [Dominik-Nubold] eqs. 34-39).
 // With r = x_i - x_j, n = r/|r| (from j to i) and c = mu0/4pi:
 //   F_i = 3c/r^4 [ n (mi.mj) + mi (mj.n) + mj (mi.n) - 5 n (mi.n)(mj.n) ],  F_j = -F_i
 //   T_i = c/r^3 [ 3 (mi x n)(mj.n) - mi x mj ],  T_j likewise with i <-> j (even in n)
 //   U   = -c/r^3 [ 3 (mi.n)(mj.n) - mi.mj ]
-// Seed 000 prints the bracket as the force on piece 2 with n12 = r1 - r2; it is the force on
-// piece 1 (the expression is odd in n; see shared/seeds/README.md). Two moments head to tail
+// [PFC-dipole] prints the bracket as the force on piece 2 with n12 = r1 - r2; it is the force on
+// piece 1 (the expression is odd in n; docs/references.md, known slips). Two moments head to tail
 // along the axis attract: F_i = -6c m^2/r^4 n.
 // `cap` (PFC dipole_cap) replaces smaller distances in force, torque and energy.
 

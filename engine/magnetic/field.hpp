@@ -1,6 +1,6 @@
 #pragma once
 // The external field B(t, x) = B_program(t) + G (x - x0) and its stage: field torque m x B and force
-// grad(m.B) = G^T m (seed 000 eqs. 4-5, seed 002 eq. 40).
+// grad(m.B) = G^T m ([PFC-dipole] eqs. 4-5, [Dominik-Nubold] eq. 40).
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"

@@ -200,7 +200,7 @@ void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team) {
   state.energy.dipole = dipole_pass(model, state, p.force.data(), p.torque.data(), team);
 }
 
-// Seed 002 App. A.8 with a first-order series (eq. 51, m = 1), the derivative taken from the last two
+// [Dominik-Nubold] App. A.8 with a first-order series (eq. 51, m = 1), the derivative taken from the last two
 // full passes (engine/magnetic/magnetics.hpp). Force passes are counted, not steps, so that Heun's trial pass
 // (made before the step counter moves) and the pass after it agree on whether they are full.
 void dipole_stage(const Model& model, State& state, bool trial, ThreadTeam& team) {

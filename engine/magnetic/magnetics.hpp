@@ -1,11 +1,11 @@
 #pragma once
 // Magnetic stages: the moment update (rigid dipoles: body-frame moment rotated into the world
-// frame, seed 000; Stoner-Wohlfarth: the equilibrium direction on the continuous branch, seed 004;
+// frame, [PFC-dipole]; Stoner-Wohlfarth: the equilibrium direction on the continuous branch, [Erokhin-Berkov];
 // induced: chi V B / mu0, optionally self-consistent with the neighbours) and the dipole-dipole pass, with cutoff
 // through the Verlet list, the exact sum over all pairs (the reference path; minimum image on periodic axes) or
 // its Barnes-Hut approximation (engine/magnetic/dipole_tree.hpp; open boundaries only).
 //
-// Multiple time steps (seed 002 App. A.8, magnetics.force_interval = k > 1). The dipole pass runs in
+// Multiple time steps ([Dominik-Nubold] App. A.8, magnetics.force_interval = k > 1). The dipole pass runs in
 // full every k-th force pass; in between, the dipole force, torque and energy of each particle are
 // extrapolated to first order in time from the last two full passes (at t_a and t_b):
 //   F(t) = F_b + (t - t_b) (F_b - F_a) / (t_b - t_a)

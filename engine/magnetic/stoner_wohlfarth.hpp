@@ -1,5 +1,5 @@
 #pragma once
-// Stoner-Wohlfarth moment of a uniaxial single-domain particle (seed 004 eqs. 1-4).
+// Stoner-Wohlfarth moment of a uniaxial single-domain particle ([Erokhin-Berkov] eqs. 1-4).
 //
 // With h = H / H_K, H_K = 2K / (mu0 Ms) (in CGS 2K/Ms), the energy per 2KV is
 //   e(psi) = -h cos(theta - psi) - 1/2 cos^2 psi,

@@ -1,5 +1,5 @@
 #pragma once
-// A protocol: the phases of a preset run in order (seed 004 Sec. 3: placement, overlap removal,
+// A protocol: the phases of a preset run in order ([Erokhin-Berkov] Sec. 3: placement, overlap removal,
 // drop, alignment under field and pressure). Each phase changes preset fields with
 // {"dotted.path": value} when it starts (numeric segments index lists: "materials.0.friction");
 // the changes add up from phase to phase. A phase ends after its duration or when its condition

@@ -218,7 +218,7 @@ std::int64_t Session::run(std::int64_t steps) {
   return done;
 }
 
-// tau_0.95 of seed 004: the first time in this phase at which <cos theta> of the easy axes with
+// tau_0.95 of [Erokhin-Berkov]: the first time in this phase at which <cos theta> of the easy axes with
 // the field reaches 0.95 (only while a field is on).
 void Session::track_alignment() {
   const State& s = state();

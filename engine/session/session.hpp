@@ -6,7 +6,7 @@
 // goes through here, so that a saved document replays the run.
 //
 // A preset with a protocol runs its phases in order: each starts by applying its changes to the
-// preset's parameters and ends after its duration or when its condition holds (seed 004 Sec. 3).
+// preset's parameters and ends after its duration or when its condition holds ([Erokhin-Berkov] Sec. 3).
 // Timeline entries (docs/session-log.md) apply just before the step they were recorded at.
 
 #include "engine/analysis/observables.hpp"
@@ -21,7 +21,7 @@
 
 namespace lodestone {
 
-inline constexpr double kAlignmentThreshold = 0.95;  // <cos theta> defining tau_0.95 (seed 004)
+inline constexpr double kAlignmentThreshold = 0.95;  // <cos theta> defining tau_0.95 ([Erokhin-Berkov])
 
 class Session {
  public:
@@ -59,7 +59,7 @@ class Session {
   // Counts changes of parameters() (an edit, a phase start, a timeline entry).
   std::uint64_t parameters_revision() const { return parameters_revision_; }
 
-  // Protocol (seed 004 Sec. 3). Without one: a single open-ended phase.
+  // Protocol ([Erokhin-Berkov] Sec. 3). Without one: a single open-ended phase.
   int phase_count() const { return static_cast<int>(document_.protocol.size()); }
   std::string phase_label() const;  // "2/3 drop", or "" without a protocol
   bool protocol_finished() const { return state().protocol_finished; }

@@ -1,5 +1,5 @@
 #pragma once
-// Gravity and global viscous damping -gamma v, -R^2 gamma* omega (seed 004 eqs. 5-6), with the Langevin
+// Gravity and global viscous damping -gamma v, -R^2 gamma* omega ([Erokhin-Berkov] eqs. 5-6), with the Langevin
 // force matched to the damping at T > 0 (engine/step/thermal.hpp).
 
 #include "engine/core/model.hpp"

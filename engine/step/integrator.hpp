@@ -1,10 +1,10 @@
 #pragma once
 // Two schemes (per preset, integrator.scheme):
 //  - velocity Verlet for translation; rotation of spheres by the exact quaternion update for the
-//    half-step angular velocity, renormalised every step (seed 002 App. A.3, seed 004 App. A).
+//    half-step angular velocity, renormalised every step ([Dominik-Nubold] App. A.3, [Erokhin-Berkov] App. A).
 //    For a configuration-dependent pair interaction whose forces and torques balance (sum of
 //    x x F + T = 0) this scheme conserves total angular momentum to round-off.
-//  - overdamped (seed 004 Sec. 2.3): inertia neglected in eqs. 5-6, so v = F / gamma and
+//  - overdamped ([Erokhin-Berkov] Sec. 2.3): inertia neglected in eqs. 5-6, so v = F / gamma and
 //    omega = T / (R^2 gamma*), where F and T leave out the damping terms; advanced with Heun's
 //    method (explicit trapezoid: Euler predictor, then the mean of the two slopes). Simulation
 //    drives the two force passes; the helpers here do the arithmetic.

@@ -2,7 +2,7 @@
 // Neighbour search: a cell grid sorts particles into cells no smaller than the largest
 // interaction range plus the Verlet skin; pairs found in neighbouring cells go into two Verlet
 // lists (contacts, dipoles) that stay valid until some particle has moved half the skin
-// (seed 002 App. A.7, eq. 50 with the per-particle criterion). Cost is linear in N.
+// ([Dominik-Nubold] App. A.7, eq. 50 with the per-particle criterion). Cost is linear in N.
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"

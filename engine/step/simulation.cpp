@@ -166,7 +166,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   apply_gravity_and_damping(model_, state_, dt);
   apply_top_layer_pressure(model_, state_);
   update_lid_velocity(model_, state_);
-  apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces (seed 003)
+  apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces ([Voxel-beams])
   sum_clump_forces(model_, state_);
   lap(Stage::BodyForces);
   state_.forces_current = true;

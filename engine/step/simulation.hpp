@@ -1,8 +1,8 @@
 #pragma once
 // A Simulation owns one Model and one State and advances them. The step is a fixed list of
-// named, timed stages (STYLE 8):
+// named, timed stages:
 //   integrate (first half) -> neighbours -> moments -> contacts -> dipoles -> bonds -> field & body forces
-//   (the floor, seed 003, last among them)
+//   (the floor, [Voxel-beams], last among them)
 //   -> integrate (second half) -> checks
 // The overdamped scheme runs the force stages twice (Heun's predictor and the new positions).
 // A run that fails a check stops stepping and keeps the message in state().health.

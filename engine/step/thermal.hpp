@@ -1,7 +1,7 @@
 #pragma once
-// Brownian motion at temperature T (environment.temperature): seed 002 Sec. 3 weighs thermal agitation
+// Brownian motion at temperature T (environment.temperature): [Dominik-Nubold] Sec. 3 weighs thermal agitation
 // against dipole coupling (eqs. 1-2). The noise is matched by the fluctuation-dissipation theorem to the
-// engine's viscous damping, force -gamma v and torque -zeta_r omega with zeta_r = R^2 gamma* (seed 004
+// engine's viscous damping, force -gamma v and torque -zeta_r omega with zeta_r = R^2 gamma* ([Erokhin-Berkov]
 // eqs. 5-6, engine/magnetic/field.cpp):
 //  - velocity Verlet: a Langevin force sqrt(2 gamma kT / dt) xi and torque sqrt(2 zeta_r kT / dt) xi'
 //    added to the damping in the force pass, so the step's two half kicks both apply it (as LAMMPS's
@@ -51,10 +51,10 @@ void brownian_slopes(const Model& model, const State& state, double dt, Overdamp
 // to += add, particle by particle (the lid and max_speed are left alone).
 void add_slopes(const OverdampedSlopes& add, OverdampedSlopes& to);
 
-// Seed 002 eqs. 1-2 in SI: the interaction parameter lambda = mu0 mu^2 / (4 pi d^3 kT) (dipole coupling of
+// [Dominik-Nubold] eqs. 1-2 in SI: the interaction parameter lambda = mu0 mu^2 / (4 pi d^3 kT) (dipole coupling of
 // two touching grains over kT) and the interaction radius R_m = (2 mu0 mu^2 / (pi kT))^(1/3) = 2 d lambda^(1/3)
 // (the distance inside which the dipole energy beats the thermal spin-up). mu and d = 2R are the means over
-// the particles that carry a moment (seed 002 uses d = R_i + R_j for unequal grains).
+// the particles that carry a moment ([Dominik-Nubold] uses d = R_i + R_j for unequal grains).
 struct ThermalCoupling {
   bool defined = false;             // T > 0 and at least one particle carries a moment
   int magnetic_particles = 0;       // particles with a moment

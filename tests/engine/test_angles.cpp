@@ -1,6 +1,6 @@
 // Angle distributions (engine/analysis/angles.hpp): theta of the easy axes to the field and psi of the
 // moments to the easy axes, against bins worked out by hand, the Stoner-Wohlfarth closed form at
-// theta = 90 deg (sin psi = h, seed 004 eq. 2), and the alignment the observables compute apart.
+// theta = 90 deg (sin psi = h, [Erokhin-Berkov] eq. 2), and the alignment the observables compute apart.
 
 #include "engine/analysis/angles.hpp"
 #include "engine/analysis/observables.hpp"
@@ -142,11 +142,11 @@ TEST_CASE("angles: no moments, no counts", "[angles]") {
   CHECK(a.mean_psi == 0.0);
 }
 
-TEST_CASE("angles: a Stoner-Wohlfarth grain across the field has sin psi = h (seed 004 eq. 2 at theta = 90 deg)",
+TEST_CASE("angles: a Stoner-Wohlfarth grain across the field has sin psi = h (Erokhin-Berkov eq. 2 at theta = 90 deg)",
           "[angles]") {
   // At theta = 90 deg eq. 2 reads h cos psi = sin psi cos psi: sin psi = h for h < 1, psi = 90 deg
   // (moment along the field) for h >= 1. One grain, axis along x, field along z.
-  const double ms = 3.8e5, k = 3.5e5;  // Sr-ferrite (seed 004)
+  const double ms = 3.8e5, k = 3.5e5;  // Sr-ferrite ([Erokhin-Berkov])
   struct Case {
     double h;
     int bin;  // floor(asin(h) / 5 deg), by hand

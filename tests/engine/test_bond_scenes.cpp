@@ -1,4 +1,4 @@
-// The seed 003 scenes of presets/ (issue 6) do what their descriptions say: run headless from the
+// The [Voxel-beams] scenes of presets/ (issue 6) do what their descriptions say: run headless from the
 // preset files, shortened, checking the behaviour each description promises.
 
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-// Beam bonds (engine/bodies/bonds.hpp, seed 003): rigid-body motion gives no force and no damping, a bonded
+// Beam bonds (engine/bodies/bonds.hpp, [Voxel-beams]): rigid-body motion gives no force and no damping, a bonded
 // cantilever deflects and vibrates as beam theory says, bonds break beyond their strength, presets
 // create them, and checkpoints keep them.
 

@@ -1,4 +1,4 @@
-// The capture experiment of seed 002 Sec. 3.1 and 4.1 (engine/analysis/capture.hpp): the closed forms against
+// The capture experiment of [Dominik-Nubold] Sec. 3.1 and 4.1 (engine/analysis/capture.hpp): the closed forms against
 // the derivation from eq. 10 done by hand, shots whose outcome is certain (head-on with the moments
 // head to tail; far beyond b_max), determinism, and the cross section integral on known profiles.
 
@@ -22,7 +22,7 @@ double effective_potential(double alpha, double mbar, double b, double v, double
 }  // namespace
 
 TEST_CASE("capture: b_max from the barrier of eq. 10, b_max^2 = 3 (alpha / (mbar v^2))^(2/3)", "[capture]") {
-  const CaptureGrains g;  // seed 002 Fig. 2: 20 nm iron, 200 A m^2/kg, 100 K
+  const CaptureGrains g;  // [Dominik-Nubold] Fig. 2: 20 nm iron, 200 A m^2/kg, 100 K
   const double alpha = g.alpha(), mbar = g.reduced_mass();
   REQUIRE(alpha == Approx(1e-7 * 2.0 * g.moment() * g.moment()).epsilon(1e-14));  // eq. 7
   REQUIRE(mbar == Approx(0.5 * g.mass()).epsilon(1e-14));                         // eq. 8, identical grains

@@ -15,7 +15,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-// Overdamped grains with overlaps removed, then a phase that switches a field on (seed 004 style).
+// Overdamped grains with overlaps removed, then a phase that switches a field on ([Erokhin-Berkov] style).
 Preset phased_scene() {
   Preset p = bare_preset();
   p.box.min = Vec3::Zero();

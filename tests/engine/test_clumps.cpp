@@ -1,4 +1,4 @@
-// Clumps (seed 000: rigid groups of pebbles moving as one body). Mass properties of a union of spheres
+// Clumps ([PFC-dipole]: rigid groups of pebbles moving as one body). Mass properties of a union of spheres
 // (engine/bodies/mass_properties.*) against closed forms.
 
 #include "engine/bodies/clumps.hpp"

@@ -1,6 +1,6 @@
 // Clusters (engine/analysis/clusters.hpp): hand-built scenes whose components, shapes, sizes and moments
 // are known from their geometry, built through the real engine (the contacts are those the force
-// pass activated), and the statistics of seed 002 eq. 17 worked out by hand.
+// pass activated), and the statistics of [Dominik-Nubold] eq. 17 worked out by hand.
 
 #include "engine/analysis/clusters.hpp"
 #include "engine/analysis/observables.hpp"

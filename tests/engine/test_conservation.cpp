@@ -1,7 +1,7 @@
 // Conservation laws of the whole step (integrator + contacts + dipoles + field + damping):
 // linear and angular momentum of an isolated dipolar system to round-off, energy of an undamped
-// run to the integrator's O(dt^2), and the energy balance with dissipation (seed 000 "energy
-// partitions"; seed 004 eqs. 5-6 for the viscous damping; seed 000 eqs. 8-10 for the dipoles).
+// run to the integrator's O(dt^2), and the energy balance with dissipation ([PFC-dipole] "energy
+// partitions"; [Erokhin-Berkov] eqs. 5-6 for the viscous damping; [PFC-dipole] eqs. 8-10 for the dipoles).
 
 #include "engine/core/random.hpp"
 #include "test_support.hpp"
@@ -258,7 +258,7 @@ TEST_CASE("two dipoles passing the cutoff: truncation changes the energy by U(r_
   // Plain truncation (docs/physics.md): with DipoleMethod::Cutoff the pair energy drops from
   // U(r_c) to 0 when the pair leaves the cutoff sphere, and nothing pays for it; the direct sum
   // has no such step. Two parallel moments side by side (n perpendicular to m: no torque, pure
-  // repulsion U = c m^2 / r^3, seed 000 eq. 8) fly apart through r_c = 3 mm.
+  // repulsion U = c m^2 / r^3, [PFC-dipole] eq. 8) fly apart through r_c = 3 mm.
   const double m = 5e-5, r_c = 3e-3, v = 0.05;
   for (DipoleMethod method : {DipoleMethod::Cutoff, DipoleMethod::Direct}) {
     Preset p = bare_preset();
@@ -301,7 +301,7 @@ namespace {
 
 // Eight magnetised spheres in a closed 6 mm box under gravity and a rotating field (10 mT at 20 Hz
 // about z): they chain, roll, rub and hit the walls. Linear contacts with friction 0.5 and
-// dashpots (critical ratios 0.2), global viscous damping on translation and rotation (seed 004
+// dashpots (critical ratios 0.2), global viscous damping on translation and rotation ([Erokhin-Berkov]
 // eqs. 5-6), direct dipole sum.
 Preset lossy_box() {
   Preset p = bare_preset();
@@ -350,7 +350,7 @@ BalanceRun balance_run(Preset p, double dt, std::int64_t steps) {
 }  // namespace
 
 TEST_CASE("energy balance with friction, dashpots, viscous damping and field work is second order", "[conservation]") {
-  // total + dissipated - field work is constant for the exact motion (seed 000 energy partitions);
+  // total + dissipated - field work is constant for the exact motion ([PFC-dipole] energy partitions);
   // the engine books each loss as velocity Verlet applies it (trapezoid of old and new forces over
   // the half-step velocity), so what remains is the integrator's O(dt^2) error. Same physical time
   // (70 ms) at dt, dt/2 and dt/4: second order divides the error by 16 from dt to dt/4, first order
@@ -432,7 +432,7 @@ RockingRun rocking_balance(Preset p, double dt, std::int64_t steps) {
 }
 
 void check_rocking_balance(ContactLaw law, const char* name) {
-  // A stuck shear spring stores energy, a slip is booked as friction loss (seed 001 plastic slip);
+  // A stuck shear spring stores energy, a slip is booked as friction loss ([Yade-law] plastic slip);
   // the balance must be constant to O(dt^2) (docs/physics.md) like any other part of the step.
   // dt is a tenth of the suggested step (omega dt = 1/(20 pi) for the normal spring), well inside
   // the asymptotic range. Bound: the sphere leaves and hits the floor a few times; each opening or

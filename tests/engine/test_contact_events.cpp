@@ -1,4 +1,4 @@
-// Contact callback events (seed 000, 'Callback Events': contact_activated when a contact becomes
+// Contact callback events ([PFC-dipole], 'Callback Events': contact_activated when a contact becomes
 // active, slip_change with mode 0 'slip has initiated' / 1 'slip has ended'). The engine counts
 // them in State::events (EventLog) and keeps the most recent ones with the step and the two ids;
 // walls appear as id_b = kWallIdBase + side, side = 2 axis + upper.

@@ -1,10 +1,10 @@
 // Contact laws against closed forms and independent computations.
 //
 // Sources:
-//  - seed 000 (PFC linear model): linear spring kn, ks with Coulomb slip, rgap, lin_mode,
+//  - [PFC-dipole] (PFC linear model): linear spring kn, ks with Coulomb slip, rgap, lin_mode,
 //    dashpot dp_nratio / dp_sratio / dp_mode 0-3, inheritance (eqs. 11-12), deformability
 //    (emod, kratio).
-//  - seed 004 eqs. 7-9: Hertz normal force fn = 4/3 E* sqrt(R*) delta^{3/2}, Coulomb friction
+//  - [Erokhin-Berkov] eqs. 7-9: Hertz normal force fn = 4/3 E* sqrt(R*) delta^{3/2}, Coulomb friction
 //    |Ft| <= mu fn against the tangential relative velocity, 1/E* = (1-nu1^2)/E1 + (1-nu2^2)/E2.
 //
 // Every impact scene here is head-on with no gravity, so the relative motion is the
@@ -127,7 +127,7 @@ double wall_overlap(const State& s, double floor) {
 
 // [SECTION] Closed forms
 
-// Linear spring-dashpot impact (seed 000 linear model), overlap x(0) = 0, x'(0) = v0.
+// Linear spring-dashpot impact ([PFC-dipole] linear model), overlap x(0) = 0, x'(0) = v0.
 //   m* x'' = -k x - c x',  c = 2 beta sqrt(m* k),  w0 = sqrt(k/m*),  wd = w0 sqrt(1 - beta^2)
 //   x(t) = (v0/wd) exp(-beta w0 t) sin(wd t)
 //   x'(t) = v0 exp(-beta w0 t) (cos(wd t) - (beta w0/wd) sin(wd t))
@@ -186,7 +186,7 @@ double hertz_time_integral() {
   return sum * h / 3.0;
 }
 
-double effective_modulus(const Material& a, const Material& b) {  // seed 004 eq. 9
+double effective_modulus(const Material& a, const Material& b) {  // [Erokhin-Berkov] eq. 9
   return 1.0 / ((1.0 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus +
                 (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);
 }
@@ -233,7 +233,7 @@ Preset frictionless_preset() {
 
 TEST_CASE("linear law: head-on restitution and contact time match the damped oscillator", "[contact]") {
   // Material defaults: kn = 1e3 N/m, density 7500 kg/m^3; R = 1 mm gives m = 3.14e-5 kg.
-  // Pair: kn in series = kn/2 (seed 000 eq. 11), m* = m/2. Wall of the same material: kn/2, m* = m.
+  // Pair: kn in series = kn/2 ([PFC-dipole] eq. 11), m* = m/2. Wall of the same material: kn/2, m* = m.
   // v0 = 0.2 m/s gives a largest overlap v0/w0 of 3-5 % of R.
   const double v0 = 0.2;
   for (int dp_mode : {0, 1}) {
@@ -298,7 +298,7 @@ TEST_CASE("Hertz law: undamped impact reaches delta_max and lasts t_c of the Her
   const double beta_form = 0.4 * std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);
   REQUIRE(integral == Approx(beta_form).epsilon(1e-9));
 
-  // Two different materials and radii (so E*, R* and m* mix both sides, seed 004 eq. 9), and a
+  // Two different materials and radii (so E*, R* and m* mix both sides, [Erokhin-Berkov] eq. 9), and a
   // sphere against a wall of the second material (R* = R, m* = m).
   Preset base = frictionless_preset();
   base.contact.law = ContactLaw::HertzMindlin;
@@ -442,7 +442,7 @@ double equilibrium_overlap(const Preset& p, double weight) {
 // Impulse carried by the normal dashpot while the sphere sinks from overlap 0 to delta_eq. The
 // dashpot force is c(delta) delta', an exact differential, so the impulse does not depend on the
 // path: linear c delta_eq; Hertz (Tsuji form, c = C delta^{1/4}) 4/5 C delta_eq^{5/4}. The
-// Coulomb limit uses the elastic normal force only (seed 000 linear model; the Hertz law does the
+// Coulomb limit uses the elastic normal force only ([PFC-dipole] linear model; the Hertz law does the
 // same), so the friction impulse falls short of mu m g t by mu times this.
 double settling_dashpot_impulse(const Preset& p, double m, double delta_eq) {
   const Material& mat = p.materials[0];
@@ -526,7 +526,7 @@ TEST_CASE("a sphere launched sliding ends rolling at 5/7 v0 after 2 v0 / (7 mu g
 TEST_CASE("Coulomb limit in the laws: |Ft| <= mu fn, exact when slipping, -k us when sticking", "[contact]") {
   // Direct evaluation of linear_contact() and hertz_mindlin_contact() on random geometries, with
   // no relative velocity (no dashpot): the tangential force must be -k_t us below the limit
-  // (seed 001 elastic shear spring) and mu fn along -us above it (seed 000 Coulomb slip, seed 004
+  // ([Yade-law] elastic shear spring) and mu fn along -us above it ([PFC-dipole] Coulomb slip, [Erokhin-Berkov]
   // eq. 8), with the spring shortened to the limit. Equalities to 1e-12 (rounding only).
   Random rng(7);
   int slipping_cases = 0, sticking_cases = 0;
@@ -711,7 +711,7 @@ TEST_CASE("sphere on an incline: sticks and rolls below tan = 7/2 mu, slides abo
 // [SECTION] 5. lin_mode and rgap
 
 TEST_CASE("lin_mode 1 (incremental) starts from zero force, absolute mode pushes kn delta0", "[contact]") {
-  // Seed 000: with lin_mode 0 the normal force is kn times the overlap (plus rgap); with lin_mode 1
+  // [PFC-dipole]: with lin_mode 0 the normal force is kn times the overlap (plus rgap); with lin_mode 1
   // it is updated by kn times the overlap increment, starting at zero when the contact activates.
   // Two spheres created overlapping by delta0, at rest, no gravity.
   const double delta0 = 2e-5;
@@ -748,7 +748,7 @@ TEST_CASE("lin_mode 1 (incremental) starts from zero force, absolute mode pushes
 }
 
 TEST_CASE("rgap: a contact is active up to a gap of rgap and pushes kn (rgap - gap)", "[contact]") {
-  // Seed 000: the linear contact is active when the surface gap g <= rgap, with fn = kn (rgap - g)
+  // [PFC-dipole]: the linear contact is active when the surface gap g <= rgap, with fn = kn (rgap - g)
   // (absolute mode). A pair at rest with gap 2e-5 m and rgap 5e-5 m feels kn x 3e-5 m; a pair
   // with gap 6e-5 m feels nothing. Released, the pushed pair separates and the spring's energy
   // 1/2 kn (rgap - g)^2 all goes into relative motion: v_rel = (rgap - g) sqrt(kn / m*).
@@ -785,7 +785,7 @@ TEST_CASE("rgap: a contact is active up to a gap of rgap and pushes kn (rgap - g
 // [SECTION] 6. Deformability
 
 TEST_CASE("deformability: kn = pi r_min^2 E* / (R1 + R2), ks = kn / kratio", "[contact]") {
-  // Seed 000 'deformability' (emod, kratio): kn = A E*/L with A = pi min(R1, R2)^2, L = R1 + R2;
+  // [PFC-dipole] 'deformability' (emod, kratio): kn = A E*/L with A = pi min(R1, R2)^2, L = R1 + R2;
   // a wall: A = pi R^2, L = R. ks = kn / kratio; kratio = 0 sets ks = 0. The material kn, ks
   // (1e3 N/m) are then ignored. Measured on static forces at known overlaps (the initial force
   // pass) and on the shear force after one step of known tangential motion.
@@ -833,7 +833,7 @@ TEST_CASE("deformability: kn = pi r_min^2 E* / (R1 + R2), ks = kn / kratio", "[c
 // [SECTION] 7. Mixing
 
 TEST_CASE("mix_materials: series stiffness, minimum friction, E* and G*", "[contact]") {
-  // Seed 000 eq. 11 (1/k = 1/k1 + 1/k2), eq. 12 (mu = min), seed 004 eq. 9 (1/E* sums
+  // [PFC-dipole] eq. 11 (1/k = 1/k1 + 1/k2), eq. 12 (mu = min), [Erokhin-Berkov] eq. 9 (1/E* sums
   // (1 - nu^2)/E), Mindlin 1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2 (Johnson). Computed here
   // from the formulas; equal to rounding (1e-14).
   Material a, b;
@@ -879,7 +879,7 @@ TEST_CASE("mix_materials: series stiffness, minimum friction, E* and G*", "[cont
 // [SECTION] 8. Dashpot modes
 
 TEST_CASE("dashpot modes: slip-cut shear (2, 3) and no-tension normal (1, 3)", "[contact]") {
-  // Seed 000 dp_mode: 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both. Dashpot force
+  // [PFC-dipole] dp_mode: 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both. Dashpot force
   // -2 beta sqrt(m* k) v. Direct evaluation of linear_contact() on one geometry: sphere i above
   // j along z, overlap delta, i moving sideways at vt (and along the normal at vn).
   PairCoefficients pair;

@@ -1,4 +1,4 @@
-// Square-magnet verification (seed 000, 'Usage and Verification': "compares the analytic response of the
+// Square-magnet verification ([PFC-dipole], 'Usage and Verification': "compares the analytic response of the
 // attractive forces/moments of a square magnet with increasing levels of discretization of a cube with
 // dipoles"). Two cubes of edge a, uniformly magnetised along z (M), face to face on the z axis at gap g.
 // Each is a clump of n^3 pebbles carrying M (a/n)^3 at the centres of its n^3 cells; the force between
@@ -101,7 +101,7 @@ double cube_force_closed_form(double a, double g, double m) {
   return akoun_yonnet_fz(h, h, h, h, h, h, 0.0, 0.0, a + g, mu0 * m, mu0 * m);
 }
 
-// The discretised cubes: n^3 point dipoles M (a/n)^3 at the cell centres, the double sum of seed 000 eq. 8.
+// The discretised cubes: n^3 point dipoles M (a/n)^3 at the cell centres, the double sum of [PFC-dipole] eq. 8.
 double cube_force_dipoles(double a, double g, double m, int n) {
   const double cell = a / n, moment = m * cell * cell * cell;
   std::vector<Vec3> lower, upper;

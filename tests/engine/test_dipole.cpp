@@ -1,5 +1,5 @@
 // Two-dipole force, torques and energy against the closed form and against finite differences
-// of the energy (seed 000 eqs. 8-10, seed 002 eqs. 34-39).
+// of the energy ([PFC-dipole] eqs. 8-10, [Dominik-Nubold] eqs. 34-39).
 
 #include "engine/core/random.hpp"
 #include "engine/magnetic/dipole.hpp"

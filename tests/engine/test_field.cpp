@@ -1,6 +1,6 @@
-// External field: libration of a rigid dipole (seed 000 eq. 5, seed 002 eqs. 40-41), the field
+// External field: libration of a rigid dipole ([PFC-dipole] eq. 5, [Dominik-Nubold] eqs. 40-41), the field
 // programs against their closed forms, unit conversion B = mu0 H, the gradient force
-// grad(m.B) = G^T m (seed 000 eq. 4) against finite differences of the Zeeman energy, and the
+// grad(m.B) = G^T m ([PFC-dipole] eq. 4) against finite differences of the Zeeman energy, and the
 // work a time-varying field does on the moments.
 
 #include "engine/magnetic/field.hpp"
@@ -36,7 +36,7 @@ Preset dipole_in_field(double angle, double dt) {
 
 double inertia_of_sphere() {
   const double mass = Material{}.density * sphere_volume(kRadius);
-  return 0.4 * mass * kRadius * kRadius;  // seed 004: I = 2/5 m R^2
+  return 0.4 * mass * kRadius * kRadius;  // [Erokhin-Berkov]: I = 2/5 m R^2
 }
 
 // Signed angle of the moment from the field (z) in the x-z plane; the sphere turns about y.
@@ -79,8 +79,8 @@ Libration librate(Session& sim, std::int64_t steps) {
 }  // namespace
 
 TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[field]") {
-  // Torque m x B (seed 000 eq. 5, seed 002 eq. 40) on a sphere of inertia I = 2/5 m R^2:
-  // I theta'' = -m B sin(theta), a pendulum. Small amplitude: omega0 = sqrt(m B / I) (seed 002
+  // Torque m x B ([PFC-dipole] eq. 5, [Dominik-Nubold] eq. 40) on a sphere of inertia I = 2/5 m R^2:
+  // I theta'' = -m B sin(theta), a pendulum. Small amplitude: omega0 = sqrt(m B / I) ([Dominik-Nubold]
   // eq. 41 with mu* = m sin theta), and the period grows with the amplitude theta0 as
   // T = T0 (1 + theta0^2/16 + 11 theta0^4/3072 + ...). Large amplitude: T = 4 K(sin(theta0/2)) / omega0.
   const double inertia = inertia_of_sphere();
@@ -145,7 +145,7 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
   }
 
   SECTION("rotational damping turns the moment into the field") {
-    // I theta'' = -m B theta - R^2 gamma* theta' (seed 004 eq. 6): the amplitude decays as
+    // I theta'' = -m B theta - R^2 gamma* theta' ([Erokhin-Berkov] eq. 6): the amplitude decays as
     // exp(-Gamma t), Gamma = R^2 gamma* / (2 I). Gamma = 0.2 omega0; after 10 T0 the small-angle
     // envelope is theta0 exp(-4 pi) (omega0 / omega_d) = 3.5e-6 theta0. From 2.5 rad (nearly
     // upside down) the pendulum first swings through large angles, then decays the same way.
@@ -279,8 +279,8 @@ TEST_CASE("field strengths in Oe and kOe convert by B = mu0 H", "[field]") {
 
 TEST_CASE("in a field gradient the force is grad(m.B) = G^T m and the torque m x B(x)", "[field]") {
   // B(x) = B0 + G (x - x0) with G symmetric and traceless (curl B = 0, div B = 0). Zeeman energy
-  // U = -m.B(x) (seed 000 eq. 4 gives F = grad(m.B)); the torque is m x B at the particle's
-  // position (seed 000 eq. 5). Independent check: central differences of observe().zeeman when
+  // U = -m.B(x) ([PFC-dipole] eq. 4 gives F = grad(m.B)); the torque is m x B at the particle's
+  // position ([PFC-dipole] eq. 5). Independent check: central differences of observe().zeeman when
   // the particle is displaced or rotated. U is linear in x, so the difference quotient is exact up
   // to round-off (relative 1e-16 / h ~ 1e-10 of U / h); in the rotation angle it errs by a^2/6 ~ 2e-11.
   Mat3 g;

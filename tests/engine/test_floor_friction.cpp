@@ -1,4 +1,4 @@
-// The floor with static and dynamic friction (engine/contact/law_floor.hpp, seed 003): a particle on a floor
+// The floor with static and dynamic friction (engine/contact/law_floor.hpp, [Voxel-beams]): a particle on a floor
 // tilted below atan(mu_s) stays, above it slides with g (sin a - mu_d cos a), and a sliding particle stops
 // and sticks again.
 

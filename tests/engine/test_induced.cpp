@@ -1,7 +1,7 @@
 // Induced (soft) moments, materials[].moment_model = induced (engine/magnetic/magnetics.cpp): m = a B with
 // a = chi V / mu0, B the applied field, plus the neighbours' dipole fields after
 // magnetics.induced_iterations Jacobi passes. Checked against closed forms: one sphere in a uniform
-// field, two frozen moments (point dipoles, seed 000 eqs. 8-10), the self-consistent pair and the
+// field, two frozen moments (point dipoles, [PFC-dipole] eqs. 8-10), the self-consistent pair and the
 // iterates that lead to it, and the energy of a linear moment, -1/2 m.B, in a gradient and a ramp.
 
 #include "engine/magnetic/dipole.hpp"

@@ -1,5 +1,5 @@
 // The integrator (engine/step/integrator.cpp): velocity Verlet for translation and the exact quaternion
-// update for the rotation of spheres, renormalised every step (seed 002 App. A.3, eq. 32).
+// update for the rotation of spheres, renormalised every step ([Dominik-Nubold] App. A.3, eq. 32).
 // Cases where the discrete motion equals the exact one: free flight, constant force, constant
 // angular velocity; the unit quaternion; the periodic wrap.
 
@@ -133,7 +133,7 @@ TEST_CASE("a constant angular velocity turns the orientation by omega t", "[inte
 }
 
 TEST_CASE("the orientation quaternion stays unit under changing torques", "[integrator]") {
-  // Seed 002 eq. 32: renormalised after every step. Three dipoles tumbling in a rotating field and
+  // [Dominik-Nubold] eq. 32: renormalised after every step. Three dipoles tumbling in a rotating field and
   // each other's fields, far apart (no contacts), 5000 steps at 0.05 rad per step.
   Preset p = bare_preset();
   p.magnetics.method = DipoleMethod::Direct;

@@ -1,4 +1,4 @@
-// The sand contact law (seed 002 App. A.5-A.6, engine/contact/law_sand.hpp): the displacements of eqs.
+// The sand contact law ([Dominik-Nubold] App. A.5-A.6, engine/contact/law_sand.hpp): the displacements of eqs.
 // 42-49 against closed forms for rigid motion, rolling, twisting and sliding; plastic motion of the
 // contact; adhesion (equilibrium separation, pull-off, breaking); forces as derivatives of the
 // energy; conservation of angular momentum and the energy balance.

@@ -1,4 +1,4 @@
-// The magnetic stage as the engine runs it (seed 000): moments rotated with the body, the
+// The magnetic stage as the engine runs it ([PFC-dipole]): moments rotated with the body, the
 // activity distance (PFC dipole_d), the capping distance, the cutoff, and the pair sum.
 
 #include "engine/magnetic/dipole.hpp"

@@ -1,6 +1,6 @@
-// prepare_model(): the suggested time step dt = 1/(2 pi omega_max) (seed 003: dt < 1/(2 pi
-// omega0max), omega0max = sqrt(k/m_min)) and what limits it, pair coefficients in series (seed 000
-// eqs. 11-12, seed 004 eq. 9), an explicit time step, and the periodic-box check.
+// prepare_model(): the suggested time step dt = 1/(2 pi omega_max) ([Voxel-beams]: dt < 1/(2 pi
+// omega0max), omega0max = sqrt(k/m_min)) and what limits it, pair coefficients in series ([PFC-dipole]
+// eqs. 11-12, [Erokhin-Berkov] eq. 9), an explicit time step, and the periodic-box check.
 
 #include "engine//core/model.hpp"
 #include "engine/step/model_preparation.hpp"
@@ -26,7 +26,7 @@ double suggested_for(double omega) {
 
 TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))", "[model]") {
   // Two sizes (R = 0.5 mm and 0.3 mm), one material with kn = 1200 N/m and ks = 900 N/m: the
-  // stiffest spring is the normal one, in series for two equal materials (seed 000 eq. 11):
+  // stiffest spring is the normal one, in series for two equal materials ([PFC-dipole] eq. 11):
   // k = kn kn / (kn + kn) = 600 N/m; the lightest sphere sets m_min.
   Preset p = bare_preset();
   p.materials[0].kn = 1200.0;
@@ -75,7 +75,7 @@ TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))",
 
   SECTION("Hertz-Mindlin: tangent stiffness at 1 % of the largest radius against a wall") {
     // k = max(2 E*, 8 G*) sqrt(R (0.01 R)) with 1/E* = 2 (1 - nu^2)/E, 1/G* = 4 (2 - nu)(1 + nu)/E
-    // for one material (seed 004 eq. 9); nu = 0.3: 2 E* = 1.099 E > 8 G* = 0.905 E.
+    // for one material ([Erokhin-Berkov] eq. 9); nu = 0.3: 2 E* = 1.099 E > 8 G* = 0.905 E.
     p.contact.law = ContactLaw::HertzMindlin;
     Session hertz(p);
     const double e = p.materials[0].youngs_modulus, nu = p.materials[0].poisson_ratio;
@@ -92,7 +92,7 @@ TEST_CASE("the suggested time step of a linear scene is 1/(2 pi sqrt(k/m_min))",
 TEST_CASE("a strong field makes the field torque the limit: omega = sqrt(m B / I)", "[model]") {
   // One sphere, R = 0.5 mm, m = 5e-5 A m^2, I = 2/5 m R^2 = 3.9e-13 kg m^2. The contact limit is
   // sqrt(500 / 3.9e-6) = 1.1e4 rad/s; the field torque sqrt(m B / I) passes it above B = 1 T.
-  // At 40 kOe (4 T, the optimum field of seed 004): 2.3e4 rad/s.
+  // At 40 kOe (4 T, the optimum field of [Erokhin-Berkov]): 2.3e4 rad/s.
   Preset p = bare_preset();
   ParticleEntry e = sphere(Vec3::Zero(), 0.5e-3);
   e.moment = 5e-5;
@@ -135,7 +135,7 @@ TEST_CASE("a strong field makes the field torque the limit: omega = sqrt(m B / I
 }
 
 TEST_CASE("viscous damping can limit the time step: gamma / m and R^2 gamma* / I", "[model]") {
-  // Seed 004 eqs. 5-6: dv/dt = -gamma v / m, a decay rate gamma/m; rotation R^2 gamma* / I =
+  // [Erokhin-Berkov] eqs. 5-6: dv/dt = -gamma v / m, a decay rate gamma/m; rotation R^2 gamma* / I =
   // 2.5 gamma* / m. Here gamma* = 0.02 N s/m on a 0.5 mm sphere (m = 3.9e-6 kg): 1.3e4 /s > the
   // contact 1.1e4 rad/s.
   Preset p = bare_preset();

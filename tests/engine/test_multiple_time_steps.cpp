@@ -1,4 +1,4 @@
-// Multiple time steps for the dipole forces (seed 002 App. A.8, magnetics.force_interval = k):
+// Multiple time steps for the dipole forces ([Dominik-Nubold] App. A.8, magnetics.force_interval = k):
 // k = 1 is the single-step code path bit for bit; between full passes the extrapolated force has the
 // error of a first-order series, O((k dt)^2); the stored passes follow reordered particles and start
 // afresh after edits and protocol phases; a chain-forming scene keeps its observables at k = 4.
@@ -134,7 +134,7 @@ ExtrapolationError pair_error(IntegratorScheme scheme, int k, double dt, double 
   return e;
 }
 
-// Seed 002's subject in miniature: 200 magnetic beads of 1 mm (volume fraction 0.05, periodic box,
+// [Dominik-Nubold]'s subject in miniature: 200 magnetic beads of 1 mm (volume fraction 0.05, periodic box,
 // presets/chains-suspension.json at half the count) in 20 mT join into chains along the field.
 Preset chains_scene(std::uint64_t seed) {
   Preset p = bare_preset();

@@ -1,4 +1,4 @@
-// Neighbour lists (engine/step/neighbor.hpp; seed 002 App. A.7, cell lists and Verlet lists with a
+// Neighbour lists (engine/step/neighbor.hpp; [Dominik-Nubold] App. A.7, cell lists and Verlet lists with a
 // skin, eq. 50 with the per-particle criterion) against an independent O(N^2) search, in open,
 // walled and periodic boxes (minimum image), the rebuild criterion, contact history across
 // rebuilds, and the cutoff dipole sum against the direct one.
@@ -190,7 +190,7 @@ TEST_CASE("the lists are rebuilt only after a particle moved more than half the 
   // step each moves v dt = s / 21, so the displacement first exceeds s/2 after 11 steps (10.5
   // would be the threshold: half a step of margin against round-off). The criterion is per
   // particle (each moved <= s/2, so no pair distance shrank by more than s); the summed velocity
-  // criterion of seed 002 eq. 50 would rebuild about twice as often. Rebuilds: one at
+  // criterion of [Dominik-Nubold] eq. 50 would rebuild about twice as often. Rebuilds: one at
   // construction, then one every 11 steps.
   const double skin = 1e-4, dt = 1e-5;
   const double v = skin / 21.0 / dt;

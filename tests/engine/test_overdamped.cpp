@@ -1,4 +1,4 @@
-// Overdamped integrator (seed 004 eqs. 5-6 without inertia, Heun's method) against closed forms.
+// Overdamped integrator ([Erokhin-Berkov] eqs. 5-6 without inertia, Heun's method) against closed forms.
 
 #include "engine/magnetic/field.hpp"
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-// Pressure on a packing (seed 004 Sec. 3): at rest the floor carries the lid's P A (or the top
+// Pressure on a packing ([Erokhin-Berkov] Sec. 3): at rest the floor carries the lid's P A (or the top
 // layer's pi R^2 P per particle) plus the weight, by force balance on the whole packing.
 
 #include "test_support.hpp"
@@ -56,7 +56,7 @@ TEST_CASE("lid pressure: at rest the floor carries P A plus the weight", "[press
 }
 
 TEST_CASE(
-    "top-layer pressure (seed 004's method): the floor carries pi R^2 P per top particle plus "
+    "top-layer pressure ([Erokhin-Berkov]'s method): the floor carries pi R^2 P per top particle plus "
     "the weight",
     "[pressure]") {
   const double pressure = 100.0, r = 0.5e-3;

@@ -1,4 +1,4 @@
-// Protocol phases (seed 004 Sec. 3): overrides by dotted path, phases in order, end conditions.
+// Protocol phases ([Erokhin-Berkov] Sec. 3): overrides by dotted path, phases in order, end conditions.
 
 #include "engine/io/preset_edits.hpp"
 #include "engine/session/protocol.hpp"

@@ -1,4 +1,4 @@
-// Seed 004's reduced units (App. B; engine/analysis/reduced_units.*): the numbers for the paper's set-up,
+// [Erokhin-Berkov]'s reduced units (App. B; engine/analysis/reduced_units.*): the numbers for the paper's set-up,
 // when they are not defined, the reduced_time column, and that the engine's overdamped dynamics
 // really is App. B's eqs. 15-16, i.e. depends on the scene only through the reduced parameters.
 
@@ -14,7 +14,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-// The paper's material and set-up (seed 004 Sec. 2.3, App. B; presets/powder-alignment.json), with
+// The paper's material and set-up ([Erokhin-Berkov] Sec. 2.3, App. B; presets/powder-alignment.json), with
 // four grains of exactly R_av = 0.5 um on the floor.
 Preset paper_scene() {
   Preset p = load_preset_file(std::string(LODESTONE_SOURCE_DIR) + "/presets/powder-alignment.json");
@@ -53,7 +53,7 @@ struct Scales {
 };
 
 // Radii (mean exactly 1), centres and easy axes in units of R_av; the axes in the upper hemisphere
-// around the field (seed 004 takes 0 <= theta < 90 deg), none near 90 deg.
+// around the field ([Erokhin-Berkov] takes 0 <= theta < 90 deg), none near 90 deg.
 constexpr double kRadii[] = {1.0, 0.9, 1.1, 0.95, 1.05, 0.85, 1.15};
 const Vec3 kCentres[] = {{1.5, 1.5, 1.2}, {4.2, 1.6, 1.0}, {1.6, 4.3, 1.3}, {4.3, 4.4, 1.05},
                          {2.9, 2.9, 2.9}, {2.2, 3.0, 4.9}, {4.2, 3.0, 5.6}};
@@ -75,7 +75,7 @@ Preset scaled_scene(const Reduced& red, const Scales& s, ContactLaw law, double 
   m.anisotropy = 3.0 * e * red.anisotropy / (8.0 * pi);
   p.contact.law = law;
   p.contact.hertz_coulomb.slip_velocity = red.slip * r_av / t_char;
-  p.magnetics.method = DipoleMethod::Off;  // as in seed 004 (beta ~ 50)
+  p.magnetics.method = DipoleMethod::Off;  // as in [Erokhin-Berkov] (beta ~ 50)
   p.field.strength = red.field * 2.0 * m.anisotropy / m.magnetization;
   p.field.direction = Vec3::UnitZ();
   p.environment.gravity = Vec3(0, 0, -red.gravity * e / (4.0 / 3.0 * pi * s.density * r_av));
@@ -121,7 +121,7 @@ Difference run_pair(Session& a, Session& b, int steps, int ratio = 1) {
   return d;
 }
 
-const Scales kPaper{0.5e-6, 1.8e11, 20.0, 5100.0, 3.8e5};  // seed 004's grains
+const Scales kPaper{0.5e-6, 1.8e11, 20.0, 5100.0, 3.8e5};  // [Erokhin-Berkov]'s grains
 const Scales kOther{3.7e-3, 2.3e7, 0.013, 1200.0, 8.1e5};  // mm beads of a soft polymer
 
 }  // namespace

@@ -1,7 +1,7 @@
-// Stoner-Wohlfarth solver (seed 004 eqs. 1-4) against closed forms derived by hand:
+// Stoner-Wohlfarth solver ([Erokhin-Berkov] eqs. 1-4) against closed forms derived by hand:
 //  - theta = 90 deg: h cos psi = sin psi cos psi gives sin psi = h (h < 1), psi = 90 deg beyond;
 //  - the torque sin 2 psi peaks where psi = 45 deg; for theta > 45 deg that happens at
-//    h* = 1 / (2 sin(theta - 45 deg)) (eq. 2 with psi = 45 deg), seed 004 Fig. 3c;
+//    h* = 1 / (2 sin(theta - 45 deg)) (eq. 2 with psi = 45 deg), [Erokhin-Berkov] Fig. 3c;
 //  - for theta <= 45 deg, psi < theta <= 45 deg, so the torque only grows with the field;
 //  - the branch starting at psi = 0 against a field at theta survives up to the astroid field
 //    h_sw = (cos^{2/3} theta + sin^{2/3} theta)^{-3/2} and jumps past it.

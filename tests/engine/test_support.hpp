@@ -1,6 +1,6 @@
 #pragma once
 // Small scenes for engine tests, built through the public preset path (list generator), and a
-// stepping helper that fails the test on any engine warning (STYLE 13).
+// stepping helper that fails the test on any engine warning.
 
 #include "engine/bodies/generator.hpp"
 #include "engine/io/preset_io.hpp"

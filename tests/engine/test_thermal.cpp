@@ -1,7 +1,7 @@
 // Brownian motion (environment.temperature, engine/step/thermal.hpp): the counter-based generator against
 // its reference vectors; equipartition under velocity Verlet; free translational and rotational
 // diffusion under the overdamped scheme; the energy books with noise; determinism (same seed, same
-// run; T = 0 draws nothing); refusals; seed 002's lambda and R_m (eqs. 1-2).
+// run; T = 0 draws nothing); refusals; [Dominik-Nubold]'s lambda and R_m (eqs. 1-2).
 //
 // Statistical tolerances are 4 standard errors of the estimate, worked out in each test from the
 // sample size and the correlation time of what is averaged (a 4-sigma miss has probability 6e-5 for
@@ -212,7 +212,7 @@ TEST_CASE("overdamped free spheres diffuse: <dx^2> = 6 D t, D = kT / gamma, and 
 }
 
 TEST_CASE("Brownian rigid dipoles in a field align as <cos theta> = L(x) = coth x - 1/x, x = m B / kT", "[thermal]") {
-  // Langevin paramagnetism, the single-grain case of seed 002's contest between thermal agitation and
+  // Langevin paramagnetism, the single-grain case of [Dominik-Nubold]'s contest between thermal agitation and
   // magnetic energy: at equilibrium the moments of free rigid dipoles (dipole-dipole forces off) are
   // Boltzmann-distributed about the field, exp(x cos theta), so <cos theta> = coth x - 1/x = 0.5373 at x = 2.
   // Overdamped, D_r = 5 /s, 2 D_r dt = 0.01 (the field turns a grain by at most x D_r dt = 0.01 rad per step).
@@ -316,8 +316,8 @@ TEST_CASE("a temperature needs both dampings and takes kelvin", "[thermal][prese
   CHECK_THROWS_WITH(preset_from_json(j), Catch::Contains("$.environment.temperature"));
 }
 
-TEST_CASE("seed 002 eqs. 1-2: lambda = mu0 mu^2 / (4 pi d^3 kT) and R_m = 2 d lambda^(1/3)", "[thermal]") {
-  // Seed 002 Fig. 2's grains: iron spheres of 20 nm diameter carrying 200 A m^2/kg, at 100 K. By hand:
+TEST_CASE("Dominik-Nubold eqs. 1-2: lambda = mu0 mu^2 / (4 pi d^3 kT) and R_m = 2 d lambda^(1/3)", "[thermal]") {
+  // [Dominik-Nubold] Fig. 2's grains: iron spheres of 20 nm diameter carrying 200 A m^2/kg, at 100 K. By hand:
   // m = 7870 kg/m^3 x 4.19e-24 m^3 = 3.30e-20 kg, mu = 6.59e-18 A m^2, kT = 1.38e-21 J,
   // lambda = 1e-7 x 4.347e-35 / (8e-24 x 1.3806e-21) = 393.6, R_m = 2 x 20 nm x 393.6^(1/3) = 293.1 nm = 29 R
   // (the seed: "about 10 to 100 times larger than the actual particle radius").

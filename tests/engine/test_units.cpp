@@ -95,7 +95,7 @@ TEST_CASE("parse_quantity knows the SI and common units of every quantity", "[un
   CHECK(si("90 deg", Quantity::Angle) == Approx(pi / 2.0).epsilon(1e-12));
   CHECK(si("1e7 erg", Quantity::Energy) == Approx(1.0).epsilon(1e-12));
   CHECK(si("1 eV", Quantity::Energy) == Approx(1.602176634e-19).epsilon(1e-12));
-  // Seed 004's Sr-ferrite anisotropy: 3.5e6 erg/cm^3 = 3.5e5 J/m^3 (1 erg = 1e-7 J, 1 cm^3 = 1e-6 m^3).
+  // [Erokhin-Berkov]'s Sr-ferrite anisotropy: 3.5e6 erg/cm^3 = 3.5e5 J/m^3 (1 erg = 1e-7 J, 1 cm^3 = 1e-6 m^3).
   CHECK(si("3.5e6 erg/cm^3", Quantity::EnergyDensity) == Approx(3.5e5).epsilon(1e-12));
   CHECK(si("25 erg/cm^2", Quantity::SurfaceEnergy) == Approx(0.025).epsilon(1e-12));  // 1 erg/cm^2 = 1e-7 J / 1e-4 m^2
   CHECK(si("25 mJ/m^2", Quantity::SurfaceEnergy) == Approx(0.025).epsilon(1e-12));

@@ -1,4 +1,4 @@
-// The plot history of the desktop app (ui/ui_state.hpp): every series, S(t) of seed 002 eq. 17
+// The plot history of the desktop app (ui/ui_state.hpp): every series, S(t) of [Dominik-Nubold] eq. 17
 // included, stays in step with the time axis when the history thins itself. No ImGui frame, no
 // display.
 

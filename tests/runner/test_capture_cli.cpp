@@ -65,7 +65,7 @@ TEST_CASE("lodestone-capture: a small map, its CSV and the cross sections", "[ca
   CHECK(std::stod(rows[1].back()) == 0.0);  // P = 0 or 1: no binomial error
   CHECK(r.output.find("Eq. 27 fit over the 2 speeds: c = ") != std::string::npos);
   CHECK(r.output.find("sigma ~ v^-1.333") != std::string::npos);          // eq. 14, exact for scaled shots
-  CHECK(r.output.find("b_max at v_th = 403.1 nm") != std::string::npos);  // seed 002 Fig. 2 grains
+  CHECK(r.output.find("b_max at v_th = 403.1 nm") != std::string::npos);  // [Dominik-Nubold] Fig. 2 grains
   CHECK(r.output.find("sigma(v_th)") != std::string::npos);
 }
 

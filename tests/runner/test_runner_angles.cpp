@@ -50,7 +50,7 @@ constexpr double kDeg = M_PI / 180.0;
 TEST_CASE("option --angles writes a block of theta and psi bins at every series row", "[runner][angles]") {
   // Field 0.3 H_K along z (H_K = 2K/Ms of Sr-ferrite). Three grains far apart, no gravity:
   //   a Stoner-Wohlfarth grain with its axis along x: theta = 90 deg (bin 85-90), sin psi = 0.3,
-  //     psi = 17.46 deg (bin 15-20) (seed 004 eq. 2 at theta = 90 deg);
+  //     psi = 17.46 deg (bin 15-20) ([Erokhin-Berkov] eq. 2 at theta = 90 deg);
   //   a rigid dipole with its axis 62 deg from z: theta 62 (bin 60-65), psi 0 (bin 0-5);
   //   a grain without a moment: not counted.
   // Two protocol phases of 10 us, 1 us steps (the grains turn by less than a degree), a row every 5

@@ -141,7 +141,7 @@ TEST_CASE("option --clusters writes n_s at every series row, consistent with the
 TEST_CASE("option --clusters prints the remanence exponent 1 for aligned chains", "[runner][clusters]") {
   // Chains of 2, 3, 4 and 6 spheres along z with moments along z, spheres overlapping by 5 um;
   // incremental linear contacts (no force at creation), no dipole forces, no gravity: nothing
-  // moves, |sum m| = s m exactly (seed 002 eq. 15), and S stays (4 + 9 + 16 + 36) / 15 = 13/3.
+  // moves, |sum m| = s m exactly ([Dominik-Nubold] eq. 15), and S stays (4 + 9 + 16 + 36) / 15 = 13/3.
   std::string particles;
   const int lengths[] = {2, 3, 4, 6};
   for (int c = 0; c < 4; ++c)

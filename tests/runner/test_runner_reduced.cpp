@@ -1,4 +1,4 @@
-// lodestone-run and seed 004's reduced units (App. B; engine/analysis/reduced_units.hpp): what --check prints,
+// lodestone-run and [Erokhin-Berkov]'s reduced units (App. B; engine/analysis/reduced_units.hpp): what --check prints,
 // and the reduced_time column of the time series.
 
 #include "../test_process.hpp"
@@ -30,7 +30,7 @@ std::string preset(const std::string& name) {
   return quoted((kSourceDir / "presets" / name).string());
 }
 
-// Two Sr-ferrite grains of R = 0.5 um on a floor, overdamped (seed 004's material and damping):
+// Two Sr-ferrite grains of R = 0.5 um on a floor, overdamped ([Erokhin-Berkov]'s material and damping):
 // t_char = 20 / (1.8e11 x 0.5e-6) = 2.222e-4 s.
 const char* kTwoGrains = R"({
   "version": 1,
@@ -72,12 +72,13 @@ size_t column(const std::vector<std::string>& header, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("option --check prints seed 004's reduced units for each phase of the powder preset", "[runner][reduced]") {
+TEST_CASE("option --check prints Erokhin-Berkov's reduced units for each phase of the powder preset",
+          "[runner][reduced]") {
   Workdir dir;
   const Result r = dir.run(preset("powder-alignment.json") + " --check");
   REQUIRE(r.code == 0);
-  CHECK_THAT(r.output,
-             Catch::Contains("reduced units (seed 004 App. B)") && Catch::Contains("t_char = gamma / (E R_av)"));
+  CHECK_THAT(r.output, Catch::Contains("reduced units ([Erokhin-Berkov] App. B)") &&
+                           Catch::Contains("t_char = gamma / (E R_av)"));
   // The alignment phase: the paper's t_char (2.2e-4 s for R_av = 0.5 um; the generated grains
   // average a little less), g = 9.81 m/s^2, P = 0.5 atm, K, h = 40 kOe / 18.42 kOe.
   std::smatch m;
@@ -99,7 +100,7 @@ TEST_CASE("option --check says why reduced units are not defined", "[runner][red
   const Result r = dir.run(preset("two-dipoles.json") + " --check");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output,
-             Catch::Contains("reduced units (seed 004 App. B): not defined") && Catch::Contains("overdamped"));
+             Catch::Contains("reduced units ([Erokhin-Berkov] App. B): not defined") && Catch::Contains("overdamped"));
   const Result run = dir.run(preset("two-dipoles.json") + " --steps 2 --quiet --table 0");
   CHECK_THAT(run.output, !Catch::Contains("reduced units"));  // an ordinary run is not cluttered with it
 }

@@ -1,4 +1,4 @@
-// lodestone-run and Brownian motion (environment.temperature): what --check prints (seed 002's lambda
+// lodestone-run and Brownian motion (environment.temperature): what --check prints ([Dominik-Nubold]'s lambda
 // and R_m, eqs. 1-2), and the refusal of a temperature without damping.
 
 #include "../test_process.hpp"
@@ -17,7 +17,7 @@ struct Workdir : lodestone::test::Workdir {
   Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
 };
 
-// Seed 002 Fig. 2's grains: two iron spheres of 20 nm carrying 200 A m^2/kg (6.593e-18 A m^2) at 100 K:
+// [Dominik-Nubold] Fig. 2's grains: two iron spheres of 20 nm carrying 200 A m^2/kg (6.593e-18 A m^2) at 100 K:
 // lambda = 393.6, R_m = 293.1 nm = 14.66 d (tests/engine/test_thermal.cpp works them out by hand).
 std::string iron_grains(const std::string& temperature, const std::string& damping) {
   return R"({
@@ -38,7 +38,8 @@ std::string iron_grains(const std::string& temperature, const std::string& dampi
 
 }  // namespace
 
-TEST_CASE("option --check prints seed 002's lambda and R_m when the temperature is above zero", "[runner][thermal]") {
+TEST_CASE("option --check prints Dominik-Nubold's lambda and R_m when the temperature is above zero",
+          "[runner][thermal]") {
   Workdir dir;
   write_file(dir.path() / "iron.json", iron_grains("100 K", "1e-12"));
   const Result r = dir.run("iron.json --check");
