@@ -17,6 +17,8 @@ double auto_lid_damping(const Model& model, const Particles& p) {
   return model.environment.translational_damping * lid_area(model) / (pi * r_mean * r_mean);
 }
 
+namespace {
+
 void apply_top_layer_pressure(const Model& model, State& state) {
   if (model.pressure.method != PressureMethod::TopLayer || model.pressure.pressure <= 0.0) return;
   Particles& p = state.particles;
@@ -36,6 +38,13 @@ void update_lid_velocity(const Model& model, State& state) {
   }
   const double push = state.wall_force[5].z();  // side 5 = z_max: the particles push it up (> 0)
   state.lid_velocity = (push - model.pressure.pressure * lid_area(model)) / model.lid_damping;
+}
+
+}  // namespace
+
+void apply_pressure(const Model& model, State& state) {
+  apply_top_layer_pressure(model, state);
+  update_lid_velocity(model, state);
 }
 
 void place_lid(const Model& model, State& state) {

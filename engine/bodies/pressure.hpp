@@ -12,9 +12,9 @@
 
 namespace lodestone {
 
-void apply_top_layer_pressure(const Model& model, State& state);
-// Lid velocity from the last contact pass (call after the contact forces).
-void update_lid_velocity(const Model& model, State& state);
+// The pressure stage (after the contact forces): the top layer's forces, or the lid's velocity from the
+// force the particles push it with.
+void apply_pressure(const Model& model, State& state);
 // Puts the lid on the packing (top of the highest sphere, at most the box top) when the lid
 // method has just been switched on; clears the lid state when it is off.
 void place_lid(const Model& model, State& state);

@@ -545,8 +545,8 @@ void DipoleTree::build_lists(int leaf, GroupLists& l) const {
 
 void DipoleTree::add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force,
                             Vec3* torque, double* energy_share) const {
-  thread_local GroupLists lists;
-  int listed = -1;  // the leaf whose lists are in `lists`
+  GroupLists lists;  // this call's interaction lists, rebuilt per target leaf (their vectors grow once per call)
+  int listed = -1;   // the leaf whose lists are in `lists`
   for (size_t s = begin; s < end; ++s) {
     const size_t i = static_cast<size_t>(order_[s]);
     const Vec3& m = moment_[s];

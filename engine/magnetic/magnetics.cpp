@@ -203,7 +203,7 @@ void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team) {
 // [Dominik-Nubold] App. A.8 with a first-order series (eq. 51, m = 1), the derivative taken from the last two
 // full passes (engine/magnetic/magnetics.hpp). Force passes are counted, not steps, so that Heun's trial pass
 // (made before the step counter moves) and the pass after it agree on whether they are full.
-void dipole_stage(const Model& model, State& state, bool trial, ThreadTeam& team) {
+void apply_dipole_forces(const Model& model, State& state, bool trial, ThreadTeam& team) {
   const int k = model.magnetics.force_interval;
   if (k <= 1 || model.magnetics.method == DipoleMethod::Off) {
     compute_dipole_forces(model, state, team);  // the single-step path, untouched

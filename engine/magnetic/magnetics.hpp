@@ -27,6 +27,6 @@ void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team = 
 // The dipole stage as the step runs it: compute_dipole_forces with force_interval = 1, else the full
 // pass (stored in state.dipole_history) or the extrapolation. A `trial` pass (Heun's predictor, at the
 // end of the step being made) is full when the pass that follows it is, and stores nothing.
-void dipole_stage(const Model& model, State& state, bool trial, ThreadTeam& team = ThreadTeam::serial());
+void apply_dipole_forces(const Model& model, State& state, bool trial, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

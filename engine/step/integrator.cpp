@@ -1,5 +1,7 @@
 #include "engine/step/integrator.hpp"
 
+#include "engine/bodies/clumps.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -28,9 +30,10 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
   state.lid_height += dt * state.lid_velocity;  // the servo lid has no inertia
   state.time += dt;
   ++state.step;
+  integrate_clumps_first_half(model, state, dt);
 }
 
-void integrate_second_half(const Model&, State& state, double dt, ThreadTeam& team) {
+void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team) {
   Particles& p = state.particles;
   const double half = 0.5 * dt;
   for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
@@ -39,6 +42,7 @@ void integrate_second_half(const Model&, State& state, double dt, ThreadTeam& te
       p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
     }
   });
+  integrate_clumps_second_half(model, state, dt);
 }
 
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {

@@ -17,9 +17,10 @@
 
 namespace lodestone {
 
-// Half kick with the current forces, drift, rotation, periodic wrap; advances time and step.
+// Half kick with the current forces, drift, rotation, periodic wrap; advances time and step. Clumps
+// (engine/bodies/clumps.hpp) move as rigid bodies in the same stage.
 void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
-// Second half kick with the new forces.
+// Second half kick with the new forces (clumps too).
 void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 // Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).

@@ -20,18 +20,36 @@ namespace lodestone {
 
 std::string_view stage_name(Stage s) {
   switch (s) {
-    case Stage::Integrate: return "integrate";
-    case Stage::Neighbors: return "neighbours";
+    case Stage::FirstHalf: return "integrate (first half)";
+    case Stage::Neighbors: return "neighbour lists";
+    case Stage::ClearForces: return "clear forces";
     case Stage::Moments: return "moments";
     case Stage::Contacts: return "contacts";
     case Stage::Dipoles: return "dipoles";
     case Stage::Bonds: return "bonds";
-    case Stage::BodyForces: return "field, gravity, damping";
+    case Stage::Field: return "field";
+    case Stage::GravityAndDamping: return "gravity, damping";
+    case Stage::Pressure: return "pressure";
+    case Stage::Floor: return "floor";
+    case Stage::Clumps: return "clumps";
+    case Stage::SecondHalf: return "integrate (second half)";
     case Stage::Checks: return "checks";
     case Stage::Count: break;
   }
   return "?";
 }
+
+namespace {
+
+void clear_forces(State& state) {
+  Particles& p = state.particles;
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.force[i].setZero();
+    p.torque[i].setZero();
+  }
+}
+
+}  // namespace
 
 // Charges the wall-clock time since the previous lap to a stage.
 class StageClock {
@@ -81,6 +99,49 @@ bool same_densities(const std::vector<Material>& a, const std::vector<Material>&
 }
 
 }  // namespace
+
+// What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass
+// so that contact history, energy books and events count each step once.
+struct TrialBackup {
+  std::vector<ContactHistory> contacts, walls;
+  EnergyLedger energy;
+  EventLog events;
+  Vec3 total_moment = Vec3::Zero();
+  std::vector<Bond> bonds;
+  std::uint64_t broken_bonds = 0;
+
+  void save(const State& s) {
+    contacts = s.neighbors.contact_history;
+    walls = s.wall_history;
+    energy = s.energy;
+    events = s.events;
+    total_moment = s.total_moment;
+    bonds = s.bonds;
+    broken_bonds = s.broken_bonds;
+  }
+  void restore(State& s) const {
+    s.neighbors.contact_history = contacts;
+    s.wall_history = walls;
+    s.energy = energy;
+    s.events = events;
+    s.total_moment = total_moment;
+    s.bonds = bonds;
+    s.broken_bonds = broken_bonds;
+  }
+};
+
+// The overdamped step's buffers, kept by the simulation so that a step allocates nothing; nothing in them
+// lasts from one step to the next.
+struct OverdampedScratch {
+  StepOrigin origin;
+  OverdampedSlopes k0, k1, noise;
+  TrialBackup backup;
+};
+
+Simulation::Simulation() = default;
+Simulation::~Simulation() = default;
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 
 Simulation::Simulation(Model model, Particles particles) : model_(std::move(model)) {
   state_.particles = std::move(particles);
@@ -149,26 +210,26 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   auto lap = [clock](Stage s) {
     if (clock) clock->lap(s);
   };
-  Particles& p = state_.particles;
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.force[i].setZero();
-    p.torque[i].setZero();
-  }
+  clear_forces(state_);
+  lap(Stage::ClearForces);
   update_moments(model_, state_, team());
   lap(Stage::Moments);
   compute_contact_forces(model_, state_, dt, team());
   lap(Stage::Contacts);
-  dipole_stage(model_, state_, trial, team());
+  apply_dipole_forces(model_, state_, trial, team());
   lap(Stage::Dipoles);
   compute_bond_forces(model_, state_, dt);
   lap(Stage::Bonds);
   apply_field(model_, state_, dt);
+  lap(Stage::Field);
   apply_gravity_and_damping(model_, state_, dt);
-  apply_top_layer_pressure(model_, state_);
-  update_lid_velocity(model_, state_);
+  lap(Stage::GravityAndDamping);
+  apply_pressure(model_, state_);
+  lap(Stage::Pressure);
   apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces ([Voxel-beams])
+  lap(Stage::Floor);
   sum_clump_forces(model_, state_);
-  lap(Stage::BodyForces);
+  lap(Stage::Clumps);
   state_.forces_current = true;
 }
 
@@ -194,57 +255,20 @@ void Simulation::step_verlet(StageClock& clock) {
   const double dt = model_.time_step;
   state_.last_time_step = dt;
   integrate_first_half(model_, state_, dt, team());
-  integrate_clumps_first_half(model_, state_, dt);
-  clock.lap(Stage::Integrate);
+  clock.lap(Stage::FirstHalf);
   refresh_neighbor_lists(model_, state_, team());
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock);
   integrate_second_half(model_, state_, dt, team());
-  integrate_clumps_second_half(model_, state_, dt);
-  clock.lap(Stage::Integrate);
+  clock.lap(Stage::SecondHalf);
 }
-
-namespace {
-
-// What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass
-// so that contact history, energy books and events count each step once.
-struct TrialBackup {
-  std::vector<ContactHistory> contacts, walls;
-  EnergyLedger energy;
-  EventLog events;
-  Vec3 total_moment = Vec3::Zero();
-  std::vector<Bond> bonds;
-  std::uint64_t broken_bonds = 0;
-
-  void save(const State& s) {
-    contacts = s.neighbors.contact_history;
-    walls = s.wall_history;
-    energy = s.energy;
-    events = s.events;
-    total_moment = s.total_moment;
-    bonds = s.bonds;
-    broken_bonds = s.broken_bonds;
-  }
-  void restore(State& s) const {
-    s.neighbors.contact_history = contacts;
-    s.wall_history = walls;
-    s.energy = energy;
-    s.events = events;
-    s.total_moment = total_moment;
-    s.bonds = bonds;
-    s.broken_bonds = broken_bonds;
-  }
-};
-
-}  // namespace
 
 // Heun: slopes k0 at the start (forces are current from the previous step), predictor x0 + dt k0,
 // slopes k1 there, then x0 + dt (k0 + k1)/2; the forces at the new point are the next step's k0.
 void Simulation::step_overdamped(StageClock& clock) {
   if (!state_.forces_current) compute_forces(0.0, nullptr);
-  thread_local StepOrigin origin;
-  thread_local OverdampedSlopes k0, k1, noise;
-  thread_local TrialBackup backup;
+  if (!overdamped_) overdamped_ = std::make_unique<OverdampedScratch>();
+  auto& [origin, k0, k1, noise, backup] = *overdamped_;
   overdamped_slopes(model_, state_, k0);
   double dt = model_.time_step;
   if (model_.integrator.max_displacement && k0.max_speed * dt > *model_.integrator.max_displacement)
@@ -258,7 +282,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   save_origin(state_, origin);
   advance_from(model_, origin, k0.velocity, k0.angular_velocity, k0.lid_velocity, dt, state_);
   state_.time += dt;
-  clock.lap(Stage::Integrate);
+  clock.lap(Stage::FirstHalf);
   backup.save(state_);
   compute_forces(dt, &clock, /*trial=*/true);
   overdamped_slopes(model_, state_, k1);
@@ -271,7 +295,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   advance_from(model_, origin, k1.velocity, k1.angular_velocity, 0.5 * (k0.lid_velocity + k1.lid_velocity), dt, state_);
   ++state_.step;
   state_.last_time_step = dt;
-  clock.lap(Stage::Integrate);
+  clock.lap(Stage::SecondHalf);
   refresh_neighbor_lists(model_, state_, team());
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock);  // velocities are the step's mean: friction and damping see the motion made

@@ -20,7 +20,23 @@
 
 namespace lodestone {
 
-enum class Stage : int { Integrate, Neighbors, Moments, Contacts, Dipoles, Bonds, BodyForces, Checks, Count };
+enum class Stage : int {
+  FirstHalf,
+  Neighbors,
+  ClearForces,
+  Moments,
+  Contacts,
+  Dipoles,
+  Bonds,
+  Field,
+  GravityAndDamping,
+  Pressure,
+  Floor,
+  Clumps,
+  SecondHalf,
+  Checks,
+  Count
+};
 inline constexpr int kStageCount = static_cast<int>(Stage::Count);
 std::string_view stage_name(Stage s);
 
@@ -31,10 +47,14 @@ struct StageTimings {
 };
 
 class StageClock;
+struct OverdampedScratch;
 
 class Simulation {
  public:
-  Simulation() = default;  // no particles
+  Simulation();  // no particles
+  ~Simulation();
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
   // A scene from parts: the model is prepared for the particles (throws PresetError when it does not
   // fit them), neighbour lists are built, forces computed and the state checked.
   Simulation(Model model, Particles particles);
@@ -80,6 +100,7 @@ class Simulation {
   Model model_;
   State state_;
   StageTimings timings_;
+  std::unique_ptr<OverdampedScratch> overdamped_;  // buffers of the overdamped step, made at its first step
   std::unique_ptr<ThreadTeam> team_;  // null: one thread (a copy of a Simulation would share nothing: move-only)
   ThreadTeam& team() { return team_ ? *team_ : ThreadTeam::serial(); }
 };

@@ -32,7 +32,7 @@ Preset magnets_in_a_box() {
   return p;
 }
 
-// One velocity-Verlet step as Session::step_verlet made it before multiple time steps existed,
+// One velocity-Verlet step as Simulation::step_verlet made it before multiple time steps existed,
 // from the engine's stage functions, with the plain dipole pass. (If the step gains a stage, add it here.)
 void reference_verlet_step(const Model& m, State& s) {
   const double dt = m.time_step;
@@ -49,8 +49,7 @@ void reference_verlet_step(const Model& m, State& s) {
   compute_dipole_forces(m, s);
   apply_field(m, s, dt);
   apply_gravity_and_damping(m, s, dt);
-  apply_top_layer_pressure(m, s);
-  update_lid_velocity(m, s);
+  apply_pressure(m, s);
   s.forces_current = true;
   integrate_second_half(m, s, dt);
 }
