@@ -1,6 +1,7 @@
 #include "app/runner/lammps_export.hpp"
 
 #include "app/runner/run_options.hpp"
+#include "engine/io/atomic_file.hpp"
 #include "engine/io/export_frames.hpp"
 #include "engine/io/export_lammps_input.hpp"
 
@@ -29,7 +30,7 @@ int write_lammps_export(const std::string& dir, const Session& sim, std::int64_t
     if (error) throw ExportError("cannot create the directory " + dir + ": " + error.message());
     write_file_atomically(data.string(), input.data);
     write_file_atomically(script.string(), input.script);
-  } catch (const ExportError& e) {
+  } catch (const std::runtime_error& e) {  // ExportError, FileWriteError
     std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
     return kExitOutputError;
   }

@@ -1,5 +1,7 @@
 #include "engine/io/checkpoint.hpp"
 
+#include "engine/io/atomic_file.hpp"
+
 #include <unistd.h>
 
 #include <bit>
@@ -403,20 +405,10 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
 }
 
 void save_checkpoint(const std::string& path, const Preset& preset, const State& state) {
-  const std::string bytes = checkpoint_to_bytes(preset, state);
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw CheckpointError("cannot write the checkpoint " + path + ": cannot create " + temporary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) {
-      std::remove(temporary.c_str());
-      throw CheckpointError("cannot write the checkpoint " + path + " (disk full?)");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw CheckpointError("cannot write the checkpoint " + path + ": renaming the temporary file failed");
+  try {
+    write_file_atomically(path, checkpoint_to_bytes(preset, state));
+  } catch (const FileWriteError& e) {
+    throw CheckpointError("cannot write the checkpoint " + path + ": " + e.reason());
   }
 }
 

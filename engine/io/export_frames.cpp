@@ -1,5 +1,6 @@
 #include "engine/io/export_frames.hpp"
 
+#include "engine/io/atomic_file.hpp"
 #include "engine/io/export_csv.hpp"
 #include "engine/io/export_lammps_dump.hpp"
 #include "engine/io/export_vtk.hpp"
@@ -33,6 +34,15 @@ std::ofstream open_for_writing(const std::string& path, const char* what) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw ExportError("cannot write " + std::string(what) + " " + path + ": " + reason());
   return out;
+}
+
+// A frame file written atomically (engine/io/atomic_file.hpp), failures as ExportError.
+void write_export_file(const std::string& path, const std::string& text) {
+  try {
+    write_file_atomically(path, text);
+  } catch (const FileWriteError& e) {
+    throw ExportError(e.what());
+  }
 }
 
 }  // namespace
@@ -71,29 +81,6 @@ std::string frame_extensions_help() {
          "(LAMMPS dump), .csv (CSV)";
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-  {
-    errno = 0;
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw ExportError("cannot write " + path + ": " + reason() + " (creating " + temporary + ")");
-    out << text;
-    out.flush();
-    if (!out) {
-      const std::string why = reason();
-      std::remove(temporary.c_str());
-      throw ExportError("cannot write " + path + ": " + why + "; the previous file is unchanged");
-    }
-  }
-  errno = 0;
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = reason();
-    std::remove(temporary.c_str());
-    throw ExportError("cannot write " + path + ": renaming " + temporary + " failed: " + why +
-                      "; the previous file is unchanged");
-  }
-}
-
 std::string frame_file_text(FrameFormat format, const FrameFields& frame) {
   std::ostringstream out;
   switch (format) {
@@ -114,7 +101,7 @@ void export_frame(const std::string& path, const FrameFields& frame) {
     throw ExportError("cannot export to " + path + ": unknown extension '" +
                       std::filesystem::path(path).extension().string() + "'; the allowed extensions are " +
                       frame_extensions_help());
-  write_file_atomically(path, frame_file_text(*format, frame));
+  write_export_file(path, frame_file_text(*format, frame));
 }
 
 FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format) : path_(path), format_(format) {
@@ -127,15 +114,15 @@ FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format
   directory_ = p.parent_path().string();
   stem_ = p.stem().string();
   collection_path_ = (p.parent_path() / (stem_ + ".pvd")).string();
-  write_file_atomically(collection_path_, pvd_text(collection_));  // an empty, valid collection from the start
+  write_export_file(collection_path_, pvd_text(collection_));  // an empty, valid collection from the start
 }
 
 void FrameSeriesWriter::write(const FrameFields& frame) {
   if (format_ == FrameFormat::VtkPolyData) {
     const std::string name = vtp_frame_name(stem_, frames_);
-    write_file_atomically((std::filesystem::path(directory_) / name).string(), vtp_text(frame));
+    write_export_file((std::filesystem::path(directory_) / name).string(), vtp_text(frame));
     collection_.push_back(PvdEntry{frame.time, name});
-    write_file_atomically(collection_path_, pvd_text(collection_));
+    write_export_file(collection_path_, pvd_text(collection_));
   } else {
     switch (format_) {
       case FrameFormat::ExtendedXyz: write_xyz_frame(out_, frame); break;

@@ -36,10 +36,6 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes `text` to `path` atomically: a temporary file beside it, then a rename, so a reader (or
-// a crash) never sees half a file; on failure the old file is unchanged. Throws ExportError.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 // One frame as the whole content of a file of `format` (CSV with its header; VTK the .vtp alone).
 std::string frame_file_text(FrameFormat format, const FrameFields& frame);
 // Writes one frame to `path` in the format of its extension, atomically. Throws ExportError for

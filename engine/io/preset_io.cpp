@@ -1,6 +1,7 @@
 #include "engine/io/preset_io.hpp"
 
 #include "engine/bodies/clumps.hpp"
+#include "engine/io/atomic_file.hpp"
 #include "engine/io/preset_edits.hpp"
 
 #include <unistd.h>
@@ -91,19 +92,13 @@ void validate_preset(const Preset& p) {
     const std::string path = "$.particles.particles[" + std::to_string(i) + "]";
     if (!e.material.empty()) require_material(p, e.material, path + ".material");
     if (gen.kind != GeneratorKind::List) continue;
-    for (int a = 0; a < 3; ++a) {
-      // A sphere must lie between walls, and its centre inside a periodic box; open sides do not bound it.
-      const bool periodic = p.box.periodic(a);
-      const double margin = periodic ? 0.0 : e.radius;
-      const bool below = p.box.side(a, 0) != SideKind::Open && e.position[a] - margin < p.box.min[a];
-      const bool above = p.box.side(a, 1) != SideKind::Open && e.position[a] + margin > p.box.max[a];
-      if (below || above) {
-        std::ostringstream os;
-        os << "the sphere (centre " << e.position[a] << " m, radius " << e.radius << " m) is not inside the box along "
-           << axis_name(a) << " (" << (periodic ? "periodic" : "walls") << " at " << p.box.min[a] << " and "
-           << p.box.max[a] << " m)";
-        throw PresetError(path + ".position", os.str());
-      }
+    // A sphere must lie between walls, and its centre inside a periodic box; open sides do not bound it.
+    if (const int a = p.box.axis_outside(e.position, e.radius); a >= 0) {
+      std::ostringstream os;
+      os << "the sphere (centre " << e.position[a] << " m, radius " << e.radius << " m) is not inside the box along "
+         << axis_name(a) << " (" << (p.box.periodic(a) ? "periodic" : "walls") << " at " << p.box.min[a] << " and "
+         << p.box.max[a] << " m)";
+      throw PresetError(path + ".position", os.str());
     }
   }
   // The scene's size, counted before anything is built (a cube clump of count n has n^3 pebbles).
@@ -181,21 +176,10 @@ std::string preset_to_text(const Preset& preset) {
 }
 
 void save_preset_file(const Preset& preset, const std::string& path) {
-  const std::string text = preset_to_text(preset);
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw PresetError(path, "cannot write (could not create " + temporary + ")");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw PresetError(path, "writing failed (disk full?); the previous file is unchanged");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw PresetError(path, "could not replace the file; the previous file is unchanged");
+  try {
+    write_file_atomically(path, preset_to_text(preset));
+  } catch (const FileWriteError& e) {
+    throw PresetError(path, "cannot write: " + e.reason());
   }
 }
 
