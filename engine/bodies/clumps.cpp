@@ -209,17 +209,11 @@ void validate_clumps(const Preset& preset) {
     }
     // Every pebble between the walls (open sides bound nothing; periodic sides: the centre in the box).
     for (const PebbleSpec& b : pebble_specs(preset, e))
-      for (int a = 0; a < 3; ++a) {
-        const bool periodic = preset.box.periodic(a);
-        const double margin = periodic ? 0.0 : b.radius;
-        const bool below = preset.box.side(a, 0) != SideKind::Open && b.position[a] - margin < preset.box.min[a];
-        const bool above = preset.box.side(a, 1) != SideKind::Open && b.position[a] + margin > preset.box.max[a];
-        if (below || above) {
-          std::ostringstream os;
-          os << "a pebble (centre " << b.position[a] << " m, radius " << b.radius << " m) is not inside the box along "
-             << axis_name(a) << " (" << preset.box.min[a] << " to " << preset.box.max[a] << " m)";
-          throw PresetError(path + ".position", os.str());
-        }
+      if (const int a = preset.box.axis_outside(b.position, b.radius); a >= 0) {
+        std::ostringstream os;
+        os << "a pebble (centre " << b.position[a] << " m, radius " << b.radius << " m) is not inside the box along "
+           << axis_name(a) << " (" << preset.box.min[a] << " to " << preset.box.max[a] << " m)";
+        throw PresetError(path + ".position", os.str());
       }
   }
 }

@@ -117,6 +117,18 @@ inline ShearSpringEnergy shear_spring_energy(double k_old, double k_new, const V
   return e;
 }
 
+// Mohr-Coulomb slip of a spring ([Yade-law]): a spring force (or torque) -k u beyond `limit` is cut back
+// to it, and the displacement u shortened by the same factor (the plastic part of the motion). Returns
+// true when it slipped.
+inline bool cap_spring(Vec3& force, Vec3& displacement, double limit) {
+  const double norm_sq = force.squaredNorm();
+  if (!(norm_sq > limit * limit)) return false;
+  const double scale = limit / std::sqrt(norm_sq);
+  force *= scale;
+  displacement *= scale;
+  return true;
+}
+
 // What a law returns: the force on body i (the other body gets the opposite) and energy terms.
 // A pure torque (couple) goes to i and its opposite to j, so that a contact never changes the total
 // angular momentum: with the force at one contact point for both bodies, r x F sums to zero too.

@@ -22,14 +22,7 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
   const Vec3 trial_shear = h.shear;
   const double st_old = newly_active ? st : h.shear_stiffness;
   Vec3 ft = -st * h.shear;
-  const double ft_max = pair.friction * fn_elastic;
-  const double ft_norm_sq = ft.squaredNorm();
-  h.slipping = ft_norm_sq > ft_max * ft_max;
-  if (h.slipping) {
-    const double scale = ft_max / std::sqrt(ft_norm_sq);
-    ft *= scale;
-    h.shear *= scale;
-  }
+  h.slipping = cap_spring(ft, h.shear, pair.friction * fn_elastic);
   // The Mindlin stiffness follows the overlap: the energy that gives the spring is booked apart.
   const ShearSpringEnergy spring = shear_spring_energy(st_old, st, previous_shear, trial_shear, ft);
   out.slip_loss = spring.slip_loss;

@@ -36,14 +36,7 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   const Vec3 trial_shear = h.shear;
   const double ks_old = newly_active ? k.ks : h.shear_stiffness;
   Vec3 fs = -k.ks * h.shear;
-  const double fs_max = pair.friction * fn;
-  const double fs_norm_sq = fs.squaredNorm();
-  h.slipping = fs_norm_sq > fs_max * fs_max;
-  if (h.slipping) {
-    const double scale = fs_max / std::sqrt(fs_norm_sq);
-    fs *= scale;
-    h.shear *= scale;
-  }
+  h.slipping = cap_spring(fs, h.shear, pair.friction * fn);
   const ShearSpringEnergy spring = shear_spring_energy(ks_old, k.ks, previous_shear, trial_shear, fs);
   out.slip_loss = spring.slip_loss;
   out.stiffness_work = spring.stiffness_work;

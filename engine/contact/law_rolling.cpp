@@ -19,13 +19,7 @@ AngleSpring angle_spring(double k_old, double k, double limit, const Vec3& previ
   AngleSpring s;
   const Vec3 trial = angle;
   s.torque = -k * angle;
-  const double norm_sq = s.torque.squaredNorm();
-  s.limited = norm_sq > limit * limit;
-  if (s.limited) {
-    const double scale = limit / std::sqrt(norm_sq);
-    s.torque *= scale;
-    angle *= scale;
-  }
+  s.limited = cap_spring(s.torque, angle, limit);
   // Same bookkeeping as the shear spring (contact_geometry.hpp): work of the relative rotation on
   // the spring (trapezoid), stiffness work, and the plastic loss.
   s.energy = shear_spring_energy(k_old, k, previous, trial, s.torque);

@@ -154,6 +154,17 @@ struct BoxParameters {
     return this->*sides[axis][upper];
   }
   bool periodic(int axis) const { return side(axis, 0) == SideKind::Periodic; }
+  // The first axis along which a sphere is not inside the box: beyond a wall, or its centre outside a
+  // periodic box (open sides bound nothing); -1 when it is inside.
+  int axis_outside(const Vec3& centre, double radius) const {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double margin = periodic(axis) ? 0.0 : radius;
+      const bool below = side(axis, 0) != SideKind::Open && centre[axis] - margin < min[axis];
+      const bool above = side(axis, 1) != SideKind::Open && centre[axis] + margin > max[axis];
+      if (below || above) return axis;
+    }
+    return -1;
+  }
   bool any_wall() const {
     for (int axis = 0; axis < 3; ++axis)
       for (int upper = 0; upper < 2; ++upper)
