@@ -13,7 +13,9 @@ namespace lodestone {
 namespace {
 
 // The reason of the last failed system call, e.g. "Permission denied".
-std::string last_error() { return errno != 0 ? std::strerror(errno) : "unknown error"; }
+std::string last_error() {
+  return errno != 0 ? std::strerror(errno) : "unknown error";
+}
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Checkpoints: a run continued from a checkpoint is bit-identical to the run that never stopped;
 // other parameters on a saved state act as a panel edit at that moment; damaged files are refused.
 
+#include "bitwise.hpp"
 #include "engine/io/checkpoint.hpp"
 #include "test_support.hpp"
 
@@ -44,41 +45,6 @@ Preset phased_scene() {
   field.set = json::object({{"field.strength", "50 mT"}});
   p.protocol = {remove, field};
   return p;
-}
-
-// Bitwise comparison of everything that changes during a run.
-void require_same_state(const State& a, const State& b) {
-  REQUIRE(a.step == b.step);
-  REQUIRE(a.time == b.time);
-  REQUIRE(a.phase == b.phase);
-  const Particles& p = a.particles;
-  const Particles& q = b.particles;
-  REQUIRE(p.size() == q.size());
-  for (size_t i = 0; i < p.size(); ++i) {
-    INFO("particle " << i);
-    REQUIRE(p.id[i] == q.id[i]);
-    REQUIRE(p.position[i] == q.position[i]);
-    REQUIRE(p.velocity[i] == q.velocity[i]);
-    REQUIRE(p.orientation[i].coeffs() == q.orientation[i].coeffs());
-    REQUIRE(p.angular_velocity[i] == q.angular_velocity[i]);
-    REQUIRE(p.force[i] == q.force[i]);
-    REQUIRE(p.torque[i] == q.torque[i]);
-    REQUIRE(p.moment[i] == q.moment[i]);
-  }
-  REQUIRE(a.energy.dissipated_friction == b.energy.dissipated_friction);
-  REQUIRE(a.energy.dissipated_dashpot == b.energy.dissipated_dashpot);
-  REQUIRE(a.energy.elastic == b.energy.elastic);
-  REQUIRE(a.energy.dipole == b.energy.dipole);
-  REQUIRE(a.events.count == b.events.count);
-  const DipoleHistory& g = a.dipole_history;  // multiple time steps (magnetics.force_interval > 1)
-  const DipoleHistory& h = b.dipole_history;
-  REQUIRE(g.stored == h.stored);
-  REQUIRE(g.passes_since_full == h.passes_since_full);
-  REQUIRE(g.time_last == h.time_last);
-  REQUIRE(g.force_last == h.force_last);
-  REQUIRE(g.torque_last == h.torque_last);
-  REQUIRE(g.force_previous == h.force_previous);
-  REQUIRE(g.torque_previous == h.torque_previous);
 }
 
 struct TemporaryFile {

@@ -7,6 +7,7 @@
 
 #include "engine/bodies/generator.hpp"
 #include "engine/io/preset_io.hpp"
+#include "tests/engine/bitwise.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,18 +22,9 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::testing::same_bits;
 
 namespace {
-
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-bool same_bits(const Vec3& a, const Vec3& b) {
-  return same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
-}
-bool same_bits(const Quat& a, const Quat& b) {
-  return same_bits(a.w(), b.w()) && same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
-}
 
 // A magnetised material in a closed 20 mm box; the generator fills it unless a test says otherwise.
 Preset scene(GeneratorKind kind, int count) {

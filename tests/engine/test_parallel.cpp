@@ -6,6 +6,7 @@
 
 #include "engine/core/thread_team.hpp"
 #include "engine/session/session.hpp"
+#include "tests/engine/bitwise.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,7 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::testing::same_bits;
 
 namespace {
 
@@ -60,16 +62,6 @@ Session run_scene(const Preset& preset, int threads, int steps) {
   sim.set_threads(threads);
   testing::run_checked(sim, steps);
   return sim;
-}
-
-bool same_bits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
-}
-bool same_bits(const std::vector<Quat>& a, const std::vector<Quat>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Quat)) == 0;
-}
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
 // Largest |a_i - b_i| over particles and components.

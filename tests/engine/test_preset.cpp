@@ -5,6 +5,7 @@
 #include "../test_process.hpp"
 #include "engine/bodies/generator.hpp"
 #include "engine/io/preset_io.hpp"
+#include "tests/engine/bitwise.hpp"
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::testing::same_bits;
 namespace fs = std::filesystem;
 using lodestone::test::read_file;
 using lodestone::test::write_file;
@@ -67,16 +69,6 @@ class TempDir {
  private:
   fs::path path_;
 };
-
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-bool same_bits(const Vec3& a, const Vec3& b) {
-  return same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
-}
-bool same_bits(const Quat& a, const Quat& b) {
-  return same_bits(a.w(), b.w()) && same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
-}
 
 // Requires the two particle sets to be bit-identical in everything the generator sets.
 void require_identical_particles(const Particles& a, const Particles& b) {

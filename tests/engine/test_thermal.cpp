@@ -7,6 +7,7 @@
 // sample size and the correlation time of what is averaged (a 4-sigma miss has probability 6e-5 for
 // a correct engine; every run uses fixed seeds, so a test either always passes or always fails).
 
+#include "bitwise.hpp"
 #include "engine/core/random.hpp"
 #include "engine/step/thermal.hpp"
 #include "test_support.hpp"
@@ -47,18 +48,6 @@ Preset free_spheres(int per_side, IntegratorScheme scheme, double time_step, dou
 
 double sphere_mass() {
   return kDensity * sphere_volume(kRadius);
-}
-
-// Positions, velocities, orientations and angular velocities equal bit for bit.
-bool same_trajectory(const State& a, const State& b) {
-  const Particles& p = a.particles;
-  const Particles& q = b.particles;
-  if (p.size() != q.size() || a.step != b.step) return false;
-  for (size_t i = 0; i < p.size(); ++i)
-    if (p.position[i] != q.position[i] || p.velocity[i] != q.velocity[i] ||
-        p.orientation[i].coeffs() != q.orientation[i].coeffs() || p.angular_velocity[i] != q.angular_velocity[i])
-      return false;
-  return true;
 }
 
 }  // namespace

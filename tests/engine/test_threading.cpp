@@ -2,6 +2,7 @@
 // the snapshot triple buffer; and the simulation thread that uses them. CI runs these under
 // ThreadSanitizer too (scripts/test.sh --tsan). No timing thresholds: only ordering and content.
 
+#include "bitwise.hpp"
 #include "engine/live/command_queue.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "engine/live/triple_buffer.hpp"
@@ -277,13 +278,6 @@ TEST_CASE("simulation thread: steps-per-frame pacing and a blow-up that pauses w
 }
 
 namespace {
-
-bool same_bits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
-}
-bool same_bits(const std::vector<Quat>& a, const std::vector<Quat>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Quat)) == 0;
-}
 
 // Magnets with gravity and friction in a walled box: field and friction edits change the run.
 Preset magnet_scene() {

@@ -2,6 +2,7 @@
 // replayed bit-identically by a Session built from the saved document; entries and protocol
 // phases in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
 
+#include "bitwise.hpp"
 #include "engine/io/checkpoint.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/session/protocol.hpp"
@@ -13,21 +14,6 @@ using namespace lodestone;
 using namespace lodestone::testing;
 
 namespace {
-
-bool same_bits(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
-}
-bool same_bits(const std::vector<Quat>& a, const std::vector<Quat>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Quat)) == 0;
-}
-
-// Positions, velocities, orientations and angular velocities, bit for bit, and the step count.
-bool same_trajectory_end(const State& a, const State& b) {
-  return a.step == b.step && same_bits(a.particles.position, b.particles.position) &&
-         same_bits(a.particles.velocity, b.particles.velocity) &&
-         same_bits(a.particles.orientation, b.particles.orientation) &&
-         same_bits(a.particles.angular_velocity, b.particles.angular_velocity);
-}
 
 // The document as File > Save writes it and a later load reads it: text and back.
 Preset saved_and_loaded(const Preset& document) {
@@ -84,7 +70,7 @@ TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved docum
   CHECK(replay.parameters().field.strength == 2e-2);  // 50 steps made: in force for the next one
   run_to_step(replay, 200);
   CHECK(replay.timeline_applied() == 2);
-  CHECK(same_trajectory_end(replay.state(), interactive.state()));
+  CHECK(same_trajectory(replay.state(), interactive.state()));
   CHECK(preset_to_json(replay.document()) == preset_to_json(doc));
 
   // The comparison can fail: the same change one step later gives another trajectory.
@@ -92,13 +78,13 @@ TEST_CASE("timeline: edits at steps 50 and 120 are recorded, and the saved docum
   late.timeline[0].step = 51;
   Session shifted(late);
   run_to_step(shifted, 200);
-  CHECK_FALSE(same_trajectory_end(shifted.state(), interactive.state()));
+  CHECK_FALSE(same_trajectory(shifted.state(), interactive.state()));
   // ... and so does the document without its timeline.
   Preset without = loaded;
   without.timeline.clear();
   Session plain(without);
   run_to_step(plain, 200);
-  CHECK_FALSE(same_trajectory_end(plain.state(), interactive.state()));
+  CHECK_FALSE(same_trajectory(plain.state(), interactive.state()));
 }
 
 TEST_CASE("timeline: two edits at one step, a unit string, and an edit that changes nothing", "[timeline]") {
@@ -131,7 +117,7 @@ TEST_CASE("timeline: two edits at one step, a unit string, and an edit that chan
 
   Session replay(saved_and_loaded(doc));
   run_to_step(replay, 90);
-  CHECK(same_trajectory_end(replay.state(), sim.state()));
+  CHECK(same_trajectory(replay.state(), sim.state()));
 }
 
 TEST_CASE("timeline: an edit during a replay goes between the entries it came between", "[timeline]") {
@@ -151,11 +137,11 @@ TEST_CASE("timeline: an edit during a replay goes between the entries it came be
   CHECK(timeline[1].set == json::object({{"environment.rotational_damping", 0.25}}));
   CHECK(timeline[2].step == 120);
   CHECK(sim.model().materials[0].friction == 0.1);  // the recorded future still came
-  CHECK_FALSE(same_trajectory_end(sim.state(), first.state()));
+  CHECK_FALSE(same_trajectory(sim.state(), first.state()));
 
   Session replay(saved_and_loaded(sim.document()));
   run_to_step(replay, 200);
-  CHECK(same_trajectory_end(replay.state(), sim.state()));
+  CHECK(same_trajectory(replay.state(), sim.state()));
 }
 
 TEST_CASE("timeline: a checkpoint between entries (applied ones folded in) continues bit-identically", "[timeline]") {
@@ -168,7 +154,7 @@ TEST_CASE("timeline: a checkpoint between entries (applied ones folded in) conti
   CHECK(folded.timeline[0].step == 120);
   Session resumed(checkpoint_from_bytes(checkpoint_to_bytes(folded, part.state())));
   run_to_step(resumed, 200);
-  CHECK(same_trajectory_end(resumed.state(), whole.state()));
+  CHECK(same_trajectory(resumed.state(), whole.state()));
 }
 
 TEST_CASE("timeline: with a protocol, entries act on top of the running phase and later phases override their own keys",
@@ -210,7 +196,7 @@ TEST_CASE("timeline: with a protocol, entries act on top of the running phase an
 
   Session replay(saved_and_loaded(doc));
   run_to_step(replay, 200);
-  CHECK(same_trajectory_end(replay.state(), sim.state()));
+  CHECK(same_trajectory(replay.state(), sim.state()));
 
   // Folded (a reset): each entry joins the set of the phase it was made in; phase presets agree.
   const Preset folded = sim.folded_document();
