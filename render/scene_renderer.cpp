@@ -9,7 +9,15 @@
 namespace lodestone::render {
 namespace {
 
-constexpr int kGizmoSize = 96;  // [framebuffer pixels]
+constexpr Rgb kBackground{0.11f, 0.12f, 0.14f};
+constexpr Rgb kSelectedColor{1.0f, 0.85f, 0.15f};  // the selected sphere, whatever the colour mode
+constexpr Rgb kMomentColor{1.0f, 0.84f, 0.25f};    // moment arrows, and the field arrow of the gizmo
+constexpr Rgb kAxisColor{0.55f, 0.95f, 1.0f};      // easy axes
+constexpr Rgb kBoxColor{0.55f, 0.58f, 0.62f};
+constexpr Rgb kBondColor{0.3f, 1.0f, 0.45f};
+constexpr Rgb kGizmoX{0.95f, 0.3f, 0.3f}, kGizmoY{0.35f, 0.9f, 0.35f}, kGizmoZ{0.4f, 0.55f, 1.0f};
+constexpr int kGizmoSize = 96;   // [framebuffer pixels]
+constexpr int kGizmoBottom = 8;  // [framebuffer pixels] from the bottom edge
 
 void push_line(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, const Rgb& color) {
   for (const glm::vec3* p : {&a, &b}) {
@@ -31,8 +39,41 @@ void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec
   push_line(out, tip, tip - head_length * direction - 0.5f * head_length * side, color);
 }
 
+// The twelve edges of the box from `lo` to `hi`: for each axis a, the four edges along a.
+void push_box(std::vector<float>& out, const glm::vec3& lo, const glm::vec3& hi) {
+  for (int a = 0; a < 3; ++a) {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    for (int corner = 0; corner < 4; ++corner) {
+      glm::vec3 start = lo, end = lo;
+      start[b] = end[b] = (corner & 1) ? hi[b] : lo[b];
+      start[c] = end[c] = (corner & 2) ? hi[c] : lo[c];
+      end[a] = hi[a];
+      push_line(out, start, end, kBoxColor);
+    }
+  }
+}
+
 glm::vec3 vec(const Vec3& v) {
   return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
+}
+
+// Element i of a snapshot array of 3-vectors (position, moment, easy axis).
+glm::vec3 xyz(const std::vector<float>& values, size_t i) {
+  return {values[3 * i], values[3 * i + 1], values[3 * i + 2]};
+}
+
+// Shaders and programs report a failed compile or link alike, each through its own pair of queries:
+// the status, then the log, which is appended to `error` after `what`.
+using StatusQuery = void (QOpenGLFunctions_3_3_Core::*)(GLuint, GLenum, GLint*);
+using LogQuery = void (QOpenGLFunctions_3_3_Core::*)(GLuint, GLsizei, GLsizei*, GLchar*);
+void append_failure_log(QOpenGLFunctions_3_3_Core& gl, GLuint object, GLenum status, StatusQuery query_status,
+                        LogQuery query_log, const std::string& what, std::string& error) {
+  GLint ok = 0;
+  (gl.*query_status)(object, status, &ok);
+  if (ok) return;
+  char log[2048];
+  (gl.*query_log)(object, sizeof log, nullptr, log);
+  error += what + log;
 }
 
 }  // namespace
@@ -43,13 +84,9 @@ GLuint SceneRenderer::compile(const std::string& vertex, const std::string& frag
     const char* text = source.c_str();
     gl_.glShaderSource(shader, 1, &text, nullptr);
     gl_.glCompileShader(shader);
-    GLint ok = 0;
-    gl_.glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-      char log[2048];
-      gl_.glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-      error += std::string(type == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader: " + log;
-    }
+    append_failure_log(gl_, shader, GL_COMPILE_STATUS, &QOpenGLFunctions_3_3_Core::glGetShaderiv,
+                       &QOpenGLFunctions_3_3_Core::glGetShaderInfoLog,
+                       std::string(type == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader: ", error);
     return shader;
   };
   const GLuint vs = stage(GL_VERTEX_SHADER, vertex), fs = stage(GL_FRAGMENT_SHADER, fragment);
@@ -57,13 +94,8 @@ GLuint SceneRenderer::compile(const std::string& vertex, const std::string& frag
   gl_.glAttachShader(program, vs);
   gl_.glAttachShader(program, fs);
   gl_.glLinkProgram(program);
-  GLint ok = 0;
-  gl_.glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[2048];
-    gl_.glGetProgramInfoLog(program, sizeof log, nullptr, log);
-    error += std::string("link: ") + log;
-  }
+  append_failure_log(gl_, program, GL_LINK_STATUS, &QOpenGLFunctions_3_3_Core::glGetProgramiv,
+                     &QOpenGLFunctions_3_3_Core::glGetProgramInfoLog, "link: ", error);
   gl_.glDeleteShader(vs);
   gl_.glDeleteShader(fs);
   return program;
@@ -80,7 +112,15 @@ bool SceneRenderer::initialize(std::string& error) {
   arrow_program_ = compile(arrow_vertex_shader(), line_fragment_shader(), error);
   if (!error.empty()) return false;
 
-  // Spheres: a unit quad (triangle strip) and an instance buffer.
+  create_sphere_arrays();
+  create_line_array();
+  create_arrow_array();
+  gl_.glBindVertexArray(0);
+  return true;
+}
+
+// Spheres: a unit quad (triangle strip) and an instance buffer, read by two vertex arrays.
+void SceneRenderer::create_sphere_arrays() {
   static const float corners[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
   gl_.glGenVertexArrays(1, &sphere_vao_);
   gl_.glBindVertexArray(sphere_vao_);
@@ -91,231 +131,241 @@ bool SceneRenderer::initialize(std::string& error) {
   gl_.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
   gl_.glGenBuffers(1, &instance_vbo_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
-  auto sphere_attributes = [&](GLuint divisor) {
-    const GLsizei stride = kSphereFloats * sizeof(float);
-    const auto offset = [](size_t k) { return reinterpret_cast<void*>(k * sizeof(float)); };
-    gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(0));  // centre
-    gl_.glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, offset(3));  // radius
-    gl_.glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, offset(4));  // colour
-    for (GLuint attribute : {1u, 2u, 3u}) {
-      gl_.glEnableVertexAttribArray(attribute);
-      gl_.glVertexAttribDivisor(attribute, divisor);
-    }
-  };
-  sphere_attributes(1);  // one quad per sphere (instanced)
+  set_sphere_attributes(1);  // one quad per sphere (instanced)
   // Small spheres: the same buffer read as one point per sphere (not instanced).
   gl_.glGenVertexArrays(1, &point_vao_);
   gl_.glBindVertexArray(point_vao_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
-  sphere_attributes(0);
+  set_sphere_attributes(0);
+}
 
-  // Lines: position + colour per vertex.
+// The instance buffer's layout (kSphereFloats per sphere) in the bound vertex array.
+void SceneRenderer::set_sphere_attributes(GLuint divisor) {
+  const GLsizei stride = kSphereFloats * sizeof(float);
+  const auto offset = [](size_t k) { return reinterpret_cast<void*>(k * sizeof(float)); };
+  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(0));  // centre
+  gl_.glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, offset(3));  // radius
+  gl_.glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, stride, offset(4));  // colour
+  for (GLuint attribute : {1u, 2u, 3u}) {
+    gl_.glEnableVertexAttribArray(attribute);
+    gl_.glVertexAttribDivisor(attribute, divisor);
+  }
+}
+
+// Lines: position + colour per vertex.
+void SceneRenderer::create_line_array() {
   gl_.glGenVertexArrays(1, &line_vao_);
   gl_.glBindVertexArray(line_vao_);
   gl_.glGenBuffers(1, &line_vbo_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
   gl_.glEnableVertexAttribArray(0);
-  gl_.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  gl_.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, kLineFloats * sizeof(float), nullptr);
   gl_.glEnableVertexAttribArray(1);
-  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, kLineFloats * sizeof(float),
+                            reinterpret_cast<void*>(3 * sizeof(float)));
+}
 
-  // Moment arrows: six vertices per instance, all from the instance attributes.
+// Moment arrows: six vertices per instance, all from the instance attributes.
+void SceneRenderer::create_arrow_array() {
   gl_.glGenVertexArrays(1, &arrow_vao_);
   gl_.glBindVertexArray(arrow_vao_);
   gl_.glGenBuffers(1, &arrow_vbo_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
   for (GLuint attribute : {0u, 1u, 2u}) {
     gl_.glEnableVertexAttribArray(attribute);
-    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, 9 * sizeof(float),
+    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, kArrowFloats * sizeof(float),
                               reinterpret_cast<void*>(3 * attribute * sizeof(float)));
     gl_.glVertexAttribDivisor(attribute, 1);
   }
-  gl_.glBindVertexArray(0);
-  return true;
 }
 
-void SceneRenderer::upload_lines(const std::vector<float>& vertices) {
-  gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
-  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(float)), vertices.data(),
-                   GL_STREAM_DRAW);
-}
-
-void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projection, GLsizei vertex_count) {
-  gl_.glUseProgram(line_program_);
-  gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(line_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
-  gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(line_program_, "projection"), 1, GL_FALSE,
-                         glm::value_ptr(projection));
-  gl_.glBindVertexArray(line_vao_);
-  gl_.glDrawArrays(GL_LINES, 0, vertex_count);
-}
-
+// The phases in drawing order: spheres; moment arrows, then easy axes and the box as lines, all depth-tested;
+// bonds over them; the gizmo in its own corner viewport.
 void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const ViewOptions& options, int fb_width,
                          int fb_height) {
   const ParticleSnapshot& p = s.particles;
-  const size_t n = p.size();
+  clear(fb_width, fb_height);
+  const glm::mat4 view = camera.view(), projection = camera.projection();
+  legend_ = color_particles(s, options.color_mode, colors_);
+  // [window pixels per metre at unit depth]: a sphere of radius r at depth d is r * this / d pixels in radius.
+  const float pixels_per_unit =
+      0.5f * static_cast<float>(camera.height()) / std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
+  upload_sphere_instances(p, view, pixels_per_unit, options.selected);
+  draw_spheres(view, projection, pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height()));
+
+  lines_.clear();
+  arrows_.clear();
+  collect_moments_and_axes(p, options);
+  if (options.show_box && s.scene) push_box(lines_, vec(s.scene->box.min), vec(s.scene->box.max));
+  draw_moment_arrows(view, projection);
+  draw_lines(view, projection);
+  if (options.show_bonds && !p.bonds.empty()) draw_bonds(p, view, projection);
+
+  gizmo_labels_.visible = options.show_gizmo;
+  if (options.show_gizmo)
+    draw_gizmo(view, glm::normalize(vec(s.field_direction)), options.gizmo_left, fb_width, fb_height);
+  gl_.glBindVertexArray(0);
+  gl_.glUseProgram(0);
+}
+
+void SceneRenderer::clear(int fb_width, int fb_height) {
   gl_.glViewport(0, 0, fb_width, fb_height);
-  gl_.glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
+  gl_.glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
   gl_.glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   gl_.glEnable(GL_DEPTH_TEST);
   gl_.glDepthFunc(GL_LESS);
   gl_.glDisable(GL_BLEND);
   gl_.glDisable(GL_CULL_FACE);
   gl_.glDisable(GL_SCISSOR_TEST);
-  const glm::mat4 view = camera.view(), projection = camera.projection();
+}
 
-  // [SECTION] spheres
-  // Level of detail: spheres at least kExactDepthRadius pixels in radius on screen are ray-cast
-  // quads writing their exact depth (intersections and contacts look right up close); smaller ones
-  // are point sprites at the depth of their centre, a pixel's difference at that size. On a
-  // software rasteriser this halves the cost of 10 000 small spheres: one vertex instead of a
-  // quad's two triangles, and no gl_FragDepth (which turns off the early depth test).
-  legend_ = color_particles(s, options.color_mode, colors_);
-  const long selected = options.selected ? p.index_of(*options.selected) : -1;
-  const float pixels_per_unit =
-      0.5f * static_cast<float>(camera.height()) / std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
+void SceneRenderer::use_program(GLuint program, const glm::mat4& view, const glm::mat4& projection) {
+  gl_.glUseProgram(program);
+  gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(program, "view"), 1, GL_FALSE, glm::value_ptr(view));
+  gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(program, "projection"), 1, GL_FALSE, glm::value_ptr(projection));
+}
+
+// Draws lines_ (kLineFloats per vertex) as GL_LINES; nothing when it is empty.
+void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projection) {
+  if (lines_.empty()) return;
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
+  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines_.size() * sizeof(float)), lines_.data(),
+                   GL_STREAM_DRAW);
+  use_program(line_program_, view, projection);
+  gl_.glBindVertexArray(line_vao_);
+  gl_.glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
+}
+
+// [SECTION] spheres
+// Level of detail: spheres at least kExactDepthRadius pixels in radius on screen are ray-cast
+// quads writing their exact depth (intersections and contacts look right up close); smaller ones
+// are point sprites at the depth of their centre, a pixel's difference at that size. On a
+// software rasteriser this halves the cost of 10 000 small spheres: one vertex instead of a
+// quad's two triangles, and no gl_FragDepth (which turns off the early depth test).
+void SceneRenderer::upload_sphere_instances(const ParticleSnapshot& p, const glm::mat4& view, float pixels_per_unit,
+                                            const std::optional<std::uint64_t>& selected_id) {
+  const size_t n = p.size();
+  const long selected = selected_id ? p.index_of(*selected_id) : -1;
   instances_.resize(kSphereFloats * n);
   size_t exact_count = 0, point_end = n;  // ray-cast quads from the front, points from the back
   for (size_t i = 0; i < n; ++i) {
-    const glm::vec3 centre(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
+    const glm::vec3 centre = xyz(p.position, i);
     const float depth = -(view * glm::vec4(centre, 1.0f)).z;
     const bool exact = depth <= 0.0f || p.radius[i] * pixels_per_unit >= kExactDepthRadius * depth;
+    const Rgb color =
+        static_cast<long>(i) == selected ? kSelectedColor : Rgb{colors_[3 * i], colors_[3 * i + 1], colors_[3 * i + 2]};
     float* out = &instances_[kSphereFloats * (exact ? exact_count++ : --point_end)];
     out[0] = centre.x;
     out[1] = centre.y;
     out[2] = centre.z;
     out[3] = p.radius[i];
-    const bool highlight = static_cast<long>(i) == selected;
-    out[4] = highlight ? 1.0f : colors_[3 * i];
-    out[5] = highlight ? 0.85f : colors_[3 * i + 1];
-    out[6] = highlight ? 0.15f : colors_[3 * i + 2];
+    out[4] = color[0];
+    out[5] = color[1];
+    out[6] = color[2];
   }
   drawn_spheres_ = n;
   exact_depth_spheres_ = exact_count;
-  if (n > 0) {
-    gl_.glBindVertexArray(sphere_vao_);
-    gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
-    gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances_.size() * sizeof(float)), instances_.data(),
-                     GL_STREAM_DRAW);
-    const glm::vec3 light = glm::normalize(glm::vec3(0.4f, 0.6f, 0.7f));  // view space
-    if (exact_count > 0) {
-      gl_.glUseProgram(sphere_program_);
-      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
-      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(sphere_program_, "projection"), 1, GL_FALSE,
-                             glm::value_ptr(projection));
-      gl_.glUniform3fv(gl_.glGetUniformLocation(sphere_program_, "light_direction"), 1, glm::value_ptr(light));
-      gl_.glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(exact_count));
-    }
-    if (exact_count < n) {
-      gl_.glEnable(GL_PROGRAM_POINT_SIZE);
-      gl_.glUseProgram(point_sphere_program_);
-      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "view"), 1, GL_FALSE,
-                             glm::value_ptr(view));
-      gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(point_sphere_program_, "projection"), 1, GL_FALSE,
-                             glm::value_ptr(projection));
-      gl_.glUniform3fv(gl_.glGetUniformLocation(point_sphere_program_, "light_direction"), 1, glm::value_ptr(light));
-      const float fb_pixels_per_unit =
-          pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height());
-      gl_.glUniform1f(gl_.glGetUniformLocation(point_sphere_program_, "pixels_per_unit"), fb_pixels_per_unit);
-      gl_.glBindVertexArray(point_vao_);
-      gl_.glDrawArrays(GL_POINTS, static_cast<GLint>(exact_count), static_cast<GLsizei>(n - exact_count));
-    }
-  }
+  if (n == 0) return;
+  gl_.glBindVertexArray(sphere_vao_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
+  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances_.size() * sizeof(float)), instances_.data(),
+                   GL_STREAM_DRAW);
+}
 
-  // [SECTION] arrows, axes, box
-  lines_.clear();
-  arrows_.clear();
-  const Rgb moment_color{1.0f, 0.84f, 0.25f}, axis_color{0.55f, 0.95f, 1.0f}, box_color{0.55f, 0.58f, 0.62f};
-  for (size_t i = 0; i < n; ++i) {
-    const glm::vec3 c(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
+// Draws the instances uploaded: exact-depth quads first, then the point sprites.
+void SceneRenderer::draw_spheres(const glm::mat4& view, const glm::mat4& projection, float fb_pixels_per_unit) {
+  const GLsizei exact_count = static_cast<GLsizei>(exact_depth_spheres_);
+  const GLsizei point_count = static_cast<GLsizei>(drawn_spheres_ - exact_depth_spheres_);
+  const glm::vec3 light = glm::normalize(glm::vec3(0.4f, 0.6f, 0.7f));  // view space
+  if (exact_count > 0) {
+    use_program(sphere_program_, view, projection);
+    gl_.glUniform3fv(gl_.glGetUniformLocation(sphere_program_, "light_direction"), 1, glm::value_ptr(light));
+    gl_.glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, exact_count);
+  }
+  if (point_count > 0) {
+    gl_.glEnable(GL_PROGRAM_POINT_SIZE);
+    use_program(point_sphere_program_, view, projection);
+    gl_.glUniform3fv(gl_.glGetUniformLocation(point_sphere_program_, "light_direction"), 1, glm::value_ptr(light));
+    gl_.glUniform1f(gl_.glGetUniformLocation(point_sphere_program_, "pixels_per_unit"), fb_pixels_per_unit);
+    gl_.glBindVertexArray(point_vao_);
+    gl_.glDrawArrays(GL_POINTS, exact_count, point_count);
+  }
+}
+
+// [SECTION] moments, easy axes, box
+// Moments go to arrows_ (one instance each), easy axes to lines_.
+void SceneRenderer::collect_moments_and_axes(const ParticleSnapshot& p, const ViewOptions& options) {
+  for (size_t i = 0; i < p.size(); ++i) {
+    const glm::vec3 c = xyz(p.position, i), m = xyz(p.moment, i), axis = xyz(p.easy_axis, i);
     const float r = p.radius[i];
-    const glm::vec3 m(p.moment[3 * i], p.moment[3 * i + 1], p.moment[3 * i + 2]);
     const float m_norm = glm::length(m);
-    const glm::vec3 axis(p.easy_axis[3 * i], p.easy_axis[3 * i + 1], p.easy_axis[3 * i + 2]);
     if (options.show_moments && m_norm > 0.0f) {
       const glm::vec3 half = (options.arrow_length * r / m_norm) * m;
       arrows_.insert(arrows_.end(),
-                     {c.x, c.y, c.z, half.x, half.y, half.z, moment_color[0], moment_color[1], moment_color[2]});
+                     {c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]});
     }
     // The easy axis is drawn apart only where it differs visibly from the moment direction.
     if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))
-      push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, axis_color, false);
+      push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, kAxisColor, false);
   }
-  if (options.show_box && s.scene) {
-    const glm::vec3 lo = vec(s.scene->box.min), hi = vec(s.scene->box.max);
-    for (int a = 0; a < 3; ++a) {
-      const int b = (a + 1) % 3, c = (a + 2) % 3;
-      for (int corner = 0; corner < 4; ++corner) {
-        glm::vec3 start = lo, end = lo;
-        start[b] = end[b] = (corner & 1) ? hi[b] : lo[b];
-        start[c] = end[c] = (corner & 2) ? hi[c] : lo[c];
-        end[a] = hi[a];
-        push_line(lines_, start, end, box_color);
-      }
-    }
-  }
-  if (!arrows_.empty()) {
-    gl_.glUseProgram(arrow_program_);
-    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(arrow_program_, "view"), 1, GL_FALSE, glm::value_ptr(view));
-    gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(arrow_program_, "projection"), 1, GL_FALSE,
-                           glm::value_ptr(projection));
-    gl_.glBindVertexArray(arrow_vao_);
-    gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
-    gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(arrows_.size() * sizeof(float)), arrows_.data(),
-                     GL_STREAM_DRAW);
-    gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(arrows_.size() / 9));
-  }
-  if (!lines_.empty()) {
-    upload_lines(lines_);
-    draw_lines(view, projection, static_cast<GLsizei>(lines_.size() / 6));
-  }
-  // Bonds join centres, inside touching spheres: drawn over them (no depth test), like a skeleton.
-  if (options.show_bonds && !p.bonds.empty()) {
-    lines_.clear();
-    const Rgb bond_color{0.3f, 1.0f, 0.45f};
-    for (size_t k = 0; k + 1 < p.bonds.size(); k += 2) {
-      const size_t a = p.bonds[k], b = p.bonds[k + 1];
-      if (a >= n || b >= n) continue;
-      push_line(lines_, glm::vec3(p.position[3 * a], p.position[3 * a + 1], p.position[3 * a + 2]),
-                glm::vec3(p.position[3 * b], p.position[3 * b + 1], p.position[3 * b + 2]), bond_color);
-    }
-    gl_.glDisable(GL_DEPTH_TEST);
-    upload_lines(lines_);
-    draw_lines(view, projection, static_cast<GLsizei>(lines_.size() / 6));
-    gl_.glEnable(GL_DEPTH_TEST);
-  }
+}
 
-  // [SECTION] gizmo: axes and the field direction, rotated with the camera, bottom-left corner
-  gizmo_labels_.visible = options.show_gizmo;
-  if (options.show_gizmo) {
-    const int size = std::min({kGizmoSize, fb_width, fb_height});
-    const int left = std::clamp(options.gizmo_left, 0, std::max(fb_width - size, 0));
-    gl_.glViewport(left, 8, size, size);
-    gl_.glClear(GL_DEPTH_BUFFER_BIT);
-    glm::mat4 rotation = view;
-    rotation[3] = glm::vec4(0.0f, 0.0f, -3.0f, 1.0f);  // keep the rotation, look from 3 units away
-    const glm::mat4 ortho = glm::ortho(-1.3f, 1.3f, -1.3f, 1.3f, 0.1f, 10.0f);
-    lines_.clear();
-    push_line(lines_, glm::vec3(0.0f), glm::vec3(1, 0, 0), {0.95f, 0.3f, 0.3f});
-    push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 1, 0), {0.35f, 0.9f, 0.35f});
-    push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 0, 1), {0.4f, 0.55f, 1.0f});
-    const glm::vec3 field = glm::normalize(vec(s.field_direction));
-    push_arrow(lines_, 0.45f * field, field, 0.45f, moment_color, true);
-    upload_lines(lines_);
-    draw_lines(rotation, ortho, static_cast<GLsizei>(lines_.size() / 6));
-    // Label positions in window pixels (top-left origin) of framebuffer size.
-    auto to_pixels = [&](const glm::vec3& world) {
-      glm::vec4 clip = ortho * rotation * glm::vec4(world, 1.0f);
-      return glm::vec2(static_cast<float>(left) + (clip.x + 1.0f) * 0.5f * static_cast<float>(size),
-                       static_cast<float>(fb_height) - (8.0f + (clip.y + 1.0f) * 0.5f * static_cast<float>(size)));
-    };
-    gizmo_labels_.x = to_pixels({1.15f, 0, 0});
-    gizmo_labels_.y = to_pixels({0, 1.15f, 0});
-    gizmo_labels_.z = to_pixels({0, 0, 1.15f});
-    gizmo_labels_.field = to_pixels(1.1f * field);
-    gl_.glViewport(0, 0, fb_width, fb_height);
+void SceneRenderer::draw_moment_arrows(const glm::mat4& view, const glm::mat4& projection) {
+  if (arrows_.empty()) return;
+  use_program(arrow_program_, view, projection);
+  gl_.glBindVertexArray(arrow_vao_);
+  gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
+  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(arrows_.size() * sizeof(float)), arrows_.data(),
+                   GL_STREAM_DRAW);
+  gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(arrows_.size() / kArrowFloats));
+}
+
+// [SECTION] bonds
+// Bonds join centres, inside touching spheres: drawn over them (no depth test), like a skeleton.
+void SceneRenderer::draw_bonds(const ParticleSnapshot& p, const glm::mat4& view, const glm::mat4& projection) {
+  lines_.clear();
+  for (size_t k = 0; k + 1 < p.bonds.size(); k += 2) {
+    const size_t a = p.bonds[k], b = p.bonds[k + 1];
+    if (a < p.size() && b < p.size()) push_line(lines_, xyz(p.position, a), xyz(p.position, b), kBondColor);
   }
-  gl_.glBindVertexArray(0);
-  gl_.glUseProgram(0);
+  gl_.glDisable(GL_DEPTH_TEST);
+  draw_lines(view, projection);
+  gl_.glEnable(GL_DEPTH_TEST);
+}
+
+// [SECTION] gizmo: axes and the field direction, rotated with the camera, bottom-left corner
+void SceneRenderer::draw_gizmo(const glm::mat4& view, const glm::vec3& field, int wanted_left, int fb_width,
+                               int fb_height) {
+  const int size = std::min({kGizmoSize, fb_width, fb_height});
+  const int left = std::clamp(wanted_left, 0, std::max(fb_width - size, 0));
+  gl_.glViewport(left, kGizmoBottom, size, size);
+  gl_.glClear(GL_DEPTH_BUFFER_BIT);
+  glm::mat4 rotation = view;
+  rotation[3] = glm::vec4(0.0f, 0.0f, -3.0f, 1.0f);  // keep the rotation, look from 3 units away
+  const glm::mat4 ortho = glm::ortho(-1.3f, 1.3f, -1.3f, 1.3f, 0.1f, 10.0f);
+  lines_.clear();
+  push_line(lines_, glm::vec3(0.0f), glm::vec3(1, 0, 0), kGizmoX);
+  push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 1, 0), kGizmoY);
+  push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 0, 1), kGizmoZ);
+  push_arrow(lines_, 0.45f * field, field, 0.45f, kMomentColor, true);
+  draw_lines(rotation, ortho);
+  place_gizmo_labels(ortho * rotation, field, left, size, fb_height);
+  gl_.glViewport(0, 0, fb_width, fb_height);
+}
+
+// Label positions in window pixels (top-left origin) of framebuffer size.
+void SceneRenderer::place_gizmo_labels(const glm::mat4& clip_from_world, const glm::vec3& field, int left, int size,
+                                       int fb_height) {
+  auto to_pixels = [&](const glm::vec3& world) {
+    const glm::vec4 clip = clip_from_world * glm::vec4(world, 1.0f);
+    return glm::vec2(static_cast<float>(left) + (clip.x + 1.0f) * 0.5f * static_cast<float>(size),
+                     static_cast<float>(fb_height) -
+                         (static_cast<float>(kGizmoBottom) + (clip.y + 1.0f) * 0.5f * static_cast<float>(size)));
+  };
+  gizmo_labels_.x = to_pixels({1.15f, 0, 0});
+  gizmo_labels_.y = to_pixels({0, 1.15f, 0});
+  gizmo_labels_.z = to_pixels({0, 0, 1.15f});
+  gizmo_labels_.field = to_pixels(1.1f * field);
 }
 
 std::optional<std::uint64_t> pick_particle(const Snapshot& s, const Ray& ray) {

@@ -48,11 +48,31 @@ class SceneRenderer {
 
  private:
   GLuint compile(const std::string& vertex, const std::string& fragment, std::string& error);
-  void upload_lines(const std::vector<float>& vertices);
-  void draw_lines(const glm::mat4& view, const glm::mat4& projection, GLsizei vertex_count);
+  // The vertex arrays and buffers of initialize().
+  void create_sphere_arrays();
+  void set_sphere_attributes(GLuint divisor);
+  void create_line_array();
+  void create_arrow_array();
+  // The phases of draw(), in order.
+  void clear(int framebuffer_width, int framebuffer_height);
+  void upload_sphere_instances(const ParticleSnapshot& particles, const glm::mat4& view, float pixels_per_unit,
+                               const std::optional<std::uint64_t>& selected);
+  void draw_spheres(const glm::mat4& view, const glm::mat4& projection, float framebuffer_pixels_per_unit);
+  void collect_moments_and_axes(const ParticleSnapshot& particles, const ViewOptions& options);
+  void draw_moment_arrows(const glm::mat4& view, const glm::mat4& projection);
+  void draw_bonds(const ParticleSnapshot& particles, const glm::mat4& view, const glm::mat4& projection);
+  void draw_gizmo(const glm::mat4& view, const glm::vec3& field_direction, int wanted_left, int framebuffer_width,
+                  int framebuffer_height);
+  void place_gizmo_labels(const glm::mat4& clip_from_world, const glm::vec3& field_direction, int left, int size,
+                          int framebuffer_height);
+  // Shared by the phases.
+  void use_program(GLuint program, const glm::mat4& view, const glm::mat4& projection);
+  void draw_lines(const glm::mat4& view, const glm::mat4& projection);
 
   QOpenGLFunctions_3_3_Core gl_;
   static constexpr size_t kSphereFloats = 7;        // per sphere: centre (3), radius, colour (3)
+  static constexpr size_t kLineFloats = 6;          // per line vertex: position (3), colour (3)
+  static constexpr size_t kArrowFloats = 9;         // per moment arrow: centre (3), half vector (3), colour (3)
   static constexpr float kExactDepthRadius = 8.0f;  // [pixels] smaller spheres are point sprites
   GLuint sphere_program_ = 0, point_sphere_program_ = 0, line_program_ = 0, arrow_program_ = 0;
   GLuint sphere_vao_ = 0, point_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
@@ -60,8 +80,8 @@ class SceneRenderer {
   GLuint arrow_vao_ = 0, arrow_vbo_ = 0;
   std::vector<float> instances_;  // kSphereFloats per sphere, exact-depth spheres first
   std::vector<float> colors_;
-  std::vector<float> lines_;   // per vertex: position (3), colour (3)
-  std::vector<float> arrows_;  // per moment arrow: centre (3), half vector (3), colour (3)
+  std::vector<float> lines_;   // kLineFloats per vertex
+  std::vector<float> arrows_;  // kArrowFloats per moment arrow
   ColorScale legend_;
   GizmoLabels gizmo_labels_;
   size_t drawn_spheres_ = 0, exact_depth_spheres_ = 0;

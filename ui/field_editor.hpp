@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace lodestone::ui {
 
@@ -74,13 +75,20 @@ bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, 
   return false;
 }
 
-// Edits the field `key` of `object` (the key must be declared in `schema`).
+// Throws std::logic_error: a panel asked for `key` under `id_prefix`, and the schema declares only `declared`.
+[[noreturn]] void throw_unknown_key(const std::string& key, const std::string& id_prefix,
+                                    const std::vector<std::string>& declared);
+
+// Edits the field `key` of `object`. A key that `schema` does not declare is a panel's mistake (a typo would
+// otherwise draw nothing, silently): it throws std::logic_error naming the key and the declared ones.
 template <class S>
 bool edit_key(const Schema<S>& schema, const std::string& key, S& object, const std::string& id_prefix,
               EditorContext& context) {
   for (const auto& f : schema)
     if (f.key == key) return edit_field(f, object, id_prefix, context);
-  return false;
+  std::vector<std::string> declared;
+  for (const auto& f : schema) declared.push_back(f.key);
+  throw_unknown_key(key, id_prefix, declared);
 }
 
 }  // namespace lodestone::ui
