@@ -18,32 +18,15 @@ namespace {
 
 // Overdamped grains with overlaps removed, then a phase that switches a field on ([Erokhin-Berkov] style).
 Preset phased_scene() {
-  Preset p = bare_preset();
-  p.box.min = Vec3::Zero();
-  p.box.max = Vec3(4e-3, 4e-3, 4e-3);
-  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  Preset p = overdamped_grains_in_walled_box();
   p.materials[0].magnetization = 1e5;
   p.materials[0].anisotropy = 2e4;
   p.materials[0].moment_model = MomentModel::StonerWohlfarth;
-  p.contact.law = ContactLaw::HertzCoulomb;
-  p.environment.translational_damping = 1.0;
-  p.environment.rotational_damping = 1.0;
-  p.integrator.scheme = IntegratorScheme::OverdampedHeun;
-  p.integrator.time_step = 1e-5;
-  p.integrator.max_displacement = 1e-5;
-  p.particles.kind = GeneratorKind::Random;
-  p.particles.count = 30;
-  p.particles.diameter = 1e-3;
-  p.particles.allow_overlap = true;
-  ProtocolPhase remove, field;
-  remove.name = "overlap removal";
-  remove.until = PhaseEnd::NoOverlap;
-  remove.threshold = 1e-3;
-  remove.duration = 10.0;
+  ProtocolPhase field;
   field.name = "field";
   field.duration = 1.0;
   field.set = json::object({{"field.strength", "50 mT"}});
-  p.protocol = {remove, field};
+  p.protocol = {overlap_removal_phase(), field};
   return p;
 }
 

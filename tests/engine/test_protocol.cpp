@@ -34,35 +34,18 @@ TEST_CASE("set_json_path sets nested keys and list entries, and names what is mi
 
 namespace {
 
-// Ten spheres dropped anywhere in a box (overlaps allowed), overdamped: remove overlaps, then wait,
+// Thirty grains dropped anywhere in a box (overlaps allowed), overdamped: remove overlaps, then wait,
 // then switch a field on.
 Preset staged() {
-  Preset p = bare_preset();
-  p.box.min = Vec3::Zero();
-  p.box.max = Vec3(4e-3, 4e-3, 4e-3);
-  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
-  p.contact.law = ContactLaw::HertzCoulomb;
-  p.environment.translational_damping = 1.0;
-  p.environment.rotational_damping = 1.0;
-  p.integrator.scheme = IntegratorScheme::OverdampedHeun;
-  p.integrator.time_step = 1e-5;
-  p.integrator.max_displacement = 1e-5;
-  p.particles.kind = GeneratorKind::Random;
-  p.particles.count = 30;
-  p.particles.diameter = 1e-3;
-  p.particles.allow_overlap = true;
-  ProtocolPhase remove, wait, field;
-  remove.name = "overlap removal";
-  remove.until = PhaseEnd::NoOverlap;
-  remove.threshold = 1e-3;
-  remove.duration = 10.0;
+  Preset p = overdamped_grains_in_walled_box();
+  ProtocolPhase wait, field;
   wait.name = "wait";
   wait.duration = 1e-3;
   wait.set = json::object({{"materials.0.friction", 0.1}});
   field.name = "field";
   field.duration = 1e-3;
   field.set = json::object({{"field.strength", "10 mT"}});
-  p.protocol = {remove, wait, field};
+  p.protocol = {overlap_removal_phase(), wait, field};
   return p;
 }
 

@@ -74,6 +74,36 @@ inline Preset magnets_in_walled_box() {
   return p;
 }
 
+// 30 grains of 1 mm dropped anywhere in a 4 mm walled box (overlaps allowed), overdamped Heun with
+// Hertz-Coulomb contacts: the start of a protocol whose first phase removes the overlaps.
+inline Preset overdamped_grains_in_walled_box() {
+  Preset p = bare_preset();
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3(4e-3, 4e-3, 4e-3);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.contact.law = ContactLaw::HertzCoulomb;
+  p.environment.translational_damping = 1.0;
+  p.environment.rotational_damping = 1.0;
+  p.integrator.scheme = IntegratorScheme::OverdampedHeun;
+  p.integrator.time_step = 1e-5;
+  p.integrator.max_displacement = 1e-5;
+  p.particles.kind = GeneratorKind::Random;
+  p.particles.count = 30;
+  p.particles.diameter = 1e-3;
+  p.particles.allow_overlap = true;
+  return p;
+}
+
+// A phase that runs until no overlap exceeds 1e-3 of the smaller radius (at most 10 s).
+inline ProtocolPhase overlap_removal_phase() {
+  ProtocolPhase remove;
+  remove.name = "overlap removal";
+  remove.until = PhaseEnd::NoOverlap;
+  remove.threshold = 1e-3;
+  remove.duration = 10.0;
+  return remove;
+}
+
 // A preset file of the repository's presets/ directory.
 inline Preset repository_preset(const char* name) {
   return load_preset_file((std::filesystem::path(LODESTONE_SOURCE_DIR) / "presets" / name).string());
