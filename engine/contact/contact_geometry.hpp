@@ -129,6 +129,28 @@ inline bool cap_spring(Vec3& force, Vec3& displacement, double limit) {
   return true;
 }
 
+// A shear spring and a shear dashpot under one Coulomb limit (the slip-cut dashpot of [PFC-dipole], with the
+// limit on their sum): while the trial total -k u + F_d stays within `limit` both act as they are; beyond
+// it the contact slides, the dashpot is cut and the spring carries the limit along the trial total, its
+// displacement u set to match (the plastic part of the motion). Without a spring (k = 0) the dashpot
+// alone is held at the limit. So the tangential force never exceeds `limit`, also on the first step of a
+// contact, where the spring is still zero and the dashpot meets the full sliding speed.
+struct ShearForces {
+  Vec3 spring = Vec3::Zero();   // [N] on body i
+  Vec3 dashpot = Vec3::Zero();  // [N] on body i
+  bool slipping = false;
+};
+inline ShearForces bound_shear_forces(const Vec3& spring, const Vec3& dashpot, Vec3& displacement, double k,
+                                      double limit) {
+  const Vec3 total = spring + dashpot;
+  const double norm_sq = total.squaredNorm();
+  if (!(norm_sq > limit * limit)) return {spring, dashpot, false};
+  const Vec3 sliding = total * (limit / std::sqrt(norm_sq));
+  if (!(k > 0.0)) return {Vec3::Zero(), sliding, true};
+  displacement = -sliding / k;
+  return {sliding, Vec3::Zero(), true};
+}
+
 // What a law returns: the force on body i (the other body gets the opposite) and energy terms.
 // A pure torque (couple) goes to i and its opposite to j, so that a contact never changes the total
 // angular momentum: with the force at one contact point for both bodies, r x F sums to zero too.

@@ -19,18 +19,21 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
   const double fn_damp = -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) * g.normal_velocity;
   const double fn = std::max(fn_elastic + fn_damp, 0.0);
 
+  // The tangential dashpot is slip-cut and Coulomb's limit bounds spring and dashpot together by mu times
+  // the normal force acting, dashpot included (engine/contact/contact_geometry.hpp, bound_shear_forces).
   const Vec3 trial_shear = h.shear;
   const double st_old = newly_active ? st : h.shear_stiffness;
   Vec3 ft = -st * h.shear;
-  h.slipping = cap_spring(ft, h.shear, pair.friction * fn_elastic);
+  Vec3 ft_damp = -kDampingFactor * law.damping_ratio_t * std::sqrt(st * g.effective_mass) * g.tangential_velocity;
+  const ShearForces bounded = bound_shear_forces(ft, ft_damp, h.shear, st, pair.friction * fn);
+  ft = bounded.spring;
+  ft_damp = bounded.dashpot;
+  h.slipping = bounded.slipping;
   // The Mindlin stiffness follows the overlap: the energy that gives the spring is booked apart.
   const ShearSpringEnergy spring = shear_spring_energy(st_old, st, previous_shear, trial_shear, ft);
   out.slip_loss = spring.slip_loss;
   out.stiffness_work = spring.stiffness_work;
   h.shear_stiffness = st;
-  Vec3 ft_damp = Vec3::Zero();
-  if (!h.slipping)
-    ft_damp = -kDampingFactor * law.damping_ratio_t * std::sqrt(st * g.effective_mass) * g.tangential_velocity;
 
   out.dashpot_force = (fn - fn_elastic) * g.normal + ft_damp;
   out.force = fn * g.normal + ft + ft_damp;

@@ -4,8 +4,9 @@
 //   fn = 4/3 E* sqrt(R*) delta^{3/2}                                  (elastic, [Erokhin-Berkov] eq. 7)
 //   S_n = 2 E* sqrt(R* delta),  S_t = 8 G* sqrt(R* delta)             (tangent stiffnesses)
 //   damping: -2 sqrt(5/6) beta sqrt(S m*) v   (normal and tangential)
-//   tangential: Ft = -S_t us, |Ft| <= mu fn (Coulomb limit, friction against the relative
-//   tangential velocity at the contact point, [Erokhin-Berkov] eq. 8)
+//   tangential: Ft = -S_t us plus the dashpot while sticking, |Ft| <= mu fn with fn the normal force
+//   acting, dashpot included (Coulomb limit on the whole tangential force; sliding cuts the tangential
+//   dashpot; friction against the relative tangential velocity at the contact point, [Erokhin-Berkov] eq. 8)
 // The total normal force is never attractive.
 
 #include "engine/contact/contact_geometry.hpp"

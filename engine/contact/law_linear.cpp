@@ -31,24 +31,35 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   h.normal_force = fn;
   h.gap = gap;
 
-  // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, [Yade-law]).
+  // Dashpots: critical damping ratio times 2 sqrt(m k).
+  double fn_damp = -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.normal_velocity;
+  const bool no_tension_normal = law.dp_mode == 1 || law.dp_mode == 3;
+  if (no_tension_normal) fn_damp = std::max(fn_damp, -fn);
+  Vec3 fs_damp = -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.tangential_velocity;
+
+  // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, [Yade-law]). With a slip-cut
+  // shear dashpot (dp_mode 2, 3) the limit is Coulomb's on the whole contact force: spring and dashpot
+  // together within mu times the normal force acting (elastic + dashpot, never below zero). Otherwise
+  // ([PFC-dipole]'s full shear dashpot) it holds the spring within mu times the elastic normal force and
+  // the dashpot adds.
   ContactResponse out;
   const Vec3 trial_shear = h.shear;
   const double ks_old = newly_active ? k.ks : h.shear_stiffness;
   Vec3 fs = -k.ks * h.shear;
-  h.slipping = cap_spring(fs, h.shear, pair.friction * fn);
+  const bool slip_cut_shear = law.dp_mode == 2 || law.dp_mode == 3;
+  if (slip_cut_shear) {
+    const double normal_force = std::max(fn + fn_damp, 0.0);
+    const ShearForces bounded = bound_shear_forces(fs, fs_damp, h.shear, k.ks, pair.friction * normal_force);
+    fs = bounded.spring;
+    fs_damp = bounded.dashpot;
+    h.slipping = bounded.slipping;
+  } else {
+    h.slipping = cap_spring(fs, h.shear, pair.friction * fn);
+  }
   const ShearSpringEnergy spring = shear_spring_energy(ks_old, k.ks, previous_shear, trial_shear, fs);
   out.slip_loss = spring.slip_loss;
   out.stiffness_work = spring.stiffness_work;
   h.shear_stiffness = k.ks;
-
-  // Dashpots (critical damping ratio times 2 sqrt(m k)).
-  double fn_damp = -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.normal_velocity;
-  Vec3 fs_damp = -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.tangential_velocity;
-  const bool no_tension_normal = law.dp_mode == 1 || law.dp_mode == 3;
-  const bool slip_cut_shear = law.dp_mode == 2 || law.dp_mode == 3;
-  if (no_tension_normal) fn_damp = std::max(fn_damp, -fn);
-  if (slip_cut_shear && h.slipping) fs_damp.setZero();
 
   out.dashpot_force = fn_damp * g.normal + fs_damp;
   out.force = fn * g.normal + fs + out.dashpot_force;

@@ -93,6 +93,10 @@ TEST_CASE("rolling: a sphere rolling on a floor decelerates as the rolling frict
     const auto steps_2 = static_cast<std::int64_t>(std::llround(0.045 / dt));
     run_checked(sim, steps_1);
     const double v1 = sim.state().particles.velocity[0].x(), t1 = sim.state().time;
+    // The rolling spring starts unloaded, so its dashpot brakes the spin for the first steps and the
+    // contact point slides for a few steps (25 us with Hertz-Mindlin, whose tangential force is bounded by
+    // Coulomb's limit, dashpot included); after that it rolls.
+    const std::uint64_t start_up_slips = sim.state().events.total(EventKind::SlipStarted);
     run_checked(sim, steps_2 - steps_1);
     const Particles& s = sim.state().particles;
     const double v2 = s.velocity[0].x(), t2 = sim.state().time;
@@ -103,7 +107,8 @@ TEST_CASE("rolling: a sphere rolling on a floor decelerates as the rolling frict
     CHECK(slope == Approx(expected).epsilon(1e-4));
     // Rolling, not sliding: the contact point is at rest, w l = v.
     CHECK(s.angular_velocity[0].y() * (kRadius - 0.5 * overlap_of(sim)) == Approx(v2).epsilon(1e-4));
-    CHECK(sim.state().events.total(EventKind::SlipStarted) == 0);
+    CHECK(start_up_slips <= 1);
+    CHECK(sim.state().events.total(EventKind::SlipStarted) == start_up_slips);
   }
 }
 
