@@ -34,25 +34,18 @@ std::function<std::string(const std::string&)> quantity_check(Quantity q) {
   return [q](const std::string& text) -> std::string {
     double v = 0.0;
     std::string error;
-    if (!parse_quantity(text, q, v, error)) {
-      try {
-        size_t used = 0;
-        v = std::stod(text, &used);
-        if (used != text.size()) return error;
-      } catch (...) {
-        return error;
-      }
-    }
+    if (!parse_quantity_or_si(text, q, v, error)) return error;
     if (!(v > 0.0) || !std::isfinite(v)) return "'" + text + "' must be positive";
     return {};
   };
 }
 
+// The SI value of a text quantity_check() accepted.
 double quantity(const std::string& text, Quantity q) {
   double v = 0.0;
   std::string error;
-  if (parse_quantity(text, q, v, error)) return v;
-  return std::stod(text);
+  parse_quantity_or_si(text, q, v, error);
+  return v;
 }
 
 struct Cell {

@@ -17,26 +17,18 @@ std::function<std::string(const std::string&)> time_validator() {
   return [](const std::string& text) -> std::string {
     double v = 0.0;
     std::string error;
-    if (!parse_quantity(text, Quantity::Time, v, error)) {
-      // A bare number is seconds.
-      try {
-        size_t used = 0;
-        v = std::stod(text, &used);
-        if (used != text.size()) return error;
-      } catch (...) {
-        return error;
-      }
-    }
+    if (!parse_quantity_or_si(text, Quantity::Time, v, error)) return error;  // a bare number is seconds
     if (!(v > 0.0)) return "'" + text + "' must be a positive time";
     return {};
   };
 }
 
+// The seconds of a time time_validator() accepted.
 double parse_time(const std::string& text) {
   double v = 0.0;
   std::string error;
-  if (parse_quantity(text, Quantity::Time, v, error)) return v;
-  return std::stod(text);
+  parse_quantity_or_si(text, Quantity::Time, v, error);
+  return v;
 }
 
 }  // namespace
