@@ -1,7 +1,9 @@
 #pragma once
 // Shared by tests that start one of our programs: a fresh temporary directory per test, the
 // program run in it through the shell, its exit code and output; whole-file reads and writes.
-// Header-only.
+// Header-only. With the targets' compile definitions also the presets of the source tree
+// (LODESTONE_SOURCE_DIR) and work directories for lodestone-run (LODESTONE_RUNNER) and
+// lodestone-capture (LODESTONE_CAPTURE).
 
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
@@ -84,5 +86,30 @@ class Workdir {
   std::string program_;
   std::filesystem::path path_;
 };
+
+#ifdef LODESTONE_SOURCE_DIR
+// A preset shipped in presets/.
+inline std::filesystem::path preset_path(const std::string& name) {
+  return std::filesystem::path(LODESTONE_SOURCE_DIR) / "presets" / name;
+}
+// The same, quoted for the shell: an argument of a program's command line.
+inline std::string preset_argument(const std::string& name) {
+  return quoted(preset_path(name).string());
+}
+#endif
+
+#ifdef LODESTONE_RUNNER
+// lodestone-run in a fresh working directory: what the runner and LAMMPS tests start.
+struct RunnerWorkdir : Workdir {
+  RunnerWorkdir() : Workdir(LODESTONE_RUNNER) {}
+};
+#endif
+
+#ifdef LODESTONE_CAPTURE
+// lodestone-capture in a fresh working directory.
+struct CaptureWorkdir : Workdir {
+  CaptureWorkdir() : Workdir(LODESTONE_CAPTURE) {}
+};
+#endif
 
 }  // namespace lodestone::test

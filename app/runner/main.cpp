@@ -1,17 +1,13 @@
 // lodestone-run: runs a preset headless, writes the time series and particle frames, reports
 // progress, and exits non-zero with a clear message on a bad preset or a failed check.
 
-#include "app/runner/angle_output.hpp"
-#include "app/runner/cluster_output.hpp"
 #include "app/runner/lammps_export.hpp"
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
+#include "app/runner/run_outputs.hpp"
 #include "app/runner/sweep.hpp"
-#include "engine/analysis/clusters.hpp"
 #include "engine/analysis/reduced_units.hpp"
 #include "engine/io/checkpoint.hpp"
-#include "engine/io/export_frames.hpp"
-#include "engine/io/output.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
 #include "engine/io/units.hpp"
@@ -23,10 +19,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
 
 using namespace lodestone;
@@ -102,17 +98,6 @@ std::optional<int> find_phase(const Preset& preset, const std::string& text) {
   return std::nullopt;
 }
 
-void print_table_header() {
-  std::printf("\n%10s %12s %12s %12s %12s %9s %9s %9s\n", "step", "time [s]", "E_kin [J]", "E_pot [J]", "balance [J]",
-              "<|n.b|>", "contacts", "Z");
-}
-
-void print_table_row(const Observables& o) {
-  std::printf("%10lld %12.5g %12.5g %12.5g %12.5g %9.4f %9lld %9.3f\n", static_cast<long long>(o.step), o.time,
-              o.kinetic(), o.potential(), o.energy_balance(), o.alignment, static_cast<long long>(o.particle_contacts),
-              o.coordination);
-}
-
 void print_timings(const StageTimings& t) {
   double total = 0.0;
   for (double s : t.total_seconds) total += s;
@@ -177,6 +162,255 @@ void print_thermal_coupling(const Preset& preset, const Session& sim) {
       c.interaction_radius / c.diameter);
 }
 
+// [SECTION] Loading the scene
+
+// What a single run runs: the preset, its session, and where they came from.
+struct Scene {
+  std::string source;             // named in the summary and in a bad preset's message
+  Preset preset;                  // with --dt applied
+  std::unique_ptr<Session> sim;   // from the checkpoint of --restart, else built from the preset
+  std::optional<int> stop_phase;  // --stop-at-phase as a phase index
+};
+
+std::string scene_source(const RunOptions& options) {
+  if (!options.restart_path.empty()) return "checkpoint " + options.restart_path;
+  return options.preset_path.empty() ? "built-in default preset" : options.preset_path;
+}
+
+// Reads the checkpoint (--restart: its preset and its session) or the preset, applies --dt, and
+// writes --save-preset. Returns the exit code when the program ends here.
+std::optional<int> load_preset(const RunOptions& options, Scene& scene) {
+  try {
+    if (!options.restart_path.empty()) {
+      Checkpoint saved = load_checkpoint(options.restart_path);
+      scene.preset = saved.preset;
+      scene.sim = std::make_unique<Session>(saved);
+    } else {
+      scene.preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
+    }
+    if (options.time_step) scene.preset.integrator.time_step = *options.time_step;
+    if (!options.save_preset_path.empty()) {
+      save_preset_file(scene.preset, options.save_preset_path);
+      std::printf("wrote %s\n", options.save_preset_path.c_str());
+      return kExitOk;
+    }
+  } catch (const CheckpointError& e) {
+    std::cerr << "lodestone-run: bad checkpoint: " << e.what() << "\n";
+    return kExitBadPreset;
+  } catch (const PresetError& e) {
+    std::cerr << "lodestone-run: bad preset: " << e.what() << "\n";
+    return kExitBadPreset;
+  }
+  return std::nullopt;
+}
+
+// --stop-at-phase as a phase index. A phase the preset does not have ends the program (exit 1),
+// naming the phases it has.
+std::optional<int> find_stop_phase(const RunOptions& options, Scene& scene) {
+  if (options.stop_at_phase.empty()) return std::nullopt;
+  const Preset& preset = scene.preset;
+  scene.stop_phase = find_phase(preset, options.stop_at_phase);
+  if (scene.stop_phase) return std::nullopt;
+  std::string names;
+  for (size_t k = 0; k < preset.protocol.size(); ++k)
+    names += (k ? ", " : "") + std::to_string(k + 1) + " '" + preset.protocol[k].name + "'";
+  std::cerr << "lodestone-run: --stop-at-phase " << options.stop_at_phase << ": "
+            << (preset.protocol.empty() ? "the preset has no protocol" : "no such phase; the phases are " + names)
+            << "\n";
+  return kExitBadArguments;
+}
+
+// The session of a preset (a restart has its own already). Returns the exit code when the scene
+// cannot be built.
+std::optional<int> build_session(Scene& scene) {
+  try {
+    if (!scene.sim) scene.sim = std::make_unique<Session>(scene.preset);
+  } catch (const PresetError& e) {
+    // Raised while building the scene (generator, model): the path is in the preset, name the file.
+    std::cerr << "lodestone-run: bad preset: " << scene.source << " " << e.what() << "\n";
+    return kExitBadPreset;
+  }
+  return std::nullopt;
+}
+
+// The preset, the stop phase and the session, on as many threads as asked (default: the hardware's).
+// Returns the exit code when the program ends here (an error, or --save-preset done).
+std::optional<int> load_scene(const RunOptions& options, Scene& scene) {
+  scene.source = scene_source(options);
+  if (auto code = load_preset(options, scene)) return code;
+  if (auto code = find_stop_phase(options, scene)) return code;
+  if (auto code = build_session(scene)) return code;
+  scene.sim->set_threads(options.threads.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
+  return std::nullopt;
+}
+
+// [SECTION] Run length and output intervals
+
+// How long the run goes. A protocol runs until its last phase ends (at most the sum of the phase
+// durations, or --time); otherwise the run is a number of steps.
+struct RunLength {
+  bool protocol = false;
+  double duration = 0.0;    // [s] of simulated time
+  double start_time = 0.0;  // [s] a restart runs --time (or the rest of its protocol) from here
+  std::int64_t steps = 0;   // 0: the run ends by time (a protocol)
+
+  bool reached(std::int64_t steps_done, const Session& sim) const {
+    if (steps > 0) return steps_done >= steps;
+    return sim.protocol_finished() || sim.state().time - start_time >= duration * (1.0 - 1e-12);
+  }
+};
+
+RunLength run_length(const RunOptions& options, const Preset& preset, const Session& sim) {
+  RunLength length;
+  length.protocol = sim.phase_count() > 0;
+  double protocol_time = 0.0;
+  for (const ProtocolPhase& s : preset.protocol) protocol_time += s.duration;
+  const double dt = sim.model().time_step;
+  length.duration = options.duration.value_or(length.protocol ? protocol_time : preset.run.duration);
+  length.start_time = sim.state().time;
+  length.steps = options.steps.value_or(
+      length.protocol ? 0
+                      : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(length.duration / dt - 1e-9))));
+  return length;
+}
+
+// Steps between frames: --frames-every, else run.frame_interval, else 100 (also the dump interval
+// of --lammps-export).
+int frame_interval(const RunOptions& options, const Preset& preset) {
+  return options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
+}
+
+// Steps between rows: the series and the frames as the options or the preset say; the table so
+// that it has --table rows over the run.
+OutputIntervals output_intervals(const RunOptions& options, const Preset& preset, const RunLength& length, double dt) {
+  OutputIntervals every;
+  every.series = options.series_every.value_or(preset.run.series_interval);
+  every.frames = frame_interval(options, preset);
+  const std::int64_t steps = length.steps > 0 ? length.steps : static_cast<std::int64_t>(length.duration / dt);
+  every.table = options.table_rows > 0 ? std::max<std::int64_t>(1, steps / options.table_rows) : 0;
+  return every;
+}
+
+// [SECTION] Before, during and after the run
+
+// What will run, on stdout (with --check also the thermal coupling). Ends the program when the
+// initial state fails a check (exit 3), and after the summary with --check (exit 0).
+std::optional<int> print_summary_and_check(const RunOptions& options, const Scene& scene, std::int64_t steps) {
+  const Session& sim = *scene.sim;
+  print_summary(scene.source, scene.preset, sim, steps);
+  print_reduced_units(scene.preset, sim, options.check_only);
+  if (options.check_only) print_thermal_coupling(scene.preset, sim);
+  if (!sim.state().health.ok) {
+    std::cerr << "lodestone-run: the initial state fails a check: " << sim.state().health.message << "\n";
+    return kExitSimulationStopped;
+  }
+  if (options.check_only) return kExitOk;
+  return std::nullopt;
+}
+
+// Saves the whole state for --restart (the file is replaced atomically); false, with the message on
+// stderr, when it cannot.
+bool write_checkpoint(const std::string& path, const Session& sim) {
+  try {
+    save_checkpoint(path, sim.folded_document(), sim.state());
+    return true;
+  } catch (const CheckpointError& e) {
+    std::cerr << "lodestone-run: " << e.what() << "\n";
+    return false;
+  }
+}
+
+// How the run loop ended.
+struct LoopEnd {
+  std::int64_t steps_done = 0;
+  bool stopped_at_phase = false;   // the --stop-at-phase phase began
+  bool checkpoint_failed = false;  // a --checkpoint-every checkpoint could not be written
+};
+
+// Steps until the run is over, a check fails or the --stop-at-phase phase begins, writing the
+// outputs, the progress and the --checkpoint-every checkpoints on the way.
+LoopEnd run_steps(Session& sim, RunOutputs& outputs, const RunOptions& options, const RunLength& length,
+                  std::optional<int> stop_phase) {
+  Progress progress(length.steps, length.duration, options.progress_seconds, !options.quiet);
+  LoopEnd end;
+  while (!length.reached(end.steps_done, sim)) {
+    const int phase = sim.state().phase;
+    sim.step();
+    if (!sim.state().health.ok) break;
+    ++end.steps_done;
+    end.stopped_at_phase = stop_phase && sim.state().phase == *stop_phase && phase != *stop_phase;
+    const bool last = length.reached(end.steps_done, sim) || end.stopped_at_phase;
+    outputs.write(sim, last || sim.state().phase != phase);  // a row when a phase begins and at the end
+    progress.update(end.steps_done, sim.state().time, sim.phase_label());
+    if (options.checkpoint_every && sim.state().step % *options.checkpoint_every == 0 && !last)
+      end.checkpoint_failed |= !write_checkpoint(options.checkpoint_path, sim);
+    if (end.stopped_at_phase) break;
+  }
+  progress.finish(end.steps_done, sim.state().time);
+  std::fflush(stdout);
+  return end;
+}
+
+// `code`, or the output error in place of success: the first failure decides the exit code.
+int with_output_error(int code) {
+  return code == kExitOk ? kExitOutputError : code;
+}
+
+// After the loop: the state a failed check stopped on, the outputs closed, the final --checkpoint,
+// and the phase the run stopped at. Returns the exit code.
+int finish_run(Session& sim, RunOutputs& outputs, const RunOptions& options, bool protocol, const LoopEnd& loop) {
+  int code = kExitOk;
+  if (!sim.state().health.ok) {
+    outputs.write(sim, true);  // the state the check stopped on
+    std::cerr << "lodestone-run: simulation stopped: " << sim.state().health.message << "\n";
+    code = kExitSimulationStopped;
+  }
+  if (!outputs.finish()) code = with_output_error(code);
+  if (!options.checkpoint_path.empty()) {
+    if (write_checkpoint(options.checkpoint_path, sim) && !loop.checkpoint_failed)
+      std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),
+                  static_cast<long long>(sim.state().step), sim.state().time, protocol ? ", phase " : "",
+                  protocol ? sim.phase_label().c_str() : "");
+    else
+      code = with_output_error(code);
+  }
+  if (loop.stopped_at_phase) std::printf("stopped as phase %s began\n", sim.phase_label().c_str());
+  return code;
+}
+
+// The end of the run on stdout: the phase reached, the alignment time tau_0.95, the statistics of
+// --clusters and --angles, and the time per stage of the step.
+void print_final_report(const Session& sim, const RunOutputs& outputs, bool protocol) {
+  const Observables end = sim.observe();
+  if (protocol) std::printf("\n%s after %.4g s\n", sim.phase_label().c_str(), end.time);
+  if (end.alignment_time >= 0.0)
+    std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last phase); final <cos theta> = %.4f\n",
+                end.alignment_time, end.alignment);
+  else if (uniform_field(sim.model().field, end.time).squaredNorm() > 0.0)
+    std::printf("<cos theta> = %.4f: 0.95 not reached in the last phase\n", end.alignment);
+  outputs.print_final_statistics(sim, end);
+  print_timings(sim.timings());
+}
+
+// One run of a preset or a checkpoint: load, summarise, open the outputs, step, finish and report.
+int run_single(const RunOptions& options) {
+  Scene scene;
+  if (auto code = load_scene(options, scene)) return *code;
+  Session& sim = *scene.sim;
+  const RunLength length = run_length(options, scene.preset, sim);
+  if (!options.lammps_export_dir.empty())
+    return write_lammps_export(options.lammps_export_dir, sim, length.steps, frame_interval(options, scene.preset));
+  if (auto code = print_summary_and_check(options, scene, length.steps)) return *code;
+  RunOutputs outputs;
+  const OutputIntervals every = output_intervals(options, scene.preset, length, sim.model().time_step);
+  if (auto code = outputs.open(options, every)) return *code;
+  outputs.start(sim);
+  const LoopEnd loop = run_steps(sim, outputs, options, length, scene.stop_phase);
+  const int code = finish_run(sim, outputs, options, length.protocol, loop);
+  print_final_report(sim, outputs, length.protocol);
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -188,227 +422,5 @@ int main(int argc, char** argv) {
     std::cout << preset_docs_markdown();
     return kExitOk;
   }
-
-  const std::string source = !options.restart_path.empty() ? "checkpoint " + options.restart_path
-                             : options.preset_path.empty() ? "built-in default preset"
-                                                           : options.preset_path;
-  Preset preset;
-  std::unique_ptr<Session> sim;
-  try {
-    if (!options.restart_path.empty()) {
-      Checkpoint saved = load_checkpoint(options.restart_path);
-      preset = saved.preset;
-      sim = std::make_unique<Session>(saved);
-    } else {
-      preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
-    }
-    if (options.time_step) preset.integrator.time_step = *options.time_step;
-    if (!options.save_preset_path.empty()) {
-      save_preset_file(preset, options.save_preset_path);
-      std::printf("wrote %s\n", options.save_preset_path.c_str());
-      return kExitOk;
-    }
-  } catch (const CheckpointError& e) {
-    std::cerr << "lodestone-run: bad checkpoint: " << e.what() << "\n";
-    return kExitBadPreset;
-  } catch (const PresetError& e) {
-    std::cerr << "lodestone-run: bad preset: " << e.what() << "\n";
-    return kExitBadPreset;
-  }
-  std::optional<int> stop_phase;
-  if (!options.stop_at_phase.empty()) {
-    stop_phase = find_phase(preset, options.stop_at_phase);
-    if (!stop_phase) {
-      std::string names;
-      for (size_t k = 0; k < preset.protocol.size(); ++k)
-        names += (k ? ", " : "") + std::to_string(k + 1) + " '" + preset.protocol[k].name + "'";
-      std::cerr << "lodestone-run: --stop-at-phase " << options.stop_at_phase << ": "
-                << (preset.protocol.empty() ? "the preset has no protocol" : "no such phase; the phases are " + names)
-                << "\n";
-      return kExitBadArguments;
-    }
-  }
-  try {
-    if (!sim) sim = std::make_unique<Session>(preset);
-  } catch (const PresetError& e) {
-    // Raised while building the scene (generator, model): the path is in the preset, name the file.
-    std::cerr << "lodestone-run: bad preset: " << source << " " << e.what() << "\n";
-    return kExitBadPreset;
-  }
-
-  sim->set_threads(options.threads.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
-
-  // A protocol runs until its last phase ends (at most the sum of the phase durations, or --time);
-  // otherwise the run is a number of steps.
-  const bool protocol = sim->phase_count() > 0;
-  double protocol_time = 0.0;
-  for (const ProtocolPhase& s : preset.protocol) protocol_time += s.duration;
-  const double dt = sim->model().time_step;
-  const double duration = options.duration.value_or(protocol ? protocol_time : preset.run.duration);
-  const double start_time = sim->state().time;  // a restart runs --time (or the rest of its protocol) from here
-  const std::int64_t steps = options.steps.value_or(
-      protocol ? 0 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(duration / dt - 1e-9))));
-  if (!options.lammps_export_dir.empty()) {
-    const int frames_every =
-        options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
-    return write_lammps_export(options.lammps_export_dir, *sim, steps, frames_every);
-  }
-  print_summary(source, preset, *sim, steps);
-  print_reduced_units(preset, *sim, options.check_only);
-  if (options.check_only) print_thermal_coupling(preset, *sim);
-  if (!sim->state().health.ok) {
-    std::cerr << "lodestone-run: the initial state fails a check: " << sim->state().health.message << "\n";
-    return kExitSimulationStopped;
-  }
-  if (options.check_only) return kExitOk;
-
-  std::ofstream series;
-  if (!options.series_path.empty()) {
-    series.open(options.series_path, std::ios::trunc);
-    if (!series) {
-      std::cerr << "lodestone-run: cannot write the time series to " << options.series_path << "\n";
-      return kExitOutputError;
-    }
-  }
-  // The format follows the extension (checked with the options); a VTK series also keeps a .pvd.
-  std::optional<FrameSeriesWriter> frames;
-  bool frames_failed = false;
-  if (!options.frames_path.empty()) {
-    try {
-      frames.emplace(options.frames_path, *frame_format_of(options.frames_path));
-    } catch (const ExportError& e) {
-      std::cerr << "lodestone-run: " << e.what() << "\n";
-      return kExitOutputError;
-    }
-  }
-  ClusterOutput cluster_output;
-  if (!options.clusters_path.empty() && !cluster_output.open(options.clusters_path)) {
-    std::cerr << "lodestone-run: cannot write the cluster sizes to " << options.clusters_path << "\n";
-    return kExitOutputError;
-  }
-  AngleOutput angle_output;
-  if (!options.angles_path.empty() && !angle_output.open(options.angles_path)) {
-    std::cerr << "lodestone-run: cannot write the angle distributions to " << options.angles_path << "\n";
-    return kExitOutputError;
-  }
-  const int series_every = options.series_every.value_or(preset.run.series_interval);
-  const int frames_every =
-      options.frames_every.value_or(preset.run.frame_interval > 0 ? preset.run.frame_interval : 100);
-  const std::int64_t table_every =
-      options.table_rows > 0
-          ? std::max<std::int64_t>(1,
-                                   (steps > 0 ? steps : static_cast<std::int64_t>(duration / dt)) / options.table_rows)
-          : 0;
-
-  auto write_checkpoint = [&]() {
-    try {
-      save_checkpoint(options.checkpoint_path, sim->folded_document(), sim->state());
-      return true;
-    } catch (const CheckpointError& e) {
-      std::cerr << "lodestone-run: " << e.what() << "\n";
-      return false;
-    }
-  };
-  bool checkpoint_failed = false;
-
-  // One cluster pass and one set of observables per row, shared by the outputs that need them.
-  auto write_outputs = [&](bool force) {
-    const State& state = sim->state();
-    const std::int64_t step = state.step;
-    std::optional<Clusters> clusters;
-    std::optional<Observables> observed;
-    auto observables = [&]() -> const Observables& {
-      if (!observed) {
-        clusters = find_clusters(state);
-        observed = observe(sim->model(), state, *clusters);
-      }
-      return *observed;
-    };
-    const bool row = force || step % series_every == 0;
-    if (series.is_open() && row) series << series_row(observables());
-    if (cluster_output.is_open() && row) {
-      observables();
-      cluster_output.record(step, state.time, *clusters);
-    }
-    if (angle_output.is_open() && row) angle_output.record(observables());
-    if (frames && (force || step % frames_every == 0)) {
-      observables();  // the frame's cluster ids come from the same pass
-      try {
-        frames->write(frame_fields(sim->model(), state, *clusters));
-      } catch (const ExportError& e) {
-        std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
-        frames.reset();
-        frames_failed = true;
-      }
-    }
-    if (table_every > 0 && (force || step % table_every == 0)) print_table_row(observables());
-  };
-
-  if (series.is_open()) series << series_header();
-  if (table_every > 0) print_table_header();
-  write_outputs(true);  // step 0, before any motion
-
-  Progress progress(steps, duration, options.progress_seconds, !options.quiet);
-  std::int64_t done = 0;
-  auto finished = [&] {
-    if (steps > 0) return done >= steps;
-    return sim->protocol_finished() || sim->state().time - start_time >= duration * (1.0 - 1e-12);
-  };
-  bool stopped_at_phase = false;
-  while (!finished()) {
-    const int phase = sim->state().phase;
-    sim->step();
-    if (!sim->state().health.ok) break;
-    ++done;
-    stopped_at_phase = stop_phase && sim->state().phase == *stop_phase && phase != *stop_phase;
-    const bool last = finished() || stopped_at_phase;
-    write_outputs(last || sim->state().phase != phase);  // a row when a phase begins and at the end
-    progress.update(done, sim->state().time, sim->phase_label());
-    if (options.checkpoint_every && sim->state().step % *options.checkpoint_every == 0 && !last)
-      checkpoint_failed |= !write_checkpoint();
-    if (stopped_at_phase) break;
-  }
-  progress.finish(done, sim->state().time);
-  std::fflush(stdout);
-
-  int code = kExitOk;
-  if (!sim->state().health.ok) {
-    write_outputs(true);  // the state the check stopped on
-    std::cerr << "lodestone-run: simulation stopped: " << sim->state().health.message << "\n";
-    code = kExitSimulationStopped;
-  }
-  if ((series.is_open() && !series.flush()) || (cluster_output.is_open() && !cluster_output.flush()) ||
-      (angle_output.is_open() && !angle_output.flush())) {
-    std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
-    code = code == kExitOk ? kExitOutputError : code;
-  }
-  if (frames) {
-    try {
-      frames->finish();
-    } catch (const ExportError& e) {
-      std::cerr << "lodestone-run: " << e.what() << "\n";
-      frames_failed = true;
-    }
-  }
-  if (frames_failed) code = code == kExitOk ? kExitOutputError : code;
-  if (!options.checkpoint_path.empty()) {
-    if (write_checkpoint() && !checkpoint_failed)
-      std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),
-                  static_cast<long long>(sim->state().step), sim->state().time, protocol ? ", phase " : "",
-                  protocol ? sim->phase_label().c_str() : "");
-    else
-      code = code == kExitOk ? kExitOutputError : code;
-  }
-  if (stopped_at_phase) std::printf("stopped as phase %s began\n", sim->phase_label().c_str());
-  const Observables end = sim->observe();
-  if (protocol) std::printf("\n%s after %.4g s\n", sim->phase_label().c_str(), end.time);
-  if (end.alignment_time >= 0.0)
-    std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last phase); final <cos theta> = %.4f\n",
-                end.alignment_time, end.alignment);
-  else if (uniform_field(sim->model().field, end.time).squaredNorm() > 0.0)
-    std::printf("<cos theta> = %.4f: 0.95 not reached in the last phase\n", end.alignment);
-  if (cluster_output.is_open()) cluster_output.print_fits(stdout, end.time, find_clusters(sim->state()));
-  if (angle_output.is_open()) AngleOutput::print_summary(stdout, end);
-  print_timings(sim->timings());
-  return code;
+  return run_single(options);
 }

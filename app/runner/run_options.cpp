@@ -11,79 +11,92 @@
 
 namespace lodestone::runner {
 namespace {
+constexpr const char* kDescription =
+    "lodestone-run: run a Lodestone preset headless (magnetic granular matter: contacts, dipoles, field).\n"
+    "Without PRESET it runs the built-in default scene. Progress goes to stderr, a summary table to stdout.";
+
+constexpr const char* kFooter =
+    "Examples:\n"
+    "  lodestone-run                                   the default scene for its preset duration\n"
+    "  lodestone-run presets/two-dipoles.json --time 20ms --series out.csv --frames out.xyz --frames-every 50\n"
+    "  lodestone-run my.json --check                   validate a preset and show the time step it would use\n"
+    "  lodestone-run my.json --sweep field.strength=20mT,40mT --sweep particles.seed=1,2,3 --sweep-dir runs --jobs 2\n"
+    "                                                  run the 6 combinations, 2 at a time; results in "
+    "runs/results.csv\n"
+    "  lodestone-run my.json --sweep materials.0.friction=0.1,0.3 --sweep-dir runs --cluster-script sweep.sh\n"
+    "                                                  write the job presets and a SLURM array script (sbatch or "
+    "bash)\n"
+    "  lodestone-run my.json --lammps-export big       write big/in.lodestone and big/data.lodestone for LAMMPS\n"
+    "  lodestone-run my.json --sweep particles.seed=1,2,3,4 --sweep-dir runs --cluster-script sweep.sh \\\n"
+    "    --cluster-format parallel                     the same jobs for GNU parallel: bash sweep.sh\n"
+    "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
+    "  lodestone-run powder.json --stop-at-phase alignment --checkpoint packed.ckpt\n"
+    "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
+    "\n"
+    "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
+    "Outputs: the CSV time series, the particle frames, the cluster sizes and the angle\n"
+    "distributions are described in docs/outputs.md; frames include step 0, before any motion.\n"
+    "Quaternions are written x y z w (w the scalar) in .xyz, .vtp and .csv frames, and w i j k\n"
+    "(quatw quati quatj quatk, LAMMPS's order) in LAMMPS dumps.\n"
+    "\n"
+    "Exit codes: 0 done; 1 bad command-line arguments; 2 bad preset (the message names the JSON path);\n"
+    "3 the simulation stopped on a failed check (NaN, runaway overlap; the message names the particle);\n"
+    "4 an output file could not be written. A sweep exits 3 when any of its jobs did not finish ok.";
+
+// Single-run options a sweep or a collection refuses (its job command line is fixed, docs/sweeps.md).
+constexpr const char* kSingleRunOptions[] = {
+    "PRESET",          "--steps",        "--time",         "--dt",
+    "--series",        "--series-every", "--frames",       "--frames-every",
+    "--clusters",      "--angles",       "--check",        "--save-preset",
+    "--preset-docs",   "--restart",      "--checkpoint",   "--checkpoint-every",
+    "--stop-at-phase", "--threads",      "--lammps-export"};
 
 // A time given as "0.5", "0.5 s", "20 ms": returns an empty string when valid, else the message.
 std::function<std::string(const std::string&)> time_validator() {
   return [](const std::string& text) -> std::string {
     double v = 0.0;
     std::string error;
-    if (!parse_quantity(text, Quantity::Time, v, error)) {
-      // A bare number is seconds.
-      try {
-        size_t used = 0;
-        v = std::stod(text, &used);
-        if (used != text.size()) return error;
-      } catch (...) {
-        return error;
-      }
-    }
+    if (!parse_quantity_or_si(text, Quantity::Time, v, error)) return error;
     if (!(v > 0.0)) return "'" + text + "' must be a positive time";
     return {};
   };
 }
 
+// The seconds of a time time_validator() accepted.
 double parse_time(const std::string& text) {
   double v = 0.0;
   std::string error;
-  if (parse_quantity(text, Quantity::Time, v, error)) return v;
-  return std::stod(text);
+  parse_quantity_or_si(text, Quantity::Time, v, error);
+  return v;
 }
 
-}  // namespace
+// Options kept as text while CLI11 parses, converted into RunOptions once every check passed.
+struct OptionTexts {
+  std::string duration, time_step, cluster_format;
+};
 
-std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
-  CLI::App app{
-      "lodestone-run: run a Lodestone preset headless (magnetic granular matter: contacts, dipoles, field).\n"
-      "Without PRESET it runs the built-in default scene. Progress goes to stderr, a summary table to stdout."};
-  app.footer(
-      "Examples:\n"
-      "  lodestone-run                                   the default scene for its preset duration\n"
-      "  lodestone-run presets/two-dipoles.json --time 20ms --series out.csv --frames out.xyz --frames-every 50\n"
-      "  lodestone-run my.json --check                   validate a preset and show the time step it would use\n"
-      "  lodestone-run my.json --sweep field.strength=20mT,40mT --sweep particles.seed=1,2,3 --sweep-dir runs --jobs "
-      "2\n"
-      "                                                  run the 6 combinations, 2 at a time; results in "
-      "runs/results.csv\n"
-      "  lodestone-run my.json --sweep materials.0.friction=0.1,0.3 --sweep-dir runs --cluster-script sweep.sh\n"
-      "                                                  write the job presets and a SLURM array script (sbatch or "
-      "bash)\n"
-      "  lodestone-run my.json --lammps-export big       write big/in.lodestone and big/data.lodestone for LAMMPS\n"
-      "  lodestone-run my.json --sweep particles.seed=1,2,3,4 --sweep-dir runs --cluster-script sweep.sh \\\n"
-      "    --cluster-format parallel                     the same jobs for GNU parallel: bash sweep.sh\n"
-      "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
-      "  lodestone-run powder.json --stop-at-phase alignment --checkpoint packed.ckpt\n"
-      "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
-      "\n"
-      "Times accept units: 0.5 (seconds), 20ms, 3 us, 1 min.\n"
-      "Outputs: the CSV time series, the particle frames, the cluster sizes and the angle\n"
-      "distributions are described in docs/outputs.md; frames include step 0, before any motion.\n"
-      "Quaternions are written x y z w (w the scalar) in .xyz, .vtp and .csv frames, and w i j k\n"
-      "(quatw quati quatj quatk, LAMMPS's order) in LAMMPS dumps.\n"
-      "\n"
-      "Exit codes: 0 done; 1 bad command-line arguments; 2 bad preset (the message names the JSON path);\n"
-      "3 the simulation stopped on a failed check (NaN, runaway overlap; the message names the particle);\n"
-      "4 an output file could not be written. A sweep exits 3 when any of its jobs did not finish ok.");
-  app.get_formatter()->column_width(34);
-
+// PRESET and how long to run it.
+void add_run_length_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
   app.add_option("PRESET", o.preset_path, "Preset JSON file (default: the built-in default scene)")
       ->check(CLI::ExistingFile);
   auto* steps = app.add_option("-n,--steps", o.steps, "Number of steps to run")->check(CLI::PositiveNumber);
-  std::string duration_text, dt_text;
-  auto* time = app.add_option("-t,--time", duration_text, "Simulated time to run (default: the preset's run.duration)")
+  auto* time = app.add_option("-t,--time", texts.duration, "Simulated time to run (default: the preset's run.duration)")
                    ->check(time_validator());
   steps->excludes(time);
-  app.add_option("--dt", dt_text, "Time step, overriding the preset (default: preset or suggested)")
+  app.add_option("--dt", texts.time_step, "Time step, overriding the preset (default: preset or suggested)")
       ->check(time_validator());
+}
+
+// "" when the frames file's extension names a format, else the message.
+std::string check_frames_extension(const std::string& path) {
+  if (frame_format_of(path)) return {};
+  const std::string extension = std::filesystem::path(path).extension().string();
+  return "'" + path + "' has " + (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
+         "; the allowed extensions are " + frame_extensions_help();
+}
+
+// The files a run writes as it goes, and the table on stdout.
+void add_output_options(CLI::App& app, RunOptions& o) {
   app.add_option("-s,--series", o.series_path, "Write the CSV time series to this file");
   app.add_option("--series-every", o.series_every, "Steps between time-series rows (default: run.series_interval)")
       ->check(CLI::PositiveNumber);
@@ -91,13 +104,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "Write particle frames to this file, in the format of its extension: .xyz (extended XYZ), .vtp "
                  "(VTK, one file per frame, FILE_000000.vtp..., and a .pvd collection beside them for ParaView), "
                  ".dump or .lammpstrj (LAMMPS dump custom, OVITO), .csv")
-      ->check([](const std::string& path) -> std::string {
-        if (frame_format_of(path)) return {};
-        const std::string extension = std::filesystem::path(path).extension().string();
-        return "'" + path + "' has " +
-               (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
-               "; the allowed extensions are " + frame_extensions_help();
-      });
+      ->check(check_frames_extension);
   app.add_option("--frames-every", o.frames_every,
                  "Steps between frames (default: run.frame_interval, or 100 when that is 0)")
       ->check(CLI::PositiveNumber);
@@ -110,6 +117,11 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "series row");
   app.add_option("--table", o.table_rows, "Rows of the summary table printed to stdout (0: none)")
       ->check(CLI::Range(0, 100000));
+}
+
+// Threads, progress, and the options that do something else than run (--check, --save-preset,
+// --preset-docs).
+void add_run_control_options(CLI::App& app, RunOptions& o) {
   app.add_option("--threads", o.threads,
                  "Threads that advance the scene (default: the hardware threads; each sweep job: 1). Runs with the "
                  "same count are bit-identical; different counts agree to round-off")
@@ -120,6 +132,10 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   app.add_flag("--check", o.check_only, "Validate the preset, print what would run, and exit");
   app.add_option("--save-preset", o.save_preset_path, "Write the loaded preset with every key in SI (atomic) and exit");
   app.add_flag("--preset-docs", o.preset_docs, "Print the preset field reference (Markdown) and exit");
+}
+
+// The state saved and continued (checkpoints, --stop-at-phase) and handed to LAMMPS.
+void add_state_options(CLI::App& app, RunOptions& o) {
   auto* restart = app.add_option("--restart", o.restart_path,
                                  "Continue the run saved in this checkpoint, with the preset it holds (for other "
                                  "parameters: a preset with particles.kind checkpoint)")
@@ -139,9 +155,17 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
                  "(units si; run with mpirun -np N lmp -in in.lodestone) and exit; the script runs --steps or "
                  "--time and dumps every --frames-every. Physics LAMMPS cannot express is refused (docs/lammps.md)")
       ->type_name("DIR");
+}
 
-  // Sweeps. Each --sweep takes exactly one KEY=VALUES argument (allow_extra_args(false)), so the
-  // positional PRESET may follow it.
+// "" for a --cluster-format the sweep can write, else the message.
+std::string check_cluster_format(const std::string& text) {
+  if (text == "slurm" || text == "parallel") return {};
+  return "'" + text + "' is not a script format; the formats are slurm (sbatch or bash) and parallel (GNU parallel)";
+}
+
+// Sweeps (sweep.hpp, docs/sweeps.md). Each --sweep takes exactly one KEY=VALUES argument
+// (allow_extra_args(false)), so the positional PRESET may follow it.
+void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
   auto* sweep = app.add_option("--sweep", o.sweeps,
                                "Sweep a preset key: KEY=V1,V2,... (dotted path, e.g. field.strength, "
                                "materials.0.friction); repeat for the Cartesian product")
@@ -154,33 +178,80 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   auto* sweep_dir = app.add_option("--sweep-dir", o.sweep_dir, "Directory for a sweep's job presets, series and logs");
   auto* jobs = app.add_option("-j,--jobs", o.jobs, "Sweep jobs run at a time (default: the hardware threads)")
                    ->check(CLI::Range(1, 4096));
-  auto* sweep_out = app.add_option("--sweep-out", o.sweep_out, "Results CSV of a sweep (default: DIR/results.csv)");
-  auto* tau = app.add_option("--tau-threshold", o.tau_threshold,
-                             "<|n.b|> at which a sweep's tau is taken (default: as at set-up, else 0.95)")
-                  ->check(CLI::Range(-1.0, 1.0));
+  app.add_option("--sweep-out", o.sweep_out, "Results CSV of a sweep (default: DIR/results.csv)");
+  app.add_option("--tau-threshold", o.tau_threshold,
+                 "<|n.b|> at which a sweep's tau is taken (default: as at set-up, else 0.95)")
+      ->check(CLI::Range(-1.0, 1.0));
   auto* collect = app.add_option("--collect-sweep", o.collect_dir,
                                  "Only collect the results of the sweep in this directory (after its jobs ran)")
                       ->check(CLI::ExistingDirectory);
   auto* script = app.add_option("--cluster-script", o.cluster_script,
                                 "With --sweep: write the job presets and this SLURM array / bash script, run nothing");
-  std::string format_text;
-  app.add_option("--cluster-format", format_text,
+  app.add_option("--cluster-format", texts.cluster_format,
                  "The --cluster-script: slurm (a SLURM array job that also runs with plain bash; the default) or "
                  "parallel (GNU parallel runs the jobs, on one machine or over ssh)")
       ->type_name("slurm|parallel")
-      ->check([](const std::string& text) -> std::string {
-        if (text == "slurm" || text == "parallel") return {};
-        return "'" + text +
-               "' is not a script format; the formats are slurm (sbatch or bash) and parallel (GNU "
-               "parallel)";
-      })
+      ->check(check_cluster_format)
       ->needs(script);
   sweep->needs(sweep_dir);
   sweep_dir->needs(sweep);
   jobs->needs(sweep);
   script->needs(sweep)->excludes(jobs);
   collect->excludes(sweep)->excludes(sweep_dir);
+}
 
+// A sweep's job command line is fixed (docs/sweeps.md): single-run options would be silently
+// ignored, so they are refused (checked here rather than with excludes(), which would clutter
+// every line of --help). Run length, time step and series interval are preset keys to sweep.
+std::optional<int> refuse_single_run_options(const CLI::App& app) {
+  const bool sweeping = app.count("--sweep") > 0;
+  if (!sweeping && app.count("--collect-sweep") == 0) return std::nullopt;
+  for (const char* name : kSingleRunOptions) {
+    if (app.count(name) == 0 || (sweeping && std::string(name) == "PRESET")) continue;
+    std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
+              << (sweeping ? " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
+                             "sweep them)"
+                           : "")
+              << "\nRun with --help for the options.\n";
+    return kExitBadArguments;
+  }
+  return std::nullopt;
+}
+
+// --sweep-out and --tau-threshold only mean something to a sweep or a collection; --dt not to a
+// restart, which continues with the checkpoint's own parameters.
+std::optional<int> refuse_options_out_of_place(const CLI::App& app, const RunOptions& o, const OptionTexts& texts) {
+  if ((app.count("--sweep-out") > 0 || app.count("--tau-threshold") > 0) && o.sweeps.empty() && o.collect_dir.empty()) {
+    std::cerr << "lodestone-run: --sweep-out and --tau-threshold need --sweep or --collect-sweep\n"
+                 "Run with --help for the options.\n";
+    return kExitBadArguments;
+  }
+  if (app.count("--restart") > 0 && !texts.time_step.empty()) {
+    std::cerr << "lodestone-run: --dt cannot be used with --restart (a restart continues with the checkpoint's own "
+                 "parameters; to change them, write a preset with particles.kind checkpoint and file set)\n";
+    return kExitBadArguments;
+  }
+  return std::nullopt;
+}
+
+void convert_texts(const OptionTexts& texts, RunOptions& o) {
+  if (texts.cluster_format == "parallel") o.cluster_format = ClusterFormat::Parallel;
+  if (!texts.duration.empty()) o.duration = parse_time(texts.duration);
+  if (!texts.time_step.empty()) o.time_step = parse_time(texts.time_step);
+}
+
+}  // namespace
+
+std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
+  CLI::App app{kDescription};
+  app.footer(kFooter);
+  app.get_formatter()->column_width(34);
+  OptionTexts texts;
+  add_run_length_options(app, o, texts);
+  add_output_options(app, o);
+  add_run_control_options(app, o);
+  add_state_options(app, o);
+  add_sweep_options(app, o, texts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -189,37 +260,9 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
     std::cerr << "lodestone-run: " << e.what() << "\nRun with --help for the options.\n";
     return kExitBadArguments;
   }
-  // A sweep's job command line is fixed (docs/sweeps.md): single-run options would be silently
-  // ignored, so they are refused (checked here rather than with excludes(), which would clutter
-  // every line of --help). Run length, time step and series interval are preset keys to sweep.
-  if (sweep->count() > 0 || collect->count() > 0) {
-    for (const char* name :
-         {"PRESET", "--steps", "--time", "--dt", "--series", "--series-every", "--frames", "--frames-every",
-          "--clusters", "--angles", "--check", "--save-preset", "--preset-docs", "--restart", "--checkpoint",
-          "--checkpoint-every", "--stop-at-phase", "--threads", "--lammps-export"}) {
-      if (app.get_option(name)->count() == 0 || (sweep->count() > 0 && std::string(name) == "PRESET")) continue;
-      const bool sweeping = sweep->count() > 0;
-      std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
-                << (sweeping ? " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
-                               "sweep them)"
-                             : "")
-                << "\nRun with --help for the options.\n";
-      return kExitBadArguments;
-    }
-  }
-  if ((sweep_out->count() > 0 || tau->count() > 0) && o.sweeps.empty() && o.collect_dir.empty()) {
-    std::cerr << "lodestone-run: --sweep-out and --tau-threshold need --sweep or --collect-sweep\n"
-                 "Run with --help for the options.\n";
-    return kExitBadArguments;
-  }
-  if (restart->count() > 0 && !dt_text.empty()) {
-    std::cerr << "lodestone-run: --dt cannot be used with --restart (a restart continues with the checkpoint's own "
-                 "parameters; to change them, write a preset with particles.kind checkpoint and file set)\n";
-    return kExitBadArguments;
-  }
-  if (format_text == "parallel") o.cluster_format = ClusterFormat::Parallel;
-  if (!duration_text.empty()) o.duration = parse_time(duration_text);
-  if (!dt_text.empty()) o.time_step = parse_time(dt_text);
+  if (auto code = refuse_single_run_options(app)) return code;
+  if (auto code = refuse_options_out_of_place(app, o, texts)) return code;
+  convert_texts(texts, o);
   return std::nullopt;
 }
 

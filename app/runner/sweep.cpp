@@ -1,5 +1,6 @@
 #include "app/runner/sweep.hpp"
 
+#include "app/runner/sweep_templates.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
 
@@ -498,100 +499,12 @@ int collect(const fs::path& dir, const fs::path& out, std::optional<double> thre
 
 // [SECTION] Cluster script
 
-// The job runner shared by both scripts: runs job $1 and records "<exit code> <wall seconds>" in
-// job_NNN.exit, as lodestone-run's own pool does.
-constexpr const char* kRunJob = R"SCRIPT(set -u
-RUNNER=@RUNNER@
-DIR=@DIR@
-JOBS=@JOBS@
-
-# Runs job $1 and records "<exit code> <wall seconds>" in job_NNN.exit, as lodestone-run's own pool does.
-run_job() {
-  local name start code
-  name=$(printf 'job_%0@WIDTH@d' "$1")
-  start=$(date +%s.%N)
-  "$RUNNER"@ARGUMENTS@ > "$DIR/$name.log" 2>&1
-  code=$?
-  awk -v code="$code" -v start="$start" -v end="$(date +%s.%N)" \
-    'BEGIN { printf "%d %.3f\n", code, end - start }' > "$DIR/$name.exit.tmp" &&
-    mv -f "$DIR/$name.exit.tmp" "$DIR/$name.exit"
-  return "$code"
-})SCRIPT";
-
-// The SLURM / bash script, with @NAME@ markers filled in by cluster_script().
-constexpr const char* kSlurmScript = R"SCRIPT(#!/bin/bash
-# Lodestone parameter sweep: @JOBS@ jobs of @PRESET@
-# over @KEYS@. Written by lodestone-run --cluster-script (docs/sweeps.md).
-#
-#   On a SLURM cluster:  sbatch THIS_SCRIPT    one array task per job (job index = SLURM_ARRAY_TASK_ID)
-#   Anywhere else:       bash THIS_SCRIPT      every job in turn, then the collection
-#
-# After the array has finished, collect the results (or submit the collection to run after it:
-#   sbatch --dependency=afterany:<array job id> --wrap "<the command below>"):
-#   @COLLECT@
-#
-#SBATCH --job-name=lodestone-sweep
-#SBATCH --array=0-@LAST@
-#SBATCH --output=@DIR_TEXT@/slurm_%a.log
-
-@RUN_JOB@
-
-if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
-  run_job "$SLURM_ARRAY_TASK_ID"
-  exit $?
-fi
-
-for ((i = 0; i < JOBS; i++)); do
-  run_job "$i"
-  echo "sweep: job $((i + 1))/$JOBS exited $?" >&2
-done
-
-# Collect: one row per job (status, tau, final alignment) in the results CSV.
-@COLLECT@
-)SCRIPT";
-
-// The GNU parallel script: the jobs as `bash THIS_SCRIPT INDEX` commands run by parallel.
-constexpr const char* kParallelScript = R"SCRIPT(#!/bin/bash
-# Lodestone parameter sweep: @JOBS@ jobs of @PRESET@
-# over @KEYS@. Written by lodestone-run --cluster-script --cluster-format parallel (docs/sweeps.md).
-#
-#   bash THIS_SCRIPT                          GNU parallel runs the jobs, one per CPU core, then collects
-#   PARALLEL_JOBS=8 bash THIS_SCRIPT          8 at a time (any value of parallel --jobs: 8, 50%, +2)
-#   PARALLEL_ARGS="--sshloginfile nodes --workdir ." bash THIS_SCRIPT
-#                                             on several machines that see this script, the runner and
-#                                             the sweep directory at the same paths (a shared file system)
-#   bash THIS_SCRIPT INDEX                    job INDEX alone (what parallel runs)
-#
-# parallel's own record of each job (host, start, run time, exit code): @DIR_TEXT@/parallel.log.
-# The collection, also at the end of a full run:
-#   @COLLECT@
-
-@RUN_JOB@
-
-if [ $# -gt 0 ]; then
-  run_job "$1"
-  exit $?
-fi
-
-if ! command -v parallel > /dev/null 2>&1; then
-  echo "sweep: GNU parallel is not installed (Debian: apt-get install parallel)" >&2
-  exit 127
-fi
-SCRIPT=$(readlink -f "$0")
-# shellcheck disable=SC2086  # PARALLEL_ARGS is split into parallel's options on purpose
-failed=0
-seq 0 $((JOBS - 1)) | parallel --jobs "${PARALLEL_JOBS:-100%}" ${PARALLEL_ARGS:-} --joblog "$DIR/parallel.log" \
-  bash "$SCRIPT" {} || failed=$?
-echo "sweep: GNU parallel ran $JOBS jobs; $failed did not exit 0" >&2
-
-# Collect: one row per job (status, tau, final alignment) in the results CSV.
-@COLLECT@
-)SCRIPT";
-
 // A bash script that runs a sweep's jobs outside lodestone-run: SLURM (also a plain bash script: under
 // sbatch each array task runs the job of its index; with bash every job in turn, then the collection)
 // or GNU parallel (parallel runs the jobs, then the collection). Both run the same command line as the
-// pool and leave the same job_NNN.exit files, so --collect-sweep reads both.
+// pool and leave the same job_NNN.exit files, so --collect-sweep reads both. The scripts are the
+// templates assets/sweep/slurm.sh.in and parallel.sh.in (embedded at build time), each with the job
+// runner assets/sweep/run_job.sh.in at its @RUN_JOB@ line; the @NAME@ markers are filled in here.
 std::string cluster_script(ClusterFormat format, const fs::path& runner, const fs::path& dir,
                            const std::vector<Job>& jobs, const std::vector<SweepAxis>& axes, const std::string& source,
                            const std::string& out_option) {
@@ -602,7 +515,9 @@ std::string cluster_script(ClusterFormat format, const fs::path& runner, const f
   for (const std::string& a : job_arguments("$DIR", "$name"))
     arguments += " " + (a.find('$') != std::string::npos ? "\"" + a + "\"" : a);
   const std::vector<std::pair<std::string, std::string>> fields = {
-      {"@RUN_JOB@", kRunJob},  // first: it holds markers of its own
+      // First: the fragment holds markers of its own. The marker's whole line, as the fragment file
+      // ends with its own line break.
+      {"@RUN_JOB@\n", sweep_run_job_template()},
       {"@JOBS@", std::to_string(jobs.size())},
       {"@LAST@", std::to_string(jobs.size() - 1)},
       {"@PRESET@", source},
@@ -614,7 +529,7 @@ std::string cluster_script(ClusterFormat format, const fs::path& runner, const f
       {"@WIDTH@", std::to_string(name_width(jobs.size()))},
       {"@ARGUMENTS@", arguments},
   };
-  std::string script = format == ClusterFormat::Parallel ? kParallelScript : kSlurmScript;
+  std::string script = format == ClusterFormat::Parallel ? sweep_parallel_template() : sweep_slurm_template();
   for (const auto& [marker, text] : fields)
     for (size_t at = 0; (at = script.find(marker, at)) != std::string::npos; at += text.size())
       script.replace(at, marker.size(), text);

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace lodestone {
 namespace {
@@ -142,6 +144,20 @@ bool parse_quantity(std::string_view text, Quantity q, double& value_si, std::st
     error = "unit '" + std::string(unit) + "' is not accepted here; use one of: " + accepted_units_text(q);
   }
   return false;
+}
+
+bool parse_quantity_or_si(std::string_view text, Quantity q, double& value_si, std::string& error) {
+  if (parse_quantity(text, q, value_si, error)) return true;
+  const std::string number(text);
+  try {
+    size_t used = 0;
+    const double value = std::stod(number, &used);
+    if (used != number.size()) return false;
+    value_si = value;
+    return true;
+  } catch (const std::exception&) {  // not a number, or beyond a double's range
+    return false;
+  }
 }
 
 }  // namespace lodestone

@@ -48,6 +48,10 @@ std::string accepted_units_text(Quantity q);
 // Parses "<number> <unit>" (the space is optional) into SI. Returns false and fills `error`
 // (without the JSON path) when the text is not a number followed by an accepted unit.
 bool parse_quantity(std::string_view text, Quantity q, double& value_si, std::string& error);
+// parse_quantity, or else a bare number (all of the text, as std::stod reads it) taken as SI: "0.5"
+// as a time is 0.5 s. How the command-line programs read a value that may carry a unit. On failure
+// `error` is parse_quantity's message.
+bool parse_quantity_or_si(std::string_view text, Quantity q, double& value_si, std::string& error);
 
 // Converts an SI value into the given display unit (e.g. 4 T -> 40 kOe). Unknown unit: SI.
 double si_to_unit(double value_si, Quantity q, std::string_view unit);

@@ -205,3 +205,22 @@ TEST_CASE("si_to_unit and unit_to_si are inverse and agree with parse_quantity",
   CHECK(si_to_unit(0.5, Quantity::FluxDensity, "mm") == 0.5);
   CHECK(unit_to_si(0.5, Quantity::FluxDensity, "mm") == 0.5);
 }
+
+TEST_CASE("parse_quantity_or_si takes a value with a unit, or a bare number as SI", "[units]") {
+  double v = 0.0;
+  std::string error;
+  CHECK(parse_quantity_or_si("20 ms", Quantity::Time, v, error));
+  CHECK(v == Approx(0.02).epsilon(1e-15));
+  CHECK(parse_quantity_or_si("0.5", Quantity::Time, v, error));  // seconds
+  CHECK(v == 0.5);
+  CHECK(parse_quantity_or_si("2e-8", Quantity::Length, v, error));
+  CHECK(v == 2e-8);
+  // Neither: parse_quantity's message, and the value untouched.
+  v = 7.0;
+  CHECK_FALSE(parse_quantity_or_si("fast", Quantity::Time, v, error));
+  CHECK_THAT(error, Catch::Contains("'fast' does not start with a number"));
+  CHECK_FALSE(parse_quantity_or_si("3 parsecs", Quantity::Length, v, error));
+  CHECK_THAT(error, Catch::Contains("unit 'parsecs' is not accepted here"));
+  CHECK_FALSE(parse_quantity_or_si("1e400", Quantity::Time, v, error));
+  CHECK(v == 7.0);
+}

@@ -33,13 +33,14 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using lodestone::test::preset_argument;
+using lodestone::test::preset_path;
 using lodestone::test::quoted;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 // s = sqrt((mu0/4pi) / qqr2e), qqr2e = 8.9876e9 (LAMMPS units si): LAMMPS's dipole is s m.
 const double kMomentScale = std::sqrt(1e-7 / 8.9876e9);
 
@@ -131,7 +132,7 @@ struct Tolerances {
 // and compares the dumps. `name` labels the printed numbers.
 void compare_with_lammps(const std::string& name, const std::string& scene, int steps, int every,
                          const Tolerances& tolerance) {
-  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::RunnerWorkdir dir;
   const std::string run = " --steps " + std::to_string(steps) + " --frames-every " + std::to_string(every);
   Result r = dir.run(scene + run + " --frames ours.dump --quiet --table 0 --threads 1");
   REQUIRE(r.code == 0);
@@ -217,15 +218,14 @@ std::string chain_scene() {
 TEST_CASE("the two-dipoles preset runs in LAMMPS as in our engine", "[lammps]") {
   // Head to tail on the z axis: they attract and collide along the line of centres (no rolling).
   // 1000 steps: approach, impact (step ~ 650) and rest.
-  compare_with_lammps("two-dipoles", quoted((kSourceDir / "presets" / "two-dipoles.json").string()), 1000, 125,
-                      Tolerances{1e-6});
+  compare_with_lammps("two-dipoles", preset_argument("two-dipoles.json"), 1000, 125, Tolerances{1e-6});
 }
 
 TEST_CASE("two tilted dipoles, torques and an off-centre impact, run in LAMMPS as in our engine", "[lammps]") {
   // two-dipoles.json with the second sphere 0.2 mm off the axis and its moment 30 deg from it:
   // torques from step 0, then an oblique impact with rolling (tolerance: the file's header).
-  lodestone::test::Workdir dir(LODESTONE_RUNNER);
-  std::string text = read_file(kSourceDir / "presets" / "two-dipoles.json");
+  lodestone::test::RunnerWorkdir dir;
+  std::string text = read_file(preset_path("two-dipoles.json"));
   const std::string second = R"({ "position": ["0 mm", "0 mm", "1 mm"], "radius": "0.5 mm", "axis": [0, 0, 1] })";
   const size_t at = text.find(second);
   REQUIRE(at != std::string::npos);
@@ -239,7 +239,7 @@ TEST_CASE("two tilted dipoles, torques and an off-centre impact, run in LAMMPS a
 TEST_CASE("a chain of six touching magnetic spheres in an oblique field runs in LAMMPS as in our engine", "[lammps]") {
   // chain_scene(): contact, dipole, field, gravity and damping forces from step 0; the field turns the
   // spheres, whose contacts roll (tolerance: the file's header).
-  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::RunnerWorkdir dir;
   lodestone::test::write_file(dir.path() / "chain.json", chain_scene());
   compare_with_lammps("chain", quoted((dir.path() / "chain.json").string()), 200, 50, Tolerances{1e-2});
 }
@@ -249,7 +249,7 @@ TEST_CASE("three magnetic spheres bouncing and sliding on two walls run in LAMMP
   // axis); the spheres hit the floor within 20 steps, one spinning, one heading for the side wall, and
   // slide. Dashpots off: while a contact slides, LAMMPS caps spring and dashpots together, we the
   // spring alone (docs/lammps.md). Measured: positions 2e-4 of the displacement, forces 1e-4, torques 1.4e-3.
-  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::RunnerWorkdir dir;
   lodestone::test::write_file(dir.path() / "walls.json", R"json({
   "version": 1,
   "description": "Three magnetic spheres on a floor and a side wall (tests/lammps)",
@@ -276,7 +276,7 @@ TEST_CASE("the exported chain runs on 2 MPI ranks as on one", "[lammps][mpi]") {
     WARN("mpirun is not installed: the export is not run on MPI ranks");
     return;
   }
-  lodestone::test::Workdir dir(LODESTONE_RUNNER);
+  lodestone::test::RunnerWorkdir dir;
   lodestone::test::write_file(dir.path() / "chain.json", chain_scene());
   REQUIRE(dir.run("chain.json --steps 200 --frames-every 50 --lammps-export lammps").code == 0);
   const Result serial = run_lmp(dir.path() / "lammps", "serial.dump");

@@ -16,9 +16,7 @@ using lodestone::test::Result;
 
 namespace {
 
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_CAPTURE) {}
-};
+using Workdir = lodestone::test::CaptureWorkdir;
 
 std::vector<std::vector<std::string>> read_rows(const fs::path& path) {
   std::istringstream in(read_file(path));

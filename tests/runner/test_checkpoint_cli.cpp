@@ -10,17 +10,14 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::quoted;
+using lodestone::test::preset_argument;
+using lodestone::test::preset_path;
 using lodestone::test::read_file;
 using lodestone::test::write_file;
 
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
+using Workdir = lodestone::test::RunnerWorkdir;
 
 std::vector<std::string> csv_rows(const std::string& text) {
   std::vector<std::string> rows;
@@ -30,16 +27,13 @@ std::vector<std::string> csv_rows(const std::string& text) {
   return rows;
 }
 
-std::string preset(const std::string& name) {
-  return quoted((kSourceDir / "presets" / name).string());
-}
-
 }  // namespace
 
 TEST_CASE("a restarted run writes the same time series as the run that never stopped", "[runner][checkpoint]") {
   Workdir dir;
-  REQUIRE(dir.run(preset("default.json") + " --steps 400 --series-every 50 --series whole.csv --quiet").code == 0);
-  const auto first = dir.run(preset("default.json") + " --steps 200 --checkpoint half.ckpt --quiet");
+  REQUIRE(dir.run(preset_argument("default.json") + " --steps 400 --series-every 50 --series whole.csv --quiet").code ==
+          0);
+  const auto first = dir.run(preset_argument("default.json") + " --steps 200 --checkpoint half.ckpt --quiet");
   REQUIRE(first.code == 0);
   CHECK(first.output.find("checkpoint: half.ckpt (step 200") != std::string::npos);
   const auto second = dir.run("--restart half.ckpt --steps 200 --series-every 50 --series rest.csv --quiet");
@@ -60,7 +54,7 @@ TEST_CASE(
     "[runner][checkpoint]") {
   Workdir dir;
   // A small version of the powder preset: 60 grains, short phases.
-  const std::string base = read_file(kSourceDir / "presets" / "powder-alignment.json");
+  const std::string base = read_file(preset_path("powder-alignment.json"));
   std::string text = base;
   auto replace = [&](const std::string& from, const std::string& to) {
     const size_t at = text.find(from);

@@ -15,7 +15,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::quoted;
+using lodestone::test::preset_argument;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 
@@ -25,14 +25,10 @@ using lodestone::test::lines_of;
 using lodestone::test::split;
 using lodestone::test::words;
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
+using Workdir = lodestone::test::RunnerWorkdir;
 
 std::string two_dipoles() {
-  return quoted((kSourceDir / "presets" / "two-dipoles.json").string());
+  return preset_argument("two-dipoles.json");
 }
 
 // The values of the DataArray `name` of a .vtp file.

@@ -11,27 +11,21 @@
 #include <string>
 
 namespace fs = std::filesystem;
-using lodestone::test::quoted;
+using lodestone::test::preset_argument;
+using lodestone::test::preset_path;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
-
-std::string preset(const char* name) {
-  return quoted((kSourceDir / "presets" / name).string());
-}
+using Workdir = lodestone::test::RunnerWorkdir;
 
 }  // namespace
 
 TEST_CASE("option --lammps-export writes the script and the data file of two-dipoles and exits", "[runner][lammps]") {
   Workdir dir;
-  const Result r = dir.run(preset("two-dipoles.json") + " --lammps-export out/lammps --steps 500 --frames-every 100");
+  const Result r =
+      dir.run(preset_argument("two-dipoles.json") + " --lammps-export out/lammps --steps 500 --frames-every 100");
   REQUIRE(r.code == 0);
   CHECK(r.output.find("wrote out/lammps/in.lodestone and out/lammps/data.lodestone (2 atoms, 500 steps)") !=
         std::string::npos);
@@ -65,7 +59,7 @@ TEST_CASE("option --lammps-export writes the script and the data file of two-dip
 TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming each preset field and its value",
           "[runner][lammps]") {
   Workdir dir;
-  const Result r = dir.run(preset("powder-alignment.json") + " --lammps-export out");
+  const Result r = dir.run(preset_argument("powder-alignment.json") + " --lammps-export out");
   CHECK(r.code == 2);
   CHECK(r.output.find("--lammps-export out: the scene cannot be exported to LAMMPS") != std::string::npos);
   CHECK(r.output.find("materials.0.moment_model = \"stoner_wohlfarth\": the export takes \"rigid\" moments only") !=
@@ -75,13 +69,13 @@ TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming 
   CHECK(r.output.find("pressure.method = \"top_layer\"") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "out"));
 
-  const Result bonds = dir.run(preset("magnetic-filament-rotating.json") + " --lammps-export out");
+  const Result bonds = dir.run(preset_argument("magnetic-filament-rotating.json") + " --lammps-export out");
   CHECK(bonds.code == 2);
   CHECK(bonds.output.find("bonds.create = \"touching\"") != std::string::npos);
 
-  const Result tree = dir.run(preset("two-dipoles.json") + " --lammps-export out --steps 1");
+  const Result tree = dir.run(preset_argument("two-dipoles.json") + " --lammps-export out --steps 1");
   REQUIRE(tree.code == 0);
-  std::string text = read_file(kSourceDir / "presets" / "two-dipoles.json");
+  std::string text = read_file(preset_path("two-dipoles.json"));
   text.replace(text.find("\"method\": \"direct\""), 18, "\"method\": \"tree\", \"dipole_cap\": \"0.1 mm\"");
   lodestone::test::write_file(dir.path() / "tree.json", text);
   const Result refused = dir.run("tree.json --lammps-export out2");
@@ -94,13 +88,13 @@ TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming 
 TEST_CASE("option --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {
   Workdir dir;
   lodestone::test::write_file(dir.path() / "file", "not a directory\n");
-  const Result r = dir.run(preset("two-dipoles.json") + " --lammps-export file/sub");
+  const Result r = dir.run(preset_argument("two-dipoles.json") + " --lammps-export file/sub");
   CHECK(r.code == 4);
   CHECK(r.output.find("--lammps-export file/sub: ") != std::string::npos);
   CHECK(r.output.find("file/sub") != std::string::npos);
 
-  const Result sweep =
-      dir.run(preset("two-dipoles.json") + " --sweep field.strength=1mT,2mT --sweep-dir s --lammps-export out");
+  const Result sweep = dir.run(preset_argument("two-dipoles.json") +
+                               " --sweep field.strength=1mT,2mT --sweep-dir s --lammps-export out");
   CHECK(sweep.code == 1);
   CHECK(sweep.output.find("--lammps-export cannot be used with --sweep") != std::string::npos);
 }

@@ -13,18 +13,14 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::quoted;
+using lodestone::test::preset_argument;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 using lodestone::test::write_file;
 
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
+using Workdir = lodestone::test::RunnerWorkdir;
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> out;
@@ -139,7 +135,7 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
 
 TEST_CASE("an unwritable --angles path exits 4, --angles is refused in a sweep", "[runner][angles]") {
   Workdir dir;
-  const std::string two = quoted((kSourceDir / "presets" / "two-dipoles.json").string());
+  const std::string two = preset_argument("two-dipoles.json");
   const Result r = dir.run(two + " --steps 2 --quiet --angles missing/dir/a.csv");
   CHECK(r.code == 4);
   CHECK_THAT(r.output, Catch::Contains("cannot write the angle distributions to missing/dir/a.csv"));

@@ -20,6 +20,8 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using lodestone::test::preset_argument;
+using lodestone::test::preset_path;
 using lodestone::test::quoted;
 using lodestone::test::read_file;
 using lodestone::test::Result;
@@ -33,16 +35,9 @@ using lodestone::test::split;
 using lodestone::test::words;
 
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-const std::string kRunner = LODESTONE_RUNNER;
-
-std::string preset(const std::string& name) {
-  return quoted((kSourceDir / "presets" / name).string());
-}
 
 // Every test runs lodestone-run in a fresh temporary directory.
-struct Workdir : test::Workdir {
-  Workdir() : test::Workdir(kRunner) {}
-};
+using Workdir = test::RunnerWorkdir;
 
 std::vector<fs::path> preset_files() {
   std::vector<fs::path> files;
@@ -84,15 +79,15 @@ TEST_CASE("bad command-line arguments exit 1 with a message", "[runner]") {
     CHECK_THAT(r.output, Catch::Contains("no-such-preset.json"));
   }
   {
-    const Result r = dir.run(preset("two-dipoles.json") + " --steps 0");
+    const Result r = dir.run(preset_argument("two-dipoles.json") + " --steps 0");
     CHECK(r.code == 1);
   }
   {
-    const Result r = dir.run(preset("two-dipoles.json") + " --steps 5 --time 1ms");
+    const Result r = dir.run(preset_argument("two-dipoles.json") + " --steps 5 --time 1ms");
     CHECK(r.code == 1);
   }
   {
-    const Result r = dir.run(preset("two-dipoles.json") + " --dt fast");
+    const Result r = dir.run(preset_argument("two-dipoles.json") + " --dt fast");
     CHECK(r.code == 1);
     CHECK_THAT(r.output, Catch::Contains("fast"));
   }
@@ -153,7 +148,7 @@ TEST_CASE("option --check accepts every preset in presets/", "[runner]") {
 
 TEST_CASE("a short run writes the CSV time series and extended-XYZ frames from step 0", "[runner]") {
   Workdir dir;
-  const Result r = dir.run(preset("two-dipoles.json") +
+  const Result r = dir.run(preset_argument("two-dipoles.json") +
                            " --steps 40 --series out.csv --series-every 10 --frames out.xyz "
                            "--frames-every 20 --quiet");
   REQUIRE(r.code == 0);
@@ -207,7 +202,7 @@ TEST_CASE("a short run writes the CSV time series and extended-XYZ frames from s
 TEST_CASE("a run with an absurd time step exits 3 and names the particle", "[runner]") {
   Workdir dir;
   SECTION("1 ms: the collision overlaps the spheres") {
-    const Result r = dir.run(preset("two-dipoles.json") + " --dt 1e-3 --steps 50 --quiet --table 0");
+    const Result r = dir.run(preset_argument("two-dipoles.json") + " --dt 1e-3 --steps 50 --quiet --table 0");
     CHECK(r.code == 3);
     CHECK_THAT(r.output, Catch::Contains("simulation stopped"));
     CHECK(std::regex_search(r.output, std::regex("particle [01] ")));
@@ -215,7 +210,7 @@ TEST_CASE("a run with an absurd time step exits 3 and names the particle", "[run
   SECTION("10 ms: the spheres jump through each other in one step") {
     // 10 ms is 7000 times the suggested step: the run is meaningless (energy grows by orders of
     // magnitude), so it must not finish with exit 0.
-    const Result r = dir.run(preset("two-dipoles.json") + " --dt 1e-2 --steps 50 --quiet --table 0");
+    const Result r = dir.run(preset_argument("two-dipoles.json") + " --dt 1e-2 --steps 50 --quiet --table 0");
     CHECK(r.code == 3);
     CHECK(std::regex_search(r.output, std::regex("particle [01] ")));
   }
@@ -223,7 +218,7 @@ TEST_CASE("a run with an absurd time step exits 3 and names the particle", "[run
 
 TEST_CASE("option --save-preset writes a preset that --check accepts", "[runner]") {
   Workdir dir;
-  const Result r = dir.run(preset("chains-suspension.json") + " --save-preset saved.json");
+  const Result r = dir.run(preset_argument("chains-suspension.json") + " --save-preset saved.json");
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("saved.json"));
   REQUIRE(fs::is_regular_file(dir.path() / "saved.json"));
@@ -233,7 +228,7 @@ TEST_CASE("option --save-preset writes a preset that --check accepts", "[runner]
   const Result c = dir.run("saved.json --check");
   CHECK(c.code == 0);
   // The --dt override is part of what is saved.
-  const Result d = dir.run(preset("two-dipoles.json") + " --dt 2us --save-preset dt.json");
+  const Result d = dir.run(preset_argument("two-dipoles.json") + " --dt 2us --save-preset dt.json");
   CHECK(d.code == 0);
   CHECK_THAT(read_file(dir.path() / "dt.json"), Catch::Contains("\"time_step\": 2e-06"));
   CHECK(dir.run("dt.json --check").code == 0);
@@ -247,17 +242,17 @@ TEST_CASE("option --save-preset writes a preset that --check accepts", "[runner]
 TEST_CASE("an unwritable output path exits 4", "[runner]") {
   Workdir dir;
   fs::create_directory(dir.path() / "a-directory");
-  const Result s = dir.run(preset("two-dipoles.json") + " --steps 2 --quiet --series a-directory");
+  const Result s = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --quiet --series a-directory");
   CHECK(s.code == 4);
   CHECK_THAT(s.output, Catch::Contains("a-directory"));
-  const Result f = dir.run(preset("two-dipoles.json") + " --steps 2 --quiet --frames missing/dir/out.xyz");
+  const Result f = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --quiet --frames missing/dir/out.xyz");
   CHECK(f.code == 4);
   CHECK_THAT(f.output, Catch::Contains("missing/dir/out.xyz"));
 }
 
 TEST_CASE("without a preset the built-in default scene runs", "[runner]") {
   Workdir dir;
-  const std::string text = read_file(kSourceDir / "presets" / "default.json");
+  const std::string text = read_file(preset_path("default.json"));
   std::smatch m;
   REQUIRE(std::regex_search(text, m, std::regex("\"description\": \"([^\"]+)\"")));
   const std::string description = m[1];
@@ -271,7 +266,7 @@ TEST_CASE("without a preset the built-in default scene runs", "[runner]") {
 TEST_CASE("the summary table has one row per table interval and the final state once", "[runner]") {
   // 41 steps in 4 rows: rows at steps 0, 10, 20, 30, 40 and the final step 41, each once.
   Workdir dir;
-  const Result r = dir.run(preset("two-dipoles.json") + " --steps 41 --table 4 --quiet");
+  const Result r = dir.run(preset_argument("two-dipoles.json") + " --steps 41 --table 4 --quiet");
   REQUIRE(r.code == 0);
   std::vector<std::string> steps;
   bool in_table = false;  // rows follow the header line

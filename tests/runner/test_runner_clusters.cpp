@@ -15,18 +15,14 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::quoted;
+using lodestone::test::preset_argument;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 using lodestone::test::write_file;
 
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
+using Workdir = lodestone::test::RunnerWorkdir;
 
 // A CSV file as rows of column name -> number.
 std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
@@ -71,7 +67,7 @@ TEST_CASE("option --clusters writes n_s at every series row, consistent with the
   // Two dipoles 1 mm apart touch between steps 400 and 500 (0.56-0.71 ms): with 800 steps the
   // join falls in the second half of the run, so S(t) of that half is not constant.
   Workdir dir;
-  const Result r = dir.run(quoted((kSourceDir / "presets" / "two-dipoles.json").string()) +
+  const Result r = dir.run(preset_argument("two-dipoles.json") +
                            " --steps 800 --series-every 10 --series s.csv --clusters c.csv --quiet --table 0");
   REQUIRE(r.code == 0);
   CHECK(read_file(dir.path() / "c.csv").rfind("step,time,size,count\n", 0) == 0);
@@ -185,7 +181,7 @@ TEST_CASE("option --clusters prints the remanence exponent 1 for aligned chains"
 
 TEST_CASE("an unwritable --clusters path exits 4, --clusters is refused in a sweep", "[runner][clusters]") {
   Workdir dir;
-  const std::string two = quoted((kSourceDir / "presets" / "two-dipoles.json").string());
+  const std::string two = preset_argument("two-dipoles.json");
   const Result r = dir.run(two + " --steps 2 --quiet --clusters missing/dir/c.csv");
   CHECK(r.code == 4);
   CHECK_THAT(r.output, Catch::Contains("missing/dir/c.csv"));

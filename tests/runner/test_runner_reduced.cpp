@@ -13,22 +13,14 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::quoted;
+using lodestone::test::preset_argument;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 using lodestone::test::write_file;
 
 namespace {
 
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
-
-std::string preset(const std::string& name) {
-  return quoted((kSourceDir / "presets" / name).string());
-}
+using Workdir = lodestone::test::RunnerWorkdir;
 
 // Two Sr-ferrite grains of R = 0.5 um on a floor, overdamped ([Erokhin-Berkov]'s material and damping):
 // t_char = 20 / (1.8e11 x 0.5e-6) = 2.222e-4 s.
@@ -75,7 +67,7 @@ size_t column(const std::vector<std::string>& header, const std::string& name) {
 TEST_CASE("option --check prints Erokhin-Berkov's reduced units for each phase of the powder preset",
           "[runner][reduced]") {
   Workdir dir;
-  const Result r = dir.run(preset("powder-alignment.json") + " --check");
+  const Result r = dir.run(preset_argument("powder-alignment.json") + " --check");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("reduced units ([Erokhin-Berkov] App. B)") &&
                            Catch::Contains("t_char = gamma / (E R_av)"));
@@ -97,11 +89,11 @@ TEST_CASE("option --check prints Erokhin-Berkov's reduced units for each phase o
 
 TEST_CASE("option --check says why reduced units are not defined", "[runner][reduced]") {
   Workdir dir;
-  const Result r = dir.run(preset("two-dipoles.json") + " --check");
+  const Result r = dir.run(preset_argument("two-dipoles.json") + " --check");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output,
              Catch::Contains("reduced units ([Erokhin-Berkov] App. B): not defined") && Catch::Contains("overdamped"));
-  const Result run = dir.run(preset("two-dipoles.json") + " --steps 2 --quiet --table 0");
+  const Result run = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --quiet --table 0");
   CHECK_THAT(run.output, !Catch::Contains("reduced units"));  // an ordinary run is not cluttered with it
 }
 
@@ -119,8 +111,8 @@ TEST_CASE("the time series has reduced_time = time / t_char, empty when not defi
   }
   CHECK(std::stod(rows.back()[reduced]) == Approx(20 * 0.05e-3 / t_char).epsilon(1e-9));  // 4.5
 
-  REQUIRE(dir.run(preset("two-dipoles.json") + " --steps 4 --series-every 2 --series d.csv --quiet --table 0").code ==
-          0);
+  REQUIRE(dir.run(preset_argument("two-dipoles.json") + " --steps 4 --series-every 2 --series d.csv --quiet --table 0")
+              .code == 0);
   const auto plain = read_rows(dir.path() / "d.csv");
   REQUIRE(plain.size() == 4);  // header, steps 0, 2, 4
   const size_t empty = column(plain[0], "reduced_time");

@@ -13,9 +13,7 @@ using lodestone::test::write_file;
 
 namespace {
 
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
+using Workdir = lodestone::test::RunnerWorkdir;
 
 // [Dominik-Nubold] Fig. 2's grains: two iron spheres of 20 nm carrying 200 A m^2/kg (6.593e-18 A m^2) at 100 K:
 // lambda = 393.6, R_m = 293.1 nm = 14.66 d (tests/engine/test_thermal.cpp works them out by hand).

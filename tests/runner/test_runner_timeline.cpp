@@ -13,14 +13,11 @@
 #include <vector>
 
 using namespace lodestone;
-using lodestone::test::quoted;
 using lodestone::test::read_file;
 
 namespace {
 
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(LODESTONE_RUNNER) {}
-};
+using Workdir = lodestone::test::RunnerWorkdir;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

@@ -47,8 +47,8 @@ const char* kTinyPreset = R"({
 
 const std::string kSweep = "tiny.json --sweep field.strength=10mT,20mT --sweep particles.seed=1,2";
 
-struct Workdir : lodestone::test::Workdir {
-  Workdir() : lodestone::test::Workdir(kRunner) { write_file(path() / "tiny.json", kTinyPreset); }
+struct Workdir : lodestone::test::RunnerWorkdir {
+  Workdir() { write_file(path() / "tiny.json", kTinyPreset); }
 };
 
 // One CSV line; fields may be quoted ("a,b", "" for a quote).

@@ -1,0 +1,121 @@
+#include "app/runner/run_outputs.hpp"
+
+#include "engine/analysis/clusters.hpp"
+#include "engine/io/output.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace lodestone::runner {
+namespace {
+
+void print_table_header() {
+  std::printf("\n%10s %12s %12s %12s %12s %9s %9s %9s\n", "step", "time [s]", "E_kin [J]", "E_pot [J]", "balance [J]",
+              "<|n.b|>", "contacts", "Z");
+}
+
+void print_table_row(const Observables& o) {
+  std::printf("%10lld %12.5g %12.5g %12.5g %12.5g %9.4f %9lld %9.3f\n", static_cast<long long>(o.step), o.time,
+              o.kinetic(), o.potential(), o.energy_balance(), o.alignment, static_cast<long long>(o.particle_contacts),
+              o.coordination);
+}
+
+}  // namespace
+
+std::optional<int> RunOutputs::open(const RunOptions& options, const OutputIntervals& intervals) {
+  every_ = intervals;
+  if (!options.series_path.empty()) {
+    series_.open(options.series_path, std::ios::trunc);
+    if (!series_) {
+      std::cerr << "lodestone-run: cannot write the time series to " << options.series_path << "\n";
+      return kExitOutputError;
+    }
+  }
+  // The format follows the extension (checked with the options); a VTK series also keeps a .pvd.
+  if (!options.frames_path.empty()) {
+    try {
+      frames_.emplace(options.frames_path, *frame_format_of(options.frames_path));
+    } catch (const ExportError& e) {
+      std::cerr << "lodestone-run: " << e.what() << "\n";
+      return kExitOutputError;
+    }
+  }
+  if (!options.clusters_path.empty() && !clusters_.open(options.clusters_path)) {
+    std::cerr << "lodestone-run: cannot write the cluster sizes to " << options.clusters_path << "\n";
+    return kExitOutputError;
+  }
+  if (!options.angles_path.empty() && !angles_.open(options.angles_path)) {
+    std::cerr << "lodestone-run: cannot write the angle distributions to " << options.angles_path << "\n";
+    return kExitOutputError;
+  }
+  return std::nullopt;
+}
+
+void RunOutputs::start(const Session& sim) {
+  if (series_.is_open()) series_ << series_header();
+  if (every_.table > 0) print_table_header();
+  write(sim, true);  // step 0, before any motion
+}
+
+void RunOutputs::write(const Session& sim, bool force) {
+  const State& state = sim.state();
+  const std::int64_t step = state.step;
+  // One cluster pass and one set of observables per row, shared by the outputs that need them.
+  std::optional<Clusters> clusters;
+  std::optional<Observables> observed;
+  auto observables = [&]() -> const Observables& {
+    if (!observed) {
+      clusters = find_clusters(state);
+      observed = observe(sim.model(), state, *clusters);
+    }
+    return *observed;
+  };
+  const bool row = force || step % every_.series == 0;
+  if (series_.is_open() && row) series_ << series_row(observables());
+  if (clusters_.is_open() && row) {
+    observables();
+    clusters_.record(step, state.time, *clusters);
+  }
+  if (angles_.is_open() && row) angles_.record(observables());
+  if (frames_ && (force || step % every_.frames == 0)) {
+    observables();  // the frame's cluster ids come from the same pass
+    write_frame(sim, *clusters);
+  }
+  if (every_.table > 0 && (force || step % every_.table == 0)) print_table_row(observables());
+}
+
+// A frame that cannot be written ends the frames, not the run; the exit code says so at the end.
+void RunOutputs::write_frame(const Session& sim, const Clusters& clusters) {
+  try {
+    frames_->write(frame_fields(sim.model(), sim.state(), clusters));
+  } catch (const ExportError& e) {
+    std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
+    frames_.reset();
+    frames_failed_ = true;
+  }
+}
+
+bool RunOutputs::finish() {
+  bool ok = true;
+  if ((series_.is_open() && !series_.flush()) || (clusters_.is_open() && !clusters_.flush()) ||
+      (angles_.is_open() && !angles_.flush())) {
+    std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
+    ok = false;
+  }
+  if (frames_) {
+    try {
+      frames_->finish();
+    } catch (const ExportError& e) {
+      std::cerr << "lodestone-run: " << e.what() << "\n";
+      frames_failed_ = true;
+    }
+  }
+  return ok && !frames_failed_;
+}
+
+void RunOutputs::print_final_statistics(const Session& sim, const Observables& end) const {
+  if (clusters_.is_open()) clusters_.print_fits(stdout, end.time, find_clusters(sim.state()));
+  if (angles_.is_open()) AngleOutput::print_summary(stdout, end);
+}
+
+}  // namespace lodestone::runner

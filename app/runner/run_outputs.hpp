@@ -1,0 +1,52 @@
+#pragma once
+// What a single run of lodestone-run writes as it goes: the CSV time series, the particle frames,
+// the cluster sizes (cluster_output.hpp), the angle distributions (angle_output.hpp) and the table on
+// stdout, each at its own interval, from one cluster pass per row.
+
+#include "app/runner/angle_output.hpp"
+#include "app/runner/cluster_output.hpp"
+#include "app/runner/run_options.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/session/session.hpp"
+
+#include <cstdint>
+#include <fstream>
+#include <optional>
+
+namespace lodestone::runner {
+
+// Steps between the rows of each output.
+struct OutputIntervals {
+  int series = 1;          // time series, cluster sizes, angle distributions
+  int frames = 100;        // particle frames
+  std::int64_t table = 0;  // rows of the table on stdout; 0: no table
+};
+
+class RunOutputs {
+ public:
+  // Opens the files the options name. Returns the exit code when one cannot be written (its
+  // message is on stderr).
+  std::optional<int> open(const RunOptions& options, const OutputIntervals& intervals);
+  // The headers, and the rows of step 0, before any motion.
+  void start(const Session& sim);
+  // The rows due at the session's step; with `force` every output writes one (a phase begins, the
+  // run ends, a check failed).
+  void write(const Session& sim, bool force);
+  // Flushes the files and closes the frame series; false when any output failed (a message each on
+  // stderr, also for frames that stopped during the run).
+  bool finish();
+  // The final statistics of --clusters and --angles on stdout, for the state `end` was observed in.
+  void print_final_statistics(const Session& sim, const Observables& end) const;
+
+ private:
+  void write_frame(const Session& sim, const Clusters& clusters);
+
+  OutputIntervals every_;
+  std::ofstream series_;
+  std::optional<FrameSeriesWriter> frames_;
+  bool frames_failed_ = false;
+  ClusterOutput clusters_;
+  AngleOutput angles_;
+};
+
+}  // namespace lodestone::runner
