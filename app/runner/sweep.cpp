@@ -1,6 +1,7 @@
 #include "app/runner/sweep.hpp"
 
 #include "app/runner/sweep_templates.hpp"
+#include "engine/io/atomic_file.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
 
@@ -86,23 +87,13 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
-// Writes `text` to "<path>.tmp-<pid>" and renames it over `path`, so a reader (a collect running
+// Writes `text` atomically (engine/io/atomic_file.hpp), so a reader (a collect running
 // while jobs finish, a job starting) never sees half a file.
 void write_atomic(const fs::path& path, const std::string& text, bool executable = false) {
-  const fs::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw SweepError(kExitOutputError, "cannot write " + path.string());
-  }
-  std::error_code error;
-  if (executable)
-    fs::permissions(temporary, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add, error);
-  if (!error) fs::rename(temporary, path, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw SweepError(kExitOutputError, "cannot write " + path.string());
+  try {
+    write_file_atomically(path.string(), text, executable);
+  } catch (const FileWriteError& e) {
+    throw SweepError(kExitOutputError, e.what());
   }
 }
 

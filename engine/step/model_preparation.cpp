@@ -18,36 +18,53 @@ double max_field_strength(const FieldParameters& f) {
   return f.program == FieldProgram::Ramp ? std::max(f.start_strength, f.strength) : f.strength;
 }
 
-// Largest angular frequency in the scene and what sets it; the design rule is
-// dt < 1 / (2 pi omega_max) with omega_max = sqrt(k / m_min) for the stiffest spring.
-TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
-  TimeStepAdvice advice;
-  auto consider = [&](double omega, const char* what) {
-    if (std::isfinite(omega) && omega > advice.omega_max) {
-      advice.omega_max = omega;
-      advice.limited_by = what;
+// The largest angular frequency met so far and what set it.
+class FrequencyLimit {
+ public:
+  void consider(double omega, const char* what) {
+    if (std::isfinite(omega) && omega > advice_.omega_max) {
+      advice_.omega_max = omega;
+      advice_.limited_by = what;
     }
-  };
-  if (p.size() == 0) {
-    advice.suggested = 1e-4;
-    advice.limited_by = "no particles";
-    return advice;
   }
-  const bool overdamped = m.integrator.scheme == IntegratorScheme::OverdampedHeun;
-  const size_t n_mat = m.materials.size();
-  std::vector<char> present(n_mat, 0);
-  double r_max = 0.0, m_min = INFINITY;
-  for (size_t i = 0; i < p.size(); ++i) {
-    present[static_cast<size_t>(p.material[i])] = 1;
-    r_max = std::max(r_max, p.radius[i]);
-    m_min = std::min(m_min, p.mass[i]);
+  TimeStepAdvice advice() const {
+    TimeStepAdvice out = advice_;
+    out.suggested = out.omega_max > 0.0 ? 1.0 / (2.0 * pi * out.omega_max) : 1e-4;
+    return out;
   }
-  present[static_cast<size_t>(m.wall_material)] = 1;
 
-  // Contact springs between every pair of materials present (walls included).
+ private:
+  TimeStepAdvice advice_;
+};
+
+// What of the scene the contact rates depend on: the materials present (walls included), the largest
+// radius and the lightest particle.
+struct SceneExtent {
+  std::vector<char> present;
+  double r_max = 0.0;
+  double m_min = INFINITY;
+};
+
+SceneExtent scene_extent(const Model& m, const Particles& p) {
+  SceneExtent s;
+  s.present.assign(m.materials.size(), 0);
+  for (size_t i = 0; i < p.size(); ++i) {
+    s.present[static_cast<size_t>(p.material[i])] = 1;
+    s.r_max = std::max(s.r_max, p.radius[i]);
+    s.m_min = std::min(s.m_min, p.mass[i]);
+  }
+  s.present[static_cast<size_t>(m.wall_material)] = 1;
+  return s;
+}
+
+// Contact springs between every pair of materials present (walls included).
+void consider_contact_springs(const Model& m, const SceneExtent& s, FrequencyLimit& limit) {
+  const bool overdamped = m.integrator.scheme == IntegratorScheme::OverdampedHeun;
+  const double r_max = s.r_max;
+  const size_t n_mat = m.materials.size();
   for (size_t a = 0; a < n_mat; ++a) {
     for (size_t b = 0; b < n_mat; ++b) {
-      if (!present[a] || !present[b]) continue;
+      if (!s.present[a] || !s.present[b]) continue;
       const PairCoefficients& c = m.pair(static_cast<int>(a), static_cast<int>(b));
       double k = 0.0, kn_linear = c.kn;
       if (m.contact.law == ContactLaw::Linear) {
@@ -81,16 +98,20 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
         k_twisting = rp.twisting_stiffness * kn * rp.twisting_friction * rp.twisting_friction * r_max * r_max;
       }
       // Overdamped, a spring k relaxes at the rate k / gamma; the rule becomes dt < 1 / (2 pi rate).
-      consider(overdamped ? k / m.environment.translational_damping : std::sqrt(k / m_min), "contact stiffness");
+      limit.consider(overdamped ? k / m.environment.translational_damping : std::sqrt(k / s.m_min),
+                     "contact stiffness");
       const double k_rot = std::max(k_rolling / 1.4, k_twisting / 0.4);  // over I / (m R^2)
       if (k_rot > 0.0)
-        consider(overdamped ? std::max(k_rolling, k_twisting) / (r_max * r_max * m.environment.rotational_damping)
-                            : std::sqrt(k_rot / (m_min * r_max * r_max)),
-                 "contact rolling/twisting stiffness");
+        limit.consider(overdamped ? std::max(k_rolling, k_twisting) / (r_max * r_max * m.environment.rotational_damping)
+                                  : std::sqrt(k_rot / (s.m_min * r_max * r_max)),
+                       "contact rolling/twisting stiffness");
     }
   }
+}
 
-  // Field torque (small-angle libration sqrt(m B / I)), dipole coupling at contact, damping.
+// Field torque (small-angle libration sqrt(m B / I)), dipole coupling at contact, damping.
+void consider_particle_rates(const Model& m, const Particles& p, FrequencyLimit& limit) {
+  const bool overdamped = m.integrator.scheme == IntegratorScheme::OverdampedHeun;
   const double b_max = max_field_strength(m.field);
   const double gamma = m.environment.translational_damping;
   const double gamma_rot = m.environment.rotational_damping;
@@ -104,24 +125,37 @@ TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
       if (mat.moment_model == MomentModel::StonerWohlfarth)
         k_rot = std::min(mat.magnetization * volume * b_max, 2.0 * mat.anisotropy * volume);
       if (mat.moment_model == MomentModel::Induced) k_rot = 0.0;
-      consider(k_rot / drag, "field torque");
+      limit.consider(k_rot / drag, "field torque");
       continue;
     }
     const double mu = p.moment_body[i].norm();
     const double inertia = p.inertia[i];
-    if (mu > 0.0 && b_max > 0.0) consider(std::sqrt(mu * b_max / inertia), "field torque");
+    if (mu > 0.0 && b_max > 0.0) limit.consider(std::sqrt(mu * b_max / inertia), "field torque");
     if (mu > 0.0 && m.magnetics.method != DipoleMethod::Off) {
       const double d = std::max(2.0 * p.radius[i], m.magnetics.dipole_cap);
       const double k_rot = 2.0 * mu0_over_4pi * mu * mu / (d * d * d);             // aligned pair, torque stiffness
       const double k_trans = 24.0 * mu0_over_4pi * mu * mu / (d * d * d * d * d);  // head to tail, dF/dr
-      consider(std::sqrt(k_rot / inertia), "dipole coupling");
-      consider(std::sqrt(k_trans / p.mass[i]), "dipole coupling");
+      limit.consider(std::sqrt(k_rot / inertia), "dipole coupling");
+      limit.consider(std::sqrt(k_trans / p.mass[i]), "dipole coupling");
     }
-    if (gamma > 0.0) consider(gamma / p.mass[i], "viscous damping");
-    if (gamma_rot > 0.0) consider(p.radius[i] * p.radius[i] * gamma_rot / inertia, "viscous damping");
+    if (gamma > 0.0) limit.consider(gamma / p.mass[i], "viscous damping");
+    if (gamma_rot > 0.0) limit.consider(p.radius[i] * p.radius[i] * gamma_rot / inertia, "viscous damping");
   }
-  advice.suggested = advice.omega_max > 0.0 ? 1.0 / (2.0 * pi * advice.omega_max) : 1e-4;
-  return advice;
+}
+
+// Largest angular frequency in the scene and what sets it; the design rule is
+// dt < 1 / (2 pi omega_max) with omega_max = sqrt(k / m_min) for the stiffest spring.
+TimeStepAdvice advise_time_step(const Model& m, const Particles& p) {
+  if (p.size() == 0) {
+    TimeStepAdvice advice;
+    advice.suggested = 1e-4;
+    advice.limited_by = "no particles";
+    return advice;
+  }
+  FrequencyLimit limit;
+  consider_contact_springs(m, scene_extent(m, p), limit);
+  consider_particle_rates(m, p, limit);
+  return limit.advice();
 }
 
 }  // namespace
