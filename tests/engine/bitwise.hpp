@@ -25,7 +25,8 @@ inline bool same_bits(const Quat& a, const Quat& b) {
 }
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+  // memcmp must not see the null data() of an empty vector, even with a zero length.
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // The same step, and equal positions, velocities, orientations and angular velocities (values: -0 == 0).
