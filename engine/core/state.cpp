@@ -96,4 +96,31 @@ void swap_bodies(ContactHistory& h) {
   }
 }
 
+namespace {
+template <class T>
+size_t bytes_of(const std::vector<T>& v) {
+  return v.size() * sizeof(T);
+}
+}  // namespace
+
+size_t memory_bytes(const State& state) {
+  const Particles& p = state.particles;
+  size_t bytes = sizeof(State);
+  bytes += bytes_of(p.position) + bytes_of(p.velocity) + bytes_of(p.orientation) + bytes_of(p.angular_velocity) +
+           bytes_of(p.force) + bytes_of(p.torque) + bytes_of(p.radius) + bytes_of(p.mass) + bytes_of(p.inertia) +
+           bytes_of(p.material) + bytes_of(p.easy_axis_body) + bytes_of(p.moment_body) + bytes_of(p.moment) +
+           bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset);
+  const NeighborLists& n = state.neighbors;
+  bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.dipole_pairs) +
+           bytes_of(n.reference_position);
+  bytes += bytes_of(state.wall_history) + bytes_of(state.damping_force) + bytes_of(state.damping_torque);
+  bytes += bytes_of(state.events.recent) + bytes_of(state.bonds);
+  const DipoleHistory& d = state.dipole_history;
+  bytes += bytes_of(d.force_previous) + bytes_of(d.force_last) + bytes_of(d.torque_previous) + bytes_of(d.torque_last);
+  const Clumps& c = state.clumps;
+  bytes += bytes_of(c.position) + bytes_of(c.velocity) + bytes_of(c.orientation) + bytes_of(c.angular_momentum) +
+           bytes_of(c.force) + bytes_of(c.torque) + bytes_of(c.mass) + bytes_of(c.inertia) + bytes_of(c.id);
+  return bytes;
+}
+
 }  // namespace lodestone

@@ -210,4 +210,8 @@ struct State {
   Clumps clumps;  // rigid clumps of pebbles ([PFC-dipole], engine/bodies/clumps.hpp)
 };
 
+// The heap memory a copy of `state` takes (its arrays, at their sizes), in bytes: what the history of a
+// session (engine/session/history.hpp) counts against its budget.
+size_t memory_bytes(const State& state);
+
 }  // namespace lodestone

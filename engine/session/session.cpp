@@ -5,8 +5,11 @@
 #include "engine/io/preset_io.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/session/protocol.hpp"
+#include "engine/step/model_preparation.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <optional>
 
 namespace lodestone {
@@ -17,6 +20,13 @@ std::vector<Preset> phase_presets_of(const Preset& preset) {
   std::vector<Preset> out;
   for (size_t k = 0; k < preset.protocol.size(); ++k) out.push_back(phase_preset(preset, static_cast<int>(k)));
   return out;
+}
+
+// Four significant digits, as a message shows a value.
+std::string format_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", x);
+  return text;
 }
 
 const Preset& first_phase_or(const std::vector<Preset>& phases, const Preset& preset) {
@@ -70,6 +80,8 @@ Session::Session(const Preset& preset, std::vector<Preset> phases)
   }
   if (state().health.ok) apply_due_entries();
 }
+
+Session::~Session() = default;
 
 Session::Session(const Checkpoint& checkpoint)
     : document_(checkpoint.preset), phase_presets_(phase_presets_of(checkpoint.preset)) {
@@ -150,14 +162,32 @@ void Session::apply_due_entries() {
 }
 
 void Session::edit_parameters(const Preset& edited) {
+  // A run stopped by a failed check goes on from its last good state, with the edit.
+  if (!state().health.ok && history_ && history_->at_or_before(state().step)) {
+    restore_point(*history_->at_or_before(state().step));
+    apply_due_entries();
+  }
+  if (std::optional<EditRecord> record = change(edited)) undo_.record(std::move(*record));
+}
+
+std::optional<EditRecord> Session::change(const Preset& edited) {
   json run_set = json::object(), document_set = json::object();
   for (auto& [path, value] : parameter_changes(in_force_, edited))
     (is_document_path(path) ? document_set : run_set)[path] = std::move(value);
-  if (run_set.empty() && document_set.empty()) return;
+  if (run_set.empty() && document_set.empty()) return std::nullopt;
   const int phase = current_phase();
   const size_t index = entry_phases_.size();  // the new entry follows those applied
 
   // Everything is computed (and may throw) before anything changes.
+  EditRecord record;
+  record.step = state().step;
+  record.after = run_set;
+  record.after.update(document_set);
+  json old_values = preset_to_json(in_force_);
+  record.before = json::object();
+  for (auto it = record.after.begin(); it != record.after.end(); ++it)
+    record.before[it.key()] = json_at_path(old_values, it.key(), "$");
+  record.description = describe_changes(record.before, record.after);
   Preset next = in_force_;
   if (!run_set.empty()) {
     next = apply_changes(in_force_, run_set, "$.timeline[" + std::to_string(index) + "].set");
@@ -179,15 +209,19 @@ void Session::edit_parameters(const Preset& edited) {
     next = preset_from_json(now);
     phases = phase_presets_of(document);
   }
-  if (!run_set.empty()) sim_.set_model(make_model(next));  // throws, leaving the old model
+  if (!run_set.empty()) {
+    record.before_point = std::make_shared<const SessionPoint>(point());
+    sim_.set_model(make_model(next));  // throws, leaving the old model
+  }
 
+  start_branch_here();
   in_force_ = std::move(next);
   ++parameters_revision_;
   if (!document_set.empty()) {
     document_ = std::move(document);
     phase_presets_ = std::move(phases);
   }
-  if (run_set.empty()) return;
+  if (run_set.empty()) return record;
   // Entries a stopped run did not reach by now would come out of order: the run never made them.
   std::vector<TimelineEntry>& timeline = document_.timeline;
   const std::int64_t now = state().step;
@@ -199,6 +233,8 @@ void Session::edit_parameters(const Preset& edited) {
   entry.set = std::move(run_set);
   timeline.insert(timeline.begin() + static_cast<std::ptrdiff_t>(index), std::move(entry));
   entry_phases_.push_back(phase);
+  record.timeline_entry = index;
+  return record;
 }
 
 void Session::step() {
@@ -207,6 +243,13 @@ void Session::step() {
   track_alignment();
   if (!document_.protocol.empty() && !state().protocol_finished && state().health.ok) advance_protocol();
   if (state().health.ok) apply_due_entries();  // between steps, where the app applies an edit
+  if (!state().health.ok) {
+    name_likely_cause();
+    return;
+  }
+  head_step_ = std::max(head_step_, state().step);
+  undo_.release_points_before(state().step);
+  if (history_ && history_->due(state().step)) history_->keep(point());
 }
 
 std::int64_t Session::run(std::int64_t steps) {
@@ -216,6 +259,200 @@ std::int64_t Session::run(std::int64_t steps) {
     ++done;
   }
   return done;
+}
+
+void Session::name_likely_cause() {
+  // Within this many steps of an edit, a failure is most likely the edit's doing.
+  constexpr std::int64_t kBlameWindow = 2000;
+  if (entry_phases_.empty()) return;
+  const size_t k = entry_phases_.size() - 1;
+  const TimelineEntry& entry = document_.timeline[k];
+  if (state().step - static_cast<std::int64_t>(entry.step) > kBlameWindow) return;
+  std::string what;
+  const EditRecord* edit = undo_.next_undo();
+  if (edit && edit->timeline_entry == k)
+    what = edit->description;
+  else
+    for (auto it = entry.set.begin(); it != entry.set.end(); ++it)
+      what += (what.empty() ? "" : "; ") + it.key() + " = " + it.value().dump();
+  sim_.edit_state().health.message += " Most likely cause: the edit at step " + std::to_string(entry.step) + " (" +
+                                      what + "); undo it or go back to before it.";
+}
+
+SessionPoint Session::point() const {
+  return SessionPoint{state(), in_force_, entry_phases_};
+}
+
+void Session::restore_point(const SessionPoint& p) {
+  const int threads = sim_.threads();
+  in_force_ = p.in_force;
+  entry_phases_ = p.entry_phases;
+  sim_ = Simulation::continue_saved(make_model(in_force_), p.state);
+  sim_.set_threads(threads);
+  ++parameters_revision_;
+}
+
+void Session::start_branch_here() {
+  const std::int64_t now = state().step;
+  if (now >= head_step_) return;
+  if (history_) history_->drop_after(now);
+  // The entries of the old future that the run had reached; those it never reached stay (a loaded
+  // session's later edits).
+  std::vector<TimelineEntry>& timeline = document_.timeline;
+  const std::int64_t head = head_step_;
+  timeline.erase(std::remove_if(timeline.begin() + static_cast<std::ptrdiff_t>(entry_phases_.size()), timeline.end(),
+                                [head](const TimelineEntry& e) { return static_cast<std::int64_t>(e.step) <= head; }),
+                 timeline.end());
+  undo_.drop_after(now);
+  head_step_ = now;
+}
+
+void Session::enable_history(std::size_t budget_bytes) {
+  if (!history_) {
+    history_ = std::make_unique<History>(budget_bytes);
+    if (state().health.ok) history_->keep(point());
+  } else {
+    history_->set_budget(budget_bytes);
+  }
+}
+
+void Session::rewind(std::int64_t target) {
+  if (!history_ || history_->empty()) throw PresetError("history", "this session keeps no history to rewind");
+  const std::int64_t first = history_->first_step();
+  const std::int64_t last = std::max(head_step_, history_->last_step());
+  if (target < first || target > last)
+    throw PresetError("history", "step " + std::to_string(target) + " is outside the kept history: allowed " +
+                                     std::to_string(first) + " to " + std::to_string(last));
+  // Leaving the newest state of the branch: keep it, so that jumping back to it is exact.
+  if (state().health.ok && state().step == head_step_ && history_->last_step() < head_step_) history_->keep(point());
+  if (target == state().step && state().health.ok) return;
+  restore_point(*history_->at_or_before(target));
+  apply_due_entries();  // an edit made at the kept step after the point was taken
+  while (state().step < target && state().health.ok) step();
+}
+
+std::string Session::go_back_before_last_edit() {
+  if (entry_phases_.empty())
+    throw PresetError("timeline", "no edit was applied in this run: nothing to go back before");
+  if (!history_ || history_->empty()) throw PresetError("history", "this session keeps no history to go back in");
+  const size_t k = entry_phases_.size() - 1;
+  const std::int64_t at = static_cast<std::int64_t>(document_.timeline[k].step);
+  std::string what;
+  for (auto it = document_.timeline[k].set.begin(); it != document_.timeline[k].set.end(); ++it)
+    what += (what.empty() ? "" : "; ") + it.key() + " = " + it.value().dump();
+  // The kept points from the entry's step on have it applied; the state at its step without it is
+  // reached from an earlier point.
+  const SessionPoint* before = history_->at_or_before(at - 1);
+  if (!before) before = history_->at_or_before(at);  // the entry came at the very first step
+  if (!before || before->entry_phases.size() > k)
+    throw PresetError("history", "the history no longer reaches back to before the edit at step " + std::to_string(at));
+  SessionPoint start = *before;
+  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(k));
+  history_->drop_after(start.step());
+  if (const EditRecord* edit = undo_.next_undo(); edit && edit->timeline_entry == k) {
+    EditRecord undone = *undo_.take_undo();
+    undone.before_point.reset();
+    what = undone.description;
+    undo_.push_redo(std::move(undone));
+  }
+  undo_.drop_after(at - 1);
+  restore_point(start);
+  apply_due_entries();
+  while (state().step < at && state().health.ok) step();
+  head_step_ = state().step;
+  return what;
+}
+
+Preset Session::with_values(const json& set) const {
+  json document = preset_to_json(in_force_);
+  for (auto it = set.begin(); it != set.end(); ++it) set_json_path(document, it.key(), it.value(), "$." + it.key());
+  return preset_from_json(document);
+}
+
+std::optional<std::string> Session::undo() {
+  const EditRecord* next = undo_.next_undo();
+  if (!next) return std::nullopt;
+  if (next->step > state().step) {
+    // Rewound to before it: the edit is in the future; undoing it means that future is not wanted.
+    start_branch_here();
+    next = undo_.next_undo();
+    if (!next) return std::nullopt;
+  }
+  EditRecord edit = *undo_.take_undo();
+  const bool exact = edit.before_point && edit.step == state().step && edit.timeline_entry &&
+                     *edit.timeline_entry + 1 == entry_phases_.size() && state().health.ok;
+  try {
+    if (exact) {
+      // Still at the edit's step: the run goes on as if it never happened.
+      document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*edit.timeline_entry));
+      if (history_) history_->drop_after(edit.step - 1);
+      restore_point(*edit.before_point);
+      if (history_) history_->keep(point());
+      json document_values = json::object();
+      for (auto it = edit.before.begin(); it != edit.before.end(); ++it)
+        if (is_document_path(it.key())) document_values[it.key()] = it.value();
+      if (!document_values.empty()) change(with_values(document_values));
+    } else {
+      change(with_values(edit.before));
+    }
+  } catch (...) {
+    undo_.push_undo(std::move(edit));
+    throw;
+  }
+  edit.before_point.reset();
+  const std::string description = edit.description;
+  undo_.push_redo(std::move(edit));
+  return description;
+}
+
+std::optional<std::string> Session::redo() {
+  std::optional<EditRecord> edit = undo_.take_redo();
+  if (!edit) return std::nullopt;
+  std::optional<EditRecord> again;
+  try {
+    again = change(with_values(edit->after));
+  } catch (...) {
+    undo_.push_redo(std::move(*edit));
+    throw;
+  }
+  if (again) {
+    again->description = edit->description;
+    undo_.push_undo(std::move(*again));
+  }
+  return edit->description;
+}
+
+std::optional<std::string> Session::edit_warning(const Preset& edited) const {
+  // The strongest laboratory magnets reach about 45 T; beyond 50 T a value is a slip of the keyboard.
+  constexpr double kFieldSoftLimit = 50.0;  // [T]
+  // A time step falling this much makes the run this many times slower.
+  constexpr double kTimeStepCollapse = 30.0;
+  std::vector<std::string> warnings;
+  const double strength = std::max(std::abs(edited.field.strength), std::abs(edited.field.start_strength));
+  const double before = std::max(std::abs(in_force_.field.strength), std::abs(in_force_.field.start_strength));
+  if (strength > kFieldSoftLimit && strength != before)
+    warnings.push_back("a field of " + format_number(strength) +
+                       " T is far beyond the strongest laboratory magnets (about 45 T)");
+  try {
+    Model candidate = make_model(edited);
+    prepare_model(candidate, state().particles);
+    const double now = model().time_step, then = candidate.time_step;
+    if (then < now / kTimeStepCollapse)
+      warnings.push_back("the time step falls from " + format_number(now) + " s to " + format_number(then) +
+                         " s (limited by " + candidate.advice.limited_by + "): the run goes " +
+                         format_number(now / then) + " times slower");
+    if (candidate.integrator.time_step && candidate.advice.suggested < *candidate.integrator.time_step / 3.0 &&
+        !(model().integrator.time_step && model().advice.suggested < *model().integrator.time_step / 3.0))
+      warnings.push_back("the fixed time step " + format_number(*candidate.integrator.time_step) +
+                         " s is far above the stable one, " + format_number(candidate.advice.suggested) +
+                         " s (limited by " + candidate.advice.limited_by + "): the run will most likely blow up");
+  } catch (const PresetError&) {
+    // Cannot apply at all: edit_parameters says why.
+  }
+  if (warnings.empty()) return std::nullopt;
+  std::string text;
+  for (const std::string& w : warnings) text += (text.empty() ? "" : "; ") + w;
+  return text;
 }
 
 // tau_0.95 of [Erokhin-Berkov]: the first time in this phase at which <cos theta> of the easy axes with

@@ -12,10 +12,14 @@
 #include "engine/analysis/observables.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/io/checkpoint.hpp"
+#include "engine/session/history.hpp"
+#include "engine/session/undo.hpp"
 #include "engine/step/simulation.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,11 +35,14 @@ class Session {
   // Continues a checkpoint with its own preset: the next steps are bit-identical to those the saved
   // run would have made.
   explicit Session(const Checkpoint& checkpoint);
+  ~Session();
 
   void set_threads(int threads) { sim_.set_threads(threads); }
   int threads() const { return sim_.threads(); }
 
-  // One time step, then the protocol and the timeline entries due. Does nothing when the state is unhealthy.
+  // One time step, then the protocol and the timeline entries due, then a history point when one is
+  // due. Does nothing when the state is unhealthy; when this step fails a check and an edit was applied
+  // shortly before, the message names the edit.
   void step();
   // Up to `steps` steps; stops early when a check fails. Returns the steps done.
   std::int64_t run(std::int64_t steps);
@@ -73,7 +80,38 @@ class Session {
   // on the run (description, display units, particle generator, run settings) go to the document
   // itself. An edit that changes nothing does nothing. Throws PresetError, changing nothing, also when
   // a later protocol phase's changes would not apply on top of the edit.
+  //
+  // The edit can be undone (undo()). Made at an earlier step than head_step() (after a rewind) it starts
+  // a new branch: the kept history after this step and the timeline entries the old future had reached
+  // are dropped. Made while the run is stopped by a failed check, it first takes the run back to its
+  // last kept point (the last good state), so that fixing the value that caused the failure lets the
+  // run go on.
   void edit_parameters(const Preset& edited);
+  // What an edit would do that the user should confirm first (a field far beyond any laboratory magnet,
+  // a time step that collapses, a fixed time step far above the stable one), or nothing. Advisory: a
+  // preset that cannot apply at all is left to edit_parameters to refuse.
+  std::optional<std::string> edit_warning(const Preset& edited) const;
+
+  // Undo the last edit / redo the last undone one (engine/session/undo.hpp); returns the description of
+  // what changed, or nothing when there is nothing to undo or redo. Throws PresetError when the values
+  // cannot apply any more (a protocol phase in between refuses them).
+  std::optional<std::string> undo();
+  std::optional<std::string> redo();
+  const UndoStack& edits() const { return undo_; }
+
+  // History (engine/session/history.hpp, docs/history.md): none until enabled (the runner keeps none).
+  void enable_history(std::size_t budget_bytes = History::kDefaultBudget);
+  const History* history() const { return history_.get(); }
+  // The furthest step this branch of the run has reached; a rewind does not lower it.
+  std::int64_t head_step() const { return head_step_; }
+  // Restores the state at `step`, from the first kept step to head_step(): the nearest kept point at or
+  // before it, then steps forward, replaying the timeline entries on the way, so the state is exactly the
+  // one the run had. Throws PresetError naming the step and the range allowed.
+  void rewind(std::int64_t target);
+  // Recovery after a failed check: removes the last timeline entry applied (the edit that most likely
+  // caused the failure) and restores the run to its step without it. Returns the entry's description;
+  // throws PresetError when no edit was applied or no history is kept.
+  std::string go_back_before_last_edit();
 
   // Particles edited directly (tests, tools): see Simulation::reinitialize.
   State& edit_state() { return sim_.edit_state(); }
@@ -89,6 +127,18 @@ class Session {
   void apply_due_entries();
   void apply_parameters(Preset next);
   void stop(const std::string& message);
+  // The edit of edit_parameters, without touching the undo stack: the record of what it changed
+  // (nothing when it changed nothing).
+  std::optional<EditRecord> change(const Preset& edited);
+  // The parameters in force with the values of `set` ({"dotted.path": value}) put in.
+  Preset with_values(const json& set) const;
+  SessionPoint point() const;
+  // Continues from a kept point (the simulation remade from its state, the threads kept).
+  void restore_point(const SessionPoint& p);
+  // An edit at a step before head_step(): the old future is dropped (history, reached timeline entries, edits).
+  void start_branch_here();
+  // Appends to a failed check's message the edit applied shortly before it, if any.
+  void name_likely_cause();
   int current_phase() const;  // the running protocol phase (the last one once finished), 0 without
 
   Preset document_;
@@ -97,6 +147,9 @@ class Session {
   std::vector<int> entry_phases_;      // the protocol phase each applied timeline entry was applied in
   std::uint64_t parameters_revision_ = 0;
   Simulation sim_;
+  std::unique_ptr<History> history_;  // null: none kept
+  std::int64_t head_step_ = 0;
+  UndoStack undo_;
 };
 
 }  // namespace lodestone

@@ -1,0 +1,67 @@
+#pragma once
+// The history of a run: in-memory copies of the session at kept steps (the state with its contact
+// history, lists and forces, the parameters in force and the timeline entries applied), from which
+// any earlier step is reached exactly by restoring the nearest kept point before it and stepping
+// forward (the step is deterministic). With the edit timeline of the document this is everything needed
+// to rewind, scrub and replay (docs/history.md).
+//
+// Memory stays within a budget: points are kept every `spacing` steps; when the budget is exceeded the
+// spacing doubles and the points off the new grid are dropped (the first point and the newest one are
+// always kept), so a long run thins its old history instead of stopping.
+
+#include "engine/core/preset.hpp"
+#include "engine/core/state.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lodestone {
+
+// Everything a session needs to continue from a step (engine/session/session.hpp).
+struct SessionPoint {
+  State state;
+  Preset in_force;                // the parameters in force at that step
+  std::vector<int> entry_phases;  // the timeline entries applied by then, with their protocol phases
+  std::int64_t step() const { return state.step; }
+};
+
+class History {
+ public:
+  static constexpr std::size_t kDefaultBudget = std::size_t{512} << 20;  // 512 MiB
+  static constexpr std::int64_t kFirstSpacing = 16;                      // steps between points at first
+
+  explicit History(std::size_t budget_bytes = kDefaultBudget) : budget_(budget_bytes) {}
+
+  // True when a point at `step` is due (on the grid and newer than the newest kept point).
+  bool due(std::int64_t step) const;
+  // Keeps a point (any step newer than the newest; on the grid or not), then thins to the budget.
+  void keep(SessionPoint point);
+  // The newest kept point at or before `step`; null when there is none.
+  const SessionPoint* at_or_before(std::int64_t step) const;
+  // Drops the points after `step` (a new branch of the run starts there).
+  void drop_after(std::int64_t step);
+
+  bool empty() const { return points_.empty(); }
+  std::int64_t first_step() const { return points_.empty() ? 0 : points_.front().step(); }
+  std::int64_t last_step() const { return points_.empty() ? 0 : points_.back().step(); }
+  std::size_t size() const { return points_.size(); }
+  std::size_t bytes() const { return bytes_; }
+  std::size_t budget() const { return budget_; }
+  std::int64_t spacing() const { return spacing_; }
+  void set_budget(std::size_t budget_bytes);
+  // The kept steps, oldest first (the time slider snaps to them).
+  std::vector<std::int64_t> steps() const;
+
+ private:
+  void thin();
+  static std::size_t bytes_of(const SessionPoint& p);
+
+  std::vector<SessionPoint> points_;  // by step, oldest first
+  std::vector<std::size_t> point_bytes_;
+  std::size_t budget_;
+  std::size_t bytes_ = 0;
+  std::int64_t spacing_ = kFirstSpacing;
+};
+
+}  // namespace lodestone
