@@ -23,6 +23,7 @@ struct ContactGeometry {
   double effective_radius = 0.0;                  // [m]  R_i R_j / (R_i + R_j); a wall: R_i
   double radius_i = 0.0, radius_j = 0.0;          // [m]  radius_j = 0 for a wall
   Vec3 relative_angular_velocity = Vec3::Zero();  // [rad/s] w_i - w_j; a wall: w_i
+  Vec3 angular_velocity_sum = Vec3::Zero();       // [rad/s] w_i + w_j; a wall: w_i (LAMMPS's contact velocity)
   // Rolling: the bodies' moments of inertia about the contact point in series, 1/I = sum 1/(I + m R^2)
   // (Ai et al. 2011); twisting: about the line of centres, 1/I = sum 1/I. A wall: body i alone.
   double rolling_inertia = 0.0;   // [kg m^2]
@@ -89,6 +90,7 @@ inline ContactGeometry sphere_sphere_geometry(const Vec3& separation, double dis
   g.radius_i = ri;
   g.radius_j = rj;
   g.relative_angular_velocity = wi - wj;
+  g.angular_velocity_sum = wi + wj;
   const double ri_contact = ii + mi * ri * ri, rj_contact = ij + mj * rj * rj;
   g.rolling_inertia = ri_contact * rj_contact / (ri_contact + rj_contact);
   g.twisting_inertia = ii + ij > 0.0 ? ii * ij / (ii + ij) : 0.0;
@@ -111,10 +113,25 @@ inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance,
   g.radius_i = ri;
   g.radius_j = 0.0;
   g.relative_angular_velocity = wi;
+  g.angular_velocity_sum = wi;
   g.rolling_inertia = ii + mi * ri * ri;
   g.twisting_inertia = ii;
   set_dashpot_velocities(g, vi, Vec3::Zero(), wi, Vec3::Zero());
   return g;
+}
+
+// The contact velocity as LAMMPS takes it (pair granular, fix wall/gran; the linear law's "lammps"
+// convention, law_linear.hpp): the rolling part with the full radii, v_t + n x (R_i w_i + R_j w_j), which is
+// ours (levers R - delta/2) plus (delta/2) n x (w_i + w_j); and the dashpots on it as it is, the half-step
+// velocity, with no prediction and no onset weight. The relative velocity at the contact point
+// (`relative_velocity`, the energy books use it) stays ours.
+inline void use_lammps_contact_velocity(ContactGeometry& g) {
+  g.tangential_velocity += (0.5 * g.overlap) * g.normal.cross(g.angular_velocity_sum);
+  g.dashpot_velocity = g.normal_velocity * g.normal + g.tangential_velocity;
+  g.dashpot_normal_velocity = g.normal_velocity;
+  g.dashpot_tangential_velocity = g.tangential_velocity;
+  g.dashpot_angular_velocity = g.relative_angular_velocity;
+  g.dashpot_weight = 1.0;
 }
 
 // Turns a vector kept in the contact plane into the current plane by the smallest rotation that

@@ -62,8 +62,10 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
         totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
       // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
       if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
-      const Vec3 exit =
-          verlet && law == ContactLaw::Linear ? linear_exit_dashpot(model.contact.linear, g, h, dt) : Vec3::Zero();
+      const bool lammps_rule = model.contact.linear.convention == LinearConvention::Lammps;
+      const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
+                            ? linear_exit_dashpot(model.contact.linear, g, h, dt)
+                            : Vec3::Zero();
       h = ContactHistory{};
       if (exit != Vec3::Zero()) {
         // A force of this step alone: both its half steps are booked now.
@@ -75,6 +77,11 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
       }
     }
     return false;
+  }
+  const bool lammps = law == ContactLaw::Linear && model.contact.linear.convention == LinearConvention::Lammps;
+  if (lammps) {
+    use_lammps_contact_velocity(g);
+    verlet = false;  // LAMMPS's dashpots: no onset weight, nothing made up at the opening
   }
   const bool newly_active = !h.active;
   if (newly_active) {

@@ -70,7 +70,26 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   const double ks_old = newly_active ? k.ks : h.shear_stiffness;
   Vec3 fs = -k.ks * h.shear;
   const bool slip_cut_shear = law.dp_mode == 2 || law.dp_mode == 3;
-  if (slip_cut_shear) {
+  if (law.convention == LinearConvention::Lammps) {
+    // LAMMPS (pair granular hooke + linear_history, gran/hooke/history): spring and dashpot together within
+    // mu |fn + fn_d| (the normal force with its dashpot, by its absolute value, as LAMMPS's Fncrit); beyond
+    // it both are scaled back onto the limit and the history is set so that the spring plus the same
+    // dashpot give the limit: u = -(F_limit - F_d) / ks. A zero history gives no tangential force at all.
+    const double limit = pair.friction * std::abs(fn + fn_damp);
+    const Vec3 total = fs + fs_damp;
+    const double norm = total.norm();
+    h.slipping = norm > limit;
+    if (h.slipping) {
+      if (h.shear.squaredNorm() != 0.0 && k.ks > 0.0) {
+        const Vec3 sliding = total * (limit / norm);
+        fs = sliding - fs_damp;
+        h.shear = -fs / k.ks;
+      } else {
+        fs.setZero();
+        fs_damp.setZero();
+      }
+    }
+  } else if (slip_cut_shear) {
     const double normal_force = std::max(fn + fn_damp, 0.0);
     const ShearForces bounded = bound_shear_forces(fs, fs_damp, h.shear, k.ks, pair.friction * normal_force);
     fs = bounded.spring;

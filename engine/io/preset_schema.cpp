@@ -62,6 +62,12 @@ const Schema<LinearLawParameters>& linear_law_schema() {
               "and replaces the materials' kn and ks."),
       real<P>("kratio", &P::kratio, Q::Dimensionless, r::non_negative(),
               "Deformability: normal-to-shear stiffness ratio kn/ks (0 sets ks = 0)."),
+      choice<P>("convention", &P::convention, {"pfc", "lammps"},
+                "pfc: the rules above. lammps: LAMMPS's gran/hooke/history and pair granular hooke with "
+                "linear_history: shear spring and shear dashpot together limited by mu |F_n| with F_n the total "
+                "normal force (dashpot included), the shear history rescaled to match, dashpots on the half-step "
+                "velocity and the rolling part of the contact velocity with the full radii, as LAMMPS computes "
+                "them; an exported scene then runs in LAMMPS as here (docs/lammps.md)."),
   };
   return s;
 }

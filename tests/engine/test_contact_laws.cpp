@@ -900,6 +900,59 @@ void set_shear_damping(Preset& p, const ShearDampingCase& c) {
 
 }  // namespace
 
+TEST_CASE("linear law, LAMMPS convention: spring and dashpot limited by mu |F_n total|, the history rescaled",
+          "[contact]") {
+  // One evaluation of a sliding sphere-wall contact, against LAMMPS's pair granular hooke + linear_history
+  // written out here (its source: Fncrit = |Fne + Fdamp|, fs = -k_t h - eta_t v_t, and beyond
+  // Fscrit = mu Fncrit: h = -(Fscrit fs/|fs| + eta_t v_t)/k_t, fs scaled onto Fscrit). The rolling part of
+  // the contact velocity uses the full radius: R w, not (R - delta/2) w.
+  LinearLawParameters law;
+  law.dp_nratio = 0.4;
+  law.dp_sratio = 0.3;
+  law.convention = LinearConvention::Lammps;
+  PairCoefficients pair;
+  pair.kn = 1e4;
+  pair.ks = 5e3;
+  pair.friction = 0.2;
+  const double r = 1e-3, m = 3e-5, delta = 2e-6, dt = 1e-6;
+  const Vec3 n = Vec3::UnitZ(), v(0.05, 0.01, -0.02), w(3.0, -40.0, 7.0);
+  ContactGeometry g = sphere_wall_geometry(n, r - delta, r, v, w, m, 0.4 * m * r * r);
+  use_lammps_contact_velocity(g);
+  ContactHistory h;
+  h.active = true;
+  h.shear = Vec3(-2e-7, 1e-7, 0.0);
+  const Vec3 shear0 = h.shear;
+  const Vec3 previous = update_shear_displacement(h, g, dt);
+  const ContactResponse out = linear_contact(law, pair, g, h, previous, false);
+
+  // LAMMPS, independently.
+  const double eta_n = 2.0 * law.dp_nratio * std::sqrt(m * pair.kn),
+               eta_t = 2.0 * law.dp_sratio * std::sqrt(m * pair.ks);
+  const double vn = v.dot(n);
+  const Vec3 vt = v - vn * n + n.cross(r * w);  // vtr = vt + n x (R w) for a wall
+  const Vec3 hist = shear0 + vt * dt;           // already in the plane
+  const double fn_total = pair.kn * delta - eta_n * vn;
+  Vec3 fs = -pair.ks * hist - eta_t * vt;
+  const double fscrit = pair.friction * std::abs(fn_total);
+  REQUIRE(fs.norm() > fscrit);  // the scene slides
+  const Vec3 hist_after = -(fscrit * fs / fs.norm() + eta_t * vt) / pair.ks;
+  fs *= fscrit / fs.norm();
+  const Vec3 expected = fn_total * n + fs;
+  INFO("force " << out.force.transpose() << ", LAMMPS " << expected.transpose());
+  CHECK((out.force - expected).norm() < 1e-12 * expected.norm());
+  CHECK((h.shear - hist_after).norm() < 1e-12 * hist_after.norm());
+  CHECK(h.slipping);
+  // The pfc convention caps the spring alone at mu times the elastic normal force: another force.
+  law.convention = LinearConvention::Pfc;
+  ContactGeometry g_pfc = sphere_wall_geometry(n, r - delta, r, v, w, m, 0.4 * m * r * r);
+  ContactHistory h_pfc;
+  h_pfc.active = true;
+  h_pfc.shear = shear0;
+  const Vec3 previous_pfc = update_shear_displacement(h_pfc, g_pfc, dt);
+  const ContactResponse pfc = linear_contact(law, pair, g_pfc, h_pfc, previous_pfc, false);
+  CHECK((pfc.force - expected).norm() > 1e-3 * expected.norm());
+}
+
 TEST_CASE("Coulomb's limit holds at every step of an oblique landing, with and without shear damping", "[contact]") {
   // A sphere lands on the floor at 1 m/s down and 1 m/s sideways, without spin, under gravity, with a
   // normal dashpot (ratio 0.3): it bounces a few times, slides, then rolls. On the first contact step
