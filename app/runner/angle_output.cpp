@@ -1,5 +1,7 @@
 #include "app/runner/angle_output.hpp"
 
+#include "engine/io/frame_fields.hpp"
+
 #include <cmath>
 
 namespace lodestone::runner {
@@ -13,15 +15,18 @@ bool AngleOutput::open(const std::string& path) {
 
 void AngleOutput::record(const Observables& o) {
   const AngleHistograms& a = o.angles;
-  char head[80];
-  std::snprintf(head, sizeof head, "%lld,%.10g,%d,", static_cast<long long>(o.step), o.time, o.phase);
+  // Time and fractions in shortest round-trip form, as the series (engine/io/frame_fields.hpp).
+  std::string head = std::to_string(o.step) + ',';
+  append_number(head, o.time);
+  head += ',' + std::to_string(o.phase) + ',';
   auto rows = [&](const char* quantity, const auto& fractions) {
     for (size_t k = 0; k < fractions.size(); ++k) {
       const int bin = static_cast<int>(k);
-      char line[160];
-      std::snprintf(line, sizeof line, "%s%s,%g,%g,%.10g,%lld\n", head, quantity, AngleHistograms::bin_low(bin),
-                    AngleHistograms::bin_high(bin), fractions[k],
-                    std::llround(fractions[k] * static_cast<double>(a.particles)));
+      char bins[64];
+      std::snprintf(bins, sizeof bins, ",%g,%g,", AngleHistograms::bin_low(bin), AngleHistograms::bin_high(bin));
+      std::string line = head + quantity + bins;
+      append_number(line, fractions[k]);
+      line += ',' + std::to_string(std::llround(fractions[k] * static_cast<double>(a.particles))) + '\n';
       out_ << line;
     }
   };

@@ -1,6 +1,7 @@
 #include "app/runner/cluster_output.hpp"
 
 #include "engine/analysis/power_law.hpp"
+#include "engine/io/frame_fields.hpp"
 
 namespace lodestone::runner {
 
@@ -12,8 +13,9 @@ bool ClusterOutput::open(const std::string& path) {
 }
 
 void ClusterOutput::record(std::int64_t step, double time, const Clusters& clusters) {
-  char head[64];
-  std::snprintf(head, sizeof head, "%lld,%.10g,", static_cast<long long>(step), time);
+  std::string head = std::to_string(step) + ',';
+  append_number(head, time);  // shortest round-trip form, as the series
+  head += ',';
   for (const SizeCount& n : size_distribution(clusters)) out_ << head << n.size << ',' << n.count << '\n';
   // A row repeated at the same step (a phase change on a regular row) enters the fit once.
   if (!times_.empty() && times_.back() == time) return;

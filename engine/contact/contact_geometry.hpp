@@ -6,6 +6,9 @@
 #include "engine/core/math.hpp"
 #include "engine/core/state.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace lodestone {
 
 struct ContactGeometry {
@@ -20,11 +23,53 @@ struct ContactGeometry {
   double effective_radius = 0.0;                  // [m]  R_i R_j / (R_i + R_j); a wall: R_i
   double radius_i = 0.0, radius_j = 0.0;          // [m]  radius_j = 0 for a wall
   Vec3 relative_angular_velocity = Vec3::Zero();  // [rad/s] w_i - w_j; a wall: w_i
+  Vec3 angular_velocity_sum = Vec3::Zero();       // [rad/s] w_i + w_j; a wall: w_i (LAMMPS's contact velocity)
   // Rolling: the bodies' moments of inertia about the contact point in series, 1/I = sum 1/(I + m R^2)
   // (Ai et al. 2011); twisting: about the line of centres, 1/I = sum 1/I. A wall: body i alone.
   double rolling_inertia = 0.0;   // [kg m^2]
   double twisting_inertia = 0.0;  // [kg m^2]
+  // What the dashpots see: the relative velocities predicted for the end of the step, when the force
+  // being computed acts (set_dashpot_velocities; docs/physics.md "Integration"). The fields above are
+  // the half-step velocities, which carry the shear and rolling displacements from the last step to
+  // this one. Without a prediction (a static evaluation, the overdamped scheme) the two agree.
+  Vec3 dashpot_velocity = Vec3::Zero();             // [m/s] relative, at the contact point
+  double dashpot_normal_velocity = 0.0;             // [m/s] (> 0 separating)
+  Vec3 dashpot_tangential_velocity = Vec3::Zero();  // [m/s]
+  Vec3 dashpot_angular_velocity = Vec3::Zero();     // [rad/s] w_i - w_j (a wall: w_i)
+  // Weight of a dashpot that jumps on when the contact forms, in the step it forms: 1/2 + the fraction of
+  // the step spent in contact (law_linear.hpp, linear_onset_weight); 1 otherwise.
+  double dashpot_weight = 1.0;
+  // The normal travel over the step a force sample stands for, |v_n| dt (0: a static evaluation or the
+  // overdamped scheme), and whether the contact formed in this step: the Hertz dashpots average their
+  // delta^{1/4} over it (hertz_damping_scale).
+  double dashpot_travel = 0.0;  // [m]
+  bool dashpot_first = false;
 };
+
+// The Hertz dashpots (Tsuji form) scale as sqrt(S) ~ delta^{1/4}, whose derivative is infinite at the onset:
+// sampled at whole steps their impulse is only O(dt^{5/4}) accurate (the sum over the first samples of a
+// function rising as (t - t0)^{1/4}). Each sample stands for the step around it, over which the overlap
+// moves by the travel w = |v_n| dt; the factor here turns delta^{1/4} into its mean over that step,
+//   <delta^{1/4}> = 4/5 ((delta + w/2)^{5/4} - max(delta - w/2, 0)^{5/4}) / w,
+// (the lower end max(delta - 3w/2, 0) in the step the contact forms, whose sample also stands for the part
+// of the step before it that was already in contact), which makes the impulse exact for an overlap moving
+// at constant speed and the error O(dt^2) (docs/physics.md "Integration"). Away from the onset it differs
+// from 1 by O((w/delta)^2). Returns 1 without a travel.
+inline double hertz_damping_scale(const ContactGeometry& g) {
+  const double d = g.overlap, w = g.dashpot_travel;
+  if (!(w > 1e-6 * d) || !(d > 0.0)) return 1.0;
+  const double lo = std::max(d - (g.dashpot_first ? 1.5 : 0.5) * w, 0.0);
+  const double mean = 0.8 * (std::pow(d + 0.5 * w, 1.25) - std::pow(lo, 1.25)) / w;
+  return mean / std::sqrt(std::sqrt(d));
+}
+
+// Sets the dashpot velocities from the bodies' predicted velocities (vj = wj = 0 for a wall).
+inline void set_dashpot_velocities(ContactGeometry& g, const Vec3& vi, const Vec3& vj, const Vec3& wi, const Vec3& wj) {
+  g.dashpot_velocity = (vi + wi.cross(g.lever_i)) - (vj + wj.cross(g.lever_j));
+  g.dashpot_normal_velocity = g.dashpot_velocity.dot(g.normal);
+  g.dashpot_tangential_velocity = g.dashpot_velocity - g.dashpot_normal_velocity * g.normal;
+  g.dashpot_angular_velocity = wi - wj;
+}
 
 // Sphere-sphere: `separation` = x_i - x_j (minimum image), distance > 0.
 // `ii`, `ij` are the moments of inertia (only the rolling and twisting laws use them).
@@ -45,9 +90,11 @@ inline ContactGeometry sphere_sphere_geometry(const Vec3& separation, double dis
   g.radius_i = ri;
   g.radius_j = rj;
   g.relative_angular_velocity = wi - wj;
+  g.angular_velocity_sum = wi + wj;
   const double ri_contact = ii + mi * ri * ri, rj_contact = ij + mj * rj * rj;
   g.rolling_inertia = ri_contact * rj_contact / (ri_contact + rj_contact);
   g.twisting_inertia = ii + ij > 0.0 ? ii * ij / (ii + ij) : 0.0;
+  set_dashpot_velocities(g, vi, vj, wi, wj);
   return g;
 }
 
@@ -66,9 +113,25 @@ inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance,
   g.radius_i = ri;
   g.radius_j = 0.0;
   g.relative_angular_velocity = wi;
+  g.angular_velocity_sum = wi;
   g.rolling_inertia = ii + mi * ri * ri;
   g.twisting_inertia = ii;
+  set_dashpot_velocities(g, vi, Vec3::Zero(), wi, Vec3::Zero());
   return g;
+}
+
+// The contact velocity as LAMMPS takes it (pair granular, fix wall/gran; the linear law's "lammps"
+// convention, law_linear.hpp): the rolling part with the full radii, v_t + n x (R_i w_i + R_j w_j), which is
+// ours (levers R - delta/2) plus (delta/2) n x (w_i + w_j); and the dashpots on it as it is, the half-step
+// velocity, with no prediction and no onset weight. The relative velocity at the contact point
+// (`relative_velocity`, the energy books use it) stays ours.
+inline void use_lammps_contact_velocity(ContactGeometry& g) {
+  g.tangential_velocity += (0.5 * g.overlap) * g.normal.cross(g.angular_velocity_sum);
+  g.dashpot_velocity = g.normal_velocity * g.normal + g.tangential_velocity;
+  g.dashpot_normal_velocity = g.normal_velocity;
+  g.dashpot_tangential_velocity = g.tangential_velocity;
+  g.dashpot_angular_velocity = g.relative_angular_velocity;
+  g.dashpot_weight = 1.0;
 }
 
 // Turns a vector kept in the contact plane into the current plane by the smallest rotation that

@@ -34,16 +34,19 @@ struct PartResult {
 // Contacts per thread below which the loop stays on one thread.
 constexpr size_t kContactGrain = 2000;
 
-// Runs the law on one contact, books its energy and records its events. Returns false when the
-// contact is inactive.
+// Runs the law on one contact, books its energy and records its events. Returns false when no force acts
+// (the contact is inactive). `verlet`: a velocity Verlet step, whose dashpots see predicted velocities;
+// then the linear law's dashpot is also weighted in the step its contact forms and made up in the step
+// it opens (law_linear.hpp, linear_onset_weight and linear_exit_dashpot), so that the dashpot's jumps
+// cost no first-order error.
 //
 // Velocity Verlet applies a force over two half steps (the end of this step and the start of the
 // next), so the dashpot work of a step is the trapezoid of the previous and new dashpot forces
 // against the half-step relative velocity; when a contact opens, the half step its last dashpot
 // force still acts is booked then. Booking F(v) v dt instead would be wrong to first order in dt.
 // Dashpot couples (rolling resistance) are booked the same way against the relative angular velocity.
-bool evaluate_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g,
-                      const SandBodies& bodies, ContactHistory& h, double dt, std::int64_t step, std::uint64_t id_a,
+bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactGeometry& g, const SandBodies& bodies,
+                      ContactHistory& h, double dt, bool verlet, std::int64_t step, std::uint64_t id_a,
                       std::uint64_t id_b, PartResult& part, ContactResponse& response) {
   ContactTotals& totals = part.totals;
   const ContactLaw law = model.contact.law;
@@ -59,15 +62,37 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
         totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
       // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
       if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
+      const bool lammps_rule = model.contact.linear.convention == LinearConvention::Lammps;
+      const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
+                            ? linear_exit_dashpot(model.contact.linear, g, h, dt)
+                            : Vec3::Zero();
       h = ContactHistory{};
+      if (exit != Vec3::Zero()) {
+        // A force of this step alone: both its half steps are booked now.
+        totals.dashpot_energy -= dt * exit.dot(g.relative_velocity);
+        response = ContactResponse{};
+        response.force = exit;
+        response.dashpot_force = exit;
+        return true;
+      }
     }
     return false;
+  }
+  const bool lammps = law == ContactLaw::Linear && model.contact.linear.convention == LinearConvention::Lammps;
+  if (lammps) {
+    use_lammps_contact_velocity(g);
+    verlet = false;  // LAMMPS's dashpots: no onset weight, nothing made up at the opening
   }
   const bool newly_active = !h.active;
   if (newly_active) {
     h = ContactHistory{};
     h.active = true;
     part.events.push_back({step, EventKind::ContactActivated, id_a, id_b});
+    if (verlet && law == ContactLaw::Linear) g.dashpot_weight = linear_onset_weight(model.contact.linear, g, dt);
+  }
+  if (verlet) {
+    g.dashpot_travel = std::abs(g.dashpot_normal_velocity) * dt;
+    g.dashpot_first = newly_active;
   }
   const bool was_slipping = h.slipping;
   if (law == ContactLaw::HertzCoulomb) {
@@ -107,11 +132,13 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, const Co
 
 }  // namespace
 
-void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team) {
+void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team,
+                            const PredictedVelocities* predicted) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
   ContactTotals totals;
   const bool sand = model.contact.law == ContactLaw::Sand;
+  const bool verlet = predicted != nullptr && dt > 0.0;
   // Parts run side by side; their events and energies are merged in part order, as one thread makes them.
   auto merge = [&](std::vector<PartResult>& parts) {
     for (PartResult& r : parts) {
@@ -137,9 +164,12 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
           if (!h.active && distance_sq > reach * reach) continue;
           const double distance = std::sqrt(distance_sq);
           if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
-          const ContactGeometry g = sphere_sphere_geometry(
-              separation, distance, p.radius[i], p.radius[j], p.velocity[i], p.velocity[j], p.angular_velocity[i],
-              p.angular_velocity[j], p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);
+          ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
+                                                     p.velocity[j], p.angular_velocity[i], p.angular_velocity[j],
+                                                     p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);
+          if (predicted)
+            set_dashpot_velocities(g, predicted->velocity[i], predicted->velocity[j], predicted->angular_velocity[i],
+                                   predicted->angular_velocity[j]);
           SandBodies bodies;
           if (sand) {
             bodies.separation = separation;
@@ -148,8 +178,8 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
             bodies.orientation_j = p.orientation[j];
           }
           ContactResponse r;
-          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, state.step, p.id[i],
-                                p.id[j], part, r))
+          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, verlet, state.step,
+                                p.id[i], p.id[j], part, r))
             continue;
           // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
           force[i] += r.force;
@@ -188,8 +218,11 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
           const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
           ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
           if (distance > p.radius[i] + reach && !h.active) continue;
-          const ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i],
-                                                         p.angular_velocity[i], p.mass[i], p.inertia[i]);
+          ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i],
+                                                   p.mass[i], p.inertia[i]);
+          if (predicted)
+            set_dashpot_velocities(g, predicted->velocity[i], Vec3::Zero(), predicted->angular_velocity[i],
+                                   Vec3::Zero());
           SandBodies bodies;
           if (sand) {
             bodies.wall = true;
@@ -198,8 +231,8 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
             bodies.periodic_length = model.periodic_length;
           }
           ContactResponse r;
-          if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, state.step,
-                                p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
+          if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, verlet,
+                                state.step, p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
             continue;
           p.force[i] += r.force;
           p.torque[i] += g.lever_i.cross(r.force) + r.couple;

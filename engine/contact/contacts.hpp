@@ -7,11 +7,25 @@
 #include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
 
+#include <vector>
+
 namespace lodestone {
+
+// Velocities and angular velocities of the particles predicted for the end of the step, one per particle
+// (velocity Verlet: v_{n+1/2} + dt/(2m) F_n, engine/step/integrator.hpp predict_end_of_step). The
+// dashpots see them, which makes the velocity-dependent contact forces second-order accurate in dt
+// (docs/physics.md "Integration").
+struct PredictedVelocities {
+  std::vector<Vec3> velocity;          // [m/s]
+  std::vector<Vec3> angular_velocity;  // [rad/s]
+};
 
 // Adds contact forces and torques. `dt` advances the shear springs and the dissipation ledger;
 // pass 0 to evaluate the current configuration without advancing history (initial force pass).
 // The pairs (and, per wall, the particles) are split between the team's threads (engine/core/thread_team.hpp).
-void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
+// `predicted` (one entry per particle) gives the dashpots their velocities; without it they see the
+// particles' current ones.
+void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial(),
+                            const PredictedVelocities* predicted = nullptr);
 
 }  // namespace lodestone

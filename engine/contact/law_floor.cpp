@@ -13,7 +13,7 @@ double floor_stiffness(const Model& model, int material) {
   return model.pair(material, model.wall_material).kn;
 }
 
-void apply_floor(const Model& model, State& state, double dt) {
+void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted) {
   const FloorParameters& floor = model.floor;
   if (floor.side == FloorSide::None) return;
   const int side = static_cast<int>(floor.side) - 1;
@@ -49,8 +49,9 @@ void apply_floor(const Model& model, State& state, double dt) {
     // [SECTION] Normal: spring and dashpot, never pulling.
     const double k = floor_stiffness(model, p.material[i]);
     const double c = 2.0 * floor.damping_ratio * std::sqrt(p.mass[i] * k);
-    double f_n = k * overlap - c * v_n;
-    Vec3 dashpot = -c * v_n * normal;
+    const double v_n_dashpot = predicted ? predicted->velocity[i].dot(normal) : v_n;
+    double f_n = k * overlap - c * v_n_dashpot;
+    Vec3 dashpot = -c * v_n_dashpot * normal;
     if (f_n < 0.0) {
       f_n = 0.0;
       dashpot = -k * overlap * normal;  // the dashpot part that acts

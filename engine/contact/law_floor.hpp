@@ -18,13 +18,13 @@
 // Energy: spring in energy.elastic, normal dashpot in dissipated_dashpot, sliding friction and the lateral
 // kinetic energy removed by a stop in dissipated_friction.
 
+#include "engine/contact/contacts.hpp"
+
 namespace lodestone {
 
-struct Model;
-struct State;
-
-// Adds the floor's normal and friction forces; must run after every other force of the pass.
-void apply_floor(const Model& model, State& state, double dt);
+// Adds the floor's normal and friction forces; must run after every other force of the pass. The normal
+// dashpot sees `predicted` velocities when given (as the contact stage's dashpots do).
+void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted = nullptr);
 
 // The floor's normal stiffness for a particle of material `material` [N/m].
 double floor_stiffness(const Model& model, int material);

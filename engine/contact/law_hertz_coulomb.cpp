@@ -12,7 +12,8 @@ ContactResponse hertz_coulomb_contact(const HertzCoulombParameters& law, const P
   const double root = std::sqrt(g.effective_radius * delta);
   const double fn_elastic = 4.0 / 3.0 * pair.e_star * root * delta;
   const double sn = 2.0 * pair.e_star * root;
-  const double fn_damp = -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) * g.normal_velocity;
+  const double fn_damp = -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) *
+                         hertz_damping_scale(g) * g.dashpot_normal_velocity;
   const double fn = std::max(fn_elastic + fn_damp, 0.0);
 
   ContactResponse out;

@@ -16,7 +16,9 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
   const double st = 8.0 * pair.g_star * root;
 
   ContactResponse out;
-  const double fn_damp = -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) * g.normal_velocity;
+  const double scale = hertz_damping_scale(g);  // delta^{1/4} averaged over the step (contact_geometry.hpp)
+  const double fn_damp =
+      -kDampingFactor * law.damping_ratio_n * std::sqrt(sn * g.effective_mass) * scale * g.dashpot_normal_velocity;
   const double fn = std::max(fn_elastic + fn_damp, 0.0);
 
   // The tangential dashpot is slip-cut and Coulomb's limit bounds spring and dashpot together by mu times
@@ -24,7 +26,8 @@ ContactResponse hertz_mindlin_contact(const HertzMindlinParameters& law, const P
   const Vec3 trial_shear = h.shear;
   const double st_old = newly_active ? st : h.shear_stiffness;
   Vec3 ft = -st * h.shear;
-  Vec3 ft_damp = -kDampingFactor * law.damping_ratio_t * std::sqrt(st * g.effective_mass) * g.tangential_velocity;
+  Vec3 ft_damp =
+      -kDampingFactor * law.damping_ratio_t * std::sqrt(st * g.effective_mass) * scale * g.dashpot_tangential_velocity;
   const ShearForces bounded = bound_shear_forces(ft, ft_damp, h.shear, st, pair.friction * fn);
   ft = bounded.spring;
   ft_damp = bounded.dashpot;

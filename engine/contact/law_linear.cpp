@@ -15,6 +15,27 @@ LinearStiffness linear_stiffness(const LinearLawParameters& law, const PairCoeff
   return {kn, law.kratio > 0.0 ? kn / law.kratio : 0.0};
 }
 
+double linear_onset_weight(const LinearLawParameters& law, const ContactGeometry& g, double dt) {
+  const double depth = law.rgap + g.overlap;  // rgap - gap >= 0 for an active contact
+  const double travel = -g.normal_velocity * dt;
+  const double s = travel > depth ? std::max(depth, 0.0) / travel : 1.0;
+  return 0.5 + s;
+}
+
+Vec3 linear_exit_dashpot(const LinearLawParameters& law, const ContactGeometry& g, const ContactHistory& h, double dt) {
+  const bool normal_acts = law.dp_mode == 0 || law.dp_mode == 2;
+  const bool shear_acts = law.dp_mode == 0 || law.dp_mode == 1;
+  if (!normal_acts && !shear_acts) return Vec3::Zero();
+  const double beyond = -g.overlap - law.rgap;  // gap - rgap > 0 for an open contact
+  const double travel = g.normal_velocity * dt;
+  const double s = travel > beyond ? 1.0 - std::max(beyond, 0.0) / travel : 0.0;
+  const double normal_part = h.dashpot_force.dot(g.normal);
+  Vec3 last = Vec3::Zero();
+  if (normal_acts) last += normal_part * g.normal;
+  if (shear_acts) last += h.dashpot_force - normal_part * g.normal;
+  return (s - 0.5) * last;
+}
+
 ContactResponse linear_contact(const LinearLawParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
                                ContactHistory& h, const Vec3& previous_shear, bool newly_active) {
   const LinearStiffness k = linear_stiffness(law, pair, g);
@@ -32,10 +53,12 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   h.gap = gap;
 
   // Dashpots: critical damping ratio times 2 sqrt(m k).
-  double fn_damp = -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.normal_velocity;
+  double fn_damp =
+      -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.dashpot_normal_velocity * g.dashpot_weight;
   const bool no_tension_normal = law.dp_mode == 1 || law.dp_mode == 3;
   if (no_tension_normal) fn_damp = std::max(fn_damp, -fn);
-  Vec3 fs_damp = -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.tangential_velocity;
+  Vec3 fs_damp =
+      -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.dashpot_weight * g.dashpot_tangential_velocity;
 
   // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, [Yade-law]). With a slip-cut
   // shear dashpot (dp_mode 2, 3) the limit is Coulomb's on the whole contact force: spring and dashpot
@@ -47,7 +70,26 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   const double ks_old = newly_active ? k.ks : h.shear_stiffness;
   Vec3 fs = -k.ks * h.shear;
   const bool slip_cut_shear = law.dp_mode == 2 || law.dp_mode == 3;
-  if (slip_cut_shear) {
+  if (law.convention == LinearConvention::Lammps) {
+    // LAMMPS (pair granular hooke + linear_history, gran/hooke/history): spring and dashpot together within
+    // mu |fn + fn_d| (the normal force with its dashpot, by its absolute value, as LAMMPS's Fncrit); beyond
+    // it both are scaled back onto the limit and the history is set so that the spring plus the same
+    // dashpot give the limit: u = -(F_limit - F_d) / ks. A zero history gives no tangential force at all.
+    const double limit = pair.friction * std::abs(fn + fn_damp);
+    const Vec3 total = fs + fs_damp;
+    const double norm = total.norm();
+    h.slipping = norm > limit;
+    if (h.slipping) {
+      if (h.shear.squaredNorm() != 0.0 && k.ks > 0.0) {
+        const Vec3 sliding = total * (limit / norm);
+        fs = sliding - fs_damp;
+        h.shear = -fs / k.ks;
+      } else {
+        fs.setZero();
+        fs_damp.setZero();
+      }
+    }
+  } else if (slip_cut_shear) {
     const double normal_force = std::max(fn + fn_damp, 0.0);
     const ShearForces bounded = bound_shear_forces(fs, fs_damp, h.shear, k.ks, pair.friction * normal_force);
     fs = bounded.spring;

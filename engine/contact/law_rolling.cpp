@@ -58,11 +58,14 @@ RollingResponse rolling_resistance(const RollingParameters& law, const ContactGe
   h.rolling_stiffness = kr;
   h.twisting_stiffness = kt;
 
-  // Dashpots, only below the limit (Ai et al.: no damping at full mobilisation).
+  // Dashpots, only below the limit (Ai et al.: no damping at full mobilisation), on the relative angular
+  // velocity predicted for the end of the step (contact_geometry.hpp).
+  const Vec3& wd = g.dashpot_angular_velocity;
+  const double wd_twist = wd.dot(n);
   if (!rolling.limited && kr > 0.0)
-    out.dashpot_couple -= 2.0 * law.damping_ratio * std::sqrt(g.rolling_inertia * kr) * w_roll;
+    out.dashpot_couple -= 2.0 * law.damping_ratio * std::sqrt(g.rolling_inertia * kr) * (wd - wd_twist * n);
   if (!twisting.limited && kt > 0.0)
-    out.dashpot_couple -= 2.0 * law.damping_ratio * std::sqrt(g.twisting_inertia * kt) * w_twist * n;
+    out.dashpot_couple -= 2.0 * law.damping_ratio * std::sqrt(g.twisting_inertia * kt) * wd_twist * n;
 
   out.couple = rolling.torque + twisting.torque.x() * n + out.dashpot_couple;
   out.elastic_energy = rolling.stored + twisting.stored;

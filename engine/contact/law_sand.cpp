@@ -289,8 +289,9 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
   // radius a0 (an adhesive contact keeps a finite area at zero load).
   const double a = std::max(c.contact_radius, std::sqrt(r * std::max(g.overlap, 0.0)));
   const double fn_damp =
-      -2.0 * law.damping_ratio_n * std::sqrt(g.effective_mass * 2.0 * pair.e_star * a) * g.normal_velocity;
-  const Vec3 ft_damp = -2.0 * law.damping_ratio_t * std::sqrt(g.effective_mass * c.k_sliding) * g.tangential_velocity;
+      -2.0 * law.damping_ratio_n * std::sqrt(g.effective_mass * 2.0 * pair.e_star * a) * g.dashpot_normal_velocity;
+  const Vec3 ft_damp =
+      -2.0 * law.damping_ratio_t * std::sqrt(g.effective_mass * c.k_sliding) * g.dashpot_tangential_velocity;
 
   out.dashpot_force = fn_damp * g.normal + ft_damp;
   out.force = fn * g.normal + now.force_i + out.dashpot_force;

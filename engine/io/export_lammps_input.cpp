@@ -119,13 +119,15 @@ std::string field_expression(const FieldParameters& f, double t0, int axis, doub
 
 std::string lammps_approximations(const Preset& preset) {
   const LinearLawParameters& lin = preset.contact.linear;
+  if (lin.convention == LinearConvention::Lammps) return {};  // LAMMPS's own rule: nothing to approximate
   if (lin.dp_nratio == 0.0 && lin.dp_sratio == 0.0) return {};
   char ratios[96];
   std::snprintf(ratios, sizeof ratios, "contact.linear.dp_nratio = %g, dp_sratio = %g", lin.dp_nratio, lin.dp_sratio);
   return std::string(ratios) +
          ": while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal dashpot "
-         "included), Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; sticking contacts are "
-         "the same, sliding ones differ (docs/lammps.md)\n";
+         "included), Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; and LAMMPS's dashpots "
+         "see the half-step velocity, ours the one predicted for the end of the step; set "
+         "contact.linear.convention = \"lammps\" to run LAMMPS's rules here (docs/lammps.md)\n";
 }
 
 double lammps_moment_scale() {
@@ -262,10 +264,14 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   t += "# (LAMMPS's Coulomb constant): qqr2e p_i p_j = (mu0/4pi) m_i m_j and p x E = m x B. Dumped mux muy muz\n";
   t += "# are p: divide by s (variable moment_scale) for A m^2.\n";
   t += "# Scene time at step 0: " + number(time) + " s. Time step and skin as Lodestone's model.\n";
-  if (lin.dp_nratio > 0.0 || lin.dp_sratio > 0.0)
+  if (lin.convention == LinearConvention::Lammps)
+    t += "# Contacts: the scene uses contact.linear.convention = \"lammps\", LAMMPS's own friction limit and contact\n"
+         "# velocity: no approximation (docs/lammps.md).\n";
+  else if (lin.dp_nratio > 0.0 || lin.dp_sratio > 0.0)
     t += "# Approximation: while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal\n"
-         "# dashpot included); Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot. Sticking\n"
-         "# contacts are the same; sliding ones with dashpots differ (docs/lammps.md).\n";
+         "# dashpot included); Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; LAMMPS's\n"
+         "# dashpots see the half-step velocity. Sticking contacts without dashpots are the same; the rest differ\n"
+         "# (docs/lammps.md; contact.linear.convention = \"lammps\" removes the difference).\n";
   t += "\n";
   t += "variable        steps index " + std::to_string(run.steps) + "\n";
   t += "variable        dump_every index " + std::to_string(run.dump_every) + "\n";

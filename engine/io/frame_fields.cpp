@@ -3,7 +3,7 @@
 #include "engine/analysis/observables.hpp"
 #include "engine/magnetic/field.hpp"
 
-#include <cstdio>
+#include <charconv>
 
 namespace lodestone {
 
@@ -47,9 +47,9 @@ FrameFields frame_fields(const Model& model, const State& state, const Clusters&
 }
 
 void append_number(std::string& out, double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  out += buffer;
+  char buffer[32];  // the longest shortest form, -2.2250738585072014e-308, has 24 characters
+  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, r.ptr);
 }
 
 void append_vector(std::string& out, const Vec3& v, char separator) {

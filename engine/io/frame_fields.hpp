@@ -50,8 +50,9 @@ FrameFields frame_fields(const Model& model, const State& state);
 // The same with the clusters already found (find_clusters(state)).
 FrameFields frame_fields(const Model& model, const State& state, const Clusters& clusters);
 
-// Appends a number as every frame format prints it: 10 significant digits (%.10g), so a value
-// read back agrees to a relative 5e-10.
+// Appends a number as every frame format and the time series print it: the shortest decimal that reads back
+// as the same double (std::to_chars, at most 17 significant digits), so a value parsed back with strtod is
+// bit-identical to the one written. Non-finite values print as nan, inf, -inf.
 void append_number(std::string& out, double value);
 // Appends x, y, z separated by `separator`.
 void append_vector(std::string& out, const Vec3& v, char separator);

@@ -1,16 +1,16 @@
 #include "engine/io/output.hpp"
 
+#include "engine/io/frame_fields.hpp"
+
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace lodestone {
 namespace {
 
+// Shortest round-trip form, as the frames (engine/io/frame_fields.hpp).
 void append(std::string& s, double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", v);
-  s += buffer;
+  append_number(s, v);
 }
 
 void append_vec(std::string& s, const Vec3& v, char sep) {

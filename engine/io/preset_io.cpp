@@ -3,6 +3,7 @@
 #include "engine/bodies/clumps.hpp"
 #include "engine/io/atomic_file.hpp"
 #include "engine/io/preset_edits.hpp"
+#include "engine/step/health.hpp"
 
 #include <unistd.h>
 
@@ -92,8 +93,11 @@ void validate_preset(const Preset& p) {
     const std::string path = "$.particles.particles[" + std::to_string(i) + "]";
     if (!e.material.empty()) require_material(p, e.material, path + ".material");
     if (gen.kind != GeneratorKind::List) continue;
-    // A sphere must lie between walls, and its centre inside a periodic box; open sides do not bound it.
-    if (const int a = p.box.axis_outside(e.position, e.radius); a >= 0) {
+    // A sphere must lie between walls, and its centre inside a periodic box; open sides do not bound it. It may
+    // reach into a wall by less than the overlap the health checks call a runaway (kRunawayOverlapFraction of
+    // its radius, engine/step/health.hpp): a settled state saved with its small overlaps loads, a sphere
+    // placed deep in a wall, which would blow up, does not.
+    if (const int a = p.box.axis_outside(e.position, e.radius * (1.0 - kRunawayOverlapFraction)); a >= 0) {
       std::ostringstream os;
       os << "the sphere (centre " << e.position[a] << " m, radius " << e.radius << " m) is not inside the box along "
          << axis_name(a) << " (" << (p.box.periodic(a) ? "periodic" : "walls") << " at " << p.box.min[a] << " and "

@@ -62,6 +62,12 @@ const Schema<LinearLawParameters>& linear_law_schema() {
               "and replaces the materials' kn and ks."),
       real<P>("kratio", &P::kratio, Q::Dimensionless, r::non_negative(),
               "Deformability: normal-to-shear stiffness ratio kn/ks (0 sets ks = 0)."),
+      choice<P>("convention", &P::convention, {"pfc", "lammps"},
+                "pfc: the rules above. lammps: LAMMPS's gran/hooke/history and pair granular hooke with "
+                "linear_history: shear spring and shear dashpot together limited by mu |F_n| with F_n the total "
+                "normal force (dashpot included), the shear history rescaled to match, dashpots on the half-step "
+                "velocity and the rolling part of the contact velocity with the full radii, as LAMMPS computes "
+                "them; an exported scene then runs in LAMMPS as here (docs/lammps.md)."),
   };
   return s;
 }
@@ -162,8 +168,26 @@ const Schema<MagneticParameters>& magnetics_schema() {
                        "diameters."),
       real<P>("dipole_cap", &P::dipole_cap, Q::Length, r::non_negative(),
               "Capping distance: smaller distances are replaced by it in force and torque (0: no cap)."),
-      optional_real<P>("activity_distance", &P::activity_distance, Q::Length, r::non_negative(), "none",
-                       "Surface gap beyond which a dipole pair is inactive (PFC dipole_d); none: no limit."),
+      [] {
+        // PFC's dipole_d defaults to 0, pieces in contact only; ours to no limit. "touching" names PFC's default.
+        FieldSpec<P> f = optional_real<P>(
+            "activity_distance", &P::activity_distance, Q::Length, r::non_negative(), "none",
+            "Surface gap beyond which a dipole pair is inactive (PFC dipole_d); none (the default): no limit, "
+            "every pair interacts; \"touching\" (= 0, PFC's default): pieces in contact only.");
+        const auto read_number = f.read;
+        f.read = [read_number](P& s, const json& j, const std::string& path) {
+          if (j.is_string() && j.get<std::string>() == "touching") {
+            s.activity_distance = 0.0;
+            return;
+          }
+          try {
+            read_number(s, j, path);
+          } catch (const PresetError& e) {
+            throw PresetError(e.path(), e.message() + " or \"touching\"");
+          }
+        };
+        return f;
+      }(),
       integer<P>("induced_iterations", &P::induced_iterations, 0, 100,
                  "Induced moments: fixed-point passes in which each moment also feels its neighbours' dipole "
                  "fields (0: the applied field only)."),

@@ -45,6 +45,33 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
   integrate_clumps_second_half(model, state, dt);
 }
 
+void predict_end_of_step(const State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
+  const Particles& p = state.particles;
+  const double half = 0.5 * dt;
+  out.velocity.resize(p.size());
+  out.angular_velocity.resize(p.size());
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      out.velocity[i] = p.velocity[i] + (half / p.mass[i]) * p.force[i];
+      out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
+    }
+  });
+  const Clumps& c = state.clumps;
+  if (c.size() == 0) return;
+  std::vector<Vec3> v(c.size()), w(c.size());
+  for (size_t k = 0; k < c.size(); ++k) {
+    v[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
+    const Vec3 body = c.orientation[k].conjugate() * (c.angular_momentum[k] + half * c.torque[k]);
+    w[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
+  }
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p.clump[i] < 0) continue;
+    const auto k = static_cast<size_t>(p.clump[i]);
+    out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
+    out.angular_velocity[i] = w[k];
+  }
+}
+
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {
   const Particles& p = state.particles;
   const double gamma = model.environment.translational_damping;

@@ -9,6 +9,7 @@
 //    method (explicit trapezoid: Euler predictor, then the mean of the two slopes). Simulation
 //    drives the two force passes; the helpers here do the arithmetic.
 
+#include "engine/contact/contacts.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
@@ -22,6 +23,14 @@ namespace lodestone {
 void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 // Second half kick with the new forces (clumps too).
 void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
+
+// Velocities predicted for the end of the step, for the dashpots of the force pass between the two half
+// kicks: v_{n+1/2} + dt/(2m) F_n and w_{n+1/2} + dt/(2I) T_n, F_n and T_n the forces of the last pass (still
+// in the particles when the pass starts, and kept in checkpoints, so a continued run predicts the same). A
+// clump's pebbles get their clump's predicted rigid motion: V + dt/(2M) F and w = R I^-1 R^T (L + dt/2 T)
+// at the pebble's offset. Derivation and accuracy: docs/physics.md "Integration".
+void predict_end_of_step(const State& state, double dt, PredictedVelocities& out,
+                         ThreadTeam& team = ThreadTeam::serial());
 
 // Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).
 struct OverdampedSlopes {

@@ -206,15 +206,21 @@ void Simulation::set_model(const Model& model) {
   compute_forces(0.0, nullptr);
 }
 
-void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
+void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool predict) {
   auto lap = [clock](Stage s) {
     if (clock) clock->lap(s);
   };
+  const PredictedVelocities* predicted = nullptr;
+  if (predict) {  // from the last pass's forces, before they are cleared
+    if (!predicted_) predicted_ = std::make_unique<PredictedVelocities>();
+    predict_end_of_step(state_, dt, *predicted_, team());
+    predicted = predicted_.get();
+  }
   clear_forces(state_);
   lap(Stage::ClearForces);
   update_moments(model_, state_, team());
   lap(Stage::Moments);
-  compute_contact_forces(model_, state_, dt, team());
+  compute_contact_forces(model_, state_, dt, team(), predicted);
   lap(Stage::Contacts);
   apply_dipole_forces(model_, state_, trial, team());
   lap(Stage::Dipoles);
@@ -226,7 +232,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial) {
   lap(Stage::GravityAndDamping);
   apply_pressure(model_, state_);
   lap(Stage::Pressure);
-  apply_floor(model_, state_, dt);  // last: its friction balances the other lateral forces ([Voxel-beams])
+  apply_floor(model_, state_, dt, predicted);  // last: its friction balances the other lateral forces ([Voxel-beams])
   lap(Stage::Floor);
   sum_clump_forces(model_, state_);
   lap(Stage::Clumps);
@@ -258,7 +264,7 @@ void Simulation::step_verlet(StageClock& clock) {
   clock.lap(Stage::FirstHalf);
   refresh_neighbor_lists(model_, state_, team());
   clock.lap(Stage::Neighbors);
-  compute_forces(dt, &clock);
+  compute_forces(dt, &clock, /*trial=*/false, /*predict=*/true);
   integrate_second_half(model_, state_, dt, team());
   clock.lap(Stage::SecondHalf);
 }

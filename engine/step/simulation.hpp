@@ -48,6 +48,7 @@ struct StageTimings {
 
 class StageClock;
 struct OverdampedScratch;
+struct PredictedVelocities;
 
 class Simulation {
  public:
@@ -89,7 +90,9 @@ class Simulation {
 
  private:
   // `trial`: Heun's predictor pass, whose results the step puts back (the dipole stage keeps no history of it).
-  void compute_forces(double dt, StageClock* clock, bool trial = false);
+  // `predict`: velocity Verlet's pass between the half kicks; the dashpots see the velocities predicted for
+  // the end of the step (engine/step/integrator.hpp predict_end_of_step).
+  void compute_forces(double dt, StageClock* clock, bool trial = false, bool predict = false);
   void step_verlet(StageClock& clock);
   void step_overdamped(StageClock& clock);
   // Prepares the model for the particles as they are.
@@ -100,7 +103,8 @@ class Simulation {
   Model model_;
   State state_;
   StageTimings timings_;
-  std::unique_ptr<OverdampedScratch> overdamped_;  // buffers of the overdamped step, made at its first step
+  std::unique_ptr<OverdampedScratch> overdamped_;   // buffers of the overdamped step, made at its first step
+  std::unique_ptr<PredictedVelocities> predicted_;  // the dashpots' velocities of a Verlet step (nothing lasts)
   std::unique_ptr<ThreadTeam> team_;  // null: one thread (a copy of a Simulation would share nothing: move-only)
   ThreadTeam& team() { return team_ ? *team_ : ThreadTeam::serial(); }
 };

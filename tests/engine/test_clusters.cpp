@@ -151,7 +151,7 @@ TEST_CASE("the observables and the CSV series row carry the same cluster statist
   CHECK(o.clusters.rings == 1);
   CHECK(o.clusters.largest_cluster == 5);
 
-  // The row, read back by column name (%.10g keeps 3.6 exact to its 10 digits).
+  // The row, read back by column name (shortest round-trip form: 3.6 reads back as the double it was).
   const auto row = csv_row(series_header(), series_row(o));
   CHECK(row.at("clusters") == "4");
   CHECK(std::stod(row.at("mean_cluster_size")) == Approx(3.6).epsilon(1e-10));

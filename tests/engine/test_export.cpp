@@ -1,8 +1,10 @@
 // Particle-frame exports (engine/io/frame_fields.hpp, export_*.hpp): a small scene with two materials,
 // a chain, a pair and a single sphere in a box with a periodic, a walled and an open axis is
 // written in every format and read back here with parsers of our own, independent of the writers:
-// counts, ids, box, and every value to the printed precision (10 significant digits).
+// counts, ids, box, and every value bit for bit (doubles are written in shortest round-trip form and read
+// back with std::stod, which rounds correctly).
 
+#include "bitwise.hpp"
 #include "engine/analysis/clusters.hpp"
 #include "engine/analysis/observables.hpp"
 #include "engine/io/export_csv.hpp"
@@ -11,6 +13,7 @@
 #include "engine/io/export_vtk.hpp"
 #include "engine/io/export_xyz.hpp"
 #include "engine/io/frame_fields.hpp"
+#include "engine/io/output.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "test_support.hpp"
 #include "tests/text_fields.hpp"
@@ -22,6 +25,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -89,10 +93,10 @@ double number(const std::string& text) {
   return v;
 }
 
-// Read back to the printed precision: 10 significant digits.
+// Read back bit for bit: the shortest round-trip form loses nothing.
 void check_close(double read, double expected) {
-  INFO("read " << read << ", expected " << expected);
-  CHECK(std::abs(read - expected) <= 1e-9 * std::abs(expected));
+  INFO("read " << std::hexfloat << read << ", expected " << expected);
+  CHECK(same_bits(read, expected));
 }
 
 void check_vector(const std::vector<std::string>& w, size_t at, const Vec3& expected) {
@@ -411,6 +415,62 @@ TEST_CASE("export: CSV frames have one header and a row per particle per frame w
   }
   CHECK(split(lines[1], ',')[0] == "0");
   CHECK(split(lines[7], ',')[0] == "3");
+}
+
+TEST_CASE("export: numbers are written in shortest round-trip form and read back bit for bit", "[export]") {
+  // Values that 10 significant digits would round: a third, pi, a tiny and a huge one, the extremes.
+  for (double v : {1.0 / 3.0, pi, -2.0 / 3.0 * 1e-300, 6.02214076e23 / 7.0, 0.1, 1e-5, 0.0, -0.0,
+                   std::numeric_limits<double>::min(), std::numeric_limits<double>::max(), std::nextafter(1.0, 2.0)}) {
+    std::string text;
+    append_number(text, v);
+    INFO(text);
+    CHECK(text.size() <= 24);
+    CHECK(same_bits(number(text), v));
+  }
+  std::string text;
+  append_number(text, 0.1);
+  CHECK(text == "0.1");  // shortest: no padding digits
+}
+
+TEST_CASE("export: the time-series row reads back bit for bit", "[export]") {
+  Session sim = stepped_scene();
+  const Observables o = sim.observe();
+  const auto names = split(series_header().substr(0, series_header().size() - 1), ',');
+  const auto cells = split(series_row(o).substr(0, series_row(o).size() - 1), ',');
+  REQUIRE(names.size() == cells.size());
+  std::map<std::string, std::string> row;
+  for (size_t c = 0; c < names.size(); ++c) row[names[c]] = cells[c];
+  const std::map<std::string, double> expected = {{"time", o.time},
+                                                  {"kinetic_translational", o.kinetic_translational},
+                                                  {"kinetic_rotational", o.kinetic_rotational},
+                                                  {"elastic", o.elastic},
+                                                  {"dipole", o.dipole},
+                                                  {"zeeman", o.zeeman},
+                                                  {"dissipated_dashpot", o.dissipated_dashpot},
+                                                  {"total_energy", o.total_energy()},
+                                                  {"energy_balance", o.energy_balance()},
+                                                  {"alignment", o.alignment},
+                                                  {"moment_alignment", o.moment_alignment},
+                                                  {"magnetization_x", o.magnetization.x()},
+                                                  {"magnetization_along_field", o.magnetization_along_field},
+                                                  {"momentum_y", o.linear_momentum.y()},
+                                                  {"angular_momentum_z", o.angular_momentum.z()},
+                                                  {"coordination", o.coordination},
+                                                  {"max_overlap_ratio", o.max_overlap_ratio},
+                                                  {"packing_fraction", o.packing_fraction},
+                                                  {"mean_cluster_size", o.clusters.mean_cluster_size}};
+  for (const auto& [name, value] : expected) {
+    INFO(name << " = " << row.at(name));
+    CHECK(same_bits(number(row.at(name)), value));
+  }
+  // Every numeric cell is in shortest form: printing the value read back gives the same text.
+  for (size_t c = 0; c < cells.size(); ++c) {
+    if (cells[c].empty()) continue;
+    std::string again;
+    append_number(again, number(cells[c]));
+    INFO(names[c] << " = " << cells[c]);
+    CHECK(again == cells[c]);
+  }
 }
 
 TEST_CASE("export: the extension chooses the format, an unknown one is refused with the allowed ones", "[export]") {

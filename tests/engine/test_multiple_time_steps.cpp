@@ -40,13 +40,15 @@ void reference_verlet_step(const Model& m, State& s) {
   s.last_time_step = dt;
   integrate_first_half(m, s, dt);
   refresh_neighbor_lists(m, s);
+  PredictedVelocities predicted;  // the dashpots' velocities, from the forces before they are cleared
+  predict_end_of_step(s, dt, predicted);
   Particles& p = s.particles;
   for (size_t i = 0; i < p.size(); ++i) {
     p.force[i].setZero();
     p.torque[i].setZero();
   }
   update_moments(m, s);
-  compute_contact_forces(m, s, dt);
+  compute_contact_forces(m, s, dt, ThreadTeam::serial(), &predicted);
   compute_dipole_forces(m, s);
   apply_field(m, s, dt);
   apply_gravity_and_damping(m, s, dt);
