@@ -9,11 +9,14 @@
 // their own error bounds, given where they are checked.
 
 #include "engine/core/random.hpp"
+#include "engine/live/simulation_thread.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
 #include "test_support.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 using namespace lodestone;
@@ -257,4 +260,51 @@ TEST_CASE("The field of a scene does not depend on the thread count", "[field_ev
     const std::vector<Vec3> two = evaluate_field(sim.model(), sim.state(), points, {.sum = sum}, team);
     for (size_t k = 0; k < points.size(); ++k) REQUIRE((one[k].array() == two[k].array()).all());
   }
+}
+
+TEST_CASE("The simulation thread answers an EvaluateField with the field of its current state",
+          "[field_evaluation][threading]") {
+  // The path of the remote verb field-at (app/desktop/remote_control.hpp): a command in, the values out in a
+  // snapshot, computed from the engine's state in double precision (not the snapshot's floats).
+  const Preset preset = dipoles_preset(
+      DipoleMethod::Cutoff,
+      {dipole(Vec3::Zero(), 1e-3, Vec3(0, 0, 1), 4e-4), dipole(Vec3(3e-3, 1e-3, -2e-3), 1e-3, Vec3(1, 1, 0), 2.5e-4)});
+  SimulationThread thread(preset, "two dipoles", /*start_running=*/false);
+  auto wait_for = [&](std::uint64_t request) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (thread.snapshot().field_request != request && std::chrono::steady_clock::now() < deadline) {
+      thread.update_snapshot();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return thread.snapshot().field_request == request;
+  };
+  const std::vector<Vec3> points = probe_points();
+  thread.push(EvaluateField{5, points, false});
+  REQUIRE(wait_for(5));
+  const Session reference(preset);
+  const Particles& p = reference.state().particles;
+  {
+    const Snapshot& s = thread.snapshot();
+    REQUIRE(s.field_values);
+    CHECK(s.field_values->step == 0);
+    REQUIRE(s.field_values->field.size() == points.size());
+    for (size_t k = 0; k < points.size(); ++k) {
+      CHECK(s.field_values->points[k] == points[k]);
+      const Vec3 want = dipole_reference(points[k], p.position[0], p.moment[0]) +
+                        dipole_reference(points[k], p.position[1], p.moment[1]);
+      CHECK(relative_error(s.field_values->field[k], want) < 1e-12);
+    }
+  }
+  // After steps (waited for: a command queued behind them could be drained with them and run first), the
+  // answer is of the new state.
+  thread.push(StepOnce{5});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (thread.snapshot().step != 5 && std::chrono::steady_clock::now() < deadline) {
+    thread.update_snapshot();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(thread.snapshot().step == 5);
+  thread.push(EvaluateField{6, {Vec3(4e-3, 0, 0)}, true});
+  REQUIRE(wait_for(6));
+  CHECK(thread.snapshot().field_values->step == 5);
 }
