@@ -57,9 +57,11 @@ LODESTONE_SIMD_CLONES void field_block(const double x[3], const Periodicity& box
     const double uniform = inside ? 2.0 * mu0_over_4pi / (safe_r * safe_r * safe_r) : 0.0;
     const double m0 = mx[k], m1 = my[k], m2 = mz[k];
     const double m_n3 = 3.0 * (m0 * nx + m1 * ny + m2 * nz);
-    bx[k] = inv_r3 * (m_n3 * nx - m0) + uniform * m0;
-    by[k] = inv_r3 * (m_n3 * ny - m1) + uniform * m1;
-    bz[k] = inv_r3 * (m_n3 * nz - m2) + uniform * m2;
+    // Selected, not multiplied by a zero inv_r3: a moment out of reach (or at a non-finite position, rsq NaN)
+    // gives an exact zero.
+    bx[k] = (outside ? inv_r3 * (m_n3 * nx - m0) : 0.0) + uniform * m0;
+    by[k] = (outside ? inv_r3 * (m_n3 * ny - m1) : 0.0) + uniform * m1;
+    bz[k] = (outside ? inv_r3 * (m_n3 * nz - m2) : 0.0) + uniform * m2;
   }
 }
 

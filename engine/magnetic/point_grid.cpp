@@ -33,10 +33,11 @@ void PointGrid::build(std::span<const Vec3> centre, double reach, const Vec3& pe
     }
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const Vec3& x : centre) {
+      if (!std::isfinite(x[a])) continue;
       lo = std::min(lo, x[a]);
       hi = std::max(hi, x[a]);
     }
-    if (n == 0) lo = hi = 0.0;
+    if (!(lo <= hi)) lo = hi = 0.0;  // no particle, or none with a finite coordinate
     const double extent = hi - lo;
     origin_[a] = lo;
     count_[axis] = std::max(1, static_cast<int>(std::min(1e6, std::floor(extent / reach))));
@@ -65,7 +66,7 @@ void PointGrid::build(std::span<const Vec3> centre, double reach, const Vec3& pe
       if (periodic_[static_cast<size_t>(a)]) x = wrap_coordinate(x, origin_[a], length_[a]);
       const double t = std::clamp(std::floor((x - origin_[a]) / width_[a]), 0.0,
                                   static_cast<double>(count_[static_cast<size_t>(a)] - 1));
-      c[a] = static_cast<int>(t);
+      c[a] = std::isfinite(t) ? static_cast<int>(t) : 0;  // a NaN centre (a run that blew up) goes to cell 0
     }
     cell_of[i] = static_cast<std::uint32_t>(cell_index(c[0], c[1], c[2]));
     ++start_[cell_of[i] + 1];

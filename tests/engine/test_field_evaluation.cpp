@@ -308,3 +308,17 @@ TEST_CASE("The simulation thread answers an EvaluateField with the field of its 
   REQUIRE(wait_for(6));
   CHECK(thread.snapshot().field_values->step == 5);
 }
+
+TEST_CASE("A state with a non-finite position (a run that blew up) is evaluated without harm", "[field_evaluation]") {
+  // The app may ask for the field of a run that stopped on a failed check: no crash, no out-of-range cell.
+  for (DipoleMethod method : {DipoleMethod::Cutoff, DipoleMethod::Direct}) {
+    Session sim(dipoles_preset(method, {dipole(Vec3::Zero(), 1e-3, Vec3(0, 0, 1), 4e-4),
+                                        dipole(Vec3(3e-3, 0, 0), 1e-3, Vec3(0, 0, 1), 4e-4)}));
+    State state = sim.state();
+    state.particles.position[1] = Vec3(NAN, 0.0, INFINITY);
+    const FieldEvaluator field(sim.model(), state);
+    CHECK(field.particle_at(Vec3::Zero()) == 0);
+    const Vec3 b = field.at(Vec3(0, 0, 5e-3));
+    CHECK(b.allFinite());  // the bad particle is at no finite distance: it adds nothing
+  }
+}
