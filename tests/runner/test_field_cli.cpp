@@ -84,7 +84,7 @@ std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
 
 }  // namespace
 
-TEST_CASE("--field-probe writes B at the listed points at every frame, step 0 equal to the closed form",
+TEST_CASE("lodestone-run --field-probe writes B at the listed points at every frame, step 0 equal to the closed form",
           "[runner][field]") {
   Workdir work;
   write_file(work.path() / "scene.json", kScene);
@@ -121,7 +121,7 @@ TEST_CASE("--field-probe writes B at the listed points at every frame, step 0 eq
   CHECK(read_csv(work.path() / "b.csv").size() == 6);
 }
 
-TEST_CASE("--field-slice writes the plane's grid as CSV and as VTK ImageData with a ParaView collection",
+TEST_CASE("lodestone-run --field-slice writes the plane's grid as CSV and as VTK ImageData with a ParaView collection",
           "[runner][field]") {
   Workdir work;
   write_file(work.path() / "scene.json", kScene);
