@@ -1,13 +1,16 @@
 #include "app/desktop/remote_control.hpp"
 
+#include "engine/io/field_probe.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
 
 #include <QSocketNotifier>
+#include <QTimer>
 #include <unistd.h>
 
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace lodestone::desktop {
 
@@ -16,8 +19,11 @@ RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, u
       simulation_(simulation),
       state_(state),
       send_(std::move(send)),
-      notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)) {
+      notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)),
+      field_poll_(new QTimer(this)) {
   connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
+  field_poll_->setInterval(2);
+  connect(field_poll_, &QTimer::timeout, this, &RemoteControl::answer_field);
 }
 
 void RemoteControl::read_input() {
@@ -28,11 +34,32 @@ void RemoteControl::read_input() {
     return;
   }
   pending_.append(buffer, static_cast<size_t>(got));
-  for (size_t end; (end = pending_.find('\n')) != std::string::npos;) {
+  execute_pending();
+}
+
+void RemoteControl::execute_pending() {
+  for (size_t end; !awaiting_field_ && (end = pending_.find('\n')) != std::string::npos;) {
     const std::string line = pending_.substr(0, end);
     pending_.erase(0, end + 1);
     execute(line);
   }
+}
+
+void RemoteControl::answer_field() {
+  simulation_.update_snapshot();
+  const Snapshot& s = simulation_.snapshot();
+  if (s.field_request < field_request_ || !s.field_values || s.field_values->field.empty()) return;
+  const Vec3& b = s.field_values->field.front();
+  std::string reply = "field";
+  for (int a = 0; a < 3; ++a) {
+    reply += ' ';
+    append_shortest(reply, b[a]);
+  }
+  std::printf("%s\n", reply.c_str());
+  std::fflush(stdout);
+  field_poll_->stop();
+  awaiting_field_ = false;
+  execute_pending();
 }
 
 void RemoteControl::execute(const std::string& line) {
@@ -90,12 +117,24 @@ void RemoteControl::execute(const std::string& line) {
                   static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
                   state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
                   s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
+    } else if (verb == "field-at") {
+      std::istringstream words_in(rest);
+      std::vector<std::string> words;
+      for (std::string w; words_in >> w;) words.push_back(w);
+      const bool exact = !words.empty() && words.back() == "exact";
+      if (exact) words.pop_back();
+      const Vec3 x = parse_point(words, "field-at");  // FieldInputError: refused below
+      send_(EvaluateField{++field_request_, {x}, exact});
+      awaiting_field_ = true;
+      field_poll_->start();
     } else if (verb == "quit") {
       std::printf("ok quit\n");
       std::fflush(stdout);
       emit quit_requested();
     } else {
-      refuse("unknown command '" + verb + "'; commands: set, get, run, pause, reset, step, load, save, status, quit");
+      refuse("unknown command '" + verb +
+             "'; commands: set, get, run, pause, reset, step, load, save, status, field-at, "
+             "quit");
     }
   } catch (const PresetError& e) {
     refuse(e.what());

@@ -9,6 +9,11 @@
 //   run | pause | reset | step N
 //   load FILE | save FILE
 //   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N"
+//   field-at X Y Z [exact]
+//                    prints "field BX BY BZ": the total field B [T] at the point (metres, or with units: 1.5mm),
+//                    applied + every moment summed as the forces do (or all of them: exact), evaluated by the
+//                    simulation thread in its current state (an EvaluateField command), each component the
+//                    shortest text that reads back as the same double. Later commands wait for the answer.
 //   quit             exits (without asking about unsaved changes)
 //
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
@@ -22,6 +27,7 @@
 #include <string>
 
 class QSocketNotifier;
+class QTimer;
 
 namespace lodestone::desktop {
 
@@ -36,13 +42,20 @@ class RemoteControl : public QObject {
 
  private:
   void read_input();
+  // Executes the whole lines read so far, in order; stops while a field-at waits for its answer.
+  void execute_pending();
   void execute(const std::string& line);
+  // Prints the answer of the field-at in flight once a snapshot carries it, then goes on with the input.
+  void answer_field();
 
   SimulationThread& simulation_;
   ui::UiState& state_;
   ui::CommandSink send_;
   QSocketNotifier* notifier_;
-  std::string pending_;  // input read but not yet a whole line
+  std::string pending_;              // input read but not yet executed
+  QTimer* field_poll_;               // runs while a field-at waits for the simulation thread
+  std::uint64_t field_request_ = 0;  // the last EvaluateField sent
+  bool awaiting_field_ = false;
 };
 
 }  // namespace lodestone::desktop

@@ -2,6 +2,8 @@
 
 #include "app/runner/sweep.hpp"
 #include "engine/io/export_frames.hpp"
+#include "engine/io/field_probe.hpp"
+#include "engine/io/field_slice.hpp"
 #include "engine/io/units.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,6 +31,9 @@ constexpr const char* kFooter =
     "  lodestone-run my.json --lammps-export big       write big/in.lodestone and big/data.lodestone for LAMMPS\n"
     "  lodestone-run my.json --sweep particles.seed=1,2,3,4 --sweep-dir runs --cluster-script sweep.sh \\\n"
     "    --cluster-format parallel                     the same jobs for GNU parallel: bash sweep.sh\n"
+    "  lodestone-run presets/two-dipoles.json --field-probe points.txt --field-slice z=0,n=64 slice\n"
+    "                                                  B at the points of points.txt (points.field.csv) and on the\n"
+    "                                                  plane z = 0 (slice.csv, slice_000000.vti... and slice.pvd)\n"
     "  lodestone-run --collect-sweep runs              collect the results of a sweep's jobs again (docs/sweeps.md)\n"
     "  lodestone-run powder.json --stop-at-phase alignment --checkpoint packed.ckpt\n"
     "                                                  prepare a packing once; --restart packed.ckpt continues it\n"
@@ -45,11 +50,12 @@ constexpr const char* kFooter =
 
 // Single-run options a sweep or a collection refuses (its job command line is fixed, docs/sweeps.md).
 constexpr const char* kSingleRunOptions[] = {
-    "PRESET",          "--steps",        "--time",         "--dt",
-    "--series",        "--series-every", "--frames",       "--frames-every",
-    "--clusters",      "--angles",       "--check",        "--save-preset",
-    "--preset-docs",   "--restart",      "--checkpoint",   "--checkpoint-every",
-    "--stop-at-phase", "--threads",      "--lammps-export"};
+    "PRESET",          "--steps",        "--time",          "--dt",
+    "--series",        "--series-every", "--frames",        "--frames-every",
+    "--clusters",      "--angles",       "--check",         "--save-preset",
+    "--preset-docs",   "--restart",      "--checkpoint",    "--checkpoint-every",
+    "--stop-at-phase", "--threads",      "--lammps-export", "--field-probe",
+    "--field-slice"};
 
 // A time given as "0.5", "0.5 s", "20 ms": returns an empty string when valid, else the message.
 std::function<std::string(const std::string&)> time_validator() {
@@ -117,6 +123,31 @@ void add_output_options(CLI::App& app, RunOptions& o) {
                  "series row");
   app.add_option("--table", o.table_rows, "Rows of the summary table printed to stdout (0: none)")
       ->check(CLI::Range(0, 100000));
+}
+
+// The total field B at points and on a plane, at the frame interval (app/runner/field_output.hpp).
+void add_field_options(CLI::App& app, RunOptions& o) {
+  auto* probe = app.add_option("--field-probe", o.field_probe_path,
+                               "Write the total field B [T] (applied + every moment) at the points of this file at "
+                               "each frame (--frames-every): one point per line, x y z in metres or with units "
+                               "(1.5mm); CSV to --field-probe-out")
+                    ->check(CLI::ExistingFile);
+  app.add_option("--field-probe-out", o.field_probe_out,
+                 "The CSV of --field-probe (default: the probe file's name with .field.csv)")
+      ->needs(probe);
+  app.add_option_function<std::vector<std::string>>(
+         "--field-slice",
+         [&o](const std::vector<std::string>& args) {
+           o.field_slice_spec = args.at(0);
+           o.field_slice_out = args.at(1);
+         },
+         "Write B on a plane at each frame: SPEC as z=1mm,n=64 (AXIS=POSITION; n, nx/ny/nz points, 2-4096; "
+         "in-plane ranges x=LO:HI, default the box) to OUT.csv and OUT_000000.vti... with OUT.pvd for ParaView")
+      ->expected(2)
+      ->type_name("SPEC OUT");
+  app.add_flag("--field-exact", o.field_exact,
+               "--field-probe and --field-slice sum every moment exactly (default: as the forces do, "
+               "magnetics.method)");
 }
 
 // Threads, progress, and the options that do something else than run (--check, --save-preset,
@@ -234,6 +265,18 @@ std::optional<int> refuse_options_out_of_place(const CLI::App& app, const RunOpt
   return std::nullopt;
 }
 
+// A --field-slice SPEC that does not parse: the message names the part, its value and what is allowed.
+std::optional<int> refuse_bad_field_slice(const RunOptions& o) {
+  if (o.field_slice_spec.empty()) return std::nullopt;
+  try {
+    parse_field_slice(o.field_slice_spec);
+  } catch (const FieldInputError& e) {
+    std::cerr << "lodestone-run: --field-slice: " << e.what() << "\nRun with --help for the options.\n";
+    return kExitBadArguments;
+  }
+  return std::nullopt;
+}
+
 void convert_texts(const OptionTexts& texts, RunOptions& o) {
   if (texts.cluster_format == "parallel") o.cluster_format = ClusterFormat::Parallel;
   if (!texts.duration.empty()) o.duration = parse_time(texts.duration);
@@ -249,6 +292,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   OptionTexts texts;
   add_run_length_options(app, o, texts);
   add_output_options(app, o);
+  add_field_options(app, o);
   add_run_control_options(app, o);
   add_state_options(app, o);
   add_sweep_options(app, o, texts);
@@ -262,6 +306,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   }
   if (auto code = refuse_single_run_options(app)) return code;
   if (auto code = refuse_options_out_of_place(app, o, texts)) return code;
+  if (auto code = refuse_bad_field_slice(o)) return code;
   convert_texts(texts, o);
   return std::nullopt;
 }

@@ -31,6 +31,11 @@ struct RunOptions {
   std::optional<int> frames_every;    // [steps]
   std::string clusters_path;          // cluster-size distribution, long CSV at each series row ("" = none)
   std::string angles_path;            // theta and psi distributions, long CSV at each series row ("" = none)
+  std::string field_probe_path;       // --field-probe: points at which B is written at each frame ("" = none)
+  std::string field_probe_out;        // their CSV ("" = the probe file's name with .field.csv)
+  std::string field_slice_spec;       // --field-slice SPEC OUT: the plane (engine/io/field_slice.hpp; "" = none)
+  std::string field_slice_out;        // OUT: stem of OUT.csv, OUT_000000.vti..., OUT.pvd
+  bool field_exact = false;           // probes and slices sum every moment (default: as the forces do)
   int table_rows = 10;                // rows of the summary table on stdout
   bool quiet = false;                 // no progress on stderr
   double progress_seconds = 2.0;      // wall time between progress lines

@@ -48,6 +48,7 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
     std::cerr << "lodestone-run: cannot write the angle distributions to " << options.angles_path << "\n";
     return kExitOutputError;
   }
+  if (auto code = field_.open(options)) return code;
   return std::nullopt;
 }
 
@@ -81,6 +82,7 @@ void RunOutputs::write(const Session& sim, bool force) {
     observables();  // the frame's cluster ids come from the same pass
     write_frame(sim, *clusters);
   }
+  if (field_.is_open() && (force || step % every_.frames == 0)) field_.record(sim);
   if (every_.table > 0 && (force || step % every_.table == 0)) print_table_row(observables());
 }
 
@@ -110,6 +112,7 @@ bool RunOutputs::finish() {
       frames_failed_ = true;
     }
   }
+  if (field_.is_open() && !field_.finish()) ok = false;
   return ok && !frames_failed_;
 }
 

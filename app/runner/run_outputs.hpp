@@ -1,10 +1,12 @@
 #pragma once
 // What a single run of lodestone-run writes as it goes: the CSV time series, the particle frames,
+// the field probes and slices (field_output.hpp, at the frame interval),
 // the cluster sizes (cluster_output.hpp), the angle distributions (angle_output.hpp) and the table on
 // stdout, each at its own interval, from one cluster pass per row.
 
 #include "app/runner/angle_output.hpp"
 #include "app/runner/cluster_output.hpp"
+#include "app/runner/field_output.hpp"
 #include "app/runner/run_options.hpp"
 #include "engine/io/export_frames.hpp"
 #include "engine/session/session.hpp"
@@ -18,7 +20,7 @@ namespace lodestone::runner {
 // Steps between the rows of each output.
 struct OutputIntervals {
   int series = 1;          // time series, cluster sizes, angle distributions
-  int frames = 100;        // particle frames
+  int frames = 100;        // particle frames, field probes and slices
   std::int64_t table = 0;  // rows of the table on stdout; 0: no table
 };
 
@@ -47,6 +49,7 @@ class RunOutputs {
   bool frames_failed_ = false;
   ClusterOutput clusters_;
   AngleOutput angles_;
+  FieldOutput field_;
 };
 
 }  // namespace lodestone::runner

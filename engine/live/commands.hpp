@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace lodestone {
 
@@ -48,6 +49,16 @@ struct CaptureFrame {
   std::uint64_t request = 0;
 };
 
-using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame>;
+// Evaluate the total field B at points (engine/magnetic/field_evaluation.hpp) in the current state: the
+// simulation thread publishes the values as Snapshot::field_values with Snapshot::field_request = request
+// (the remote verb field-at). Full precision, from the engine's own state, not the snapshot's floats.
+struct EvaluateField {
+  std::uint64_t request = 0;
+  std::vector<Vec3> points;  // [m]
+  bool exact = false;        // every moment (default: the moments the forces sum, magnetics.method)
+};
+
+using Command =
+    std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField>;
 
 }  // namespace lodestone

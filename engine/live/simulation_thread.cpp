@@ -1,5 +1,7 @@
 #include "engine/live/simulation_thread.hpp"
 
+#include "engine/magnetic/field_evaluation.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -99,6 +101,17 @@ void SimulationThread::apply(Command& command) {
           } else if constexpr (std::is_same_v<T, CaptureFrame>) {
             frame_ = std::make_shared<const FrameFields>(frame_fields(session_->model(), session_->state()));
             frame_request_ = c.request;
+          } else if constexpr (std::is_same_v<T, EvaluateField>) {
+            const FieldEvaluator evaluator(session_->model(), session_->state(),
+                                           {.sum = c.exact ? FieldSum::Exact : FieldSum::AsForces});
+            auto values = std::make_shared<FieldValues>();
+            values->points = c.points;
+            values->field.resize(c.points.size());
+            evaluator.evaluate(values->points, values->field);
+            values->step = session_->state().step;
+            values->time = session_->state().time;
+            field_values_ = std::move(values);
+            field_request_ = c.request;
           }
         } catch (const PresetError& e) {
           refuse(e.what());
@@ -164,6 +177,8 @@ void SimulationThread::publish() {
   s.acknowledged_edit = acknowledged_edit_;
   s.frame = frame_;
   s.frame_request = frame_request_;
+  s.field_values = field_values_;
+  s.field_request = field_request_;
   snapshots_.publish();
 }
 

@@ -68,6 +68,8 @@ class SimulationThread {
   std::uint64_t acknowledged_edit_ = 0;
   std::shared_ptr<const FrameFields> frame_;  // the last CaptureFrame's
   std::uint64_t frame_request_ = 0;
+  std::shared_ptr<const FieldValues> field_values_;  // the last EvaluateField's
+  std::uint64_t field_request_ = 0;
   bool running_ = true;
   int engine_threads_ = 1;
   int pending_steps_ = 0;

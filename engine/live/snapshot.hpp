@@ -39,6 +39,14 @@ struct ParticleSnapshot {
   long index_of(std::uint64_t particle_id) const;
 };
 
+// The answer to an EvaluateField command.
+struct FieldValues {
+  std::vector<Vec3> points;  // [m] as asked
+  std::vector<Vec3> field;   // [T] B at each point
+  std::int64_t step = 0;     // the state they were evaluated in
+  double time = 0.0;         // [s]
+};
+
 struct Snapshot {
   std::uint64_t sequence = 0;  // counts publications
   std::int64_t step = 0;
@@ -74,6 +82,10 @@ struct Snapshot {
   // answers; null until one is asked for. The same object stays in later snapshots.
   std::shared_ptr<const FrameFields> frame;
   std::uint64_t frame_request = 0;
+  // The last EvaluateField's values and the request they answer; null until one is asked for. The same
+  // object stays in later snapshots.
+  std::shared_ptr<const FieldValues> field_values;
+  std::uint64_t field_request = 0;
 };
 
 // Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.

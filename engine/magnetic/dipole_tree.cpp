@@ -426,13 +426,9 @@ void DipoleTree::build_node(int node, int begin, int end, int depth) {
 
 // [SECTION] Evaluation
 template <bool kForce>
-DipoleTreeTarget DipoleTree::traverse(size_t i, bool skip_same_clump) const {
+DipoleTreeTarget DipoleTree::traverse(const Vec3& x, const Vec3& m, int self, int own_clump) const {
   DipoleTreeTarget out;
   if (nodes_.empty()) return out;
-  const int self = slot_of_[i];
-  const Vec3 x = position_[static_cast<size_t>(self)];
-  const Vec3 m = moment_[static_cast<size_t>(self)];
-  const int own_clump = skip_same_clump ? clump_[static_cast<size_t>(self)] : -1;
   const double theta_sq = settings_.opening_angle * settings_.opening_angle;
   const double cap = settings_.cap;
   // Depth-first, children in octant order: a fixed order for every target.
@@ -472,11 +468,20 @@ DipoleTreeTarget DipoleTree::traverse(size_t i, bool skip_same_clump) const {
 }
 
 DipoleTreeTarget DipoleTree::evaluate(size_t i, bool skip_same_clump) const {
-  return traverse<true>(i, skip_same_clump);
+  if (nodes_.empty()) return {};
+  const int self = slot_of_[i];
+  const auto s = static_cast<size_t>(self);
+  return traverse<true>(position_[s], moment_[s], self, skip_same_clump ? clump_[s] : -1);
 }
 
 Vec3 DipoleTree::field(size_t i) const {
-  return traverse<false>(i, false).field;
+  if (nodes_.empty()) return Vec3::Zero();
+  const int self = slot_of_[i];
+  return traverse<false>(position_[static_cast<size_t>(self)], Vec3::Zero(), self, -1).field;
+}
+
+Vec3 DipoleTree::field_at(const Vec3& x) const {
+  return traverse<false>(x, Vec3::Zero(), -1, -1).field;
 }
 
 // The lists of target leaf `leaf`: a source cell acts through its expansion on all the leaf's targets when

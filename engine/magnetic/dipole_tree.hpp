@@ -61,6 +61,9 @@ class DipoleTree {
   DipoleTreeTarget evaluate(size_t i, bool skip_same_clump) const;
   // The field only (induced moments), all other particles included, as add_dipole_fields does.
   Vec3 field(size_t i) const;
+  // The field of every particle at an arbitrary point x [m] (engine/magnetic/field_evaluation.hpp): the same
+  // traversal with no target particle; a particle at exactly x is skipped, as the field at its own centre.
+  Vec3 field_at(const Vec3& x) const;
 
   // The per-target loop of the force pass, for the targets i = order(s) with s in [begin, end) (tree order:
   // a leaf's targets are neighbours, so they share one traversal; 0..size() covers every particle): adds the
@@ -92,8 +95,10 @@ class DipoleTree {
 
   void build_node(int node, int begin, int end, int depth);
   void build_lists(int leaf, GroupLists& lists) const;
+  // The walk for a target at x with moment m: `self` its slot (-1: a free point), `own_clump` the clump whose
+  // pebbles are left out (-1: none).
   template <bool kForce>
-  DipoleTreeTarget traverse(size_t i, bool skip_same_clump) const;
+  DipoleTreeTarget traverse(const Vec3& x, const Vec3& m, int self, int own_clump) const;
 
   DipoleTreeSettings settings_;
   std::vector<Node> nodes_;
