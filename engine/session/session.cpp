@@ -82,6 +82,8 @@ Session::Session(const Preset& preset, std::vector<Preset> phases)
 }
 
 Session::~Session() = default;
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
 
 Session::Session(const Checkpoint& checkpoint)
     : document_(checkpoint.preset), phase_presets_(phase_presets_of(checkpoint.preset)) {

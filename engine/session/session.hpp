@@ -36,6 +36,8 @@ class Session {
   // run would have made.
   explicit Session(const Checkpoint& checkpoint);
   ~Session();
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
 
   void set_threads(int threads) { sim_.set_threads(threads); }
   int threads() const { return sim_.threads(); }
