@@ -218,22 +218,33 @@ void validate_clumps(const Preset& preset) {
   }
 }
 
-void add_preset_clumps(const Preset& preset, State& state) {
+size_t add_clump(const Preset& preset, const ClumpEntry& e, std::uint64_t first_id, State& state) {
   Particles& p = state.particles;
-  std::uint64_t next_id = 0;
-  for (std::uint64_t id : p.id) next_id = std::max(next_id, id + 1);
+  std::vector<size_t> members;
+  std::uint64_t next_id = first_id;
+  for (const PebbleSpec& b : pebble_specs(preset, e)) {
+    const double mass = preset.materials[static_cast<size_t>(b.material)].density * sphere_volume(b.radius);
+    const size_t i = p.add(next_id++, b.position, b.radius, mass, b.material);
+    p.orientation[i] = b.orientation;
+    p.easy_axis_body[i] = Vec3::UnitZ();
+    p.moment_body[i] = b.moment * Vec3::UnitZ();
+    p.moment[i] = b.orientation * p.moment_body[i];
+    members.push_back(i);
+  }
+  return make_clump(preset.materials, state, members, e.velocity, e.angular_velocity);
+}
+
+std::vector<std::pair<Vec3, double>> clump_spheres(const Preset& preset, const ClumpEntry& entry) {
+  std::vector<std::pair<Vec3, double>> out;
+  for (const PebbleSpec& b : pebble_specs(preset, entry)) out.emplace_back(b.position, b.radius);
+  return out;
+}
+
+void add_preset_clumps(const Preset& preset, State& state) {
   for (const ClumpEntry& e : preset.clumps) {
-    std::vector<size_t> members;
-    for (const PebbleSpec& b : pebble_specs(preset, e)) {
-      const double mass = preset.materials[static_cast<size_t>(b.material)].density * sphere_volume(b.radius);
-      const size_t i = p.add(next_id++, b.position, b.radius, mass, b.material);
-      p.orientation[i] = b.orientation;
-      p.easy_axis_body[i] = Vec3::UnitZ();
-      p.moment_body[i] = b.moment * Vec3::UnitZ();
-      p.moment[i] = b.orientation * p.moment_body[i];
-      members.push_back(i);
-    }
-    make_clump(preset.materials, state, members, e.velocity, e.angular_velocity);
+    std::uint64_t next_id = 0;
+    for (std::uint64_t id : state.particles.id) next_id = std::max(next_id, id + 1);
+    add_clump(preset, e, next_id, state);
   }
 }
 

@@ -25,6 +25,8 @@
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace lodestone {
@@ -56,6 +58,12 @@ void refresh_clump_mass_properties(const std::vector<Material>& before, const st
 // Appends the pebbles of the preset's `clumps` to the particles (ids after the generator's) and forms the
 // clumps. Throws PresetError naming the entry.
 void add_preset_clumps(const Preset& preset, State& state);
+
+// Appends the pebbles of one clump entry (ids first_id, first_id + 1, ...) and forms the clump; returns its
+// index (the app's "add a magnet", engine/bodies/touch.hpp). The entry's material names must exist.
+size_t add_clump(const Preset& preset, const ClumpEntry& entry, std::uint64_t first_id, State& state);
+// The spheres (centre [m], radius [m]) a clump entry's pebbles would occupy.
+std::vector<std::pair<Vec3, double>> clump_spheres(const Preset& preset, const ClumpEntry& entry);
 
 // Cross-field checks of the `clumps` section (called by validate_preset).
 void validate_clumps(const Preset& preset);

@@ -179,17 +179,20 @@ void generate_random(const Preset& preset, Particles& p, Random& rng) {
 
 void generate_list(const Preset& preset, Particles& p) {
   const GeneratorParameters& g = preset.particles;
-  for (size_t k = 0; k < g.particles.size(); ++k) {
-    const ParticleEntry& e = g.particles[k];
-    const int material = material_index(preset.materials, e.material.empty() ? g.material : e.material);
-    const size_t i = p.add(static_cast<std::uint64_t>(k), e.position, e.radius, 0.0, material);
-    p.velocity[i] = e.velocity;
-    p.angular_velocity[i] = e.angular_velocity;
-    finish_particle(p, i, preset, rotation_between(Vec3::UnitZ(), e.axis), e.moment);
-  }
+  for (size_t k = 0; k < g.particles.size(); ++k)
+    add_particle_entry(preset, g.particles[k], static_cast<std::uint64_t>(k), p);
 }
 
 }  // namespace
+
+size_t add_particle_entry(const Preset& preset, const ParticleEntry& e, std::uint64_t particle_id, Particles& p) {
+  const int material = material_index(preset.materials, e.material.empty() ? preset.particles.material : e.material);
+  const size_t i = p.add(particle_id, e.position, e.radius, 0.0, material);
+  p.velocity[i] = e.velocity;
+  p.angular_velocity[i] = e.angular_velocity;
+  finish_particle(p, i, preset, rotation_between(Vec3::UnitZ(), e.axis), e.moment);
+  return i;
+}
 
 Particles generate_particles(const Preset& preset) {
   Particles p;

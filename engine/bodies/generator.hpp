@@ -7,6 +7,8 @@
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
 
+#include <cstdint>
+
 namespace lodestone {
 
 // The particles of a lattice, random or list generator. Throws PresetError (naming the generator field)
@@ -15,5 +17,8 @@ namespace lodestone {
 Particles generate_particles(const Preset& preset);
 // The particles a preset generates with the bonds between them and its clumps: the state a scene starts from.
 State generate_state(const Preset& preset);
+// Appends one particle of a list entry with the given id (the list generator, and the app's "add a
+// particle", engine/bodies/touch.hpp): its material (empty: the generator's) must exist. Returns its index.
+size_t add_particle_entry(const Preset& preset, const ParticleEntry& entry, std::uint64_t particle_id, Particles& p);
 
 }  // namespace lodestone

@@ -10,11 +10,21 @@ double lid_area(const Model& model) {
 }
 
 double auto_lid_damping(const Model& model, const Particles& p) {
-  if (p.size() == 0) return model.environment.translational_damping;
-  double r_mean = 0.0;
-  for (double r : p.radius) r_mean += r;
+  if (p.size() == 0)
+    return model.environment.translational_damping > 0.0 ? model.environment.translational_damping : 1.0;
+  double r_mean = 0.0, m_mean = 0.0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    r_mean += p.radius[i];
+    m_mean += p.mass[i];
+  }
   r_mean /= static_cast<double>(p.size());
-  return model.environment.translational_damping * lid_area(model) / (pi * r_mean * r_mean);
+  m_mean /= static_cast<double>(p.size());
+  // Per particle under the lid: the medium's damping, or without one a critically damped contact of a mean
+  // particle at the stiffest frequency the time step resolves (2 m omega_max).
+  double per_particle = model.environment.translational_damping;
+  if (per_particle <= 0.0) per_particle = 2.0 * m_mean * model.advice.omega_max;
+  if (!(per_particle > 0.0)) per_particle = 1.0;  // nothing to go by (no mass, no stiffness): 1 N s/m
+  return per_particle * lid_area(model) / (pi * r_mean * r_mean);
 }
 
 namespace {

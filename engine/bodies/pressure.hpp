@@ -19,7 +19,9 @@ void apply_pressure(const Model& model, State& state);
 // method has just been switched on; clears the lid state when it is off.
 void place_lid(const Model& model, State& state);
 double lid_area(const Model& model);
-// Automatic lid damping: gamma x (lid area / pi r_mean^2), i.e. like the layer of particles under it.
+// Automatic lid damping: gamma x (lid area / pi r_mean^2), i.e. like the layer of particles under it; without
+// a translational damping gamma, a critically damped contact per particle, 2 m_mean omega_max (the stiffest
+// frequency of the time step's advice), so that a lid can be put on any walled box.
 double auto_lid_damping(const Model& model, const Particles& particles);
 
 }  // namespace lodestone

@@ -217,9 +217,12 @@ struct ProtocolPhase {
 
 // [SECTION] Timeline (session log, engine/io/preset_edits.hpp): parameter changes made during a run, each
 // applied just before the step with its number, so that a saved interactive session replays.
+// An entry either changes parameters (`set`) or is a hand on the particles (`touch`: a drag target,
+// a release, an added particle or clump, a deletion; engine/io/touch_actions.hpp), never both.
 struct TimelineEntry {
   std::uint64_t step = 0;  // applied between steps, when the step counter (State::step) equals this
-  nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value}, as a phase's set
+  nlohmann::ordered_json set = nlohmann::ordered_json::object();    // {"dotted.path": value}, as a phase's set
+  nlohmann::ordered_json touch = nlohmann::ordered_json::object();  // {"drag": {...}} etc.; empty: a parameter change
 };
 
 // [SECTION] Particle generation

@@ -110,6 +110,7 @@ struct EnergyLedger {
   double dissipated_viscous = 0.0;   // global damping
   double field_work = 0.0;           // work of a time-varying field on the moments (source term)
   double stiffness_work = 0.0;       // energy given to shear springs by changes of their stiffness (source term)
+  double drag_work = 0.0;            // work of the user's drag spring on the particles (source term, DragSpring)
 };
 
 enum class EventKind : int { ContactActivated = 0, SlipStarted = 1, SlipEnded = 2 };
@@ -168,7 +169,21 @@ struct EnergyWatch {
   std::int64_t step = 0;              // the reference step
   double balance = 0.0;               // [J] Observables::energy_balance() there
   double scale = 0.0;                 // [J] the energies' magnitudes there (kinetic + |each potential|)
-  std::array<double, 5> exchanged{};  // [J] dissipated by friction, dashpots, damping; field and stiffness work there
+  std::array<double, 6> exchanged{};  // [J] dissipated (friction, dashpots, damping), work (field, stiffness, drag)
+};
+
+// The user's hand on a particle (the app's Ctrl+drag, the remote verb `drag`; engine/bodies/touch.hpp): a
+// damped spring pulling the particle with this id (a clump pebble pulls its clump) toward `target`,
+// F = -stiffness (x - target) - damping v. It is an outside force: all its work on the particles is booked
+// as EnergyLedger::drag_work (a source term), so the energy check sees where the energy came from.
+struct DragSpring {
+  bool active = false;  // false after a release, until the next force pass books the last force's share
+  std::uint64_t particle_id = 0;
+  Vec3 target = Vec3::Zero();  // [m]
+  double stiffness = 0.0;      // [N/m]
+  double damping = 0.0;        // [N s/m]
+  Vec3 force = Vec3::Zero();   // [N] on the particle at the last force pass (the work's trapezoid)
+  Vec3 anchor = Vec3::Zero();  // [m] the particle's centre at the last force pass (drawn as the spring's end)
 };
 
 struct State {
@@ -207,7 +222,8 @@ struct State {
   // Beam bonds ([Voxel-beams], engine/bodies/bonds.hpp) and how many have broken since t = 0.
   std::vector<Bond> bonds;
   std::uint64_t broken_bonds = 0;
-  Clumps clumps;  // rigid clumps of pebbles ([PFC-dipole], engine/bodies/clumps.hpp)
+  Clumps clumps;    // rigid clumps of pebbles ([PFC-dipole], engine/bodies/clumps.hpp)
+  DragSpring drag;  // the user's drag spring, when active
 };
 
 // The heap memory a copy of `state` takes (its arrays, at their sizes), in bytes: what the history of a

@@ -23,13 +23,16 @@ static_assert(std::is_same_v<size_t, std::uint64_t>, "size_t fields (the event l
 constexpr char kMagic[] = "LODESTONE-CHECKPOINT\n";
 constexpr size_t kMagicSize = sizeof(kMagic) - 1;
 constexpr std::uint32_t kByteOrderMark = 0x01020304u;
+constexpr std::uint32_t kOldestReadableVersion = 4;  // read without the drag spring (5)
 
 // A field added to one of these structs must be listed in its fields() below (and the format
 // version raised): these sizes fail to compile until it is.
 static_assert(sizeof(ContactHistory) == 184, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
 static_assert(sizeof(Particles) == 16 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
 static_assert(sizeof(Clumps) == 9 * sizeof(std::vector<double>), "Clumps changed: update checkpoint.cpp");
-static_assert(sizeof(EnergyLedger) == 8 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
+static_assert(sizeof(EnergyLedger) == 9 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
+static_assert(sizeof(DragSpring) == 8 + 8 + 3 * sizeof(Vec3) + 2 * sizeof(double),
+              "DragSpring changed: update checkpoint.cpp");
 
 std::uint64_t fnv1a(const char* data, size_t size) {
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -90,6 +93,11 @@ template <class A, Is<EnergyLedger> E>
 void fields(A& a, E& e) {
   a(e.elastic), a(e.dipole), a(e.zeeman), a(e.dissipated_friction), a(e.dissipated_dashpot), a(e.dissipated_viscous),
       a(e.field_work), a(e.stiffness_work);
+  if (a.version >= 5) a(e.drag_work);  // version 4 files: no drag, no drag work
+}
+template <class A, Is<DragSpring> D>
+void fields(A& a, D& d) {
+  a(d.active), a(d.particle_id), a(d.target), a(d.stiffness), a(d.damping), a(d.force), a(d.anchor);
 }
 template <class A, Is<EventLog> L>
 void fields(A& a, L& l) {
@@ -121,6 +129,7 @@ void fields(A& a, S& s) {
       a(s.lid_velocity), a(s.lid_placed), a(s.phase), a(s.phase_start_time), a(s.protocol_finished),
       a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds),
       a(s.broken_bonds), a(s.clumps);
+  if (a.version >= 5) a(s.drag);
 }
 
 // [SECTION] Writer
@@ -128,6 +137,7 @@ void fields(A& a, S& s) {
 class Writer {
  public:
   std::string bytes;
+  std::uint32_t version = kCheckpointVersion;
 
   void raw(const void* data, size_t size) { bytes.append(static_cast<const char*>(data), size); }
   void operator()(double v) { raw(&v, sizeof v); }
@@ -176,6 +186,7 @@ class Writer {
 class Reader {
  public:
   Reader(const char* data, size_t size) : data_(data), left_(size) {}
+  std::uint32_t version = kCheckpointVersion;  // of the file: older versions lack the later fields
   size_t left() const { return left_; }
 
   void raw(void* out, size_t size, const char* what) {
@@ -381,9 +392,10 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
   r(version);
   r(mark);
   if (mark != kByteOrderMark) throw CheckpointError("written on a machine with another byte order");
-  if (version != static_cast<std::uint32_t>(kCheckpointVersion))
-    throw CheckpointError("format version " + std::to_string(version) + "; this program reads version " +
-                          std::to_string(kCheckpointVersion));
+  if (version != static_cast<std::uint32_t>(kCheckpointVersion) && version != kOldestReadableVersion)
+    throw CheckpointError("format version " + std::to_string(version) + "; this program reads versions " +
+                          std::to_string(kOldestReadableVersion) + " and " + std::to_string(kCheckpointVersion));
+  r.version = version;
   if (fnv1a(bytes.data(), bytes.size() - 8) != stored_sum)
     throw CheckpointError("the checksum does not match: the file is damaged or incomplete");
   Checkpoint out;

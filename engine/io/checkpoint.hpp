@@ -21,8 +21,9 @@ namespace lodestone {
 
 // 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps;
 // 4: beam bonds and the broken-bond count ([Voxel-beams]); rigid clumps (the clump of each particle, its
-// offset, and the clumps' state; [PFC-dipole]).
-inline constexpr int kCheckpointVersion = 4;
+// offset, and the clumps' state; [PFC-dipole]); 5: the user's drag spring and its work (engine/bodies/touch.hpp;
+// version 4 files are still read, without them).
+inline constexpr int kCheckpointVersion = 5;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

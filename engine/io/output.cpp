@@ -31,7 +31,7 @@ std::string series_header() {
          "momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,"
          "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
          "slips_ended,packing_fraction,floor_force,lid_force,lid_height,stage,stage_time,alignment_time,"
-         "clusters,mean_cluster_size,chains,mean_chain_length,rings,largest_cluster,bonds,broken_bonds\n";
+         "clusters,mean_cluster_size,chains,mean_chain_length,rings,largest_cluster,bonds,broken_bonds,drag_work\n";
 }
 
 std::string series_row(const Observables& o) {
@@ -85,7 +85,8 @@ std::string series_row(const Observables& o) {
   s += ',' + std::to_string(c.chains) + ',';
   append(s, c.mean_chain_length);
   s += ',' + std::to_string(c.rings) + ',' + std::to_string(c.largest_cluster);
-  s += ',' + std::to_string(o.bonds) + ',' + std::to_string(o.broken_bonds);
+  s += ',' + std::to_string(o.bonds) + ',' + std::to_string(o.broken_bonds) + ',';
+  append(s, o.drag_work);
   s += '\n';
   return s;
 }

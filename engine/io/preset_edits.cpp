@@ -1,6 +1,7 @@
 #include "engine/io/preset_edits.hpp"
 
 #include "engine/io/preset_io.hpp"
+#include "engine/io/touch_actions.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -189,6 +190,12 @@ void validate_timeline(const Preset& preset) {
       throw PresetError(where + ".step", "value " + std::to_string(entry.step) + " comes before the previous entry's " +
                                              std::to_string(preset.timeline[k - 1].step) +
                                              "; entries must be in non-decreasing step order");
+    if (!entry.touch.empty()) {
+      if (!entry.set.empty())
+        throw PresetError(where + ".touch", "an entry either sets parameters or touches particles, not both");
+      read_touch(entry.touch, where + ".touch");  // what it acts on is checked when it applies
+      continue;
+    }
     if (entry.set.empty()) throw PresetError(where + ".set", "an entry needs at least one {\"dotted.path\": value}");
     in_force = apply_changes(in_force, entry.set, where + ".set");
   }
@@ -200,6 +207,8 @@ Preset fold_applied_entries(const Preset& document, const std::vector<int>& entr
   base.erase("timeline");
   std::vector<ProtocolPhase> protocol = document.protocol;
   for (size_t k = 0; k < entry_phases.size() && k < document.timeline.size(); ++k) {
+    // A touch acted on the particles of this run, which a restart regenerates (a checkpoint keeps them).
+    if (!document.timeline[k].touch.empty()) continue;
     const json& set = document.timeline[k].set;
     const std::string where = "$.timeline[" + std::to_string(k) + "].set";
     if (protocol.empty()) {

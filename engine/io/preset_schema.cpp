@@ -365,7 +365,8 @@ const Schema<PressureParameters>& pressure_schema() {
       real<P>("pressure", &P::pressure, Q::Pressure, r::non_negative(), "Pressure on the packing."),
       optional_real<P>("lid_damping", &P::lid_damping, Q::LinearDamping, r::positive(), "auto",
                        "Lid: velocity = (force from the particles - P A) / lid_damping; auto: the translational "
-                       "damping times the number of mean particle cross-sections in the lid area."),
+                       "damping (without one, a critically damped contact, 2 m omega_max) times the number of "
+                       "mean particle cross-sections in the lid area."),
       real<P>("top_fraction", &P::top_fraction, Q::Dimensionless, r::open_closed(0.0, 1.0),
               "top_layer: particles with z - floor > top_fraction (z_max - floor) are pushed (z_max: highest "
               "particle top)."),
@@ -462,8 +463,18 @@ const Schema<TimelineEntry>& timeline_entry_schema() {
                      "Preset fields changed, as a protocol phase's set: {\"dotted.path\": value}, e.g. "
                      "{\"field.strength\": \"40 kOe\"}; they stay in force, on top of the running phase, until "
                      "a later entry or phase changes them."),
+      json_object<P>("touch", &P::touch,
+                     "Instead of set, a hand on the particles: {\"drag\": {\"id\", \"target\", \"stiffness\", "
+                     "\"damping\"}}, {\"release\": {}}, {\"add\": {\"id\", particle entry}}, {\"add_clump\": "
+                     "{\"first_id\", clump entry}} or {\"delete\": {\"id\"}} (docs/session-log.md)."),
   };
-  return s;
+  // An entry writes only what it is: its set, or its touch.
+  static const Schema<P> written = [] {
+    Schema<P> out = s;
+    out[1].omit_when_empty = out[2].omit_when_empty = true;
+    return out;
+  }();
+  return written;
 }
 
 const Schema<RunParameters>& run_schema() {

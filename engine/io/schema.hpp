@@ -102,6 +102,8 @@ struct FieldSpec {
   // For editors (the app's panels): the member's address; its C++ type follows `kind`
   // (double, std::optional<double>, int, std::uint64_t, bool, std::string, int-valued enum, Vec3, Mat3).
   std::function<void*(S&)> address;
+  // Left out of the written object when its value is empty (a timeline entry writes its set or its touch).
+  bool omit_when_empty = false;
   // Object kinds: documents the nested fields under `prefix`.
   std::function<void(std::vector<FieldDoc>&, const std::string& prefix)> describe_children;
 };
@@ -147,7 +149,11 @@ void read_object(S& target, const json& j, const std::string& path, const Schema
 template <class S>
 json write_object(const S& source, const Schema<S>& schema) {
   json j = json::object();
-  for (const auto& f : schema) j[f.key] = f.write(source);
+  for (const auto& f : schema) {
+    json value = f.write(source);
+    if (f.omit_when_empty && value.empty()) continue;
+    j[f.key] = std::move(value);
+  }
   return j;
 }
 

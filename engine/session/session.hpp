@@ -12,6 +12,7 @@
 #include "engine/analysis/observables.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/io/checkpoint.hpp"
+#include "engine/io/touch_actions.hpp"
 #include "engine/session/history.hpp"
 #include "engine/session/undo.hpp"
 #include "engine/step/simulation.hpp"
@@ -115,6 +116,30 @@ class Session {
   // throws PresetError when no edit was applied or no history is kept.
   std::string go_back_before_last_edit();
 
+  // Hands on the particles (engine/bodies/touch.hpp, issue 22). Each applies now, between steps, and is
+  // recorded as a touch entry of the timeline at this step (engine/io/touch_actions.hpp), so that a saved
+  // session replays it bit for bit; each returns what it did in one line, or throws PresetError naming the
+  // value and what is allowed, changing nothing. Adds and deletes can be undone (undo(): exactly while still
+  // at their step, later by the inverse action); a drag is a gesture, not an edit, and is not.
+  //
+  // Drag: a damped spring pulls the particle (a pebble: its clump) toward `target` [m], its stiffness scaled
+  // to the mass pulled; `relative_stiffness` 1 is the default feel, allowed [kDragMinScale, kDragMaxScale].
+  // Called again it moves the target (calls at one step make one entry). release() lets go.
+  std::string drag(std::uint64_t particle_id, const Vec3& target, double relative_stiffness = 1.0);
+  std::string release();
+  // A particle of a list-generator entry (material, radius, moment, axis, velocity), with an id never used
+  // before in this run; refused when it would overlap another particle or not be inside the box.
+  std::string add_particle(const ParticleEntry& entry);
+  // A copy of particle `of_id` (material, radius, moment, easy axis; at rest) at `position` [m].
+  std::string add_copy(std::uint64_t of_id, const Vec3& position);
+  // A clump (a `clumps` entry: a bar or cube magnet, or a list of pebbles), refused like a particle.
+  std::string add_clump(const ClumpEntry& entry);
+  // Removes the particle, or the whole clump it is a pebble of; beam bonds to it break and are counted
+  // (State::broken_bonds).
+  std::string delete_body(std::uint64_t particle_id);
+  // The id the next add gives its (first) particle: above every id this run has used.
+  std::uint64_t next_particle_id() const;
+
   // Particles edited directly (tests, tools): see Simulation::reinitialize.
   State& edit_state() { return sim_.edit_state(); }
   void reinitialize() { sim_.reinitialize(); }
@@ -142,6 +167,16 @@ class Session {
   // Appends to a failed check's message the edit applied shortly before it, if any.
   void name_likely_cause();
   int current_phase() const;  // the running protocol phase (the last one once finished), 0 without
+  // A touch applied to the state (checks first; throws PresetError naming `where`, changing nothing).
+  std::string apply_touch(const TouchAction& action, const std::string& where);
+  // apply_touch, then the touch entry at this step (a new branch when rewound); `undoable`: also the record
+  // an undo needs (the session before it, the inverse action), returned for the undo stack.
+  std::optional<EditRecord> touch(const TouchAction& action, bool undoable);
+  // The action that takes back `action` later on (a delete for an add; the particle or clump as it is now
+  // re-added for a delete); nothing for a drag or a release.
+  std::optional<TouchAction> inverse_of(const TouchAction& action) const;
+  // An add whose ids are taken by now (a redo after other adds) gets fresh ones.
+  TouchAction with_free_ids(TouchAction action) const;
 
   Preset document_;
   std::vector<Preset> phase_presets_;  // the preset each phase runs with (validated up front)
@@ -152,6 +187,7 @@ class Session {
   std::unique_ptr<History> history_;  // null: none kept
   std::int64_t head_step_ = 0;
   UndoStack undo_;
+  std::uint64_t id_floor_ = 0;  // ids below this were given out or removed in this run (next_particle_id)
 };
 
 }  // namespace lodestone

@@ -28,6 +28,11 @@ struct EditRecord {
   // copy per edit would cost memory for nothing), and the edit's timeline entry, if it made one.
   std::shared_ptr<const SessionPoint> before_point;
   std::optional<std::size_t> timeline_entry;
+  // A hand on the particles instead of a parameter edit (engine/io/touch_actions.hpp; before and after then
+  // stay empty): the action, done again by a redo, and the action that takes it back after its step (a delete
+  // for an add, the particle re-added for a delete).
+  json touch;
+  json undo_touch;
 };
 
 // "path old -> new" for each changed path, joined with "; " (long values shortened).

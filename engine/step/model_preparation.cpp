@@ -191,9 +191,6 @@ void check_model_combinations(const Model& m) {
   if (m.pressure.method == PressureMethod::Lid) {
     if (m.box.z_max != SideKind::Wall)
       throw PresetError("$.pressure.method", "lid needs box.z_max = \"wall\" (the lid replaces that side)");
-    if (!m.pressure.lid_damping && m.environment.translational_damping <= 0.0)
-      throw PresetError("$.pressure.lid_damping",
-                        "auto needs environment.translational_damping > 0; give lid_damping in N s/m");
   }
 }
 
@@ -260,8 +257,8 @@ void prepare_model(Model& m, const Particles& p) {
     }
   }
 
+  m.advice = advise_time_step(m, p);  // first: without damping the lid's is taken from the contacts' frequency
   m.lid_damping = m.pressure.lid_damping.value_or(auto_lid_damping(m, p));
-  m.advice = advise_time_step(m, p);
   m.time_step = m.integrator.time_step.value_or(m.advice.suggested);
 }
 

@@ -3,6 +3,7 @@
 #include "engine/bodies/bonds.hpp"
 #include "engine/bodies/clumps.hpp"
 #include "engine/bodies/pressure.hpp"
+#include "engine/bodies/touch.hpp"
 #include "engine/contact/contacts.hpp"
 #include "engine/contact/law_floor.hpp"
 #include "engine/magnetic/field.hpp"
@@ -109,6 +110,7 @@ struct TrialBackup {
   Vec3 total_moment = Vec3::Zero();
   std::vector<Bond> bonds;
   std::uint64_t broken_bonds = 0;
+  DragSpring drag;
 
   void save(const State& s) {
     contacts = s.neighbors.contact_history;
@@ -118,6 +120,7 @@ struct TrialBackup {
     total_moment = s.total_moment;
     bonds = s.bonds;
     broken_bonds = s.broken_bonds;
+    drag = s.drag;
   }
   void restore(State& s) const {
     s.neighbors.contact_history = contacts;
@@ -127,6 +130,7 @@ struct TrialBackup {
     s.total_moment = total_moment;
     s.bonds = bonds;
     s.broken_bonds = broken_bonds;
+    s.drag = drag;
   }
 };
 
@@ -229,6 +233,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   apply_field(model_, state_, dt);
   lap(Stage::Field);
   apply_gravity_and_damping(model_, state_, dt);
+  apply_drag_spring(model_, state_, dt);  // the user's hand (engine/bodies/touch.hpp), timed with gravity and damping
   lap(Stage::GravityAndDamping);
   apply_pressure(model_, state_);
   lap(Stage::Pressure);
