@@ -67,6 +67,30 @@ Rgb cluster_color(std::uint64_t label) {
   return from_hsv(static_cast<float>(turns - std::floor(turns)), 0.75f, 0.92f);
 }
 
+Rgb field_map_color(float t) {
+  // viridis at 0, 0.25, 0.5, 0.75, 1
+  static constexpr Rgb kStops[] = {{0.267f, 0.005f, 0.329f},
+                                   {0.229f, 0.322f, 0.546f},
+                                   {0.128f, 0.567f, 0.551f},
+                                   {0.369f, 0.789f, 0.383f},
+                                   {0.993f, 0.906f, 0.144f}};
+  const float x = std::clamp(t, 0.0f, 1.0f) * 4.0f;
+  const int k = std::min(static_cast<int>(x), 3);
+  const float f = x - static_cast<float>(k);
+  Rgb out;
+  for (size_t c = 0; c < 3; ++c) out[c] = kStops[k][c] + f * (kStops[k + 1][c] - kStops[k][c]);
+  return out;
+}
+
+float field_map_position(float b, float low, float high, bool log_scale) {
+  float t = 0.0f;
+  if (log_scale && low > 0.0f && high > low)
+    t = std::log(std::max(b, low) / low) / std::log(high / low);
+  else if (high > low)
+    t = (b - low) / (high - low);
+  return std::clamp(t, 0.0f, 1.0f);
+}
+
 ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>& rgb) {
   const ParticleSnapshot& p = s.particles;
   const size_t n = p.size();

@@ -38,6 +38,12 @@ struct ColorScale {
 };
 
 // Fills `rgb` (3 floats per particle) for the mode, and returns the legend.
+// The field view's |B| colour map (issue 22): t in [0, 1], low to high, through dark blue, teal, green and yellow
+// (viridis' stops: perceptually ordered, readable on the dark background and in grey). And the position of a
+// value on it between `low` and `high` [T], logarithmic (low > 0) or linear, clamped to [0, 1].
+Rgb field_map_color(float t);
+float field_map_position(float b, float low, float high, bool log_scale);
+
 ColorScale color_particles(const Snapshot& snapshot, ColorMode mode, std::vector<float>& rgb);
 
 }  // namespace lodestone::render

@@ -15,6 +15,9 @@ constexpr Rgb kMomentColor{1.0f, 0.84f, 0.25f};    // moment arrows, and the fie
 constexpr Rgb kAxisColor{0.55f, 0.95f, 1.0f};      // easy axes
 constexpr Rgb kBoxColor{0.55f, 0.58f, 0.62f};
 constexpr Rgb kBondColor{0.3f, 1.0f, 0.45f};
+constexpr Rgb kDragSpringColor{1.0f, 0.55f, 0.1f};
+constexpr Rgb kFieldLineColor{
+    0.85f, 0.92f, 1.0f};  // field lines (the field view)  // the user's drag spring (engine/bodies/touch.hpp)
 constexpr Rgb kGizmoX{0.95f, 0.3f, 0.3f}, kGizmoY{0.35f, 0.9f, 0.35f}, kGizmoZ{0.4f, 0.55f, 1.0f};
 constexpr int kGizmoSize = 96;   // [framebuffer pixels]
 constexpr int kGizmoBottom = 8;  // [framebuffer pixels] from the bottom edge
@@ -199,7 +202,10 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
   if (options.show_box && s.scene) push_box(lines_, vec(s.scene->box.min), vec(s.scene->box.max));
   draw_moment_arrows(view, projection);
   draw_lines(view, projection);
+  if (s.field_view && (options.show_field_slice || options.show_field_lines))
+    draw_field_view(*s.field_view, options, view, projection);
   if (options.show_bonds && !p.bonds.empty()) draw_bonds(p, view, projection);
+  if (s.drag.active) draw_drag_spring(s, view, projection);
 
   gizmo_labels_.visible = options.show_gizmo;
   if (options.show_gizmo)
@@ -327,6 +333,89 @@ void SceneRenderer::draw_bonds(const ParticleSnapshot& p, const glm::mat4& view,
   for (size_t k = 0; k + 1 < p.bonds.size(); k += 2) {
     const size_t a = p.bonds[k], b = p.bonds[k + 1];
     if (a < p.size() && b < p.size()) push_line(lines_, xyz(p.position, a), xyz(p.position, b), kBondColor);
+  }
+  gl_.glDisable(GL_DEPTH_TEST);
+  draw_lines(view, projection);
+  gl_.glEnable(GL_DEPTH_TEST);
+}
+
+// [SECTION] field view
+// |B| on the slice: two triangles per grid cell with the colour of each node (the line program draws them, its
+// vertices carry a colour); points inside particles take the top of the scale. Field lines: pale lines,
+// depth-tested, so the spheres hide what is behind them.
+void SceneRenderer::draw_field_view(const FieldView& field, const ViewOptions& options, const glm::mat4& view,
+                                    const glm::mat4& projection) {
+  lines_.clear();
+  const FieldSlice& slice = field.slice;
+  const int nu = slice.count[0], nv = slice.count[1];
+  if (options.show_field_slice && field.magnitude.size() == slice.size()) {
+    auto node = [&](int i, int j, std::vector<float>& out) {
+      const size_t k = static_cast<size_t>(i) + static_cast<size_t>(nu) * static_cast<size_t>(j);
+      const float t = field.inside[k]
+                          ? 1.0f
+                          : field_map_position(field.magnitude[k], field.low, field.high, options.field_log_scale);
+      const Rgb c = field_map_color(t);
+      const Vec3 x = slice.point(i, j);
+      out.insert(out.end(),
+                 {static_cast<float>(x.x()), static_cast<float>(x.y()), static_cast<float>(x.z()), c[0], c[1], c[2]});
+    };
+    for (int j = 0; j + 1 < nv; ++j)
+      for (int i = 0; i + 1 < nu; ++i) {
+        node(i, j, lines_);
+        node(i + 1, j, lines_);
+        node(i + 1, j + 1, lines_);
+        node(i, j, lines_);
+        node(i + 1, j + 1, lines_);
+        node(i, j + 1, lines_);
+      }
+    gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
+    gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines_.size() * sizeof(float)), lines_.data(),
+                     GL_STREAM_DRAW);
+    use_program(line_program_, view, projection);
+    gl_.glBindVertexArray(line_vao_);
+    gl_.glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
+    lines_.clear();
+  }
+  if (options.show_field_lines) {
+    for (const std::vector<float>& line : field.lines)
+      for (size_t k = 0; k + 5 < line.size(); k += 3)
+        push_line(lines_, glm::vec3(line[k], line[k + 1], line[k + 2]),
+                  glm::vec3(line[k + 3], line[k + 4], line[k + 5]), kFieldLineColor);
+    draw_lines(view, projection);
+  }
+}
+
+// [SECTION] drag spring
+// The user's drag spring (Ctrl+drag, the remote `drag`): a zigzag from the particle's centre to the target in
+// the plane facing the camera, and a cross at the target; drawn over everything, like the bonds.
+void SceneRenderer::draw_drag_spring(const Snapshot& s, const glm::mat4& view, const glm::mat4& projection) {
+  const ParticleSnapshot& p = s.particles;
+  const long i = p.index_of(s.drag.particle_id);
+  const glm::vec3 anchor = i >= 0 ? xyz(p.position, static_cast<size_t>(i)) : vec(s.drag.anchor);
+  const float radius = i >= 0 ? p.radius[static_cast<size_t>(i)] : 1e-4f;
+  const glm::vec3 target = vec(s.drag.target);
+  const glm::vec3 towards_eye(view[0][2], view[1][2], view[2][2]);  // the camera's z axis in the world
+  lines_.clear();
+  const glm::vec3 d = target - anchor;
+  const float length = glm::length(d);
+  glm::vec3 side = glm::cross(d, towards_eye);
+  if (length > 0.0f && glm::length(side) > 0.0f) {
+    side = 0.35f * radius * glm::normalize(side);
+    constexpr int kZigs = 12;
+    glm::vec3 previous = anchor;
+    for (int k = 1; k <= kZigs; ++k) {
+      const float t = static_cast<float>(k) / (kZigs + 1);
+      const glm::vec3 next = anchor + t * d + (k % 2 == 1 ? side : -side);
+      push_line(lines_, previous, next, kDragSpringColor);
+      previous = next;
+    }
+    push_line(lines_, previous, target, kDragSpringColor);
+  }
+  const float arm = 0.6f * radius;
+  for (int a = 0; a < 3; ++a) {
+    glm::vec3 e(0.0f);
+    e[a] = arm;
+    push_line(lines_, target - e, target + e, kDragSpringColor);
   }
   gl_.glDisable(GL_DEPTH_TEST);
   draw_lines(view, projection);

@@ -26,6 +26,10 @@ struct ViewOptions {
   float arrow_length = 1.5f;              // half length of an arrow, in radii (1 = just the surface)
   int gizmo_left = 8;                     // [framebuffer pixels] left edge of the gizmo
   std::optional<std::uint64_t> selected;  // highlighted particle
+  // The field view (issue 22; Snapshot::field_view): |B| on the slice as a colour map, the field lines.
+  bool show_field_slice = false;
+  bool show_field_lines = false;
+  bool field_log_scale = true;  // the colour map logarithmic in |B| (else linear)
 };
 
 // Screen positions (pixels, origin top-left) of the gizmo's axis tips, for labels.
@@ -61,6 +65,9 @@ class SceneRenderer {
   void collect_moments_and_axes(const ParticleSnapshot& particles, const ViewOptions& options);
   void draw_moment_arrows(const glm::mat4& view, const glm::mat4& projection);
   void draw_bonds(const ParticleSnapshot& particles, const glm::mat4& view, const glm::mat4& projection);
+  void draw_drag_spring(const Snapshot& s, const glm::mat4& view, const glm::mat4& projection);
+  void draw_field_view(const FieldView& field, const ViewOptions& options, const glm::mat4& view,
+                       const glm::mat4& projection);
   void draw_gizmo(const glm::mat4& view, const glm::vec3& field_direction, int wanted_left, int framebuffer_width,
                   int framebuffer_height);
   void place_gizmo_labels(const glm::mat4& clip_from_world, const glm::vec3& field_direction, int left, int size,

@@ -25,6 +25,7 @@ void view_panel(PanelContext& c) {
   ImGui::SliderFloat("arrow length [radii]", &v.arrow_length, 1.0f, 4.0f, "%.2f");
   ImGui::TextDisabled("drag: rotate  wheel: zoom  right/shift-drag: pan");
   ImGui::TextDisabled("double-click: focus  click: select  R: reset view");
+  field_view_section(c);
 }
 
 }  // namespace lodestone::ui

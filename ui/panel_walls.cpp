@@ -1,4 +1,5 @@
-// Pressure and walls panel: lid pressure (when the preset has a lid), gravity, wall friction,
+// Pressure and walls panel: the pressure on the packing (a lid added, edited, removed; the top-layer force),
+// gravity, wall friction,
 // global damping, beam bonds and the frictional floor ([Voxel-beams]), and the box.
 
 #include "ui/panels.hpp"
@@ -6,6 +7,62 @@
 #include <imgui.h>
 
 namespace lodestone::ui {
+namespace {
+
+constexpr double kNewLidPressure = 1000.0;  // [Pa] a lid's first pressure (about 0.01 atm), then edited
+
+// Pressure on the packing: the lid (added to any box whose top is not periodic, its pressure edited, taken
+// off) or [Erokhin-Berkov]'s top-layer force, each with its value now. True when the parameters changed.
+bool pressure_section(PanelContext& c, EditorContext& editor) {
+  Preset& p = c.state.edited;
+  const Observables& o = c.snapshot.observables;
+  const std::string unit = display_unit(Quantity::Pressure, p.units);
+  const double area = (p.box.max.x() - p.box.min.x()) * (p.box.max.y() - p.box.min.y());
+  bool changed = false;
+  switch (p.pressure.method) {
+    case PressureMethod::None:
+      if (p.box.z_max == SideKind::Periodic) {
+        ImGui::TextDisabled("no pressure (a lid needs a box top that is not periodic)");
+        break;
+      }
+      ImGui::TextDisabled("no pressure on the packing");
+      if (ImGui::Button("Add a lid")) {
+        p.box.z_max = SideKind::Wall;  // the lid replaces the top side
+        p.pressure.method = PressureMethod::Lid;
+        if (p.pressure.pressure <= 0.0) p.pressure.pressure = kNewLidPressure;
+        changed = true;
+      }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A lid comes down onto the highest particle and presses with the pressure below (a servo).");
+      break;
+    case PressureMethod::Lid:
+      ImGui::Text("lid at z = %.4g %s, pressing %.4g %s now",
+                  si_to_unit(o.lid_height, Quantity::Length, display_unit(Quantity::Length, p.units)),
+                  display_unit(Quantity::Length, p.units).c_str(),
+                  si_to_unit(area > 0.0 ? o.lid_force / area : 0.0, Quantity::Pressure, unit), unit.c_str());
+      for (const auto& f : pressure_schema())
+        if (f.key == "pressure" || f.key == "lid_damping") changed |= edit_field(f, p.pressure, "pressure", editor);
+      if (ImGui::Button("Remove the lid")) {
+        p.pressure.method = PressureMethod::None;
+        changed = true;
+      }
+      break;
+    case PressureMethod::TopLayer:
+      ImGui::Text("top-layer pressure ([Erokhin-Berkov]): %.4g %s",
+                  si_to_unit(p.pressure.pressure, Quantity::Pressure, unit), unit.c_str());
+      ImGui::TextDisabled("a force pi R^2 P down on each particle in the top layer");
+      for (const auto& f : pressure_schema())
+        if (f.key == "pressure" || f.key == "top_fraction") changed |= edit_field(f, p.pressure, "pressure", editor);
+      if (ImGui::Button("Stop pressing")) {
+        p.pressure.method = PressureMethod::None;
+        changed = true;
+      }
+      break;
+  }
+  return changed;
+}
+
+}  // namespace
 
 void walls_panel(PanelContext& c) {
   UiState& state = c.state;
@@ -21,7 +78,7 @@ void walls_panel(PanelContext& c) {
     p.units.pressure = units[current];
     changed = true;
   }
-  ImGui::TextDisabled("lid pressure: this preset has no lid");
+  changed |= pressure_section(c, editor);
 
   for (const auto& f : environment_schema()) changed |= edit_field(f, p.environment, "environment", editor);
 

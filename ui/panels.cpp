@@ -18,6 +18,7 @@ void draw_panels(PanelContext& c) {
     if (ImGui::CollapsingHeader("Field", ImGuiTreeNodeFlags_DefaultOpen)) field_panel(c);
     if (ImGui::CollapsingHeader("Contact")) contact_panel(c);
     if (ImGui::CollapsingHeader("Pressure and walls")) walls_panel(c);
+    if (ImGui::CollapsingHeader("Hands on")) touch_panel(c);
     if (ImGui::CollapsingHeader("Magnetics")) magnetics_panel(c);
     if (ImGui::CollapsingHeader("Presets")) presets_panel(c);
     if (ImGui::CollapsingHeader("Export")) export_panel(c);
@@ -27,6 +28,8 @@ void draw_panels(PanelContext& c) {
   plots_window(c);
   inspector_window(c);
   overlays(c);
+  field_view_legend(c);
+  update_field_view(c.state, c.snapshot, c.send, ImGui::GetTime());
 }
 
 }  // namespace lodestone::ui

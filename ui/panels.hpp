@@ -30,6 +30,10 @@ void view_panel(PanelContext& context);
 void field_panel(PanelContext& context);
 void contact_panel(PanelContext& context);
 void walls_panel(PanelContext& context);
+void touch_panel(PanelContext& context);
+// The field view (panel_field_view.cpp): its part of the View panel, and the legend of |B| in mT.
+void field_view_section(PanelContext& context);
+void field_view_legend(PanelContext& context);
 void magnetics_panel(PanelContext& context);
 void presets_panel(PanelContext& context);
 void export_panel(PanelContext& context);

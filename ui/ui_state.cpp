@@ -55,6 +55,11 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
     state.notice = s.message;
     state.notice_is_error = true;
   }
+  if (s.touch_request != state.seen_touch_request) {
+    state.seen_touch_request = s.touch_request;
+    state.notice = s.touch_reply;
+    state.notice_is_error = s.touch_refused;
+  }
   finish_export(state, s);
   state.history.add(s);
   if (state.selected && s.particles.index_of(*state.selected) < 0) state.selected.reset();
@@ -140,6 +145,80 @@ void scan_presets(UiState& state, const std::string& directory) {
   }
   std::sort(state.presets.begin(), state.presets.end(),
             [](const PresetEntry& a, const PresetEntry& b) { return a.name < b.name; });
+}
+
+std::optional<Command> add_command(UiState& state, const Vec3& point) {
+  const TouchTool& t = state.touch;
+  const std::vector<Material>& materials = state.edited.materials;
+  const std::string material = t.material >= 0 && static_cast<size_t>(t.material) < materials.size()
+                                   ? materials[static_cast<size_t>(t.material)].name
+                                   : std::string();
+  switch (t.add_kind) {
+    case AddKind::CopyOfSelected: {
+      if (!state.selected) {
+        state.notice = "select a particle to copy first (or add a sphere or a magnet)";
+        state.notice_is_error = true;
+        return std::nullopt;
+      }
+      AddParticle a;
+      a.copy_of = *state.selected;
+      a.particle.position = point;
+      return a;
+    }
+    case AddKind::Sphere: {
+      AddParticle a;
+      a.particle.position = point;
+      a.particle.radius = t.radius;
+      a.particle.material = material;
+      return a;
+    }
+    case AddKind::BarMagnet:
+    case AddKind::CubeMagnet: {
+      AddClump a;
+      a.clump.shape = t.add_kind == AddKind::BarMagnet ? ClumpShape::Bar : ClumpShape::Cube;
+      a.clump.position = point;
+      a.clump.count = t.pebbles;
+      a.clump.pebble_radius = t.radius;
+      a.clump.material = material;
+      a.clump.axis = Vec3::Unit(t.axis);
+      return a;
+    }
+  }
+  return std::nullopt;
+}
+
+void update_field_view(UiState& state, const Snapshot& s, const CommandSink& send, double now) {
+  FieldViewTool& f = state.field_view;
+  if (!s.scene) return;
+  if (!f.at_set) {
+    f.at = 0.5 * (s.scene->box.min[f.axis] + s.scene->box.max[f.axis]);
+    f.at_set = true;
+  }
+  const bool shown = state.view.show_field_slice || state.view.show_field_lines;
+  const bool answered = s.field_view_request >= f.last_request;
+  if (!shown || !answered) return;
+  const bool moved = s.step != f.requested_step || f.settings_changed;
+  if (!moved || now - f.last_sent < 1.0 / FieldViewTool::kFieldViewRate) return;
+  ComputeFieldView c;
+  c.request = ++f.last_request;
+  c.slice = state.view.show_field_slice;
+  c.lines = state.view.show_field_lines;
+  c.axis = f.axis;
+  c.at = f.at;
+  c.resolution = f.resolution;
+  send(c);
+  // The rate of updates: a request goes only once the last is answered, so requests a second are updates a
+  // second (over windows of at least a second).
+  if (f.rate_start < 0.0) f.rate_start = now;
+  ++f.rate_count;
+  if (now - f.rate_start >= 1.0) {
+    f.updates_per_second = f.rate_count / (now - f.rate_start);
+    f.rate_start = now;
+    f.rate_count = 0;
+  }
+  f.last_sent = now;
+  f.requested_step = s.step;
+  f.settings_changed = false;
 }
 
 }  // namespace lodestone::ui

@@ -38,6 +38,40 @@ struct PresetEntry {
   bool loadable = false;
 };
 
+// Hands on the particles (issue 22): Ctrl+drag pulls a particle with the drag spring; the add tool places a
+// particle or a magnet where a click meets a horizontal plane; Delete removes the selected one. Each is a
+// command to the simulation thread, recorded in the scene's timeline.
+enum class AddKind : int { CopyOfSelected, Sphere, BarMagnet, CubeMagnet };
+struct TouchTool {
+  float drag_stiffness = 1.0f;  // relative to the default feel (engine/bodies/touch.hpp), 0.01 to 50
+  bool placing = false;         // a click in the scene adds (instead of selecting)
+  AddKind add_kind = AddKind::CopyOfSelected;
+  double plane_height = 0.0;  // [m] the horizontal plane clicks are placed on
+  bool plane_set = false;     // false: put it through the selected particle (or the box bottom) first
+  double radius = 5e-4;       // [m] a sphere's, a magnet's pebbles'
+  int material = 0;           // index into the parameters' materials
+  int pebbles = 4;            // a bar's length, a cube's edge, in pebbles
+  int axis = 2;               // 0 x, 1 y, 2 z: the magnet's axis (its moments)
+};
+
+// The View panel's field view (issue 22): what to show and the requests in flight. The simulation thread
+// evaluates the field (ComputeFieldView) and publishes it in the snapshot; update_field_view asks again as
+// soon as the last answer came and the scene moved on (at most kFieldViewRate a second).
+struct FieldViewTool {
+  static constexpr double kFieldViewRate = 20.0;  // [1/s] most updates asked for
+  int axis = 2;                                   // the slice's normal: 0 x, 1 y, 2 z
+  double at = 0.0;                                // [m] its position along the normal
+  bool at_set = false;                            // false: through the box's middle first
+  int resolution = 64;                            // slice points along each in-plane axis
+  std::uint64_t last_request = 0;
+  std::int64_t requested_step = -1;  // the step the last request was sent at
+  bool settings_changed = true;
+  double last_sent = -1.0;          // [s] ImGui time of the last request
+  double updates_per_second = 0.0;  // measured: answers a second
+  double rate_start = -1.0;
+  int rate_count = 0;
+};
+
 struct UiState {
   Preset edited;                                    // parameters in force, as the panels show and edit them
   std::shared_ptr<const Preset> document;           // the scene as a save writes it (protocol, edits folded in)
@@ -73,7 +107,21 @@ struct UiState {
   bool notice_is_error = false;
   std::uint64_t seen_message_revision = 0;
   float frames_per_second = 0.0f;
+  TouchTool touch;
+  FieldViewTool field_view;
+  // Touch commands with an answer (DeleteBody, AddParticle, ...; the remote's too): the last sent, the last
+  // answer shown as the notice.
+  std::uint64_t last_touch_request = 0;
+  std::uint64_t seen_touch_request = 0;
 };
+
+// Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
+// (and the scene moved on or the settings changed); `now` [s] is the GUI clock.
+void update_field_view(UiState& state, const Snapshot& snapshot, const CommandSink& send, double now);
+
+// The command that adds what the touch tool is set to at `point` [m] (a copy of the selected particle, a
+// sphere, a bar or a cube magnet), or nothing with a notice saying why (no particle selected).
+std::optional<Command> add_command(UiState& state, const Vec3& point);
 
 // Brings the GUI copy in step with a new snapshot: the scene parameters (once all edits are
 // acknowledged), the plot history, and refusal messages.

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace lodestone::desktop {
@@ -20,10 +22,13 @@ RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, u
       state_(state),
       send_(std::move(send)),
       notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)),
-      field_poll_(new QTimer(this)) {
+      field_poll_(new QTimer(this)),
+      touch_poll_(new QTimer(this)) {
   connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
   field_poll_->setInterval(2);
   connect(field_poll_, &QTimer::timeout, this, &RemoteControl::answer_field);
+  touch_poll_->setInterval(2);
+  connect(touch_poll_, &QTimer::timeout, this, &RemoteControl::answer_touch);
 }
 
 void RemoteControl::read_input() {
@@ -38,7 +43,7 @@ void RemoteControl::read_input() {
 }
 
 void RemoteControl::execute_pending() {
-  for (size_t end; !awaiting_field_ && (end = pending_.find('\n')) != std::string::npos;) {
+  for (size_t end; !awaiting_field_ && !awaiting_touch_ && (end = pending_.find('\n')) != std::string::npos;) {
     const std::string line = pending_.substr(0, end);
     pending_.erase(0, end + 1);
     execute(line);
@@ -60,6 +65,98 @@ void RemoteControl::answer_field() {
   field_poll_->stop();
   awaiting_field_ = false;
   execute_pending();
+}
+
+void RemoteControl::answer_touch() {
+  simulation_.update_snapshot();
+  const Snapshot& s = simulation_.snapshot();
+  if (s.touch_request < touch_request_) return;
+  ui::adopt_snapshot(state_, s);  // the document with the touch in its timeline, for a save that follows
+  if (s.touch_refused)
+    std::printf("refused: %s: %s\n", touch_line_.c_str(), s.touch_reply.c_str());
+  else
+    std::printf("ok %s\n", s.touch_reply.c_str());
+  std::fflush(stdout);
+  touch_poll_->stop();
+  awaiting_touch_ = false;
+  execute_pending();
+}
+
+template <class TouchCommand>
+void RemoteControl::send_touch(TouchCommand command, const std::string& line) {
+  command.request = touch_request_ = ++state_.last_touch_request;  // one count with the panels' touches
+  touch_line_ = line;
+  send_(std::move(command));
+  awaiting_touch_ = true;
+  touch_poll_->start();
+}
+
+namespace {
+
+// A particle id: a non-negative integer, named in the error.
+std::uint64_t parse_id(const std::string& text, const std::string& what) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw PresetError(what, "'" + text +
+                                "' is not a particle id; allowed: a non-negative integer (the inspector shows "
+                                "a particle's id)");
+  return std::stoull(text);
+}
+
+}  // namespace
+
+Command RemoteControl::parse_add(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw PresetError("add", "'" + text + "' is not JSON (" + e.what() +
+                                 "); e.g. {\"position\": [\"1 mm\", 0, \"2 mm\"], "
+                                 "\"radius\": \"0.5 mm\"}");
+  }
+  detail::expect_object(j, "add");
+  if (j.contains("shape")) {
+    AddClump c;
+    read_object(c.clump, j, "add", clump_schema());
+    return c;
+  }
+  AddParticle a;
+  if (j.contains("copy")) {
+    a.copy_of = detail::read_unsigned(j["copy"], "add.copy");
+    if (!j.contains("position")) throw PresetError("add.position", "missing; a copy needs a position");
+    j.erase("copy");
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (it.key() != "position")
+        throw PresetError("add." + it.key(), "a copy takes only a position (the rest is the copied particle's)");
+  }
+  read_object(a.particle, j, "add", particle_entry_schema());
+  return a;
+}
+
+void RemoteControl::set_lid(const std::string& argument) {
+  Preset edited = state_.edited;
+  if (argument == "off") {
+    if (edited.pressure.method != PressureMethod::Lid) throw PresetError("lid", "there is no lid to take off");
+    edited.pressure.method = PressureMethod::None;
+  } else {
+    json value = argument;  // "0.5 atm"; a bare number is in pascals
+    if (!argument.empty() && argument.find_first_not_of("0123456789.eE+-") == std::string::npos) {
+      try {
+        value = json::parse(argument);
+      } catch (const json::parse_error&) {
+      }
+    }
+    const double pressure = detail::read_real(value, Quantity::Pressure, ranges::non_negative(), "lid.pressure");
+    if (edited.box.z_max == SideKind::Periodic)
+      throw PresetError("lid",
+                        "the box is periodic along z (box.z_max \"periodic\"): a lid needs a top side that is "
+                        "a wall or open");
+    edited.box.z_max = SideKind::Wall;  // the lid replaces the top side
+    edited.pressure.method = PressureMethod::Lid;
+    edited.pressure.pressure = pressure;
+  }
+  validate_preset(edited);
+  state_.edited = std::move(edited);
+  ui::send_parameters(state_, send_);
 }
 
 void RemoteControl::execute(const std::string& line) {
@@ -108,6 +205,8 @@ void RemoteControl::execute(const std::string& line) {
       if (state_.notice_is_error) return refuse(state_.notice);
       std::printf("ok load %s\n", rest.c_str());
     } else if (verb == "save") {
+      simulation_.update_snapshot();  // the newest document (adopted once every edit is acknowledged)
+      ui::adopt_snapshot(state_, simulation_.snapshot());
       ui::save_preset(state_, rest);
       if (state_.notice_is_error) return refuse(state_.notice);
       std::printf("ok save %s\n", rest.c_str());
@@ -127,14 +226,53 @@ void RemoteControl::execute(const std::string& line) {
       send_(EvaluateField{++field_request_, {x}, exact});
       awaiting_field_ = true;
       field_poll_->start();
+    } else if (verb == "drag") {
+      std::istringstream words_in(rest);
+      std::vector<std::string> words;
+      for (std::string w; words_in >> w;) words.push_back(w);
+      if (words.size() != 4 && words.size() != 5)
+        return refuse(
+            "usage: drag ID X Y Z [STIFFNESS] (coordinates in metres or with units, STIFFNESS relative, 1 "
+            "the default)");
+      DragParticle d;
+      d.particle_id = parse_id(words[0], "drag.id");
+      d.target = parse_point({words[1], words[2], words[3]}, "drag");
+      if (words.size() == 5) {
+        std::size_t used = 0;
+        try {
+          d.relative_stiffness = std::stod(words[4], &used);
+        } catch (const std::exception&) {
+        }
+        if (used == 0 || used != words[4].size())
+          return refuse("drag.stiffness: '" + words[4] + "' is not a number; allowed 0.01 to 50 (1: the default feel)");
+      }
+      send_touch(d, line);
+    } else if (verb == "release") {
+      send_touch(ReleaseDrag{}, line);
+    } else if (verb == "add") {
+      if (rest.empty())
+        return refuse("usage: add JSON, e.g. add {\"position\": [0, 0, \"2 mm\"], \"radius\": \"0.5 mm\"}");
+      Command add = parse_add(rest);
+      std::visit(
+          [&](auto& c) {
+            using T = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<T, AddParticle> || std::is_same_v<T, AddClump>) send_touch(c, line);
+          },
+          add);
+    } else if (verb == "delete") {
+      send_touch(DeleteBody{0, parse_id(rest, "delete.id")}, line);
+    } else if (verb == "lid") {
+      if (rest.empty()) return refuse("usage: lid PRESSURE | off (PRESSURE with units: 0.5 atm, 2 bar, 500 Pa)");
+      set_lid(rest);
+      std::printf("ok lid %s\n", rest.c_str());
     } else if (verb == "quit") {
       std::printf("ok quit\n");
       std::fflush(stdout);
       emit quit_requested();
     } else {
       refuse("unknown command '" + verb +
-             "'; commands: set, get, run, pause, reset, step, load, save, status, field-at, "
-             "quit");
+             "'; commands: set, get, run, pause, reset, step, load, save, status, field-at, drag, release, "
+             "add, delete, lid, quit");
     }
   } catch (const PresetError& e) {
     refuse(e.what());

@@ -11,8 +11,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <utility>
+#include <variant>
 
 namespace lodestone::desktop {
 namespace {
@@ -226,9 +228,41 @@ void SceneView::save_screenshot(const QImage& frame) {
   state_.notice_is_error = !saved;
 }
 
+// [SECTION] Hands on (issue 22): Ctrl+drag pulls a particle with the drag spring toward the cursor, in the plane
+// through the particle facing the camera; with the add tool on, a click adds where it meets the tool's
+// horizontal plane. Commands only: the simulation thread applies and records them.
+
+std::optional<Vec3> SceneView::touch_point(const QPointF& at, const glm::vec3& plane_point,
+                                           const glm::vec3& plane_normal) const {
+  const render::Ray ray = camera_.ray_through(static_cast<float>(at.x()), static_cast<float>(at.y()));
+  const float facing = glm::dot(ray.direction, plane_normal);
+  if (std::abs(facing) < 1e-6f) return std::nullopt;
+  const float t = glm::dot(plane_point - ray.origin, plane_normal) / facing;
+  if (t <= 0.0f) return std::nullopt;
+  const glm::vec3 x = ray.origin + t * ray.direction;
+  return Vec3(x.x, x.y, x.z);
+}
+
+bool SceneView::start_grab(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || !(event->modifiers() & Qt::ControlModifier)) return false;
+  const Snapshot& s = simulation_.snapshot();
+  const render::Ray ray =
+      camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
+  const auto hit = render::pick_particle(s, ray);
+  if (!hit) return false;
+  const auto i = static_cast<size_t>(s.particles.index_of(*hit));
+  grab_ = *hit;
+  grab_point_ =
+      glm::vec3(s.particles.position[3 * i], s.particles.position[3 * i + 1], s.particles.position[3 * i + 2]);
+  grab_normal_ = glm::normalize(camera_.eye() - grab_point_);
+  state_.selected = hit;
+  return true;
+}
+
 void SceneView::mousePressEvent(QMouseEvent* event) {
   bridge_->mouse_press(event);
   if (bridge_->wants_mouse()) return;
+  if (start_grab(event)) return;
   dragging_ = event->button();
   press_position_ = last_position_ = event->position().toPoint();
   moved_ = false;
@@ -236,6 +270,11 @@ void SceneView::mousePressEvent(QMouseEvent* event) {
 
 void SceneView::mouseMoveEvent(QMouseEvent* event) {
   bridge_->mouse_move(event);
+  if (grab_) {
+    if (const std::optional<Vec3> target = touch_point(event->position(), grab_point_, grab_normal_))
+      send_(DragParticle{0, *grab_, *target, static_cast<double>(state_.touch.drag_stiffness)});
+    return;
+  }
   if (dragging_ == Qt::NoButton) return;
   const QPoint position = event->position().toPoint();
   const QPoint delta = position - last_position_;
@@ -251,7 +290,28 @@ void SceneView::mouseMoveEvent(QMouseEvent* event) {
 
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
   bridge_->mouse_release(event);
-  if (dragging_ == Qt::LeftButton && !moved_) {  // a click: select the sphere under the cursor
+  if (grab_) {
+    if (event->button() == Qt::LeftButton) {
+      send_(ReleaseDrag{});
+      grab_.reset();
+    }
+    return;
+  }
+  // The add tool: add where the click lands (not on the side bar: a quick click there can come before ImGui
+  // has seen the cursor over it).
+  if (dragging_ == Qt::LeftButton && !moved_ && state_.touch.placing && event->position().x() > ui::kSidebarWidth) {
+    const glm::vec3 up(0.0f, 0.0f, 1.0f), on_plane(0.0f, 0.0f, static_cast<float>(state_.touch.plane_height));
+    if (const std::optional<Vec3> point = touch_point(event->position(), on_plane, up)) {
+      if (std::optional<Command> add = ui::add_command(state_, *point)) {
+        std::visit(
+            [this](auto& c) {
+              if constexpr (requires { c.request; }) c.request = ++state_.last_touch_request;
+            },
+            *add);
+        send_(std::move(*add));
+      }
+    }
+  } else if (dragging_ == Qt::LeftButton && !moved_) {  // a click: select the sphere under the cursor
     const render::Ray ray =
         camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
     state_.selected = render::pick_particle(simulation_.snapshot(), ray);
@@ -285,7 +345,13 @@ void SceneView::keyPressEvent(QKeyEvent* event) {
   switch (event->key()) {
     case Qt::Key_R: reset_camera(); break;
     case Qt::Key_Space: send_(SetRunning{!simulation_.snapshot().running}); break;
-    case Qt::Key_Escape: state_.selected.reset(); break;
+    case Qt::Key_Escape:
+      state_.selected.reset();
+      state_.touch.placing = false;
+      break;
+    case Qt::Key_Delete:  // removes the selected particle (or its magnet); the answer comes as the notice
+      if (state_.selected) send_(DeleteBody{++state_.last_touch_request, *state_.selected});
+      break;
     default: QOpenGLWindow::keyPressEvent(event);
   }
 }

@@ -16,7 +16,9 @@
 #include <QElapsedTimer>
 #include <QOpenGLWindow>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace lodestone::desktop {
 
@@ -75,6 +77,12 @@ class SceneView : public QOpenGLWindow {
   QPoint press_position_, last_position_;
   Qt::MouseButton dragging_ = Qt::NoButton;
   bool moved_ = false;
+  // Hands on: the particle being pulled (Ctrl+drag) and the plane the cursor moves its target in.
+  std::optional<std::uint64_t> grab_;
+  glm::vec3 grab_point_{0.0f}, grab_normal_{0.0f, 0.0f, 1.0f};
+  bool start_grab(QMouseEvent* event);
+  // Where the cursor's ray meets a plane, or nothing (parallel, or behind the camera).
+  std::optional<Vec3> touch_point(const QPointF& at, const glm::vec3& plane_point, const glm::vec3& plane_normal) const;
   // Frame rate
   QElapsedTimer fps_clock_;
   int fps_frames_ = 0;

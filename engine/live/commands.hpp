@@ -5,6 +5,7 @@
 #include "engine/io/preset_io.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -58,7 +59,55 @@ struct EvaluateField {
   bool exact = false;        // every moment (default: the moments the forces sum, magnetics.method)
 };
 
+// Hands on the particles (Session "Hands on the particles", engine/bodies/touch.hpp): each applies between
+// steps and is recorded in the document's timeline, so a saved session replays it. What was done, or why it
+// was refused, comes back as Snapshot::touch_reply with Snapshot::touch_request = request (0: no answer
+// wanted; a refusal then becomes Snapshot::message).
+//
+// Pull particle `particle_id` (a pebble: its clump) toward `target` with the drag spring; sent again as the
+// cursor moves. `relative_stiffness` 1 is the default feel (the stiffness follows the mass pulled).
+struct DragParticle {
+  std::uint64_t request = 0;
+  std::uint64_t particle_id = 0;
+  Vec3 target = Vec3::Zero();  // [m]
+  double relative_stiffness = 1.0;
+};
+struct ReleaseDrag {
+  std::uint64_t request = 0;
+};
+// A particle (a list-generator entry: position, radius, material, moment, axis), or with `copy_of` a copy of
+// that particle (material, radius, moment, easy axis) at `particle.position`; refused when it would overlap.
+struct AddParticle {
+  std::uint64_t request = 0;
+  ParticleEntry particle;
+  std::optional<std::uint64_t> copy_of;
+};
+// A clump (a bar or cube magnet: a `clumps` entry), refused when it would overlap.
+struct AddClump {
+  std::uint64_t request = 0;
+  ClumpEntry clump;
+};
+// Remove the particle, or the whole clump it is a pebble of (its bonds break and are counted).
+struct DeleteBody {
+  std::uint64_t request = 0;
+  std::uint64_t particle_id = 0;
+};
+
+// The View panel's field view (issue 22): |B| on an axis-aligned slice through the scene and field lines seeded
+// on it, evaluated from the simulation's own state (engine/magnetic/field_evaluation.hpp,
+// engine/analysis/field_lines.hpp) and published as Snapshot::field_view with Snapshot::field_view_request.
+struct ComputeFieldView {
+  std::uint64_t request = 0;
+  bool slice = true;      // |B| on the slice
+  bool lines = true;      // field lines from seeds on the slice plane
+  int axis = 2;           // the slice's normal: 0 x, 1 y, 2 z
+  double at = 0.0;        // [m] its position along the normal
+  int resolution = 64;    // points along each in-plane axis, 2 to 256
+  int seeds[2] = {8, 6};  // line seeds along the in-plane axes (a grid over the slice), each 1 to 32
+};
+
 using Command =
-    std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField>;
+    std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField,
+                 DragParticle, ReleaseDrag, AddParticle, AddClump, DeleteBody, ComputeFieldView>;
 
 }  // namespace lodestone

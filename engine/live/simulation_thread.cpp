@@ -1,8 +1,11 @@
 #include "engine/live/simulation_thread.hpp"
 
+#include "engine/analysis/field_lines.hpp"
+#include "engine/io/field_slice.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -11,6 +14,63 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kFrame = std::chrono::microseconds(16667);  // publish at most 60 times a second
 constexpr auto kIdleWait = std::chrono::milliseconds(100);
+
+// The View panel's field view (ComputeFieldView): |B| on the slice, the lines from a grid of seeds on its plane
+// (those inside a particle left out), traced with the scene's settings (field_line_settings_for). One thread:
+// the simulation's team is its own; docs/performance.md has the figures.
+std::shared_ptr<const FieldView> compute_field_view(const Model& model, const State& state, const ComputeFieldView& c) {
+  const auto start = Clock::now();
+  auto view = std::make_shared<FieldView>();
+  const FieldEvaluator evaluator(model, state);
+  FieldSlice& slice = view->slice;
+  slice.axis = std::clamp(c.axis, 0, 2);
+  slice.at = c.at;
+  slice.count[0] = slice.count[1] = std::clamp(c.resolution, 2, 256);
+  fit_to_box(slice, model.box);
+  if (c.slice) {
+    const std::vector<Vec3> points = slice.points();
+    std::vector<Vec3> field(points.size());
+    evaluator.evaluate(points, field);
+    view->magnitude.resize(points.size());
+    view->inside.resize(points.size());
+    // The scale: the smallest non-zero |B| outside the particles (beyond every cutoff the sum is exactly 0), at
+    // least 1e-4 of the largest so that a log scale spans at most four decades, up to the largest.
+    float low = std::numeric_limits<float>::infinity(), high = 0.0f;
+    for (size_t k = 0; k < points.size(); ++k) {
+      const float b = static_cast<float>(field[k].norm());
+      view->magnitude[k] = b;
+      view->inside[k] = evaluator.particle_at(points[k]) >= 0 ? 1 : 0;
+      if (view->inside[k]) continue;
+      if (b > 0.0f) low = std::min(low, b);
+      high = std::max(high, b);
+    }
+    view->low = std::isfinite(low) ? std::max(low, 1e-4f * high) : 0.0f;
+    view->high = high;
+  }
+  if (c.lines) {
+    std::vector<Vec3> seeds;
+    const int nu = std::clamp(c.seeds[0], 1, 32), nv = std::clamp(c.seeds[1], 1, 32);
+    for (int j = 0; j < nv; ++j)
+      for (int i = 0; i < nu; ++i) {
+        Vec3 x = Vec3::Zero();
+        x[slice.axis] = slice.at;
+        x[slice.u_axis()] = *slice.lo[0] + (*slice.hi[0] - *slice.lo[0]) * (i + 0.5) / nu;
+        x[slice.v_axis()] = *slice.lo[1] + (*slice.hi[1] - *slice.lo[1]) * (j + 0.5) / nv;
+        if (evaluator.particle_at(x) < 0) seeds.push_back(x);
+      }
+    for (const FieldLine& line : trace_field_lines(evaluator, seeds, field_line_settings_for(model, state))) {
+      std::vector<float> points;
+      points.reserve(3 * line.points.size());
+      for (const Vec3& x : line.points)
+        for (int a = 0; a < 3; ++a) points.push_back(static_cast<float>(x[a]));
+      view->lines.push_back(std::move(points));
+    }
+  }
+  view->step = state.step;
+  view->time = state.time;
+  view->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return view;
+}
 
 // The pace a scene asks for when it is loaded (run.real_time_factor); a reset keeps the user's.
 SetPace scene_pace(const Preset& preset) {
@@ -69,6 +129,19 @@ void SimulationThread::refuse(const std::string& message) {
   ++message_revision_;
 }
 
+template <class Act>
+void SimulationThread::answer_touch(std::uint64_t request, Act&& act) {
+  try {
+    touch_reply_ = act();
+    touch_refused_ = false;
+  } catch (const PresetError& e) {
+    touch_reply_ = e.what();
+    touch_refused_ = true;
+    if (request == 0) refuse(e.what());
+  }
+  if (request != 0) touch_request_ = request;
+}
+
 void SimulationThread::apply(Command& command) {
   std::visit(
       [this](auto& c) {
@@ -112,6 +185,27 @@ void SimulationThread::apply(Command& command) {
             values->time = session_->state().time;
             field_values_ = std::move(values);
             field_request_ = c.request;
+          } else if constexpr (std::is_same_v<T, ComputeFieldView>) {
+            field_view_ = compute_field_view(session_->model(), session_->state(), c);
+            field_view_request_ = c.request;
+          } else if constexpr (std::is_same_v<T, DragParticle>) {
+            // The document follows at the release: a drag's entries come at every step it moves.
+            answer_touch(c.request, [&] { return session_->drag(c.particle_id, c.target, c.relative_stiffness); });
+          } else if constexpr (std::is_same_v<T, ReleaseDrag>) {
+            answer_touch(c.request, [&] { return session_->release(); });
+            adopt_parameters();
+          } else if constexpr (std::is_same_v<T, AddParticle>) {
+            answer_touch(c.request, [&] {
+              return c.copy_of ? session_->add_copy(*c.copy_of, c.particle.position)
+                               : session_->add_particle(c.particle);
+            });
+            adopt_parameters();
+          } else if constexpr (std::is_same_v<T, AddClump>) {
+            answer_touch(c.request, [&] { return session_->add_clump(c.clump); });
+            adopt_parameters();
+          } else if constexpr (std::is_same_v<T, DeleteBody>) {
+            answer_touch(c.request, [&] { return session_->delete_body(c.particle_id); });
+            adopt_parameters();
           }
         } catch (const PresetError& e) {
           refuse(e.what());
@@ -179,6 +273,11 @@ void SimulationThread::publish() {
   s.frame_request = frame_request_;
   s.field_values = field_values_;
   s.field_request = field_request_;
+  s.field_view = field_view_;
+  s.field_view_request = field_view_request_;
+  s.touch_request = touch_request_;
+  s.touch_reply = touch_reply_;
+  s.touch_refused = touch_refused_;
   snapshots_.publish();
 }
 
@@ -186,7 +285,14 @@ void SimulationThread::run() {
   std::vector<Command> batch;
   while (!quit_) {
     commands_.drain(batch);
-    for (Command& c : batch) apply(c);
+    for (Command& c : batch) {
+      // In order: steps asked before a command are made before it (a script's "step 40" then "release").
+      if (pending_steps_ > 0 && !std::holds_alternative<StepOnce>(c)) {
+        session_->run(pending_steps_);
+        pending_steps_ = 0;
+      }
+      apply(c);
+    }
     if (running_) {
       advance_running();
       publish();

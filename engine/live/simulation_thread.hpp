@@ -42,6 +42,10 @@ class SimulationThread {
   void advance_running();
   void publish();
   void refuse(const std::string& message);
+  // Runs a touch on the session and keeps its answer for the snapshot (a refusal without a request id
+  // becomes the message).
+  template <class Act>
+  void answer_touch(std::uint64_t request, Act&& act);
   void set_scene(const Preset& preset, const std::string& source);
   // Takes the document and the parameters in force from the simulation (after an edit, a new
   // scene, a phase change or a timeline entry) and counts a new scene revision.
@@ -70,6 +74,11 @@ class SimulationThread {
   std::uint64_t frame_request_ = 0;
   std::shared_ptr<const FieldValues> field_values_;  // the last EvaluateField's
   std::uint64_t field_request_ = 0;
+  std::shared_ptr<const FieldView> field_view_;  // the last ComputeFieldView's
+  std::uint64_t field_view_request_ = 0;
+  std::uint64_t touch_request_ = 0;  // the last touch command answered, and its answer
+  std::string touch_reply_;
+  bool touch_refused_ = false;
   bool running_ = true;
   int engine_threads_ = 1;
   int pending_steps_ = 0;

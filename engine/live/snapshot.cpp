@@ -78,6 +78,7 @@ void capture_snapshot(const Session& sim, Snapshot& out) {
   out.advice = model.advice;
   out.health = state.health;
   out.phase_label = sim.phase_label();
+  out.drag = state.drag;
 }
 
 }  // namespace lodestone

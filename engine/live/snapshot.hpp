@@ -5,6 +5,7 @@
 
 #include "engine/analysis/observables.hpp"
 #include "engine/core/model.hpp"
+#include "engine/io/field_slice.hpp"
 #include "engine/io/frame_fields.hpp"
 #include "engine/io/preset_io.hpp"
 #include "engine/live/commands.hpp"
@@ -47,6 +48,18 @@ struct FieldValues {
   double time = 0.0;         // [s]
 };
 
+// The answer to a ComputeFieldView: |B| on the slice's grid and the field lines, float (for drawing).
+struct FieldView {
+  FieldSlice slice;                       // the grid, ranges set (engine/io/field_slice.hpp)
+  std::vector<float> magnitude;           // [T] |B| at slice.point(i, j), index i + count[0] j; empty without a slice
+  std::vector<std::uint8_t> inside;       // 1 where the point lies inside a particle (the interior field)
+  float low = 0.0f, high = 0.0f;          // [T] smallest non-zero (>= 1e-4 high), largest outside particles
+  std::vector<std::vector<float>> lines;  // [m] each line's points, x y z per point
+  std::int64_t step = 0;                  // the state they were evaluated in
+  double time = 0.0;                      // [s]
+  double seconds = 0.0;                   // [s] wall time the evaluation took on the simulation thread
+};
+
 struct Snapshot {
   std::uint64_t sequence = 0;  // counts publications
   std::int64_t step = 0;
@@ -86,6 +99,16 @@ struct Snapshot {
   // object stays in later snapshots.
   std::shared_ptr<const FieldValues> field_values;
   std::uint64_t field_request = 0;
+  // The answer to the last touch command with a request id (DragParticle, AddParticle, ...): what was done, or
+  // why it was refused.
+  std::uint64_t touch_request = 0;
+  std::string touch_reply;
+  bool touch_refused = false;
+  // The last ComputeFieldView's answer and its request; null until one is asked for.
+  std::shared_ptr<const FieldView> field_view;
+  std::uint64_t field_view_request = 0;
+  // The user's drag spring now (engine/bodies/touch.hpp): drawn from its anchor (the particle) to its target.
+  DragSpring drag;
 };
 
 // Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.

@@ -1,0 +1,98 @@
+// The field view (issue 22): the View panel's toggles for |B| on a slice and field lines, and the legend of the
+// colour map in mT. The field is evaluated by the simulation thread (ComputeFieldView) from its own state and
+// comes back in the snapshot; update_field_view (ui_state.cpp) asks for the next one once the last is in.
+
+#include "render/colors.hpp"
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone::ui {
+
+void field_view_section(PanelContext& c) {
+  render::ViewOptions& v = c.state.view;
+  FieldViewTool& f = c.state.field_view;
+  ImGui::Separator();
+  ImGui::TextUnformatted("magnetic field");
+  bool changed = ImGui::Checkbox("|B| on a slice", &v.show_field_slice);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("field lines", &v.show_field_lines);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Lines of the total field B (applied + every moment) from seeds on the slice's plane.");
+  if (!v.show_field_slice && !v.show_field_lines) {
+    if (changed) f.settings_changed = true;
+    return;
+  }
+  ImGui::Checkbox("log scale", &v.field_log_scale);
+  const char* axes[] = {"x", "y", "z"};
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(60.0f);
+  if (ImGui::Combo("plane normal", &f.axis, axes, 3)) {
+    f.at_set = false;  // through the middle of the box along the new axis
+    changed = true;
+  }
+  if (c.snapshot.scene) {
+    const BoxParameters& box = c.snapshot.scene->box;
+    const std::string unit = display_unit(Quantity::Length, c.state.edited.units);
+    float at = static_cast<float>(si_to_unit(f.at, Quantity::Length, unit));
+    const float lo = static_cast<float>(si_to_unit(box.min[f.axis], Quantity::Length, unit));
+    const float hi = static_cast<float>(si_to_unit(box.max[f.axis], Quantity::Length, unit));
+    const std::string label = std::string("slice at ") + axes[f.axis] + " (" + unit + ")";
+    if (ImGui::SliderFloat(label.c_str(), &at, lo, hi, "%.3g")) {
+      f.at = unit_to_si(at, Quantity::Length, unit);
+      changed = true;
+    }
+  }
+  changed |= ImGui::SliderInt("slice points", &f.resolution, 16, 160);
+  if (changed) f.settings_changed = true;
+  if (const FieldView* view = c.snapshot.field_view.get())
+    ImGui::TextDisabled("%.1f updates/s; last took %.0f ms on the simulation thread", f.updates_per_second,
+                        1e3 * view->seconds);
+}
+
+void field_view_legend(PanelContext& c) {
+  const render::ViewOptions& v = c.state.view;
+  const FieldView* view = c.snapshot.field_view.get();
+  if (!v.show_field_slice || !view || view->magnitude.empty()) return;
+  const ImGuiViewport* screen = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(screen->WorkPos.x + screen->WorkSize.x - 12.0f, screen->WorkPos.y + 12.0f),
+                          ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+  if (!ImGui::Begin("|B| legend", nullptr, flags)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::Text("|B| on the slice (mT)%s", v.field_log_scale && view->low > 0.0f ? ", log scale" : "");
+  const float width = 220.0f * c.framebuffer_scale / std::max(c.framebuffer_scale, 1.0f), height = 14.0f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  constexpr int kSegments = 32;
+  for (int k = 0; k < kSegments; ++k) {
+    const render::Rgb a = render::field_map_color(static_cast<float>(k) / kSegments);
+    const render::Rgb b = render::field_map_color(static_cast<float>(k + 1) / kSegments);
+    const ImU32 ca = ImGui::ColorConvertFloat4ToU32(ImVec4(a[0], a[1], a[2], 1.0f));
+    const ImU32 cb = ImGui::ColorConvertFloat4ToU32(ImVec4(b[0], b[1], b[2], 1.0f));
+    const float x0 = origin.x + width * k / kSegments, x1 = origin.x + width * (k + 1) / kSegments;
+    draw->AddRectFilledMultiColor(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height), ca, cb, cb, ca);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  // The values at the ends and the middle of the bar (the middle is the geometric mean on a log scale).
+  const float low = view->low, high = view->high;
+  const bool log_scale = v.field_log_scale && low > 0.0f && high > low;
+  const float middle = log_scale ? std::sqrt(low * high) : 0.5f * (low + high);
+  ImGui::Text("%.3g", 1e3 * low);
+  ImGui::SameLine(width * 0.5f - 10.0f);
+  ImGui::Text("%.3g", 1e3 * middle);
+  ImGui::SameLine(width - 20.0f);
+  ImGui::Text("%.3g", 1e3 * high);
+  ImGui::TextDisabled("inside particles: top colour");
+  ImGui::End();
+}
+
+}  // namespace lodestone::ui

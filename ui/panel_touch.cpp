@@ -1,0 +1,69 @@
+// Hands on panel (issue 22): the drag spring's stiffness, the add tool (what to add, where clicks land) and
+// delete. Ctrl+drag and the clicks themselves are handled by the view (app/desktop/scene_view.cpp); every
+// action is a command to the simulation thread, recorded in the scene's timeline (docs/session-log.md).
+
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace lodestone::ui {
+
+void touch_panel(PanelContext& c) {
+  UiState& state = c.state;
+  TouchTool& t = state.touch;
+  const Preset& p = state.edited;
+  const std::string length_unit = display_unit(Quantity::Length, p.units);
+  ImGui::TextWrapped(
+      "Ctrl+drag a particle to pull it on a spring (released with the button); Delete removes the "
+      "selected particle or magnet.");
+  ImGui::SliderFloat("drag stiffness", &t.drag_stiffness, 0.01f, 50.0f, "%.2f x", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Relative to the default feel; the spring follows the particle's mass, so a 20 nm grain and a "
+        "10 mm magnet answer alike. Its work enters the energy balance.");
+
+  ImGui::Separator();
+  ImGui::Checkbox("click in the scene to add", &t.placing);
+  const char* kinds[] = {"a copy of the selected particle", "a sphere", "a bar magnet", "a cube magnet"};
+  int kind = static_cast<int>(t.add_kind);
+  if (ImGui::Combo("adds", &kind, kinds, IM_ARRAYSIZE(kinds))) t.add_kind = static_cast<AddKind>(kind);
+  if (t.add_kind != AddKind::CopyOfSelected) {
+    std::vector<const char*> names;
+    for (const Material& m : p.materials) names.push_back(m.name.c_str());
+    t.material = std::clamp(t.material, 0, static_cast<int>(names.size()) - 1);
+    ImGui::Combo("material", &t.material, names.data(), static_cast<int>(names.size()));
+    double radius = si_to_unit(t.radius, Quantity::Length, length_unit);
+    const std::string label = (t.add_kind == AddKind::Sphere ? "radius (" : "pebble radius (") + length_unit + ")";
+    if (ImGui::InputDouble(label.c_str(), &radius, 0.0, 0.0, "%.4g") && radius > 0.0)
+      t.radius = unit_to_si(radius, Quantity::Length, length_unit);
+    if (t.add_kind != AddKind::Sphere) {
+      ImGui::SliderInt(t.add_kind == AddKind::BarMagnet ? "pebbles long" : "pebbles per edge", &t.pebbles, 2, 8);
+      const char* axes[] = {"x", "y", "z"};
+      ImGui::Combo("magnet axis", &t.axis, axes, 3);
+    }
+  }
+  if (!t.plane_set) {  // through the selected particle, else a radius above the box bottom
+    const long i = state.selected ? c.snapshot.particles.index_of(*state.selected) : -1;
+    t.plane_height = i >= 0 ? c.snapshot.particles.position[3 * static_cast<size_t>(i) + 2]
+                            : (c.snapshot.scene ? c.snapshot.scene->box.min.z() + 1.5 * t.radius : 0.0);
+    t.plane_set = true;
+  }
+  double height = si_to_unit(t.plane_height, Quantity::Length, length_unit);
+  const std::string plane_label = "on the plane z (" + length_unit + ")";
+  if (ImGui::InputDouble(plane_label.c_str(), &height, 0.0, 0.0, "%.4g"))
+    t.plane_height = unit_to_si(height, Quantity::Length, length_unit);
+  if (state.selected && ImGui::Button("plane through the selected")) t.plane_set = false;
+
+  ImGui::Separator();
+  if (state.selected) {
+    if (ImGui::Button("Delete the selected")) c.send(DeleteBody{++state.last_touch_request, *state.selected});
+    ImGui::SameLine();
+    ImGui::TextDisabled("particle %llu", static_cast<unsigned long long>(*state.selected));
+  } else {
+    ImGui::TextDisabled("click a particle to select it");
+  }
+}
+
+}  // namespace lodestone::ui
