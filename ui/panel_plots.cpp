@@ -61,7 +61,7 @@ std::pair<float, float> bounds(const std::vector<float>& a, const std::vector<fl
 }  // namespace
 
 void plots_window(PanelContext& c) {
-  const History& h = c.state.history;
+  const PlotHistory& h = c.state.history;
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 380.0f, 10.0f), ImGuiCond_FirstUseEver);
   // As tall as the plots need, but clear of the legend (bottom right, about 90 px).

@@ -64,17 +64,17 @@ void run_panel(PanelContext& c) {
 
   if (ImGui::Button(s.running ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!s.running});
   ImGui::SameLine();
-  ImGui::BeginDisabled(s.running);
   if (ImGui::Button("Step")) c.send(StepOnce{1});
-  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance one time step (%.3g s).", s.time_step);
   ImGui::SameLine();
   if (ImGui::Button("Reset")) c.send(ResetScene{});
-
   if (!s.health.ok) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
     ImGui::TextWrapped("Stopped: %s", s.health.message.c_str());
     ImGui::PopStyleColor();
+    recovery_controls(c);
   }
+  history_controls(c);
 
   // Pace: shown as the simulation thread runs it (a loaded scene brings its own, run.real_time_factor).
   const char* modes[] = {"as fast as possible", "real-time factor", "steps per frame"};

@@ -27,6 +27,7 @@ void draw_panels(PanelContext& c) {
   plots_window(c);
   inspector_window(c);
   overlays(c);
+  confirmation_popup(c);
 }
 
 }  // namespace lodestone::ui

@@ -26,6 +26,11 @@ void draw_panels(PanelContext& context);
 
 // [SECTION] one function per panel (panel_*.cpp)
 void run_panel(PanelContext& context);
+// The Run panel's time slider, replay and stepping controls, and the ways back after a failed check
+// (panel_history.cpp); the dialog for an edit held for confirmation.
+void history_controls(PanelContext& context);
+void recovery_controls(PanelContext& context);
+void confirmation_popup(PanelContext& context);
 void view_panel(PanelContext& context);
 void field_panel(PanelContext& context);
 void contact_panel(PanelContext& context);

@@ -7,13 +7,21 @@
 
 namespace lodestone::ui {
 
-void History::clear() {
-  *this = History{};
+void PlotHistory::clear() {
+  *this = PlotHistory{};
 }
 
-void History::add(const Snapshot& s) {
+void PlotHistory::add(const Snapshot& s) {
   if (s.step == last_step) return;
-  if (s.step < last_step) clear();  // reset or a new scene
+  if (s.step < last_step) {  // a rewind, a reset or a new scene: the plots go back with the run
+    const size_t keep =
+        static_cast<size_t>(std::lower_bound(time.begin(), time.end(), static_cast<float>(s.time)) - time.begin());
+    for (std::vector<float>* series :
+         {&time, &alignment, &kinetic, &potential, &balance, &contacts, &mean_cluster_size})
+      series->resize(std::min(keep, series->size()));
+    if (time.empty()) clear();
+    skipped = stride - 1;  // this snapshot is kept
+  }
   last_step = s.step;
   if (++skipped < stride) return;
   skipped = 0;
@@ -53,7 +61,7 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
   if (s.message_revision != state.seen_message_revision) {
     state.seen_message_revision = s.message_revision;
     state.notice = s.message;
-    state.notice_is_error = true;
+    state.notice_is_error = s.message_is_error;
   }
   finish_export(state, s);
   state.history.add(s);

@@ -20,7 +20,7 @@ namespace lodestone::ui {
 using CommandSink = std::function<void(Command)>;
 
 // Time series for the plots, thinned by half whenever it fills up (the whole run stays visible).
-struct History {
+struct PlotHistory {
   static constexpr size_t kCapacity = 2000;
   std::vector<float> time, alignment, kinetic, potential, balance, contacts;
   std::vector<float> mean_cluster_size;  // S(t) of [Dominik-Nubold] eq. 17
@@ -45,7 +45,7 @@ struct UiState {
   std::uint64_t last_edit_id = 0;                   // ApplyParameters sent
   std::map<std::string, std::string> field_errors;  // refused typed values, by field id
   render::ViewOptions view;
-  History history;
+  PlotHistory history;
   std::optional<std::uint64_t> selected;
   std::vector<PresetEntry> presets;
   std::string preset_directory;
@@ -73,6 +73,13 @@ struct UiState {
   bool notice_is_error = false;
   std::uint64_t seen_message_revision = 0;
   float frames_per_second = 0.0f;
+  // Run panel time controls (panel_history.cpp)
+  std::optional<int> scrub_index;           // the time slider's position while it is dragged
+  bool scrub_resume = false;                // the run was running when the drag began
+  int step_count = 100;                     // "Steps" button
+  std::string step_span = "1 ms";           // "Advance" button, simulated time
+  std::string go_back_span;                 // "Go back by" after a failed check ("" until one)
+  std::uint64_t answered_confirmation = 0;  // the held edit the user answered (applied or cancelled)
 };
 
 // Brings the GUI copy in step with a new snapshot: the scene parameters (once all edits are

@@ -27,6 +27,10 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
                  "Threads of the physics engine (default: the hardware threads minus one, which the software "
                  "renderer and the window use; at least 1)")
       ->check(CLI::Range(1, 256));
+  app.add_option("--history-mib", o.history_mib,
+                 "Memory kept for going back in the run (time slider, rewind, undo) in MiB; older moments are "
+                 "thinned out beyond it (default 512)")
+      ->check(CLI::Range(8, 1 << 20));
   app.add_option("--size", size, "Window size WIDTHxHEIGHT in logical pixels");
   app.add_option("--camera", camera, "Camera angles YAW,PITCH in degrees (default -70,22)");
   app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts, cluster")

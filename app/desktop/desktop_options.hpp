@@ -12,6 +12,7 @@ struct DesktopOptions {
   std::string preset_path;          // empty: the built-in default preset
   bool paused = false;              // start paused
   int engine_threads = 0;           // threads of the physics (0: the hardware threads minus one, at least 1)
+  int history_mib = 512;            // memory for the run's history (rewind, the time slider) [MiB]
   int width = 1280, height = 800;   // window size [logical pixels]
   std::optional<float> yaw, pitch;  // camera angles [deg]
   std::string color_mode;           // "alignment", "moment", "speed", "contacts", "cluster"

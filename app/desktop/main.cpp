@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
   try {
     const int hardware = static_cast<int>(std::thread::hardware_concurrency());
     const int engine_threads = options.engine_threads > 0 ? options.engine_threads : std::max(1, hardware - 1);
-    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads);
+    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads,
+                                                    static_cast<std::size_t>(options.history_mib) << 20);
   } catch (const PresetError& e) {
     std::cerr << "lodestone: bad preset: " << source << " " << e.what() << "\n";
     return 2;

@@ -13,7 +13,7 @@ constexpr int kRecentFiles = 8;
 }
 
 MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
-    : state_(state), view_(new SceneView(simulation, state, options)) {
+    : simulation_(simulation), state_(state), view_(new SceneView(simulation, state, options)) {
   setWindowTitle("Lodestone[*]");  // [*]: Qt shows "*" while the window is modified (unsaved changes)
   QWidget* container = QWidget::createWindowContainer(view_, this);  // takes ownership of the view
   container->setFocusPolicy(Qt::StrongFocus);
@@ -34,6 +34,21 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
   connect(file, &QMenu::aboutToShow, this,
           [this] { record_action_->setText(state_.recording.active ? "Stop &recording" : "Start &recording..."); });
+  // Edit: undo and redo say what they would change. The keys are the view's (scene_view.cpp), so that a
+  // text field being typed in keeps Ctrl+Z for itself; the menu shows them after a tab.
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  QAction* undo = edit->addAction("Undo", view_, &SceneView::undo);
+  QAction* redo = edit->addAction("Redo", view_, &SceneView::redo);
+  connect(edit, &QMenu::aboutToShow, this, [this, undo, redo] {
+    const Snapshot& s = simulation_.snapshot();
+    const std::string next_undo = s.history ? s.history->next_undo : "",
+                      next_redo = s.history ? s.history->next_redo : "";
+    undo->setText(QString::fromStdString(next_undo.empty() ? "Nothing to undo" : "Undo " + next_undo) + "\tCtrl+Z");
+    redo->setText(QString::fromStdString(next_redo.empty() ? "Nothing to redo" : "Redo " + next_redo) +
+                  "\tCtrl+Shift+Z");
+    undo->setEnabled(!next_undo.empty());
+    redo->setEnabled(!next_redo.empty());
+  });
   QMenu* view = menuBar()->addMenu("&View");
   view->addAction("&Reset camera", view_, &SceneView::reset_camera);
   QMenu* help = menuBar()->addMenu("&Help");

@@ -35,6 +35,7 @@ class MainWindow : public QMainWindow {
   void rebuild_recent_menu();
   void about();
 
+  SimulationThread& simulation_;
   ui::UiState& state_;
   SceneView* view_;
   QMenu* recent_menu_ = nullptr;

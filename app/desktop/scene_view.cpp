@@ -73,6 +73,14 @@ void SceneView::reset_camera() {
   frame_box();
 }
 
+void SceneView::undo() {
+  send_(Undo{});
+}
+
+void SceneView::redo() {
+  send_(Redo{});
+}
+
 void SceneView::paintGL() {
   simulation_.update_snapshot();
   const Snapshot& s = simulation_.snapshot();
@@ -282,6 +290,16 @@ void SceneView::wheelEvent(QWheelEvent* event) {
 void SceneView::keyPressEvent(QKeyEvent* event) {
   bridge_->key_press(event);
   if (bridge_->wants_keyboard()) return;
+  const bool control = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (control && (event->key() == Qt::Key_Z || event->key() == Qt::Key_Y)) {
+    // Ctrl+Z undo, Ctrl+Shift+Z (or Ctrl+Y) redo; a text field being typed in keeps its own undo.
+    if (event->key() == Qt::Key_Z && !shift)
+      undo();
+    else
+      redo();
+    return;
+  }
   switch (event->key()) {
     case Qt::Key_R: reset_camera(); break;
     case Qt::Key_Space: send_(SetRunning{!simulation_.snapshot().running}); break;

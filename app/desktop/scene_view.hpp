@@ -28,6 +28,9 @@ class SceneView : public QOpenGLWindow {
   ~SceneView() override;
 
   void reset_camera();
+  // The last edit undone / redone (the answer shows in the notice; Edit menu, Ctrl+Z, Ctrl+Shift+Z).
+  void undo();
+  void redo();
   const ui::CommandSink& sink() const { return send_; }
 
  signals:

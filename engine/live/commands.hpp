@@ -19,9 +19,14 @@ struct LoadScene {
 // Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
 // scene; particles and contact history are kept. Takes effect on the next step, and is recorded in
 // the document's timeline at the current step (engine/io/preset_edits.hpp), so a save replays the run.
+// An edit that needs the user's word first (Session::edit_warning: a field far beyond any magnet, a
+// collapsing time step; or an edit at a rewound step, which drops the run's old future) is held, not
+// applied, until sent again with `confirmed` (Snapshot::confirmation says what it would do).
 struct ApplyParameters {
   Preset preset;
-  std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied or refused
+  std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied, held or refused
+  bool confirmed = false;
+  std::uint64_t request = 0;  // answered in Snapshot::reply (0: no answer wanted)
 };
 // Regenerate the particles of the current scene (time back to 0). The parameters in force are kept:
 // the timeline entries applied so far are folded into the scene (Session::folded_document).
@@ -29,9 +34,36 @@ struct ResetScene {};
 struct SetRunning {
   bool running = true;
 };
-// Advance a number of steps, then stop (single stepping while paused).
+// Pause, then advance a number of steps, or (seconds > 0) until that much simulated time has passed.
 struct StepOnce {
   int steps = 1;
+  double seconds = 0.0;       // [s]
+  std::uint64_t request = 0;  // answered in Snapshot::reply once the steps ran
+};
+
+// Time travel in the kept history (engine/session/history.hpp, docs/history.md). The run keeps its
+// running / paused state.
+struct Rewind {
+  std::int64_t step = 0;
+  bool snap = false;  // to the nearest kept point at or before `step`, at once (the slider while dragged)
+  std::uint64_t request = 0;
+};
+// Undo / redo the last edit (engine/session/undo.hpp); the reply says what changed.
+struct Undo {
+  std::uint64_t request = 0;
+};
+struct Redo {
+  std::uint64_t request = 0;
+};
+// Recovery after a failed check: back to before the last edit (undoing it), or back by a span of
+// simulated time (seconds > 0).
+struct GoBack {
+  double seconds = 0.0;  // [s]; 0: before the last edit
+  std::uint64_t request = 0;
+};
+// The state hash (engine/core/state_hash.hpp) of the run now, in the reply.
+struct HashState {
+  std::uint64_t request = 0;
 };
 
 enum class PaceMode : int { Fastest, RealTime, StepsPerFrame };
@@ -58,7 +90,7 @@ struct EvaluateField {
   bool exact = false;        // every moment (default: the moments the forces sum, magnetics.method)
 };
 
-using Command =
-    std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField>;
+using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame,
+                             EvaluateField, Rewind, Undo, Redo, GoBack, HashState>;
 
 }  // namespace lodestone

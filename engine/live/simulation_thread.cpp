@@ -1,8 +1,11 @@
 #include "engine/live/simulation_thread.hpp"
 
+#include "engine/core/state_hash.hpp"
+#include "engine/io/preset_edits.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <type_traits>
 
@@ -19,8 +22,9 @@ SetPace scene_pace(const Preset& preset) {
 }
 }  // namespace
 
-SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads)
-    : running_(start_running), engine_threads_(engine_threads) {
+SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads,
+                                   std::size_t history_budget)
+    : running_(start_running), engine_threads_(engine_threads), history_budget_(history_budget) {
   set_scene(preset, source);  // throws before the thread exists
   scene_loads_ = 1;
   pace_ = scene_pace(preset);
@@ -48,7 +52,11 @@ void SimulationThread::set_scene(const Preset& preset, const std::string& source
   validate_preset(preset);
   auto sim = std::make_unique<Session>(preset);  // throws PresetError, leaving the old scene
   sim->set_threads(engine_threads_);
+  sim->enable_history(history_budget_);
   session_ = std::move(sim);
+  confirmation_.reset();
+  pending_steps_ = 0;
+  pending_until_ = -1.0;
   source_ = source;
   adopt_parameters();
   rate_steps_ = 0;
@@ -66,7 +74,53 @@ void SimulationThread::adopt_parameters() {
 
 void SimulationThread::refuse(const std::string& message) {
   message_ = message;
+  message_is_error_ = true;
   ++message_revision_;
+}
+
+void SimulationThread::inform(const std::string& message) {
+  message_ = message;
+  message_is_error_ = false;
+  ++message_revision_;
+}
+
+void SimulationThread::answer(std::uint64_t request, bool ok, std::string text) {
+  if (request == 0) return;
+  reply_ = Reply{request, ok, std::move(text)};
+}
+
+std::string SimulationThread::confirmation_needed(const Preset& edited) const {
+  if (parameter_changes(session_->parameters(), edited).empty()) return "";
+  std::string why = session_->edit_warning(edited).value_or("");
+  const State& now = session_->state();
+  if (now.step < session_->head_step()) {
+    const HistorySummary* h = history_.get();
+    const double head_time = h ? h->head_time : now.time;
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the run was taken back to t = %.4g s (step %lld): this edit starts a new run from here and "
+                  "drops the run after it, up to t = %.4g s (step %lld)",
+                  now.time, static_cast<long long>(now.step), head_time, static_cast<long long>(session_->head_step()));
+    why += (why.empty() ? "" : "; ") + std::string(text);
+  }
+  return why;
+}
+
+void SimulationThread::apply_edit(const ApplyParameters& c) {
+  acknowledged_edit_ = c.edit_id;  // handled, whether it applies, is held or is refused
+  validate_preset(c.preset);
+  if (!c.confirmed) {
+    if (std::string why = confirmation_needed(c.preset); !why.empty()) {
+      confirmation_ = std::make_shared<const Confirmation>(Confirmation{c.edit_id, why, c.preset});
+      ++scene_revision_;  // the panels show the values in force until it is confirmed
+      answer(c.request, false, "confirm: " + why);
+      return;
+    }
+  }
+  confirmation_.reset();
+  session_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
+  adopt_parameters();
+  answer(c.request, true, "applied");
 }
 
 void SimulationThread::apply(Command& command) {
@@ -79,23 +133,60 @@ void SimulationThread::apply(Command& command) {
             ++scene_loads_;
             pace_ = scene_pace(c.preset);
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
-            acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
-            validate_preset(c.preset);
-            session_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
-            adopt_parameters();
+            apply_edit(c);
           } else if constexpr (std::is_same_v<T, ResetScene>) {
             // The run restarts with the parameters in force: the timeline entries applied so far
             // become the scene's own parameters, those not reached yet stay (docs/session-log.md).
             set_scene(session_->folded_document(), source_);
           } else if constexpr (std::is_same_v<T, SetRunning>) {
             if (c.running && !session_->state().health.ok)
-              refuse("the run stopped on a failed check; reset the scene or load another first");
+              refuse(
+                  "the run stopped on a failed check: fix the value and press Run, undo the last edit (Ctrl+Z), "
+                  "go back (Run panel), or reset");
             else
               running_ = c.running;
             rate_steps_ = 0;
             rate_start_ = Clock::now();
           } else if constexpr (std::is_same_v<T, StepOnce>) {
-            pending_steps_ += c.steps;
+            running_ = false;
+            if (!session_->state().health.ok) {
+              answer(c.request, false, "the run stopped on a failed check: " + session_->state().health.message);
+              return;
+            }
+            pending_asked_ = c.seconds > 0.0 ? 0 : c.steps;
+            pending_steps_ = c.seconds > 0.0 ? 0 : c.steps;
+            pending_until_ = c.seconds > 0.0 ? session_->state().time + c.seconds : -1.0;
+            pending_request_ = c.request;
+          } else if constexpr (std::is_same_v<T, Rewind>) {
+            if (c.snap)
+              session_->rewind_to_kept(c.step);
+            else
+              session_->rewind(c.step);  // throws PresetError naming the kept range
+            adopt_parameters();
+            answer(c.request, true, "now " + std::to_string(session_->state().step));
+          } else if constexpr (std::is_same_v<T, Undo> || std::is_same_v<T, Redo>) {
+            constexpr bool undo = std::is_same_v<T, Undo>;
+            const std::optional<std::string> what = undo ? session_->undo() : session_->redo();
+            if (!what) {
+              refuse(undo ? "nothing to undo" : "nothing to redo");
+              answer(c.request, false, undo ? "nothing to undo" : "nothing to redo");
+              return;
+            }
+            adopt_parameters();
+            inform(std::string(undo ? "undone: " : "redone: ") + *what);
+            answer(c.request, true, std::string(undo ? "undone: " : "redone: ") + *what);
+          } else if constexpr (std::is_same_v<T, GoBack>) {
+            if (c.seconds > 0.0) {
+              session_->go_back(c.seconds);
+              answer(c.request, true, "now " + std::to_string(session_->state().step));
+            } else {
+              const std::string what = session_->go_back_before_last_edit();
+              inform("went back to before the change " + what);
+              answer(c.request, true, "undone: " + what);
+            }
+            adopt_parameters();
+          } else if constexpr (std::is_same_v<T, HashState>) {
+            answer(c.request, true, hash_hex(state_hash(session_->state())));
           } else if constexpr (std::is_same_v<T, SetPace>) {
             pace_ = c;
           } else if constexpr (std::is_same_v<T, CaptureFrame>) {
@@ -115,6 +206,7 @@ void SimulationThread::apply(Command& command) {
           }
         } catch (const PresetError& e) {
           refuse(e.what());
+          if constexpr (requires { c.request; }) answer(c.request, false, e.what());
         }
       },
       command);
@@ -150,6 +242,54 @@ void SimulationThread::advance_running() {
   }
 }
 
+void SimulationThread::advance_pending() {
+  const auto deadline = Clock::now() + kFrame;
+  std::int64_t done = 0;
+  while (session_->state().health.ok) {
+    if (pending_until_ >= 0.0 ? session_->state().time >= pending_until_ : pending_steps_ <= 0) break;
+    session_->step();
+    ++done;
+    if (pending_until_ < 0.0) --pending_steps_;
+    if ((done & 15) == 0 && Clock::now() >= deadline) return;  // publish, then go on
+  }
+  const std::int64_t asked = pending_until_ >= 0.0 ? done : pending_asked_;
+  answer(pending_request_, session_->state().health.ok,
+         session_->state().health.ok
+             ? "step " + std::to_string(asked) + " now " + std::to_string(session_->state().step)
+             : "the run stopped at step " + std::to_string(session_->state().step) + " on a failed check");
+  pending_steps_ = 0;
+  pending_until_ = -1.0;
+  pending_request_ = 0;
+}
+
+void SimulationThread::summarise_history() {
+  const History* kept = session_->history();
+  if (!kept) {
+    history_.reset();
+    return;
+  }
+  const UndoStack& edits = session_->edits();
+  const std::string next_undo = edits.next_undo() ? edits.next_undo()->description : "";
+  const std::string next_redo = edits.next_redo() ? edits.next_redo()->description : "";
+  const State& now = session_->state();
+  const std::int64_t head = std::max(session_->head_step(), kept->last_step());
+  if (history_ && history_->head_step == head && history_->steps.size() == kept->size() &&
+      (kept->empty() ||
+       (history_->steps.front() == kept->first_step() && history_->steps.back() == kept->last_step())) &&
+      history_->next_undo == next_undo && history_->next_redo == next_redo && history_->budget == kept->budget())
+    return;
+  auto summary = std::make_shared<HistorySummary>();
+  summary->steps = kept->steps();
+  summary->times = kept->times();
+  summary->head_step = head;
+  summary->head_time = now.step == head || summary->times.empty() ? now.time : summary->times.back();
+  summary->bytes = kept->bytes();
+  summary->budget = kept->budget();
+  summary->next_undo = next_undo;
+  summary->next_redo = next_redo;
+  history_ = std::move(summary);
+}
+
 void SimulationThread::publish() {
   const auto now = Clock::now();
   const double window = std::chrono::duration<double>(now - rate_start_).count();
@@ -173,12 +313,17 @@ void SimulationThread::publish() {
   s.scene_source = source_;
   s.scene_loads = scene_loads_;
   s.message = message_;
+  s.message_is_error = message_is_error_;
   s.message_revision = message_revision_;
   s.acknowledged_edit = acknowledged_edit_;
   s.frame = frame_;
   s.frame_request = frame_request_;
   s.field_values = field_values_;
   s.field_request = field_request_;
+  summarise_history();
+  s.history = history_;
+  s.reply = reply_;
+  s.confirmation = confirmation_;
   snapshots_.publish();
 }
 
@@ -192,9 +337,8 @@ void SimulationThread::run() {
       publish();
       continue;
     }
-    if (pending_steps_ > 0) {
-      session_->run(pending_steps_);
-      pending_steps_ = 0;
+    if (pending_request_ != 0 || pending_steps_ > 0 || pending_until_ >= 0.0) {
+      advance_pending();
       publish();
       continue;
     }

@@ -24,8 +24,10 @@ class SimulationThread {
  public:
   // Builds the scene on the calling thread (throws PresetError when it cannot be built), then
   // starts the thread, paused unless `start_running`. The engine uses `engine_threads` threads of its own
-  // (engine/core/thread_team.hpp) for this scene and every scene loaded later.
-  SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1);
+  // (engine/core/thread_team.hpp) for this scene and every scene loaded later, and keeps a history of
+  // each run within `history_budget` bytes (engine/session/history.hpp).
+  SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1,
+                   std::size_t history_budget = History::kDefaultBudget);
   ~SimulationThread();  // stops and joins
   SimulationThread(const SimulationThread&) = delete;
   SimulationThread& operator=(const SimulationThread&) = delete;
@@ -40,8 +42,17 @@ class SimulationThread {
   void run();
   void apply(Command& command);
   void advance_running();
+  // Works off a StepOnce: steps for at most a frame; answers it when done.
+  void advance_pending();
   void publish();
   void refuse(const std::string& message);
+  void inform(const std::string& message);  // a message that is not an error (what an undo did)
+  void answer(std::uint64_t request, bool ok, std::string text);
+  void apply_edit(const ApplyParameters& edit);
+  // Why an edit should be confirmed first (Session::edit_warning, or the old future it drops), or "".
+  std::string confirmation_needed(const Preset& edited) const;
+  // A new HistorySummary when the history or the undo stack changed since the last one.
+  void summarise_history();
   void set_scene(const Preset& preset, const std::string& source);
   // Takes the document and the parameters in force from the simulation (after an edit, a new
   // scene, a phase change or a timeline entry) and counts a new scene revision.
@@ -65,14 +76,22 @@ class SimulationThread {
   std::uint64_t scene_loads_ = 0;
   std::string message_;
   std::uint64_t message_revision_ = 0;
+  bool message_is_error_ = true;
   std::uint64_t acknowledged_edit_ = 0;
   std::shared_ptr<const FrameFields> frame_;  // the last CaptureFrame's
   std::uint64_t frame_request_ = 0;
   std::shared_ptr<const FieldValues> field_values_;  // the last EvaluateField's
   std::uint64_t field_request_ = 0;
+  std::shared_ptr<const HistorySummary> history_;
+  Reply reply_;
+  std::shared_ptr<const Confirmation> confirmation_;
   bool running_ = true;
   int engine_threads_ = 1;
-  int pending_steps_ = 0;
+  std::size_t history_budget_ = 0;
+  std::int64_t pending_steps_ = 0;  // StepOnce: steps still to do
+  double pending_until_ = -1.0;     // StepOnce by time: [s] to reach (< 0: by steps)
+  std::int64_t pending_asked_ = 0;  // the steps asked, for the answer
+  std::uint64_t pending_request_ = 0;
   SetPace pace_;
   std::uint64_t sequence_ = 0;
   std::int64_t rate_steps_ = 0;  // steps since the last rate measurement

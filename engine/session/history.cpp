@@ -46,6 +46,12 @@ const SessionPoint* History::at_or_before(std::int64_t step) const {
   return it == points_.begin() ? nullptr : &*(it - 1);
 }
 
+const SessionPoint* History::at_or_before_time(double time) const {
+  auto it = std::upper_bound(points_.begin(), points_.end(), time,
+                             [](double t, const SessionPoint& p) { return t < p.state.time; });
+  return it == points_.begin() ? nullptr : &*(it - 1);
+}
+
 void History::drop_after(std::int64_t step) {
   while (!points_.empty() && points_.back().step() > step) {
     bytes_ -= point_bytes_.back();
@@ -63,6 +69,13 @@ std::vector<std::int64_t> History::steps() const {
   std::vector<std::int64_t> out;
   out.reserve(points_.size());
   for (const SessionPoint& p : points_) out.push_back(p.step());
+  return out;
+}
+
+std::vector<double> History::times() const {
+  std::vector<double> out;
+  out.reserve(points_.size());
+  for (const SessionPoint& p : points_) out.push_back(p.state.time);
   return out;
 }
 

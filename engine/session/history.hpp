@@ -39,6 +39,8 @@ class History {
   void keep(SessionPoint point);
   // The newest kept point at or before `step`; null when there is none.
   const SessionPoint* at_or_before(std::int64_t step) const;
+  // The newest kept point at or before simulated time `time` [s]; null when there is none.
+  const SessionPoint* at_or_before_time(double time) const;
   // Drops the points after `step` (a new branch of the run starts there).
   void drop_after(std::int64_t step);
 
@@ -52,6 +54,7 @@ class History {
   void set_budget(std::size_t budget_bytes);
   // The kept steps, oldest first (the time slider snaps to them).
   std::vector<std::int64_t> steps() const;
+  std::vector<double> times() const;  // [s] of the same points
 
  private:
   void thin();
