@@ -108,7 +108,6 @@ int main(int argc, char** argv) {
   std::printf("scrub (slider, nearest kept moment): median %.3f s, max %.3f s over %d moments\n", median(scrub),
               *std::max_element(scrub.begin(), scrub.end()), samples);
   std::printf("exact rewind (rewind STEP): median %.3f s, max %.3f s (up to %lld steps from a kept moment)\n",
-              median(exact), *std::max_element(exact.begin(), exact.end()),
-              static_cast<long long>(h.spacing() - 1));
+              median(exact), *std::max_element(exact.begin(), exact.end()), static_cast<long long>(h.spacing() - 1));
   return 0;
 }

@@ -66,7 +66,7 @@ void time_slider(PanelContext& c, const HistorySummary& h) {
     if (c.state.scrub_resume) c.send(SetRunning{true});
     c.state.scrub_resume = false;
   }
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !ImGui::IsItemActive())  // not over the drag
     ImGui::SetTooltip(
         "The run so far. Drag to go back to an earlier moment and let go to carry on from there.\n"
         "The slider stops at the moments kept in memory (%zu now). Changing a value after going back\n"
@@ -106,7 +106,8 @@ void history_controls(PanelContext& c) {
   state.step_count = std::clamp(state.step_count, 1, 1000000000);
   ImGui::SameLine();
   if (ImGui::Button("Steps")) c.send(StepOnce{state.step_count});
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance this many time steps (%.3g s each now).", s.time_step);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Pause and advance this many time steps (%.3g s each now).", s.time_step);
   ImGui::SameLine();
   input_text("##span", state.step_span, 64.0f);
   ImGui::SameLine();

@@ -98,8 +98,8 @@ std::string SimulationThread::confirmation_needed(const Preset& edited) const {
     const double head_time = h ? h->head_time : now.time;
     char text[200];
     std::snprintf(text, sizeof text,
-                  "the run was taken back to t = %.4g s (step %lld): this edit starts a new run from here and "
-                  "drops the run after it, up to t = %.4g s (step %lld)",
+                  "You went back to t = %.4g s (step %lld). Changing a value here starts a new run from this "
+                  "moment: the run after it, up to t = %.4g s (step %lld), is dropped.",
                   now.time, static_cast<long long>(now.step), head_time, static_cast<long long>(session_->head_step()));
     why += (why.empty() ? "" : "; ") + std::string(text);
   }

@@ -21,9 +21,18 @@ void History::keep(SessionPoint point) {
   thin();
 }
 
+void History::make_room_for(const State& state) {
+  const std::size_t next = memory_bytes(state) + sizeof(SessionPoint) + 4096;
+  thin_to(budget_ > next ? budget_ - next : 0);
+}
+
 void History::thin() {
+  thin_to(budget_);
+}
+
+void History::thin_to(std::size_t limit) {
   // Never below two points (the start and now), whatever the budget.
-  while (bytes_ > budget_ && points_.size() > 2) {
+  while (bytes_ > limit && points_.size() > 2) {
     spacing_ *= 2;
     std::vector<SessionPoint> kept;
     std::vector<std::size_t> kept_bytes;

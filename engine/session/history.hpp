@@ -37,6 +37,9 @@ class History {
   bool due(std::int64_t step) const;
   // Keeps a point (any step newer than the newest; on the grid or not), then thins to the budget.
   void keep(SessionPoint point);
+  // Thins the kept points so that one more copy of `state` fits in the budget: called before the copy
+  // is made, so that memory never holds more than the budget.
+  void make_room_for(const State& state);
   // The newest kept point at or before `step`; null when there is none.
   const SessionPoint* at_or_before(std::int64_t step) const;
   // The newest kept point at or before simulated time `time` [s]; null when there is none.
@@ -58,6 +61,7 @@ class History {
 
  private:
   void thin();
+  void thin_to(std::size_t limit);
   static std::size_t bytes_of(const SessionPoint& p);
 
   std::vector<SessionPoint> points_;  // by step, oldest first

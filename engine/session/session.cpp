@@ -263,7 +263,10 @@ void Session::step() {
   }
   head_step_ = std::max(head_step_, state().step);
   undo_.release_points_before(state().step);
-  if (history_ && history_->due(state().step)) history_->keep(point());
+  if (history_ && history_->due(state().step)) {
+    history_->make_room_for(state());
+    history_->keep(point());
+  }
 }
 
 std::int64_t Session::run(std::int64_t steps) {

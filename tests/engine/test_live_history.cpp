@@ -88,7 +88,7 @@ TEST_CASE("live history: step answers once done, rewind and replay give the same
   again.materials[0].friction = 0.1;
   r = ask(t, ApplyParameters{again, 2, false, ++id}, id);
   CHECK_FALSE(r.ok);
-  CHECK(r.text.find("drops the run after it") != std::string::npos);
+  CHECK(r.text.find("starts a new run from this moment") != std::string::npos);
   REQUIRE(t.snapshot().confirmation);
   CHECK(t.snapshot().in_force->materials[0].friction != 0.1);
   r = ask(t, ApplyParameters{t.snapshot().confirmation->preset, 3, true, ++id}, id);
