@@ -13,8 +13,7 @@
 
 #include "engine/io/preset_io.hpp"
 #include "engine/session/session.hpp"
-
-#include <sys/resource.h>
+#include "timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -26,18 +25,9 @@
 #include <vector>
 
 using namespace lodestone;
-using Clock = std::chrono::steady_clock;
+using namespace lodestone::bench;
 
 namespace {
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 double mib(double bytes) {
   return bytes / (1024.0 * 1024.0);
