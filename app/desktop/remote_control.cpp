@@ -1,5 +1,6 @@
 #include "app/desktop/remote_control.hpp"
 
+#include "app/desktop/remote_view.hpp"
 #include "engine/io/field_probe.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
@@ -20,10 +21,13 @@ RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, u
       state_(state),
       send_(std::move(send)),
       notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)),
-      field_poll_(new QTimer(this)) {
+      field_poll_(new QTimer(this)),
+      sync_poll_(new QTimer(this)) {
   connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
   field_poll_->setInterval(2);
   connect(field_poll_, &QTimer::timeout, this, &RemoteControl::answer_field);
+  sync_poll_->setInterval(5);
+  connect(sync_poll_, &QTimer::timeout, this, &RemoteControl::answer_sync);
 }
 
 void RemoteControl::read_input() {
@@ -38,7 +42,7 @@ void RemoteControl::read_input() {
 }
 
 void RemoteControl::execute_pending() {
-  for (size_t end; !awaiting_field_ && (end = pending_.find('\n')) != std::string::npos;) {
+  for (size_t end; !awaiting_field_ && !awaiting_sync_ && (end = pending_.find('\n')) != std::string::npos;) {
     const std::string line = pending_.substr(0, end);
     pending_.erase(0, end + 1);
     execute(line);
@@ -59,6 +63,19 @@ void RemoteControl::answer_field() {
   std::fflush(stdout);
   field_poll_->stop();
   awaiting_field_ = false;
+  execute_pending();
+}
+
+void RemoteControl::answer_sync() {
+  simulation_.update_snapshot();
+  const Snapshot& s = simulation_.snapshot();
+  if (state_.frames_drawn < sync_frames_ || s.scene_loads != 1 + state_.loads_sent ||
+      state_.view_applied_load != s.scene_loads)
+    return;
+  std::printf("ok sync\n");
+  std::fflush(stdout);
+  sync_poll_->stop();
+  awaiting_sync_ = false;
   execute_pending();
 }
 
@@ -131,10 +148,18 @@ void RemoteControl::execute(const std::string& line) {
       std::printf("ok quit\n");
       std::fflush(stdout);
       emit quit_requested();
+    } else if (verb == "sync") {
+      // Answers once the window shows everything sent so far: loads arrived and their view applied, two
+      // frames drawn since (app/desktop/remote_view.hpp).
+      sync_frames_ = state_.frames_drawn + 2;
+      awaiting_sync_ = true;
+      sync_poll_->start();
+    } else if (execute_view_verb(verb, rest, line, simulation_.snapshot(), state_)) {
+      // view, color, frame, select, sidebar, help, about (app/desktop/remote_view.hpp)
     } else {
       refuse("unknown command '" + verb +
              "'; commands: set, get, run, pause, reset, step, load, save, status, field-at, "
-             "quit");
+             "view, color, frame, select, sidebar, help, about, quit");
     }
   } catch (const PresetError& e) {
     refuse(e.what());

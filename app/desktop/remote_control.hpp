@@ -14,6 +14,10 @@
 //                    applied + every moment summed as the forces do (or all of them: exact), evaluated by the
 //                    simulation thread in its current state (an EvaluateField command), each component the
 //                    shortest text that reads back as the same double. Later commands wait for the answer.
+//   sync             answers "ok sync" once the window shows everything sent so far (a load arrived, its view
+//                    applied, two frames drawn); later commands wait for it
+//   view | color KEY | frame [all|selection] | select ID | sidebar show|hide|WIDTH | help | about
+//                    the view: app/desktop/remote_view.hpp
 //   quit             exits (without asking about unsaved changes)
 //
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
@@ -56,6 +60,11 @@ class RemoteControl : public QObject {
   QTimer* field_poll_;               // runs while a field-at waits for the simulation thread
   std::uint64_t field_request_ = 0;  // the last EvaluateField sent
   bool awaiting_field_ = false;
+  // sync: later commands wait until the window has caught up (remote_view.hpp).
+  void answer_sync();
+  QTimer* sync_poll_;
+  std::uint64_t sync_frames_ = 0;
+  bool awaiting_sync_ = false;
 };
 
 }  // namespace lodestone::desktop

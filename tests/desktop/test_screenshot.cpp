@@ -118,7 +118,7 @@ QImage screenshot(const Workdir& work, const fs::path& scene = kScene, const std
   const fs::path png = work.path() / "scene.png";
   const Result run = work.run("--preset " + quoted(scene.string()) + " --frames 10 --screenshot " +
                               quoted(png.string()) + " --size " + std::to_string(kWindowWidth) + "x" +
-                              std::to_string(kWindowHeight) + " --camera -90,0 --paused" + options);
+                              std::to_string(kWindowHeight) + " --camera -90,0 --frame box --paused" + options);
   INFO("lodestone printed:\n" << run.output);
   REQUIRE(run.code == 0);
   REQUIRE(fs::is_regular_file(png));

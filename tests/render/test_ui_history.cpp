@@ -13,7 +13,7 @@ using namespace lodestone;
 using namespace lodestone::ui;
 
 TEST_CASE("history: the mean cluster size follows its snapshots through thinning", "[ui]") {
-  History h;
+  ui::History h;
   Snapshot s;
   const int snapshots = 5000;  // more than twice the capacity: the history halves itself twice
   for (int step = 1; step <= snapshots; ++step) {
@@ -24,7 +24,7 @@ TEST_CASE("history: the mean cluster size follows its snapshots through thinning
     h.add(s);
   }
   REQUIRE(h.stride == 4);
-  REQUIRE(h.time.size() > History::kCapacity / 4);
+  REQUIRE(h.time.size() > ui::History::kCapacity / 4);
   REQUIRE(h.mean_cluster_size.size() == h.time.size());
   REQUIRE(h.contacts.size() == h.time.size());
   for (size_t k = 0; k < h.time.size(); ++k) {
