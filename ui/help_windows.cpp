@@ -29,8 +29,8 @@ void help_windows(PanelContext& c) {
   if (state.help_open) {
     // Inside the window, right of the side bar, at most as large as the free part.
     ImGui::SetNextWindowPos(ImVec2(left, 20.0f), ImGuiCond_Appearing);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(200.0f, 100.0f),
-                                        ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 40.0f));
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(200.0f, 100.0f), ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 40.0f));
     if (ImGui::Begin("Controls (F1)", &state.help_open, ImGuiWindowFlags_AlwaysAutoResize)) {
       if (ImGui::BeginTable("controls", 2, ImGuiTableFlags_RowBg)) {
         for (const auto& [key, what] : kControls) {
@@ -47,8 +47,8 @@ void help_windows(PanelContext& c) {
   }
   if (state.about_open) {
     ImGui::SetNextWindowPos(ImVec2(left, 60.0f), ImGuiCond_Appearing);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(200.0f, 100.0f),
-                                        ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 80.0f));
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(200.0f, 100.0f), ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 80.0f));
     if (ImGui::Begin("About Lodestone", &state.about_open, ImGuiWindowFlags_AlwaysAutoResize)) {
       ImGui::TextUnformatted(version_text().c_str());
       ImGui::TextUnformatted("An interactive simulator of magnetic granular matter.");

@@ -23,11 +23,12 @@ std::string tick_text(double v) {
 std::vector<double> nice_ticks(double lo, double hi, int most) {
   std::vector<double> ticks;
   if (!(hi > lo) || most < 2) return ticks;
-  const double raw = (hi - lo) / static_cast<double>(most - 1);
+  // The smallest step of 1, 2 or 5 times a power of ten that gives at most `most` ticks.
+  const double raw = (hi - lo) / static_cast<double>(most);
   const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = power;
+  double step = 10.0 * power;
   for (const double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * power >= raw) {
+    if (std::floor(hi / (m * power)) - std::ceil(lo / (m * power)) + 1.0 <= most) {
       step = m * power;
       break;
     }
@@ -110,7 +111,8 @@ void time_plot(const TimePlot& plot, const std::vector<float>& time, const std::
     const double t = t0 + (std::clamp(mouse, a.x, b.x) - a.x) / (b.x - a.x) * (t1 - t0);
     const auto it = std::lower_bound(time.begin(), time.end(), static_cast<float>(t));
     const size_t i = std::min(static_cast<size_t>(it - time.begin()), time.size() - 1);
-    draw->AddLine(ImVec2(x_of(time[i]), a.y), ImVec2(x_of(time[i]), b.y), ImGui::GetColorU32(ImGuiCol_PlotLinesHovered));
+    draw->AddLine(ImVec2(x_of(time[i]), a.y), ImVec2(x_of(time[i]), b.y),
+                  ImGui::GetColorU32(ImGuiCol_PlotLinesHovered));
     ImGui::SetTooltip("t = %.6g s\n%s = %.6g", static_cast<double>(time[i]), plot.column,
                       static_cast<double>(values[i]));
   }

@@ -13,8 +13,8 @@ namespace lodestone::ui {
 struct TimePlot {
   const char* title;   // "kinetic energy [J]"
   const char* column;  // the CSV column and hover name: "kinetic_J"
-  const char* help;   // tooltip: what it is and how to read it
-  const char* file;   // Save CSV writes this file name ("plot-kinetic.csv") in the working directory
+  const char* help;    // tooltip: what it is and how to read it
+  const char* file;    // Save CSV writes this file name ("plot-kinetic.csv") in the working directory
 };
 
 // Draws the plot across the window's width; lo..hi is the value range shown. Save CSV reports to the notice.

@@ -8,8 +8,8 @@
 
 namespace lodestone::desktop {
 
-bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line,
-                       const Snapshot& s, ui::UiState& state) {
+bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line, const Snapshot& s,
+                       ui::UiState& state) {
   auto refuse = [&](const std::string& why) { std::printf("refused: %s: %s\n", line.c_str(), why.c_str()); };
   if (verb == "view") {
     char pace[48] = "fastest";
@@ -18,12 +18,13 @@ bool execute_view_verb(const std::string& verb, const std::string& rest, const s
     const std::string sidebar =
         state.sidebar_hidden ? std::string("hidden") : std::to_string(static_cast<int>(state.sidebar_width));
     const bool hint = !s.running && s.step == 0 && s.scene && s.scene->view.start_paused;
-    std::printf("view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
-                "paused_hint=%d\n",
-                ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
-                static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
-                static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
-                state.camera_follows ? 1 : 0, hint ? 1 : 0);
+    std::printf(
+        "view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
+        "paused_hint=%d\n",
+        ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
+        static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
+        static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
+        state.camera_follows ? 1 : 0, hint ? 1 : 0);
   } else if (verb == "color") {
     const auto mode = ui::color_mode_from_key(rest);
     if (!mode) {

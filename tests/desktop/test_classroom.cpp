@@ -21,9 +21,9 @@ constexpr int kSidebar = 380;  // ui::kSidebarWidth
 
 QImage load_screenshot(const Workdir& work, const std::string& preset) {
   const fs::path png = work.path() / "shot.png";
-  const Result run = work.run(quoted((kSourceDir / "presets" / preset).string()) + " --paused --frames 10 --size " +
-                              std::to_string(kWidth) + "x" + std::to_string(kHeight) + " --screenshot " +
-                              quoted(png.string()));
+  const Result run =
+      work.run(quoted((kSourceDir / "presets" / preset).string()) + " --paused --frames 10 --size " +
+               std::to_string(kWidth) + "x" + std::to_string(kHeight) + " --screenshot " + quoted(png.string()));
   INFO("lodestone printed:\n" << run.output);
   REQUIRE(run.code == 0);
   QImage image;
@@ -141,7 +141,8 @@ TEST_CASE("a preset's view colour mode, pace and plots apply when it loads", "[d
       "box": {"min": [0, 0, 0], "max": ["4 mm", "4 mm", "4 mm"]},
       "particles": {"kind": "list", "particles": [{"position": ["1 mm", "2 mm", "2 mm"], "radius": "0.5 mm"},
                                                   {"position": ["3 mm", "2 mm", "2 mm"], "radius": "0.5 mm"}]},
-      "view": )" + view + "}";
+      "view": )" +
+           view + "}";
   };
   lodestone::test::write_file(work.path() / "a.json", scene(R"({"color_mode": "speed", "pace": 0.5})"));
   lodestone::test::write_file(work.path() / "b.json",

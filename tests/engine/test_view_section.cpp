@@ -122,9 +122,9 @@ TEST_CASE("view section: the simulation thread takes the pace and start-paused f
 }
 
 TEST_CASE("view section: every preset in presets/ loads with its view, and teaching scenes set a pace", "[view]") {
-  for (const char* name : {"default.json", "two-dipoles.json", "magnets-meeting.json", "bar-magnets.json",
-                           "chain-falls.json", "chains-and-rings.json", "field-switch-on.json",
-                           "rotating-field-chain.json", "compass-needles.json"}) {
+  for (const char* name :
+       {"default.json", "two-dipoles.json", "magnets-meeting.json", "bar-magnets.json", "chain-falls.json",
+        "chains-and-rings.json", "field-switch-on.json", "rotating-field-chain.json", "compass-needles.json"}) {
     INFO(name);
     const Preset p = repository_preset(name);
     REQUIRE(p.view.pace);

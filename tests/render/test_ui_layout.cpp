@@ -109,9 +109,9 @@ std::vector<std::string> layout_problems(LiveScene& live, const std::string& wha
       // Every item inside the window's clip rectangle, horizontally (vertically the side bar scrolls).
       const float right = w->DC.CursorMaxPos.x, clip = w->InnerClipRect.Max.x;
       if (right > clip + 0.5f)
-        problems.push_back(what + ": in window '" + name + "' an item reaches x = " +
-                           std::to_string(static_cast<int>(right)) + ", past the window's clip edge at " +
-                           std::to_string(static_cast<int>(clip)) + " (clipped)");
+        problems.push_back(what + ": in window '" + name +
+                           "' an item reaches x = " + std::to_string(static_cast<int>(right)) +
+                           ", past the window's clip edge at " + std::to_string(static_cast<int>(clip)) + " (clipped)");
       // The window inside the display.
       if (w->Pos.x < -0.5f || w->Pos.y < -0.5f || w->Pos.x + w->Size.x > display.x + 0.5f ||
           w->Pos.y + w->Size.y > display.y + 0.5f)
@@ -129,8 +129,7 @@ std::vector<std::string> layout_problems(LiveScene& live, const std::string& wha
     // The two messages do not cover each other either.
     const ImGuiWindow* status = ImGui::FindWindowByName("status");
     const ImGuiWindow* hint = ImGui::FindWindowByName("start hint");
-    if (status && hint && status->Active && hint->Active &&
-        window_rect(status).Overlaps(window_rect(hint)))
+    if (status && hint && status->Active && hint->Active && window_rect(status).Overlaps(window_rect(hint)))
       problems.push_back(what + ": the status line and the start hint overlap");
     if (!status || !status->Active) problems.push_back(what + ": the status line was not drawn");
     if (!hint || !hint->Active) problems.push_back(what + ": the start hint was not drawn");
@@ -146,8 +145,8 @@ void panel_problems(LiveScene& live, const std::string& what, std::vector<std::s
   const struct {
     const char* name;
     void (*draw)(PanelContext&);
-  } panels[] = {{"run", run_panel},       {"view", view_panel},           {"field", field_panel},
-                {"contact", contact_panel}, {"walls", walls_panel},     {"magnetics", magnetics_panel},
+  } panels[] = {{"run", run_panel},         {"view", view_panel},    {"field", field_panel},
+                {"contact", contact_panel}, {"walls", walls_panel},  {"magnetics", magnetics_panel},
                 {"presets", presets_panel}, {"export", export_panel}};
   for (const auto& panel : panels) {
     ImGui::NewFrame();
