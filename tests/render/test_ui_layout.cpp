@@ -1,6 +1,6 @@
 // The layout as a user sees it at small window sizes (issue 23): every panel of the side bar open, the Plots
-// window, the Inspector, the legend, the status line and the start hint, drawn by draw_panels in a headless
-// ImGui frame at 1024 x 700 and 1280 x 800 for every preset. Fails when an item is wider than the window
+// window, the Inspector, the legend, the status line, the start hint, Controls (F1) and About, drawn by draw_panels in
+// a headless ImGui frame at 1024 x 700 and 1280 x 800 for every preset. Fails when an item is wider than the window
 // that holds it (ImGui keeps, per window, the right edge of every item it laid out, clipped or not: a label
 // or text line running past the window's clip rectangle), when a window sticks out of the display, or when
 // a message (status line, start hint) covers the Plots window's header.
@@ -75,6 +75,7 @@ std::unique_ptr<LiveScene> live_scene(const fs::path& file) {
       "not loaded (the current scene is kept): $.materials[0].friction: -1 is outside its range; allowed: [0, inf)";
   live->state.notice_is_error = true;
   live->state.plots_open_request = true;
+  live->state.help_open = live->state.about_open = true;  // F1 and Help > About: inside the window too
   return live;
 }
 
