@@ -60,6 +60,14 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_option("--record-fps", o.record.fps, "Playback frame rate of the movie (default 30)")
       ->check(CLI::Range(ui::kMinRecordFps, ui::kMaxRecordFps));
   app.add_option("--record-size", record_size, "Movie frame size WIDTHxHEIGHT in pixels (default: the 3-D view's)");
+  app.add_option("--record-title", o.record.title, "Title painted at the top left of a movie of the 3-D view");
+  bool no_overlay = false;
+  app.add_flag("--record-no-overlay", no_overlay,
+               "Leave the simulated time and the colour legend off a movie of the 3-D view");
+  app.add_option("--record-pace", o.record.simulated_per_movie_second,
+                 "Simulated seconds per second of the movie: frames are taken as the simulated time moves on "
+                 "(default 0: every frame the window draws)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--record-panels", record_panels,
                "Record the whole window with its panels (default: the 3-D view only)");
   app.add_flag("--remote", o.remote,
@@ -95,6 +103,7 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
       if (o.record.path.empty()) throw CLI::ValidationError("--record-size", "needs --record FILE");
     }
     o.record.scene_only = !record_panels;
+    o.record.show_time_and_legend = !no_overlay;
     if (!o.record.path.empty())
       if (const std::string problem = ui::check_record_settings(o.record); !problem.empty())
         throw CLI::ValidationError("--record", problem);

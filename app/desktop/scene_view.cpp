@@ -1,5 +1,6 @@
 #include "app/desktop/scene_view.hpp"
 
+#include "app/desktop/movie_overlay.hpp"
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 
@@ -67,10 +68,15 @@ void SceneView::paintGL() {
   if (renderer_ready_) renderer_.draw(s, camera_, state_.view, fb_width, fb_height);
   state_.legend_title = renderer_.legend().title;
   start_or_stop_recording(fb_width, fb_height);
-  if (recorder_.active() && recorder_.scene_only()) {
-    // The 3-D view without the panels: the part right of the side bar, where the camera centres it.
+  // A movie paced in simulated time takes a frame (or copies of it) as the simulated time moves on.
+  const int movie_copies = recorder_.active() ? ui::frames_due(movie_settings_, s.time, movie_last_time_) : 0;
+  if (movie_copies > 0 && recorder_.scene_only()) {
+    // The 3-D view without the panels: the part right of the side bar, where the camera centres it; the
+    // title, time and legend painted on.
     const int sidebar = std::min(static_cast<int>(ui::sidebar_extent(state_) * scale), fb_width / 2);
-    record(read_view(fb_width, fb_height).copy(sidebar, 0, fb_width - sidebar, fb_height));
+    QImage frame = read_view(fb_width, fb_height).copy(sidebar, 0, fb_width - sidebar, fb_height);
+    paint_movie_overlay(frame, movie_settings_, s, renderer_.legend());
+    for (int k = 0; k < movie_copies; ++k) record(frame);
   }
 
   bridge_->new_frame();
@@ -85,7 +91,7 @@ void SceneView::paintGL() {
   bridge_->render();
   if ((recorder_.active() && !recorder_.scene_only()) || state_.screenshot_requested) {
     const QImage whole = read_view(fb_width, fb_height);
-    if (recorder_.active() && !recorder_.scene_only()) record(whole);
+    for (int k = 0; recorder_.active() && !recorder_.scene_only() && k < movie_copies; ++k) record(whole);
     if (state_.screenshot_requested) save_screenshot(whole);
   }
   ++frames_drawn_;
@@ -163,6 +169,8 @@ void SceneView::start_or_stop_recording(int fb_width, int fb_height) {
                             ? std::min(static_cast<int>(ui::sidebar_extent(state_) * scale), fb_width / 2)
                             : 0;
     const std::string problem = recorder_.start(recording.settings, fb_width - sidebar, fb_height);
+    movie_settings_ = recording.settings;
+    movie_last_time_.reset();
     recording.status = problem.empty() ? "recording to " + recording.settings.path : "not recording: " + problem;
     recording.status_is_error = !problem.empty();
     if (!problem.empty()) {

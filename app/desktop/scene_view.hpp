@@ -17,6 +17,7 @@
 #include <QOpenGLWindow>
 
 #include <memory>
+#include <optional>
 
 namespace lodestone::desktop {
 
@@ -73,6 +74,8 @@ class SceneView : public QOpenGLWindow {
   bool renderer_ready_ = false;
   std::string renderer_error_;
   FrameRecorder recorder_;
+  ui::RecordSettings movie_settings_;      // of the recording running (title, overlay, pace in simulated time)
+  std::optional<double> movie_last_time_;  // simulated time of the last frame taken [s]
   bool shown_unsaved_ = false;
   // Mouse gestures
   QPoint press_position_, last_position_;

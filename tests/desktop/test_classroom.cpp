@@ -186,3 +186,34 @@ TEST_CASE("lodestone --help and --version work without a display", "[desktop][cl
     }
   }
 }
+
+TEST_CASE("a movie of the 3-D view carries its title, the simulated time and the legend", "[desktop][classroom]") {
+  require_display();
+  Workdir work;
+  const Result r = work.run(quoted((kSourceDir / "presets" / "chain-falls.json").string()) +
+                            " --frames 4 --size 1000x700 --record movie.png --record-title \"Chain falls\"");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  QImage frame;
+  REQUIRE(frame.load(QString::fromStdString((work.path() / "movie_000004.png").string()), "PNG"));
+  // The corners of a bare view are scene background; the title (top left), the time (bottom left) and the
+  // legend (bottom right) sit on dark boxes with light text.
+  auto text_pixels = [&](int x0, int y0, int x1, int y1) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x)
+        n += std::min({pixel(frame, x, y)[0], pixel(frame, x, y)[1], pixel(frame, x, y)[2]}) > 200;
+    return n;
+  };
+  const int w = frame.width(), h = frame.height();
+  CHECK(text_pixels(0, 0, 150, 50) > 30);          // "Chain falls"
+  CHECK(text_pixels(0, h - 50, 100, h) > 30);      // "t = 0 s"
+  CHECK(text_pixels(w - 260, h - 90, w, h) > 30);  // the legend's title and labels
+  // Without the overlay and title: nothing there.
+  const Result bare = work.run(quoted((kSourceDir / "presets" / "chain-falls.json").string()) +
+                               " --frames 4 --size 1000x700 --record bare.png --record-no-overlay");
+  REQUIRE(bare.code == 0);
+  REQUIRE(frame.load(QString::fromStdString((work.path() / "bare_000004.png").string()), "PNG"));
+  CHECK(text_pixels(0, 0, 150, 50) == 0);
+  CHECK(text_pixels(0, frame.height() - 50, 100, frame.height()) == 0);
+}

@@ -1,6 +1,7 @@
 // The Plots window's pieces that need no frame (ui/time_plot.hpp): tick values that read well and cover the
 // range, and the CSV a plot's "Save CSV" writes.
 
+#include "ui/recording.hpp"
 #include "ui/time_plot.hpp"
 
 #include <catch2/catch.hpp>
@@ -31,4 +32,24 @@ TEST_CASE("plots: ticks are 1, 2 or 5 times a power of ten apart and lie inside 
 TEST_CASE("plots: Save CSV writes time and value per point under a header", "[ui][plots]") {
   const std::string csv = plot_csv("kinetic_J", {0.0f, 0.5f, 1.0f}, {1.0f, 2.5f, 1e-7f});
   CHECK(csv == "time_s,kinetic_J\n0,1\n0.5,2.5\n1,1.00000001e-07\n");
+}
+
+TEST_CASE("movies paced in simulated time take a frame per fps-th of the pace, copies when the run jumps",
+          "[ui][movies]") {
+  RecordSettings settings;
+  settings.fps = 10;
+  settings.simulated_per_movie_second = 0.5;  // a frame per 0.05 s of simulated time
+  std::optional<double> last;
+  CHECK(frames_due(settings, 1.0, last) == 1);   // the first frame
+  CHECK(frames_due(settings, 1.03, last) == 0);  // not yet 0.05 s on
+  CHECK(frames_due(settings, 1.05, last) == 1);
+  CHECK(frames_due(settings, 1.26, last) == 4);  // 0.21 s on: four frames' worth, the rest carried
+  CHECK(frames_due(settings, 1.30, last) == 1);
+  CHECK(frames_due(settings, 100.0, last) == 10);  // a long jump: at most a second of movie
+  CHECK(frames_due(settings, 0.0, last) == 1);     // a reset starts again
+  settings.simulated_per_movie_second = 0.0;       // unpaced: every drawn frame
+  CHECK(frames_due(settings, 0.0, last) == 1);
+  CHECK(frames_due(settings, 0.0, last) == 1);
+  settings.simulated_per_movie_second = -1.0;
+  CHECK_THAT(check_record_settings(settings), Catch::Contains("simulated time per movie second"));
 }
