@@ -27,6 +27,12 @@ int main(int argc, char** argv) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     qputenv("LP_NUM_THREADS", QByteArray::number(std::max(1u, cores - 1)));
   }
+  // --help and --version need no window: answered before Qt looks for a display (its platform plugin
+  // aborts without one).
+  if (desktop::asks_for_help_or_version(argc, argv)) {
+    desktop::DesktopOptions options;
+    return desktop::parse_desktop_options(argc, argv, options).value_or(0);
+  }
   // The default surface format must be set before the application object exists.
   bool benchmark = false;
   for (int i = 1; i < argc; ++i) benchmark = benchmark || std::strcmp(argv[i], "--benchmark") == 0;

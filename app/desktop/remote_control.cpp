@@ -1,5 +1,6 @@
 #include "app/desktop/remote_control.hpp"
 
+#include "app/desktop/remote_view.hpp"
 #include "engine/io/field_probe.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
@@ -247,10 +248,24 @@ void RemoteControl::execute(const std::string& line) {
       std::printf("ok quit\n");
       std::fflush(stdout);
       emit quit_requested();
+    } else if (verb == "sync") {
+      // Answers once the window shows everything sent so far: loads arrived and their view applied, two
+      // frames drawn since (app/desktop/remote_view.hpp).
+      const std::uint64_t frames = state_.frames_drawn + 2;
+      waiting_ = [this, frames](const Snapshot& s) {
+        if (state_.frames_drawn < frames || s.scene_loads != 1 + state_.loads_sent ||
+            state_.view_applied_load != s.scene_loads)
+          return false;
+        std::printf("ok sync\n");
+        return true;
+      };
+    } else if (execute_view_verb(verb, rest, line, simulation_.snapshot(), state_)) {
+      // view, color, frame, select, sidebar, help, about (app/desktop/remote_view.hpp)
     } else {
       refuse("unknown command '" + verb +
              "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-             "redo, recover, back, load, save, status, field-at, quit");
+             "redo, recover, back, load, save, status, field-at, sync, view, color, frame, select, sidebar, help, "
+             "about, quit");
     }
   } catch (const PresetError& e) {
     refuse(e.what());

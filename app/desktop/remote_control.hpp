@@ -30,6 +30,10 @@
 //                    applied + every moment summed as the forces do (or all of them: exact), evaluated by the
 //                    simulation thread in its current state (an EvaluateField command), each component the
 //                    shortest text that reads back as the same double. Later commands wait for the answer.
+//   sync             answers "ok sync" once the window shows everything sent so far (a load arrived, its view
+//                    applied, two frames drawn); later commands wait for it
+//   view | color KEY | frame [all|selection] | select ID | sidebar show|hide|WIDTH | help | about
+//                    the view: app/desktop/remote_view.hpp
 //   quit             exits (without asking about unsaved changes)
 //
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the

@@ -15,8 +15,10 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kFrame = std::chrono::microseconds(16667);  // publish at most 60 times a second
 constexpr auto kIdleWait = std::chrono::milliseconds(100);
 
-// The pace a scene asks for when it is loaded (run.real_time_factor); a reset keeps the user's.
+// The pace a scene asks for when it is loaded (view.pace, else the older run.real_time_factor); a reset
+// keeps the user's.
 SetPace scene_pace(const Preset& preset) {
+  if (preset.view.pace) return SetPace{PaceMode::RealTime, *preset.view.pace};
   if (preset.run.real_time_factor > 0.0) return SetPace{PaceMode::RealTime, preset.run.real_time_factor};
   return SetPace{PaceMode::Fastest, 1.0};
 }
@@ -24,10 +26,12 @@ SetPace scene_pace(const Preset& preset) {
 
 SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads,
                                    std::size_t history_budget)
-    : running_(start_running), engine_threads_(engine_threads), history_budget_(history_budget) {
+    : running_(start_running && !preset.view.start_paused),
+      engine_threads_(engine_threads),
+      history_budget_(history_budget) {
   set_scene(preset, source);  // throws before the thread exists
   scene_loads_ = 1;
-  pace_ = scene_pace(preset);
+  pace_ = scene_pace(*in_force_);  // the first phase's, when it sets view.pace
   publish();
   thread_ = std::thread([this] { run(); });
 }
@@ -131,7 +135,8 @@ void SimulationThread::apply(Command& command) {
           if constexpr (std::is_same_v<T, LoadScene>) {
             set_scene(c.preset, c.source);
             ++scene_loads_;
-            pace_ = scene_pace(c.preset);
+            pace_ = scene_pace(*in_force_);
+            if (c.preset.view.start_paused) running_ = false;
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
             apply_edit(c);
           } else if constexpr (std::is_same_v<T, ResetScene>) {
@@ -299,8 +304,14 @@ void SimulationThread::publish() {
     rate_start_ = now;
   }
   // A protocol phase began or a timeline entry applied.
-  if (session_->state().phase != in_force_phase_ || session_->parameters_revision() != in_force_revision_)
+  if (session_->state().phase != in_force_phase_ || session_->parameters_revision() != in_force_revision_) {
+    const bool new_phase = session_->state().phase != in_force_phase_;
     adopt_parameters();
+    // A phase that sets view.pace (a teaching scene slowing down for its quick moment) sets it as it starts.
+    const auto phase = static_cast<size_t>(in_force_phase_);
+    if (new_phase && phase < scene_->protocol.size() && scene_->protocol[phase].set.contains("view.pace"))
+      pace_ = scene_pace(*in_force_);
+  }
   Snapshot& s = snapshots_.write_buffer();
   capture_snapshot(*session_, s);
   s.sequence = ++sequence_;

@@ -23,7 +23,8 @@ namespace lodestone {
 class SimulationThread {
  public:
   // Builds the scene on the calling thread (throws PresetError when it cannot be built), then
-  // starts the thread, paused unless `start_running`. The engine uses `engine_threads` threads of its own
+  // starts the thread, paused unless `start_running` (and paused when the preset says view.start_paused; a scene loaded
+  // later by a command pauses too when it says so). The engine uses `engine_threads` threads of its own
   // (engine/core/thread_team.hpp) for this scene and every scene loaded later, and keeps a history of
   // each run within `history_budget` bytes (engine/session/history.hpp).
   SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1,
