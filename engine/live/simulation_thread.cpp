@@ -100,7 +100,7 @@ std::string SimulationThread::confirmation_needed(const Preset& edited) const {
   if (now.step < session_->head_step()) {
     const HistorySummary* h = history_.get();
     const double head_time = h ? h->head_time : now.time;
-    char text[200];
+    char text[320];
     std::snprintf(text, sizeof text,
                   "You went back to t = %.4g s (step %lld). Changing a value here starts a new run from this "
                   "moment: the run after it, up to t = %.4g s (step %lld), is dropped.",
