@@ -6,6 +6,7 @@
 
 #include "engine/core/state_hash.hpp"
 #include "engine/live/simulation_thread.hpp"
+#include "live_support.hpp"
 #include "test_support.hpp"
 
 #include <chrono>
@@ -16,17 +17,6 @@ using namespace lodestone;
 using namespace lodestone::testing;
 
 namespace {
-
-// Polls the thread's snapshots until `done` holds (or 60 s pass: then the test fails).
-bool wait_until(SimulationThread& t, const std::function<bool(const Snapshot&)>& done) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < give_up) {
-    t.update_snapshot();
-    if (done(t.snapshot())) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
 
 // Sends a command carrying `request` and returns the answer.
 Reply ask(SimulationThread& t, Command command, std::uint64_t request) {

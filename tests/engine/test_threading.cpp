@@ -6,6 +6,7 @@
 #include "engine/live/command_queue.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "engine/live/triple_buffer.hpp"
+#include "live_support.hpp"
 #include "test_support.hpp"
 
 #include <array>
@@ -23,17 +24,6 @@ struct Stamped {
   std::uint64_t sequence = 0;
   std::array<std::uint64_t, 64> payload{};  // all equal to sequence when not torn
 };
-
-// Polls the thread's snapshots until `done` holds (or 20 s pass: then the test fails).
-bool wait_until(SimulationThread& t, const std::function<bool(const Snapshot&)>& done) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < give_up) {
-    t.update_snapshot();
-    if (done(t.snapshot())) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
 
 Preset small_scene(int count) {
   Preset p = bare_preset();

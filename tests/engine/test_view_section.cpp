@@ -6,6 +6,7 @@
 
 #include "engine/core/state_hash.hpp"
 #include "engine/live/simulation_thread.hpp"
+#include "live_support.hpp"
 #include "test_support.hpp"
 
 #include <chrono>
@@ -16,16 +17,6 @@ using namespace lodestone;
 using namespace lodestone::testing;
 
 namespace {
-
-bool wait_for(SimulationThread& t, const std::function<bool(const Snapshot&)>& done) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < give_up) {
-    t.update_snapshot();
-    if (done(t.snapshot())) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
 
 std::string refusal(const std::string& text) {
   try {
@@ -96,7 +87,7 @@ TEST_CASE("view section: the simulation thread takes the pace and start-paused f
   paced.view.start_paused = true;
   paced.run.real_time_factor = 0.5;  // an older preset's pace: view.pace wins
   SimulationThread t(paced, "paced", /*start_running=*/true);
-  REQUIRE(wait_for(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
   CHECK_FALSE(t.snapshot().running);  // start_paused wins over start_running
   CHECK(t.snapshot().step == 0);
   CHECK(t.snapshot().pace.mode == PaceMode::RealTime);
@@ -108,13 +99,13 @@ TEST_CASE("view section: the simulation thread takes the pace and start-paused f
   older.run.real_time_factor = 0.25;
   t.push(SetRunning{true});
   t.push(LoadScene{older, "older"});
-  REQUIRE(wait_for(t, [](const Snapshot& s) { return s.scene_source == "older" && s.step > 0; }));
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.scene_source == "older" && s.step > 0; }));
   CHECK(t.snapshot().pace.mode == PaceMode::RealTime);
   CHECK(t.snapshot().pace.value == 0.25);
 
   // A scene that asks to start paused pauses a running thread when loaded.
   t.push(LoadScene{paced, "paused again"});
-  REQUIRE(wait_for(t, [](const Snapshot& s) { return s.scene_source == "paused again"; }));
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.scene_source == "paused again"; }));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   t.update_snapshot();
   CHECK_FALSE(t.snapshot().running);
@@ -146,10 +137,10 @@ TEST_CASE("view section: a protocol phase that sets view.pace slows the app down
   second.set = json{{"view.pace", 0.001}};
   p.protocol = {first, second};
   SimulationThread t(p, "phases", /*start_running=*/false);
-  REQUIRE(wait_for(t, [](const Snapshot& s) { return s.sequence >= 1; }));
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.sequence >= 1; }));
   CHECK(t.snapshot().pace.value == 0.5);
   t.push(StepOnce{40});
-  REQUIRE(wait_for(t, [](const Snapshot& s) { return s.step == 40; }));
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 40; }));
   CHECK(t.snapshot().observables.phase == 1);
   CHECK(t.snapshot().pace.mode == PaceMode::RealTime);
   CHECK(t.snapshot().pace.value == 0.001);
