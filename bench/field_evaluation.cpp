@@ -17,6 +17,7 @@
 #include "engine/analysis/field_lines.hpp"
 #include "engine/io/preset_io.hpp"
 #include "engine/session/session.hpp"
+#include "timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -27,18 +28,9 @@
 #include <vector>
 
 using namespace lodestone;
-using Clock = std::chrono::steady_clock;
+using namespace lodestone::bench;
 
 namespace {
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 struct Timing {
   double build = 0, slice = 0, lines = 0;

@@ -8,17 +8,76 @@
 namespace lodestone::render {
 
 void OrbitCamera::frame_box(const glm::vec3& lo, const glm::vec3& hi) {
-  target_ = 0.5f * (lo + hi);
-  scene_size_ = std::max(glm::length(hi - lo), 1e-12f);
+  set_scene_extent(glm::length(hi - lo));
   yaw_ = kDefaultYaw;
   pitch_ = kDefaultPitch;
+  fit(lo, hi);
+}
+
+float OrbitCamera::fitting_distance(float radius) const {
   // The bounding sphere fits the vertical field of view (and the horizontal one when narrower).
-  const float radius = 0.5f * scene_size_;
   const float half_fov = glm::radians(0.5f * kFieldOfView);
   const float free_width = std::max(static_cast<float>(width_) - inset_, 0.25f * static_cast<float>(width_));
   const float aspect = free_width / static_cast<float>(std::max(height_, 1));
   const float half_fov_x = std::atan(std::tan(half_fov) * aspect);
-  distance_ = 1.05f * radius / std::sin(std::min(half_fov, half_fov_x));
+  return 1.05f * radius / std::sin(std::min(half_fov, half_fov_x));
+}
+
+void OrbitCamera::fit(const glm::vec3& lo, const glm::vec3& hi) {
+  target_ = 0.5f * (lo + hi);
+  distance_ = fitting_distance(std::max(0.5f * glm::length(hi - lo), 1e-12f));
+}
+
+float OrbitCamera::distance_to_show(const std::vector<glm::vec4>& spheres, const glm::vec3& target,
+                                    float margin) const {
+  // In the camera's frame: a sphere at (x, y) across the view and z toward the eye, radius r, lies inside the
+  // vertical field of view from distance d when |y| + r / cos(half angle) <= (d - z) tan(half angle), and
+  // likewise across with the free part's aspect.
+  const float tan_y = std::tan(glm::radians(0.5f * kFieldOfView));
+  const float free_width = std::max(static_cast<float>(width_) - inset_, 0.25f * static_cast<float>(width_));
+  const float tan_x = tan_y * free_width / static_cast<float>(std::max(height_, 1));
+  const float grow_y = std::sqrt(1.0f + tan_y * tan_y), grow_x = std::sqrt(1.0f + tan_x * tan_x);
+  const glm::mat4 v = view();
+  const glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]), back(v[0][2], v[1][2], v[2][2]);
+  float needed = 0.0f;
+  for (const glm::vec4& sphere : spheres) {
+    const glm::vec3 offset = glm::vec3(sphere) - target;
+    const float x = glm::dot(offset, right), y = glm::dot(offset, up), z = glm::dot(offset, back);
+    needed = std::max({needed, z + (margin * std::abs(y) + margin * sphere.w * grow_y) / tan_y,
+                       z + (margin * std::abs(x) + margin * sphere.w * grow_x) / tan_x, z + 2.0f * sphere.w});
+  }
+  return needed;
+}
+
+bool OrbitCamera::fit_spheres(const std::vector<glm::vec4>& spheres, float margin) {
+  if (spheres.empty()) return false;
+  glm::vec3 lo(spheres.front()), hi(spheres.front());
+  for (const glm::vec4& s : spheres) {
+    lo = glm::min(lo, glm::vec3(s) - s.w);
+    hi = glm::max(hi, glm::vec3(s) + s.w);
+  }
+  target_ = 0.5f * (lo + hi);
+  distance_ = std::max(distance_to_show(spheres, target_, margin), 1e-3f * scene_size_);
+  // Under perspective the near end of the particles looks larger than the far end: move the target across
+  // the view so that the image of the particles is centred, and fit again (a few rounds settle it).
+  for (int round = 0; round < 4; ++round) {
+    const glm::mat4 v = view();
+    const glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]), back(v[0][2], v[1][2], v[2][2]);
+    float x_lo = 1e30f, x_hi = -1e30f, y_lo = 1e30f, y_hi = -1e30f;
+    for (const glm::vec4& sphere : spheres) {
+      const glm::vec3 offset = glm::vec3(sphere) - target_;
+      const float depth = std::max(distance_ - glm::dot(offset, back), 1e-12f);
+      const float x = glm::dot(offset, right) / depth, y = glm::dot(offset, up) / depth, r = sphere.w / depth;
+      x_lo = std::min(x_lo, x - r);
+      x_hi = std::max(x_hi, x + r);
+      y_lo = std::min(y_lo, y - r);
+      y_hi = std::max(y_hi, y + r);
+    }
+    // Centres of the image in tangent units, turned into a shift of the target at its depth.
+    target_ += distance_ * (0.5f * (x_lo + x_hi) * right + 0.5f * (y_lo + y_hi) * up);
+    distance_ = std::max(distance_to_show(spheres, target_, margin), 1e-3f * scene_size_);
+  }
+  return true;
 }
 
 void OrbitCamera::set_angles(float yaw_degrees, float pitch_degrees) {
@@ -39,6 +98,25 @@ void OrbitCamera::rotate(float dx, float dy) {
 void OrbitCamera::zoom(float steps) {
   distance_ *= std::pow(0.85f, steps);
   distance_ = std::clamp(distance_, 1e-3f * scene_size_, 1e3f * scene_size_);
+}
+
+void OrbitCamera::zoom_toward(float steps, float x, float y) {
+  const float before = distance_;
+  zoom(steps);
+  const float factor = distance_ / before;
+  // The cursor's point on the plane through the target that faces the camera: scaling eye and target about
+  // it keeps its image where it is.
+  const Ray ray = ray_through(x, y);
+  const glm::vec3 forward = glm::normalize(target_ - eye());
+  const float along = glm::dot(ray.direction, forward);
+  if (along <= 1e-6f) return;
+  // ray_through uses the new distance: its eye is target + distance * direction.
+  const glm::vec3 eye_now = eye();
+  const glm::vec3 old_eye = target_ + (eye_now - target_) / factor;
+  const Ray old_ray{old_eye, ray.direction};
+  const float t = glm::dot(target_ - old_ray.origin, forward) / along;
+  const glm::vec3 point = old_ray.origin + t * old_ray.direction;
+  target_ = point + factor * (target_ - point);
 }
 
 void OrbitCamera::pan(float dx, float dy) {

@@ -4,6 +4,9 @@
 
 #include <glm/glm.hpp>
 
+#include <algorithm>
+#include <vector>
+
 namespace lodestone::render {
 
 struct Ray {
@@ -19,6 +22,19 @@ class OrbitCamera {
 
   // Looks at the centre of the box from the default direction, far enough to see all of it.
   void frame_box(const glm::vec3& lo, const glm::vec3& hi);
+  // The size of the whole scene (the box diagonal), which sets the near and far planes and the zoom limits.
+  void set_scene_extent(float diagonal) { scene_size_ = std::max(diagonal, 1e-12f); }
+  // Looks at the centre of a bounding box (the particles') from the current direction, as close as shows
+  // all of it in the free part of the view (right of the inset).
+  void fit(const glm::vec3& lo, const glm::vec3& hi);
+  // The distance at which a sphere of this radius just fits the free part of the view.
+  float fitting_distance(float radius) const;
+  // Looks at the centre of the spheres' bounding box (centre xyz, radius w) from the current direction, as
+  // close as shows every sphere whole in the free part of the view, with `margin` to spare (1.05: 5 %).
+  // Returns false (and changes nothing) when there are none.
+  bool fit_spheres(const std::vector<glm::vec4>& spheres, float margin = 1.05f);
+  // The distance fit_spheres would choose for this target, without moving.
+  float distance_to_show(const std::vector<glm::vec4>& spheres, const glm::vec3& target, float margin) const;
   void set_angles(float yaw_degrees, float pitch_degrees);
   void set_viewport(int width, int height);
   // Pixels on the left covered by a panel: the view is centred on (and framed to) the rest.
@@ -27,7 +43,11 @@ class OrbitCamera {
 
   void rotate(float dx_pixels, float dy_pixels);  // a drag across the view turns by 180 degrees
   void zoom(float wheel_steps);                   // one step = 15 % closer
-  void pan(float dx_pixels, float dy_pixels);     // the point under the cursor follows it
+  // Zooms toward the point under the pixel (x, y) (origin top-left, logical pixels): the point of the
+  // plane through the target facing the camera that lies under the cursor stays under it.
+  void zoom_toward(float wheel_steps, float x, float y);
+  void set_distance(float distance) { distance_ = distance; }
+  void pan(float dx_pixels, float dy_pixels);  // the point under the cursor follows it
   void focus(const glm::vec3& point) { target_ = point; }
 
   glm::mat4 view() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 namespace lodestone::render {
 
@@ -91,10 +92,35 @@ float field_map_position(float b, float low, float high, bool log_scale) {
   return std::clamp(t, 0.0f, 1.0f);
 }
 
-ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>& rgb) {
+Rgb direction_color(float x, float y, float z) {
+  const float turns = std::atan2(y, x) / (2.0f * 3.14159265f);
+  const Rgb base = from_hsv(turns, 0.8f, 0.9f);
+  Rgb out;
+  const float up = std::clamp(z, 0.0f, 1.0f), down = std::clamp(-z, 0.0f, 1.0f);
+  for (size_t k = 0; k < 3; ++k) out[k] = (base[k] + 0.65f * up * (1.0f - base[k])) * (1.0f - 0.6f * down);
+  return out;
+}
+
+bool has_moments(const ParticleSnapshot& p) {
+  return std::any_of(p.moment.begin(), p.moment.end(), [](float m) { return m != 0.0f; });
+}
+
+ColorMode honest_color_mode(const Snapshot& s, ColorMode wanted, bool* fell_back) {
+  ColorMode mode = wanted;
+  const bool field_mode = wanted == ColorMode::FieldAlignment || wanted == ColorMode::MomentAlignment;
+  if (field_mode && s.field.squaredNorm() == 0.0)
+    mode = has_moments(s.particles) ? ColorMode::MomentDirection : ColorMode::Speed;
+  if (fell_back) *fell_back = mode != wanted;
+  return mode;
+}
+
+ColorScale color_particles(const Snapshot& s, ColorMode wanted, std::vector<float>& rgb, ClusterPalette* palette) {
   const ParticleSnapshot& p = s.particles;
   const size_t n = p.size();
   rgb.resize(3 * n);
+  bool fell_back = false;
+  const ColorMode mode = n == 0 ? wanted : honest_color_mode(s, wanted, &fell_back);
+  const std::string because = fell_back ? "no applied field: " : "";
   const float bx = static_cast<float>(s.field_direction.x()), by = static_cast<float>(s.field_direction.y()),
               bz = static_cast<float>(s.field_direction.z());
   ColorScale scale;
@@ -113,6 +139,22 @@ ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>
         value[i] = norm > 0.0f ? 0.5f * (1.0f + (mx * bx + my * by + mz * bz) / norm) : 0.5f;
       }
       break;
+    case ColorMode::MomentDirection: {
+      scale = {because + "moment direction", "", "", {}};
+      for (int k = 0; k <= 12; ++k) {
+        const float a = 2.0f * 3.14159265f * static_cast<float>(k) / 12.0f;
+        scale.stops.push_back(direction_color(std::cos(a), std::sin(a), 0.0f));
+      }
+      scale.ticks = {"+x", "+y", "-x", "-y", "+x"};
+      scale.note = "lighter: up (+z), darker: down";
+      for (size_t i = 0; i < n; ++i) {
+        const float mx = p.moment[3 * i], my = p.moment[3 * i + 1], mz = p.moment[3 * i + 2];
+        const float norm = std::sqrt(mx * mx + my * my + mz * mz);
+        const Rgb c = norm > 0.0f ? direction_color(mx / norm, my / norm, mz / norm) : kSingleParticleGrey;
+        for (size_t k = 0; k < 3; ++k) rgb[3 * i + k] = c[k];
+      }
+      return scale;
+    }
     case ColorMode::Speed: {
       float top = 0.0f;
       for (size_t i = 0; i < n; ++i) {
@@ -121,7 +163,7 @@ ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>
         top = std::max(top, value[i]);
       }
       for (float& v : value) v = top > 0.0f ? v / top : 0.0f;
-      scale = {"speed", "0", number(top, "m/s"), kMagnitudeStops};
+      scale = {because + "speed", "0", number(top, "m/s"), kMagnitudeStops};
       break;
     }
     case ColorMode::Contacts:
@@ -136,9 +178,15 @@ ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>
       std::snprintf(title, sizeof title, "clusters: %lld, mean size S %.3g", static_cast<long long>(c.clusters),
                     c.mean_cluster_size);
       scale = {title, "single", "largest " + std::to_string(c.largest_cluster), {kSingleParticleGrey}};
-      for (std::uint64_t label = 0; label < 5; ++label) scale.stops.push_back(cluster_color(label));
+      for (std::uint64_t label = 0; label < 5; ++label)
+        scale.stops.push_back(palette ? ClusterPalette::color(static_cast<int>(label)) : cluster_color(label));
       scale.categorical = true;
+      scale.note = "grey: a particle on its own";
       const bool known = p.cluster.size() == n && p.cluster_size.size() == n;
+      if (known && palette) {
+        palette->assign(p, rgb);
+        return scale;
+      }
       for (size_t i = 0; i < n; ++i) {
         const Rgb colour = known && p.cluster_size[i] > 1 ? cluster_color(p.cluster[i]) : kSingleParticleGrey;
         for (size_t k = 0; k < 3; ++k) rgb[3 * i + k] = colour[k];
@@ -153,6 +201,119 @@ ColorScale color_particles(const Snapshot& s, ColorMode mode, std::vector<float>
     rgb[3 * i + 2] = c[2];
   }
   return scale;
+}
+
+// [SECTION] cluster palette
+
+namespace {
+// ColorBrewer's Set1 and a few more: saturated, well apart in hue or lightness, none near the singles' grey.
+constexpr Rgb kPalette[ClusterPalette::kSize] = {
+    {0.89f, 0.10f, 0.11f}, {0.22f, 0.49f, 0.85f}, {0.30f, 0.75f, 0.29f}, {0.62f, 0.31f, 0.75f}, {1.00f, 0.55f, 0.00f},
+    {1.00f, 0.92f, 0.20f}, {0.60f, 0.32f, 0.12f}, {0.97f, 0.51f, 0.75f}, {0.10f, 0.80f, 0.80f}, {0.70f, 0.95f, 0.40f}};
+}  // namespace
+
+Rgb ClusterPalette::color(int index) {
+  return kPalette[static_cast<size_t>(std::clamp(index, 0, kSize - 1))];
+}
+
+int ClusterPalette::assign(const ParticleSnapshot& p, std::vector<float>& rgb) {
+  const size_t n = p.size();
+  rgb.resize(3 * n);
+  // The clusters (two or more particles) and their members.
+  std::unordered_map<std::uint64_t, int> cluster_of_label;
+  std::vector<std::uint64_t> labels;
+  std::vector<int> cluster_of(n, -1);
+  std::vector<std::uint32_t> sizes;
+  float largest_radius = 0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    if (p.cluster_size[i] <= 1) continue;
+    const auto [it, added] = cluster_of_label.emplace(p.cluster[i], static_cast<int>(labels.size()));
+    if (added) {
+      labels.push_back(p.cluster[i]);
+      sizes.push_back(p.cluster_size[i]);
+    }
+    cluster_of[i] = it->second;
+    largest_radius = std::max(largest_radius, p.radius[i]);
+  }
+  const int count = static_cast<int>(labels.size());
+  // Neighbouring clusters: two of their particles closer than 2 (ri + rj) centre to centre, found on a grid of
+  // cells 4 largest radii wide.
+  std::vector<std::vector<int>> neighbours(static_cast<size_t>(count));
+  if (count > 1 && largest_radius > 0.0f) {
+    const float cell = 4.0f * largest_radius;
+    auto key = [](long long x, long long y, long long z) {
+      return (static_cast<std::uint64_t>(x) * 73856093ULL) ^ (static_cast<std::uint64_t>(y) * 19349663ULL) ^
+             (static_cast<std::uint64_t>(z) * 83492791ULL);
+    };
+    auto cell_of = [&](size_t i, int a) { return static_cast<long long>(std::floor(p.position[3 * i + a] / cell)); };
+    std::unordered_multimap<std::uint64_t, size_t> grid;
+    for (size_t i = 0; i < n; ++i)
+      if (cluster_of[i] >= 0) grid.emplace(key(cell_of(i, 0), cell_of(i, 1), cell_of(i, 2)), i);
+    for (size_t i = 0; i < n; ++i) {
+      if (cluster_of[i] < 0) continue;
+      for (long long dx = -1; dx <= 1; ++dx)
+        for (long long dy = -1; dy <= 1; ++dy)
+          for (long long dz = -1; dz <= 1; ++dz) {
+            const auto range = grid.equal_range(key(cell_of(i, 0) + dx, cell_of(i, 1) + dy, cell_of(i, 2) + dz));
+            for (auto it = range.first; it != range.second; ++it) {
+              const size_t j = it->second;
+              if (j <= i || cluster_of[j] == cluster_of[i]) continue;
+              float d2 = 0.0f;
+              for (int a = 0; a < 3; ++a) {
+                const float d = p.position[3 * i + a] - p.position[3 * j + a];
+                d2 += d * d;
+              }
+              const float reach = 2.0f * (p.radius[i] + p.radius[j]);
+              if (d2 < reach * reach) {
+                neighbours[static_cast<size_t>(cluster_of[i])].push_back(cluster_of[j]);
+                neighbours[static_cast<size_t>(cluster_of[j])].push_back(cluster_of[i]);
+              }
+            }
+          }
+    }
+  }
+  // Larger clusters choose first; each keeps its colour unless a neighbour already has it, else takes the
+  // least used colour no neighbour has.
+  std::vector<int> order(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k) order[static_cast<size_t>(k)] = k;
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+    return sizes[ua] != sizes[ub] ? sizes[ua] > sizes[ub] : labels[ua] < labels[ub];
+  });
+  std::vector<int> colour(static_cast<size_t>(count), -1);
+  std::array<int, kSize> used{};
+  int shared = 0;
+  for (const int k : order) {
+    std::array<bool, kSize> taken{};
+    for (const int other : neighbours[static_cast<size_t>(k)])
+      if (colour[static_cast<size_t>(other)] >= 0)
+        taken[static_cast<size_t>(colour[static_cast<size_t>(other)])] = true;
+    const auto kept = std::lower_bound(kept_.begin(), kept_.end(), std::make_pair(labels[static_cast<size_t>(k)], -1));
+    int choice = -1;
+    if (kept != kept_.end() && kept->first == labels[static_cast<size_t>(k)] &&
+        !taken[static_cast<size_t>(kept->second)])
+      choice = kept->second;
+    if (choice < 0)
+      for (int d = 0; d < kSize; ++d)
+        if (!taken[static_cast<size_t>(d)] &&
+            (choice < 0 || used[static_cast<size_t>(d)] < used[static_cast<size_t>(choice)]))
+          choice = d;
+    if (choice < 0) {  // every colour is next door: share the least used one
+      choice = static_cast<int>(std::min_element(used.begin(), used.end()) - used.begin());
+      ++shared;
+    }
+    colour[static_cast<size_t>(k)] = choice;
+    ++used[static_cast<size_t>(choice)];
+  }
+  kept_.clear();
+  for (int k = 0; k < count; ++k) kept_.emplace_back(labels[static_cast<size_t>(k)], colour[static_cast<size_t>(k)]);
+  std::sort(kept_.begin(), kept_.end());
+  for (size_t i = 0; i < n; ++i) {
+    const Rgb c = cluster_of[i] >= 0 ? kPalette[static_cast<size_t>(colour[static_cast<size_t>(cluster_of[i])])]
+                                     : kSingleParticleGrey;
+    for (size_t k = 0; k < 3; ++k) rgb[3 * i + k] = c[k];
+  }
+  return shared;
 }
 
 }  // namespace lodestone::render

@@ -168,7 +168,7 @@ void SceneRenderer::create_line_array() {
                             reinterpret_cast<void*>(3 * sizeof(float)));
 }
 
-// Moment arrows: six vertices per instance, all from the instance attributes.
+// Moment arrows: kArrowVertices vertices per instance (a shaft and a cone head), all from the instance attributes.
 void SceneRenderer::create_arrow_array() {
   gl_.glGenVertexArrays(1, &arrow_vao_);
   gl_.glBindVertexArray(arrow_vao_);
@@ -189,7 +189,7 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
   const ParticleSnapshot& p = s.particles;
   clear(fb_width, fb_height);
   const glm::mat4 view = camera.view(), projection = camera.projection();
-  legend_ = color_particles(s, options.color_mode, colors_);
+  legend_ = color_particles(s, options.color_mode, colors_, &cluster_palette_);
   // [window pixels per metre at unit depth]: a sphere of radius r at depth d is r * this / d pixels in radius.
   const float pixels_per_unit =
       0.5f * static_cast<float>(camera.height()) / std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
@@ -323,7 +323,7 @@ void SceneRenderer::draw_moment_arrows(const glm::mat4& view, const glm::mat4& p
   gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
   gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(arrows_.size() * sizeof(float)), arrows_.data(),
                    GL_STREAM_DRAW);
-  gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(arrows_.size() / kArrowFloats));
+  gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, static_cast<GLsizei>(arrows_.size() / kArrowFloats));
 }
 
 // [SECTION] bonds

@@ -23,7 +23,7 @@ struct ViewOptions {
   bool show_bonds = true;       // beam bonds as lines between centres, drawn over the spheres
   bool show_box = true;
   bool show_gizmo = true;
-  float arrow_length = 1.5f;              // half length of an arrow, in radii (1 = just the surface)
+  float arrow_length = 2.0f;              // half length of an arrow, in radii (1 = just the surface)
   int gizmo_left = 8;                     // [framebuffer pixels] left edge of the gizmo
   std::optional<std::uint64_t> selected;  // highlighted particle
   // The field view (issue 22; Snapshot::field_view): |B| on the slice as a colour map, the field lines.
@@ -80,12 +80,14 @@ class SceneRenderer {
   static constexpr size_t kSphereFloats = 7;        // per sphere: centre (3), radius, colour (3)
   static constexpr size_t kLineFloats = 6;          // per line vertex: position (3), colour (3)
   static constexpr size_t kArrowFloats = 9;         // per moment arrow: centre (3), half vector (3), colour (3)
+  static constexpr int kArrowVertices = 6 + 3 * 8;  // assets/shaders/arrow.vert: a shaft quad and an 8-sided cone
   static constexpr float kExactDepthRadius = 8.0f;  // [pixels] smaller spheres are point sprites
   GLuint sphere_program_ = 0, point_sphere_program_ = 0, line_program_ = 0, arrow_program_ = 0;
   GLuint sphere_vao_ = 0, point_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
   GLuint line_vao_ = 0, line_vbo_ = 0;
   GLuint arrow_vao_ = 0, arrow_vbo_ = 0;
-  std::vector<float> instances_;  // kSphereFloats per sphere, exact-depth spheres first
+  ClusterPalette cluster_palette_;  // cluster colours kept from frame to frame
+  std::vector<float> instances_;    // kSphereFloats per sphere, exact-depth spheres first
   std::vector<float> colors_;
   std::vector<float> lines_;   // kLineFloats per vertex
   std::vector<float> arrows_;  // kArrowFloats per moment arrow

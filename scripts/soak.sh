@@ -45,7 +45,11 @@ if [ -z "${DISPLAY:-}" ]; then
 fi
 
 mkfifo "$work/commands"
-"$app" --remote --size 1280x800 ${preset:+--preset "$preset"} < "$work/commands" > "$work/replies.log" 2> "$work/app-stderr.log" &
+# The run's history (rewind, undo: docs/history.md) fills its memory budget by design; it is kept small
+# here and its budget added to the bound, so that growth beyond it is still caught.
+history_mib=32
+bound_mib=$((bound_mib + history_mib))
+"$app" --remote --size 1280x800 --history-mib "$history_mib" ${preset:+--preset "$preset"} < "$work/commands" > "$work/replies.log" 2> "$work/app-stderr.log" &
 app_pid=$!
 exec 3> "$work/commands"  # keep the pipe open between commands
 

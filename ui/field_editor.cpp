@@ -1,8 +1,11 @@
 #include "ui/field_editor.hpp"
 
+#include "ui/plain_labels.hpp"
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -11,7 +14,7 @@ namespace lodestone::ui {
 namespace {
 
 void tooltip(const std::string& help) {
-  if (!help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+  wrapped_tooltip(help);
 }
 
 std::string with_unit(const std::string& label, const std::string& unit) {
@@ -36,6 +39,16 @@ std::string widget(const std::string& label, const std::string& id) {
   return label + "##" + id;
 }
 
+// A framed widget's label (input, combo, slider): on its right when it fits beside the item, else on a line of
+// its own above a widget as wide as the panel, so that a narrow side bar never clips a label.
+std::string framed(const std::string& label, const std::string& id) {
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcItemWidth() - ImGui::GetStyle().ItemInnerSpacing.x;
+  if (ImGui::CalcTextSize(label.c_str()).x <= room) return widget(label, id);
+  ImGui::TextWrapped("%s", label.c_str());  // wrapped: it may follow a checkbox on the same line
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  return "##" + id;
+}
+
 }  // namespace
 
 std::string display_unit(Quantity q, const DisplayUnits& units) {
@@ -51,18 +64,34 @@ void throw_unknown_key(const std::string& key, const std::string& id_prefix, con
   throw std::logic_error(message);
 }
 
-std::string field_label(const std::string& key) {
-  std::string out = key;
-  for (char& c : out)
-    if (c == '_') c = ' ';
-  return out;
+std::string field_label(const std::string& path, const std::string& key) {
+  return plain_label(path, key);
+}
+
+std::string field_tooltip(const std::string& help, const std::string& path) {
+  return help + (help.empty() ? "" : "\n\n") + "Preset key: " + generic_path(path);
+}
+
+void note(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void wrapped_tooltip(const std::string& text) {
+  if (text.empty() || !ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 bool edit_real(const std::string& id, const std::string& label, double& value, Quantity q, const Range& range,
                const std::string& help, EditorContext& context) {
   const std::string unit = display_unit(q, context.units);
   double shown = si_to_unit(value, q, unit);
-  ImGui::InputDouble(widget(with_unit(label, unit), id).c_str(), &shown, 0.0, 0.0, "%.6g");
+  ImGui::InputDouble(framed(with_unit(label, unit), id).c_str(), &shown, 0.0, 0.0, "%.6g");
   tooltip(help);
   bool changed = false;
   if (ImGui::IsItemDeactivatedAfterEdit()) {
@@ -100,7 +129,7 @@ bool edit_optional_real(const std::string& id, const std::string& label, std::op
   if (value) {
     changed |= edit_real(id, label, *value, q, range, help, context);
   } else {
-    ImGui::TextDisabled("%s: %s", label.c_str(), unset_word.c_str());
+    note(label + ": " + unset_word);
   }
   return changed;
 }
@@ -108,7 +137,7 @@ bool edit_optional_real(const std::string& id, const std::string& label, std::op
 bool edit_integer(const std::string& id, const std::string& label, int& value, const Range& range,
                   const std::string& help, EditorContext& context) {
   int shown = value;
-  ImGui::InputInt(widget(label, id).c_str(), &shown);
+  ImGui::InputInt(framed(label, id).c_str(), &shown);
   tooltip(help);
   bool changed = false;
   if (ImGui::IsItemDeactivatedAfterEdit() || (shown != value && !ImGui::IsItemActive())) {
@@ -126,7 +155,7 @@ bool edit_integer(const std::string& id, const std::string& label, int& value, c
 
 bool edit_unsigned(const std::string& id, const std::string& label, std::uint64_t& value, const std::string& help) {
   std::uint64_t shown = value;
-  ImGui::InputScalar(widget(label, id).c_str(), ImGuiDataType_U64, &shown);
+  ImGui::InputScalar(framed(label, id).c_str(), ImGuiDataType_U64, &shown);
   tooltip(help);
   if (ImGui::IsItemDeactivatedAfterEdit() && shown != value) {
     value = shown;
@@ -143,7 +172,7 @@ bool edit_boolean(const std::string& id, const std::string& label, bool& value, 
 
 bool edit_text(const std::string& id, const std::string& label, std::string& value, const std::string& help) {
   std::string shown = value;
-  ImGui::InputText(widget(label, id).c_str(), &shown);
+  ImGui::InputText(framed(label, id).c_str(), &shown);
   tooltip(help);
   if (ImGui::IsItemDeactivatedAfterEdit() && shown != value) {
     value = shown;
@@ -157,7 +186,7 @@ bool edit_choice(const std::string& id, const std::string& label, int& value, co
   bool changed = false;
   const char* current =
       value >= 0 && static_cast<size_t>(value) < choices.size() ? choices[static_cast<size_t>(value)].c_str() : "?";
-  if (ImGui::BeginCombo(widget(label, id).c_str(), current)) {
+  if (ImGui::BeginCombo(framed(label, id).c_str(), current)) {
     for (size_t i = 0; i < choices.size(); ++i) {
       const bool selected = static_cast<int>(i) == value;
       if (ImGui::Selectable(choices[i].c_str(), selected) && !selected) {
@@ -192,8 +221,8 @@ bool edit_direction(const std::string& id, const std::string& label, Vec3& value
   // Angles: polar from +z, azimuth from +x in the xy plane.
   float polar = static_cast<float>(std::acos(std::clamp(value.z(), -1.0, 1.0)) * 180.0 / pi);
   float azimuth = static_cast<float>(std::atan2(value.y(), value.x()) * 180.0 / pi);
-  bool angles = ImGui::SliderFloat(widget("polar angle [deg]", id + ".polar").c_str(), &polar, 0.0f, 180.0f, "%.1f");
-  angles |= ImGui::SliderFloat(widget("azimuth [deg]", id + ".azimuth").c_str(), &azimuth, -180.0f, 180.0f, "%.1f");
+  bool angles = ImGui::SliderFloat(framed("polar angle [deg]", id + ".polar").c_str(), &polar, 0.0f, 180.0f, "%.1f");
+  angles |= ImGui::SliderFloat(framed("azimuth [deg]", id + ".azimuth").c_str(), &azimuth, -180.0f, 180.0f, "%.1f");
   if (angles) {
     const double t = polar * pi / 180.0, f = azimuth * pi / 180.0;
     value = Vec3(std::sin(t) * std::cos(f), std::sin(t) * std::sin(f), std::cos(t));
@@ -207,7 +236,7 @@ bool edit_vector(const std::string& id, const std::string& label, Vec3& value, Q
                  EditorContext& context) {
   const std::string unit = display_unit(q, context.units);
   double shown[3] = {si_to_unit(value.x(), q, unit), si_to_unit(value.y(), q, unit), si_to_unit(value.z(), q, unit)};
-  ImGui::InputScalarN(widget(with_unit(label, unit), id).c_str(), ImGuiDataType_Double, shown, 3, nullptr, nullptr,
+  ImGui::InputScalarN(framed(with_unit(label, unit), id).c_str(), ImGuiDataType_Double, shown, 3, nullptr, nullptr,
                       "%.6g");
   tooltip(help);
   if (ImGui::IsItemDeactivatedAfterEdit()) {

@@ -19,8 +19,15 @@ using FieldErrors = std::map<std::string, std::string>;
 // The unit a quantity is shown in: the preset's display unit for field, length and pressure,
 // the SI unit otherwise.
 std::string display_unit(Quantity q, const DisplayUnits& units);
-// "youngs_modulus" -> "youngs modulus".
-std::string field_label(const std::string& key);
+// The plain label of a field by its path ("contact.linear.dp_nratio" -> "damping of the normal spring";
+// ui/plain_labels.hpp), else the key with spaces ("youngs_modulus" -> "youngs modulus").
+std::string field_label(const std::string& path, const std::string& key);
+// A field's tooltip: its help (with its source), then the preset key it edits.
+std::string field_tooltip(const std::string& help, const std::string& path);
+// A tooltip for the item just drawn, wrapped to a readable width (ImGui keeps tooltips on screen).
+void wrapped_tooltip(const std::string& text);
+// A note in the dimmed text colour, wrapped to the panel's width (never clipped by a narrow side bar).
+void note(const std::string& text);
 
 struct EditorContext {
   const DisplayUnits& units;
@@ -51,21 +58,22 @@ template <class S>
 bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, EditorContext& context) {
   void* address = f.address(object);
   const std::string id = id_prefix + "." + f.key;
-  const std::string label = field_label(f.key);
+  const std::string label = field_label(id, f.key);
+  const std::string help = field_tooltip(f.help, id);
   switch (f.kind) {
     case FieldKind::Real:
-      return edit_real(id, label, *static_cast<double*>(address), f.quantity, f.range, f.help, context);
+      return edit_real(id, label, *static_cast<double*>(address), f.quantity, f.range, help, context);
     case FieldKind::OptionalReal:
       return edit_optional_real(id, label, *static_cast<std::optional<double>*>(address), f.quantity, f.range,
-                                f.unset_word, f.help, context);
-    case FieldKind::Integer: return edit_integer(id, label, *static_cast<int*>(address), f.range, f.help, context);
-    case FieldKind::Unsigned: return edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), f.help);
-    case FieldKind::Boolean: return edit_boolean(id, label, *static_cast<bool*>(address), f.help);
-    case FieldKind::Text: return edit_text(id, label, *static_cast<std::string*>(address), f.help);
-    case FieldKind::Choice: return edit_choice(id, label, *static_cast<int*>(address), f.choices, f.help);
-    case FieldKind::Direction: return edit_direction(id, label, *static_cast<Vec3*>(address), f.help, context);
-    case FieldKind::Vector3: return edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, f.help, context);
-    case FieldKind::Matrix3: return edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, f.help, context);
+                                f.unset_word, help, context);
+    case FieldKind::Integer: return edit_integer(id, label, *static_cast<int*>(address), f.range, help, context);
+    case FieldKind::Unsigned: return edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), help);
+    case FieldKind::Boolean: return edit_boolean(id, label, *static_cast<bool*>(address), help);
+    case FieldKind::Text: return edit_text(id, label, *static_cast<std::string*>(address), help);
+    case FieldKind::Choice: return edit_choice(id, label, *static_cast<int*>(address), f.choices, help);
+    case FieldKind::Direction: return edit_direction(id, label, *static_cast<Vec3*>(address), help, context);
+    case FieldKind::Vector3: return edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, help, context);
+    case FieldKind::Matrix3: return edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, help, context);
     case FieldKind::Object:
     case FieldKind::OptionalObject:
     case FieldKind::ObjectList: break;  // panels walk into nested objects themselves

@@ -1,4 +1,5 @@
-// Overlays drawn over the scene: the colour legend, the gizmo's axis labels, and the last notice.
+// Overlays drawn over the scene: the colour legend (what the colours and arrows mean), the gizmo's axis labels,
+// the status line and the start hint (ui/status_line.cpp).
 
 #include "ui/panels.hpp"
 
@@ -7,6 +8,28 @@
 #include <algorithm>
 
 namespace lodestone::ui {
+namespace {
+
+const ImVec4 kMomentColour(1.0f, 0.84f, 0.25f, 1.0f);    // render/scene_renderer.cpp kMomentColor
+const ImVec4 kEasyAxisColour(0.55f, 0.95f, 1.0f, 1.0f);  // kAxisColor
+
+// A legend row: a small arrow (shaft and a filled head; a plain line without `head`) and what it means.
+void legend_arrow(const ImVec4& colour, const char* text, bool head = true) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight(), length = 28.0f, mid = at.y + 0.5f * h;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 c = ImGui::ColorConvertFloat4ToU32(colour);
+  const float shaft_end = head ? at.x + length - 8.0f : at.x + length;
+  draw->AddLine(ImVec2(at.x, mid), ImVec2(shaft_end, mid), c, 2.5f);
+  if (head)
+    draw->AddTriangleFilled(ImVec2(at.x + length, mid), ImVec2(shaft_end, mid - 4.5f), ImVec2(shaft_end, mid + 4.5f),
+                            c);
+  ImGui::Dummy(ImVec2(length + 4.0f, h));
+  ImGui::SameLine();
+  ImGui::TextColored(colour, "%s", text);
+}
+
+}  // namespace
 
 void overlays(PanelContext& c) {
   const ImGuiIO& io = ImGui::GetIO();
@@ -44,12 +67,29 @@ void overlays(PanelContext& c) {
                                     ImVec2(origin.x + width * (k + 1) / segments, origin.y + height), ca, cb, cb, ca);
     }
     ImGui::Dummy(ImVec2(width, height));
-    ImGui::TextUnformatted(scale.low_label.c_str());
-    ImGui::SameLine(width - ImGui::CalcTextSize(scale.high_label.c_str()).x + ImGui::GetStyle().WindowPadding.x);
-    ImGui::TextUnformatted(scale.high_label.c_str());
-    ImGui::TextColored(ImVec4(1.0f, 0.84f, 0.25f, 1.0f), "moment");
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "easy axis");
+    if (!scale.ticks.empty()) {
+      // Labels spread evenly under the bar, each centred on its place.
+      const float y = ImGui::GetCursorScreenPos().y;
+      for (size_t k = 0; k < scale.ticks.size(); ++k) {
+        const float at =
+            width * static_cast<float>(k) / static_cast<float>(std::max<size_t>(scale.ticks.size() - 1, 1));
+        const float w = ImGui::CalcTextSize(scale.ticks[k].c_str()).x;
+        draw->AddText(ImVec2(origin.x + std::clamp(at - 0.5f * w, 0.0f, width - w), y),
+                      ImGui::GetColorU32(ImGuiCol_Text), scale.ticks[k].c_str());
+      }
+      ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
+    } else {
+      ImGui::TextUnformatted(scale.low_label.c_str());
+      ImGui::SameLine(width - ImGui::CalcTextSize(scale.high_label.c_str()).x + ImGui::GetStyle().WindowPadding.x);
+      ImGui::TextUnformatted(scale.high_label.c_str());
+    }
+    if (!scale.note.empty()) ImGui::TextDisabled("%s", scale.note.c_str());
+    // The arrows, each with a small arrow in its colour; only in a scene whose particles carry moments.
+    if (render::has_moments(c.snapshot.particles)) {
+      const render::ViewOptions& v = c.state.view;
+      if (v.show_moments) legend_arrow(kMomentColour, "moment (tail to head)");
+      if (v.show_easy_axes) legend_arrow(kEasyAxisColour, "easy axis (no head: either way)", false);
+    }
   }
   ImGui::End();
 
@@ -64,20 +104,8 @@ void overlays(PanelContext& c) {
     fg->AddText(ImVec2(g.field.x * s, g.field.y * s), IM_COL32(255, 214, 64, 255), "B");
   }
 
-  // The last notice (a refused command, a load or save result), top centre.
-  if (!c.state.notice.empty()) {
-    // Top left of the 3-D view (the plots window sits top right).
-    ImGui::SetNextWindowPos(ImVec2(kSidebarWidth + 10.0f, 10.0f), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    if (ImGui::Begin("notice", nullptr, flags & ~ImGuiWindowFlags_NoMove)) {
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-      ImGui::TextColored(c.state.notice_is_error ? ImVec4(1.0f, 0.5f, 0.45f, 1.0f) : ImVec4(0.7f, 0.95f, 0.7f, 1.0f),
-                         "%s", c.state.notice.c_str());
-      ImGui::PopTextWrapPos();
-      if (ImGui::SmallButton("dismiss")) c.state.notice.clear();
-    }
-    ImGui::End();
-  }
+  status_line(c);
+  start_hint(c);
 }
 
 }  // namespace lodestone::ui

@@ -26,6 +26,13 @@ void movie_controls(RecordingState& recording) {
     settings.height = size[1];
   }
   ImGui::Checkbox("3-D view only (no panels)##record", &settings.scene_only);
+  ImGui::InputText("title##record", &settings.title);
+  wrapped_tooltip("Painted at the top left of a movie of the 3-D view (none when empty).");
+  ImGui::Checkbox("simulated time and legend##record", &settings.show_time_and_legend);
+  ImGui::InputDouble("sim. s per movie s##record", &settings.simulated_per_movie_second, 0.0, 0.0, "%.4g");
+  wrapped_tooltip(
+      "Simulated seconds per second of the movie: a frame is taken each time the simulation has moved on by "
+      "this / frames per second, so that playback speed means something. 0: every frame the window draws.");
   ImGui::EndDisabled();
   const std::string problem = recording.active ? std::string() : check_record_settings(settings);
   if (!recording.active) {

@@ -41,7 +41,7 @@ void field_panel(PanelContext& c) {
       break;
     case FieldProgram::Constant: break;
   }
-  if (ImGui::TreeNode("gradient")) {
+  if (ImGui::TreeNode("field.advanced", "Advanced: field gradient")) {
     changed |= edit_key(schema, "gradient", f, "field", editor);
     changed |= edit_key(schema, "gradient_origin", f, "field", editor);
     ImGui::TreePop();

@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace lodestone::ui {
@@ -15,11 +16,16 @@ void inspector_window(PanelContext& c) {
   const ParticleSnapshot& p = c.snapshot.particles;
   const long i = p.index_of(*state.selected);
   const ImGuiIO& io = ImGui::GetIO();
-  // Above the legend, in the bottom-right corner.
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 110.0f), ImGuiCond_FirstUseEver,
+  // Above the legend, in the bottom-right corner; always inside the window (moved back in when it would
+  // stick out, e.g. after the window shrank).
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 170.0f), ImGuiCond_FirstUseEver,
                           ImVec2(1.0f, 1.0f));
   bool open = true;
   if (ImGui::Begin("Inspector", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+    const ImVec2 size = ImGui::GetWindowSize(), at = ImGui::GetWindowPos();
+    const ImVec2 inside(std::clamp(at.x, 0.0f, std::max(0.0f, io.DisplaySize.x - size.x)),
+                        std::clamp(at.y, 0.0f, std::max(0.0f, io.DisplaySize.y - size.y)));
+    if (inside.x != at.x || inside.y != at.y) ImGui::SetWindowPos(inside);
     if (i < 0) {
       ImGui::Text("particle %llu no longer exists", static_cast<unsigned long long>(*state.selected));
     } else {

@@ -3,6 +3,7 @@
 // approximation, named when on) and the tree's opening angle (shown with the tree).
 
 #include "ui/panels.hpp"
+#include "ui/plain_labels.hpp"
 
 #include <imgui.h>
 
@@ -13,7 +14,7 @@ void magnetics_panel(PanelContext& c) {
   Preset& p = state.edited;
   EditorContext editor = editor_context(state);
   bool changed = false;
-  ImGui::TextDisabled("moment model: rigid dipole (moment fixed in the body)");
+  note("moment model: rigid dipole (moment fixed in the body)");
   for (size_t m = 0; m < p.materials.size(); ++m) {
     const std::string id = "materials[" + std::to_string(m) + "]";
     ImGui::PushID(id.c_str());
@@ -21,20 +22,30 @@ void magnetics_panel(PanelContext& c) {
     changed |= edit_key(material_schema(), "magnetization", p.materials[m], id, editor);
     ImGui::PopID();
   }
-  for (const auto& f : magnetics_schema()) {
-    if (f.key == "method") {
-      // The schema's names in its order, shown as the user knows them: direct is the exact sum.
-      static const std::vector<std::string> labels = {"off", "cutoff", "exact", "tree"};
-      int method = static_cast<int>(p.magnetics.method);
-      if (edit_choice("magnetics.method", "dipole method", method, labels, f.help)) {
-        p.magnetics.method = static_cast<DipoleMethod>(method);
-        changed = true;
+  // The method first; the expert settings (cut-off, cap, induced passes, ...) under "Advanced".
+  auto edit_fields = [&](bool advanced) {
+    for (const auto& f : magnetics_schema()) {
+      if (is_advanced("magnetics." + f.key) != advanced) continue;
+      if (f.key == "method") {
+        // The schema's names in its order, shown as the user knows them: direct is the exact sum.
+        static const std::vector<std::string> labels = {"off", "cutoff", "exact", "tree"};
+        int method = static_cast<int>(p.magnetics.method);
+        if (edit_choice("magnetics.method", "how the magnets' pulls are summed", method, labels,
+                        field_tooltip(f.help, "magnetics.method"))) {
+          p.magnetics.method = static_cast<DipoleMethod>(method);
+          changed = true;
+        }
+      } else if (f.key == "tree_opening_angle" && p.magnetics.method != DipoleMethod::Tree) {
+        continue;  // only the tree reads it
+      } else {
+        changed |= edit_field(f, p.magnetics, "magnetics", editor);
       }
-    } else if (f.key == "tree_opening_angle" && p.magnetics.method != DipoleMethod::Tree) {
-      continue;  // only the tree reads it
-    } else {
-      changed |= edit_field(f, p.magnetics, "magnetics", editor);
     }
+  };
+  edit_fields(false);
+  if (ImGui::TreeNode("magnetics.advanced", "Advanced")) {
+    edit_fields(true);
+    ImGui::TreePop();
   }
   // What the running simulation uses (an edit may still be on its way, or have been refused).
   if (c.snapshot.in_force) {

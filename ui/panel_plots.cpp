@@ -1,30 +1,20 @@
-// Plots: alignment <|cos theta|>, energies, the contact count and the mean cluster size S against
-// time (ImGui lines; Debian has no ImPlot), and the distributions of theta and psi now ([Erokhin-Berkov]
-// Fig. 2; histograms, when particles carry moments).
+// Plots: alignment <|cos theta|> (with a field), energies, the contact count and the mean cluster size S
+// against time (ui/time_plot.hpp: time axis, ticks, hover, Save CSV), and the distributions of theta and psi
+// now ([Erokhin-Berkov] Fig. 2; histograms, when particles carry moments and there is a field).
 
 #include "ui/panels.hpp"
+#include "ui/preset_view.hpp"
+#include "ui/time_plot.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <utility>
 
 namespace lodestone::ui {
 namespace {
-
-// ImGui 1.86's PlotLines takes a negative width literally (other widgets read it as "fill the
-// row"): a width of -1 drew every plot as an empty sliver. The width is given, and the label is
-// hidden (the overlay names the plot and its last value).
-void plot(const char* label, const std::vector<float>& values, float lo, float hi) {
-  if (values.empty()) return;
-  char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "%s: %.4g", label, static_cast<double>(values.back()));
-  ImGui::PushID(label);
-  ImGui::PlotLines("##plot", values.data(), static_cast<int>(values.size()), 0, overlay, lo, hi,
-                   ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
-  ImGui::PopID();
-}
 
 // A distribution of angles in 5 deg bins (engine/analysis/angles.hpp) as bars from 0 to the tallest, same
 // width rule as plot(). The overlay names the angle, its range and mean.
@@ -61,56 +51,86 @@ std::pair<float, float> bounds(const std::vector<float>& a, const std::vector<fl
 }  // namespace
 
 void plots_window(PanelContext& c) {
-  const History& h = c.state.history;
+  const PlotHistory& h = c.state.history;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 380.0f, 10.0f), ImGuiCond_FirstUseEver);
-  // As tall as the plots need, but clear of the legend (bottom right, about 90 px).
-  ImGui::SetNextWindowSize(ImVec2(370.0f, std::clamp(io.DisplaySize.y - 110.0f, 200.0f, 740.0f)),
+  const float width = std::min(380.0f, std::max(260.0f, io.DisplaySize.x - sidebar_extent(c.state) - 30.0f));
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width - 10.0f, 10.0f), ImGuiCond_FirstUseEver);
+  // As tall as the plots need, but clear of the legend (bottom right, about 150 px).
+  ImGui::SetNextWindowSize(ImVec2(width, std::clamp(io.DisplaySize.y - 180.0f, 200.0f, 740.0f)),
                            ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(!c.plots_open_at_start, ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Plots")) {
+  // Open or collapsed as the scene's view asks when it loads (or --plots); the user's choice after that.
+  if (c.state.plots_open_request)
+    ImGui::SetNextWindowCollapsed(!*std::exchange(c.state.plots_open_request, std::nullopt), ImGuiCond_Always);
+  else
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  const bool expanded = ImGui::Begin("Plots");
+  c.state.plots_open = expanded;
+  if (expanded) {
     if (h.time.empty()) {
       ImGui::TextDisabled("no data yet");
     } else {
       ImGui::TextDisabled("t from %.4g to %.4g s (%zu points)", static_cast<double>(h.time.front()),
                           static_cast<double>(h.time.back()), h.time.size());
-      plot("<|cos theta|>", h.alignment, 0.0f, 1.0f);
       const Observables& o = c.snapshot.observables;
-      if (o.alignment_time >= 0.0)
-        ImGui::Text("tau_0.95 = %.4g s in this phase", o.alignment_time);
-      else {
-        // Wrapped: the line is wider than the window.
+      // The field plots only when the scene has a field: without one, "along the field" means nothing.
+      const bool field = c.snapshot.scene && scene_has_field(*c.snapshot.scene);
+      if (field) {
+        time_plot(
+            {"alignment <|cos theta|>", "alignment",
+             "How well the easy axes line up with the field: 1 all along it, 0.5 random in 3-D.", "plot-alignment.csv"},
+            h.time, h.alignment, 0.0f, 1.0f, c.state);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this phase", o.alignment);
+        if (o.alignment_time >= 0.0)
+          ImGui::TextWrapped("tau_0.95 = %.4g s in this phase", o.alignment_time);
+        else
+          ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this phase", o.alignment);
         ImGui::PopStyleColor();
-      }
-      // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
-      // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
-      // field), with the alignment they explain ([Erokhin-Berkov] Fig. 2).
-      const AngleHistograms& a = o.angles;
-      if (a.particles > 0) {
-        ImGui::TextDisabled("angles now, %lld particles with a moment, 5 deg bins",
-                            static_cast<long long>(a.particles));
-        histogram("theta (axis to field)", a.theta, a.mean_theta);
-        histogram("psi (moment to axis)", a.psi, a.mean_psi);
+        // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
+        // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
+        // field), with the alignment they explain ([Erokhin-Berkov] Fig. 2).
+        const AngleHistograms& a = o.angles;
+        if (a.particles > 0) {
+          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+          ImGui::TextWrapped("angles now, %lld particles with a moment, in 5 deg bins",
+                             static_cast<long long>(a.particles));
+          ImGui::PopStyleColor();
+          histogram("theta (axis to field)", a.theta, a.mean_theta);
+          histogram("psi (moment to axis)", a.psi, a.mean_psi);
+        }
         ImGui::Separator();
       }
       const auto [elo, ehi] = bounds(h.kinetic);
-      plot("kinetic [J]", h.kinetic, elo, ehi);
+      time_plot({"kinetic energy [J]", "kinetic_J", "Energy of motion: translation and rotation of every particle.",
+                 "plot-kinetic.csv"},
+                h.time, h.kinetic, elo, ehi, c.state);
       const auto [plo, phi] = bounds(h.potential, h.balance);
-      plot("potential [J]", h.potential, plo, phi);
-      plot("balance [J]", h.balance, plo, phi);
+      time_plot({"stored energy [J]", "potential_J",
+                 "Energy stored in the contact springs, between the magnets, in the field and in gravity.",
+                 "plot-potential.csv"},
+                h.time, h.potential, plo, phi, c.state);
+      time_plot({"energy balance [J]", "balance_J",
+                 "Total energy plus what was lost to friction and damping, minus the work of a changing field: it "
+                 "stays flat when every joule is accounted for. A drift means energy from nowhere (a time step "
+                 "too large, or a source not yet counted).",
+                 "plot-balance.csv"},
+                h.time, h.balance, plo, phi, c.state);
       const auto [clo, chi] = bounds(h.contacts);
-      plot("contacts", h.contacts, clo, chi);
+      time_plot({"contacts", "contacts", "Pairs of particles touching now.", "plot-contacts.csv"}, h.time, h.contacts,
+                clo, chi, c.state);
       // S(t) from 1 (nothing touches) up; the dynamic exponent z of S ~ t^z ([Dominik-Nubold] eq. 18) is
       // fitted by the runner (--clusters), the plot shows the growth.
       const auto [slo, shi] = bounds(h.mean_cluster_size);
-      plot("mean cluster size S", h.mean_cluster_size, std::min(slo, 1.0f), std::max(shi, 1.0f + 1e-3f));
+      time_plot({"mean cluster size S", "mean_cluster_size",
+                 "How big the groups of touching particles are, weighted by size (1: nothing touches; "
+                 "[Dominik-Nubold] eq. 17).",
+                 "plot-cluster-size.csv"},
+                h.time, h.mean_cluster_size, std::min(slo, 1.0f), std::max(shi, 1.0f + 1e-3f), c.state);
       const ClusterStatistics& cs = o.clusters;
-      ImGui::TextDisabled("%lld clusters, the largest of %lld", static_cast<long long>(cs.clusters),
-                          static_cast<long long>(cs.largest_cluster));
-      ImGui::TextDisabled("%lld chains of mean length %.3g, %lld rings", static_cast<long long>(cs.chains),
-                          cs.mean_chain_length, static_cast<long long>(cs.rings));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%lld clusters, the largest of %lld; %lld chains of mean length %.3g, %lld rings",
+                         static_cast<long long>(cs.clusters), static_cast<long long>(cs.largest_cluster),
+                         static_cast<long long>(cs.chains), cs.mean_chain_length, static_cast<long long>(cs.rings));
+      ImGui::PopStyleColor();
     }
   }
   ImGui::End();

@@ -59,37 +59,44 @@ void timeline_line(const std::vector<TimelineEntry>& timeline, std::int64_t step
 void run_panel(PanelContext& c) {
   const Snapshot& s = c.snapshot;
   UiState& state = c.state;
-  if (!s.scene_source.empty()) ImGui::TextDisabled("%s", s.scene_source.c_str());
-  if (s.scene && !s.scene->description.empty()) ImGui::TextWrapped("%s", s.scene->description.c_str());
+  if (!s.scene_source.empty()) note(s.scene_source);
+  scene_summary(c);
 
   if (ImGui::Button(s.running ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!s.running});
   ImGui::SameLine();
-  ImGui::BeginDisabled(s.running);
   if (ImGui::Button("Step")) c.send(StepOnce{1});
-  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance one time step (%.3g s).", s.time_step);
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) c.send(ResetScene{});
+  reset_buttons(c);
 
   if (!s.health.ok) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
     ImGui::TextWrapped("Stopped: %s", s.health.message.c_str());
     ImGui::PopStyleColor();
+    recovery_controls(c);
   }
+  history_controls(c);
 
   // Pace: shown as the simulation thread runs it (a loaded scene brings its own, run.real_time_factor).
-  const char* modes[] = {"as fast as possible", "real-time factor", "steps per frame"};
+  const char* modes[] = {"as fast as possible", "sim. time per second", "steps per frame"};
   SetPace pace = s.pace;
   int mode = static_cast<int>(pace.mode);
   bool pace_changed = ImGui::Combo("pace", &mode, modes, 3);
   pace.mode = static_cast<PaceMode>(mode);
   if (pace.mode != PaceMode::Fastest) {
     double value = pace.value;
-    ImGui::InputDouble(pace.mode == PaceMode::RealTime ? "simulated s per s" : "steps per frame", &value, 0.0, 0.0,
+    ImGui::InputDouble(pace.mode == PaceMode::RealTime ? "sim. s per real s" : "steps per frame", &value, 0.0, 0.0,
                        "%.4g");
+    wrapped_tooltip(pace.mode == PaceMode::RealTime
+                        ? "How much simulated time passes in one second on the clock: 0.1 shows a tenth of a "
+                          "second of the scene each second (ten times slower than real). Only how fast it is "
+                          "shown: the physics is the same. Preset key: view.pace."
+                        : "Steps of the simulation per frame drawn.");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       if (value > 0.0) {
         pace.value = value;
         pace_changed = true;
+        if (state.notice.rfind("pace: ", 0) == 0) state.notice.clear();  // its cause is fixed
       } else {
         state.notice = "pace: " + std::to_string(value) + " is not allowed; it must be greater than 0";
         state.notice_is_error = true;

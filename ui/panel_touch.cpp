@@ -58,7 +58,7 @@ void touch_panel(PanelContext& c) {
 
   ImGui::Separator();
   if (state.selected) {
-    if (ImGui::Button("Delete the selected")) c.send(DeleteBody{++state.last_touch_request, *state.selected});
+    if (ImGui::Button("Delete the selected")) c.send(DeleteBody{ui::next_touch_request(state), *state.selected});
     ImGui::SameLine();
     ImGui::TextDisabled("particle %llu", static_cast<unsigned long long>(*state.selected));
   } else {

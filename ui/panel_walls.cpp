@@ -94,14 +94,14 @@ void walls_panel(PanelContext& c) {
   }
   // [Voxel-beams]: bond properties apply to the bonds the scene has (they are made when it is built), and
   // the frictional floor. Fields from the preset tables, like every panel.
-  if (ImGui::TreeNode("bonds ([Voxel-beams])")) {
-    ImGui::TextDisabled("made when the scene is built (create, list, touch tolerance: in the preset)");
+  if (ImGui::TreeNode("beam bonds")) {
+    note("made when the scene is built (create, list, touch tolerance: in the preset)");
     for (const auto& f : bonds_schema())
       if (f.key != "create" && f.key != "list" && f.key != "touch_tolerance")
         changed |= edit_field(f, p.bonds, "bonds", editor);
     ImGui::TreePop();
   }
-  if (ImGui::TreeNode("floor with friction ([Voxel-beams])")) {
+  if (ImGui::TreeNode("floor with friction")) {
     for (const auto& f : floor_schema()) changed |= edit_field(f, p.floor, "floor", editor);
     ImGui::TreePop();
   }

@@ -2,17 +2,35 @@
 
 #include <imgui.h>
 
-namespace lodestone::ui {
+#include <algorithm>
 
-void draw_panels(PanelContext& c) {
+namespace lodestone::ui {
+namespace {
+
+// The side bar: as tall as the window, its width dragged at its right edge (kept in UiState), hidden with Tab.
+void side_bar(PanelContext& c) {
   const ImGuiIO& io = ImGui::GetIO();
-  const float width = kSidebarWidth;
+  UiState& state = c.state;
+  if (state.sidebar_hidden) {
+    ImGui::SetNextWindowPos(ImVec2(6.0f, 6.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.8f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
+    if (ImGui::Begin("side bar hidden", nullptr, flags)) {
+      if (ImGui::Button("Show panels (Tab)")) state.sidebar_hidden = false;
+    }
+    ImGui::End();
+    return;
+  }
+  const float most = std::max(kSidebarMinWidth, std::min(kSidebarMaxWidth, 0.6f * io.DisplaySize.x));
+  state.sidebar_width = std::clamp(state.sidebar_width, kSidebarMinWidth, most);
   ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(state.sidebar_width, io.DisplaySize.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kSidebarMinWidth, io.DisplaySize.y), ImVec2(most, io.DisplaySize.y));
   ImGui::SetNextWindowBgAlpha(0.92f);
-  if (ImGui::Begin("Lodestone", nullptr,
-                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse)) {
-    ImGui::PushItemWidth(-170.0f);  // room for labels on the right
+  if (ImGui::Begin("Lodestone", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse)) {
+    // Labels take the right part of each row: a third of the side bar, at least 150 px.
+    ImGui::PushItemWidth(-std::max(150.0f, 0.4f * ImGui::GetWindowWidth()));
     run_panel(c);
     if (ImGui::CollapsingHeader("View")) view_panel(c);
     if (ImGui::CollapsingHeader("Field", ImGuiTreeNodeFlags_DefaultOpen)) field_panel(c);
@@ -23,13 +41,23 @@ void draw_panels(PanelContext& c) {
     if (ImGui::CollapsingHeader("Presets")) presets_panel(c);
     if (ImGui::CollapsingHeader("Export")) export_panel(c);
     ImGui::PopItemWidth();
+    // A drag of the right edge resizes the window: keep its width for the next frame and the camera.
+    state.sidebar_width = ImGui::GetWindowWidth();
   }
   ImGui::End();
+}
+
+}  // namespace
+
+void draw_panels(PanelContext& c) {
+  side_bar(c);
   plots_window(c);
   inspector_window(c);
   overlays(c);
   field_view_legend(c);
   update_field_view(c.state, c.snapshot, c.send, ImGui::GetTime());
+  confirmation_popup(c);
+  help_windows(c);
 }
 
 }  // namespace lodestone::ui

@@ -6,18 +6,25 @@
 #include "ui/field_editor.hpp"
 #include "ui/ui_state.hpp"
 
+#include <imgui.h>
+
+#include <string>
+#include <utility>
+
 namespace lodestone::ui {
 
-// Width of the side bar [logical pixels]; the 3-D view is centred on the rest of the window.
+// Width of the side bar [logical pixels] at start (UiState::sidebar_width: dragged at its right edge, hidden with
+// Tab), and its limits; the 3-D view is centred on the rest of the window.
 inline constexpr float kSidebarWidth = 380.0f;
+inline constexpr float kSidebarMinWidth = 300.0f;
+inline constexpr float kSidebarMaxWidth = 720.0f;
 
 struct PanelContext {
   const Snapshot& snapshot;
   UiState& state;
   const CommandSink& send;
   const render::SceneRenderer& renderer;
-  float framebuffer_scale = 1.0f;    // framebuffer pixels per logical pixel
-  bool plots_open_at_start = false;  // the Plots window's first state (desktop --plots); collapsed otherwise
+  float framebuffer_scale = 1.0f;  // framebuffer pixels per logical pixel
 };
 
 // Everything: the side bar (run, view, field, contact, walls, magnetics, presets, export), the plots,
@@ -26,6 +33,11 @@ void draw_panels(PanelContext& context);
 
 // [SECTION] one function per panel (panel_*.cpp)
 void run_panel(PanelContext& context);
+// The Run panel's time slider, replay and stepping controls, and the ways back after a failed check
+// (panel_history.cpp); the dialog for an edit held for confirmation.
+void history_controls(PanelContext& context);
+void recovery_controls(PanelContext& context);
+void confirmation_popup(PanelContext& context);
 void view_panel(PanelContext& context);
 void field_panel(PanelContext& context);
 void contact_panel(PanelContext& context);
@@ -40,6 +52,23 @@ void export_panel(PanelContext& context);
 void plots_window(PanelContext& context);
 void inspector_window(PanelContext& context);
 void overlays(PanelContext& context);
+// The status line at the bottom of the 3-D view (the last notice; a success fades after a few seconds, a
+// refusal stays until its cause is fixed, Reset or dismissed) and the "press space to start" hint of a scene
+// that opens paused (ui/status_line.cpp).
+void status_line(PanelContext& context);
+void start_hint(PanelContext& context);
+// Where the status line sits [logical pixels]: bottom left of the 3-D view, clear of the legend (bottom
+// right) and the Plots window (top right).
+ImVec4 status_line_rect(const UiState& state, ImVec2 display);
+// The Run panel's top (ui/scene_summary.cpp): the description's plain part, its research detail under "For
+// researchers" (a description's text after "For researchers:"), and Reset / Revert to preset.
+std::pair<std::string, std::string> split_description(const std::string& description);
+void scene_summary(PanelContext& context);
+void reset_buttons(PanelContext& context);
+// F1 / Help > Controls: every mouse and key control; Help > About: version, build date, contact laws.
+void help_windows(PanelContext& context);
+std::string version_text();       // "Lodestone 0.1.0, built Nov 27 2026 03:00:00"
+std::string contact_laws_text();  // the contact laws this build has: "linear, hertz_mindlin, ..."
 
 // The editor context for the GUI's scene copy.
 inline EditorContext editor_context(UiState& state) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -39,6 +40,9 @@ std::string check_record_settings(const RecordSettings& s) {
                std::to_string(value + 1);
     }
   }
+  if (!(s.simulated_per_movie_second >= 0.0))
+    return "simulated time per movie second " + std::to_string(s.simulated_per_movie_second) +
+           ": allowed 0 (every frame drawn) or more";
   const std::filesystem::path directory = path.parent_path();
   if (!directory.empty() && !std::filesystem::is_directory(directory))
     return "movie file '" + s.path + "': the folder '" + directory.string() + "' does not exist";
@@ -58,6 +62,21 @@ std::pair<int, int> record_frame_size(const RecordSettings& s, int view_width, i
   const bool even = record_format_of(s.path) == RecordFormat::Mp4;
   auto fit = [even](int side) { return std::max(even ? side - side % 2 : side, kMinRecordSide); };
   return {fit(view_width), fit(view_height)};
+}
+
+int frames_due(const RecordSettings& settings, double time, std::optional<double>& last_taken) {
+  if (settings.simulated_per_movie_second <= 0.0) return 1;
+  if (!last_taken || time < *last_taken) {  // the first frame, or the run was reset
+    last_taken = time;
+    return 1;
+  }
+  const double per_frame = settings.simulated_per_movie_second / static_cast<double>(settings.fps);
+  const double due = std::floor((time - *last_taken) / per_frame);
+  if (due < 1.0) return 0;
+  // At most a second of movie at once (a long jump, e.g. stepping while paused, is not a minute of stills).
+  const int copies = static_cast<int>(std::min(due, static_cast<double>(settings.fps)));
+  *last_taken += due * per_frame;
+  return copies;
 }
 
 }  // namespace lodestone::ui

@@ -19,7 +19,19 @@ struct RecordSettings {
   int fps = 30;                    // playback frame rate [frames/s], 1..240
   int width = 0, height = 0;       // frame size [px]; 0 and 0: the 3-D view's size
   bool scene_only = true;          // the 3-D view without the panels (cropped right of the side bar)
+  // What a movie of the 3-D view carries over the scene: a title (top left, none when empty), the simulated
+  // time and the colour legend (bottom).
+  std::string title;
+  bool show_time_and_legend = true;
+  // Simulated seconds per second of the movie (0: every frame the window draws): frames are taken when the
+  // simulated time has moved on by this / fps, so that playback speed means something.
+  double simulated_per_movie_second = 0.0;
 };
+
+// How many copies of the current frame a movie paced in simulated time takes (0 or more), given the
+// simulated time now and of the last frame taken (updated); every drawn frame counts once when unpaced. A
+// jump back in time (a reset) starts the count again.
+int frames_due(const RecordSettings& settings, double simulated_time, std::optional<double>& last_taken);
 
 inline constexpr int kMinRecordFps = 1, kMaxRecordFps = 240;
 inline constexpr int kMinRecordSide = 16, kMaxRecordSide = 8192;

@@ -1,19 +1,28 @@
 #include "ui/ui_state.hpp"
 
 #include "engine/io/export_frames.hpp"
+#include "ui/preset_view.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
 namespace lodestone::ui {
 
-void History::clear() {
-  *this = History{};
+void PlotHistory::clear() {
+  *this = PlotHistory{};
 }
 
-void History::add(const Snapshot& s) {
+void PlotHistory::add(const Snapshot& s) {
   if (s.step == last_step) return;
-  if (s.step < last_step) clear();  // reset or a new scene
+  if (s.step < last_step) {  // a rewind, a reset or a new scene: the plots go back with the run
+    const size_t keep =
+        static_cast<size_t>(std::lower_bound(time.begin(), time.end(), static_cast<float>(s.time)) - time.begin());
+    for (std::vector<float>* series :
+         {&time, &alignment, &kinetic, &potential, &balance, &contacts, &mean_cluster_size})
+      series->resize(std::min(keep, series->size()));
+    if (time.empty()) clear();
+    skipped = stride - 1;  // this snapshot is kept
+  }
   last_step = s.step;
   if (++skipped < stride) return;
   skipped = 0;
@@ -42,10 +51,12 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
     state.adopted_revision = s.scene_revision;
     state.field_errors.clear();
     if (s.scene) {
-      const std::string text = preset_to_json(*s.scene).dump();
+      const std::string text = document_text(*s.scene);
       if (s.scene_loads != state.saved_load) {  // a scene just loaded: as its file has it
         state.saved_load = s.scene_loads;
         state.saved_json = text;
+        state.as_loaded = s.scene;
+        state.as_loaded_source = s.scene_source;
       }
       state.unsaved = text != state.saved_json;
     }
@@ -53,13 +64,21 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
   if (s.message_revision != state.seen_message_revision) {
     state.seen_message_revision = s.message_revision;
     state.notice = s.message;
-    state.notice_is_error = true;
+    state.notice_is_error = s.message_is_error;
+    state.notice_from_refusal = s.message_is_error;
+    state.refused_edit = s.acknowledged_edit;
+  } else if (state.notice_from_refusal && s.acknowledged_edit == state.last_edit_id && s.health.ok &&
+             s.acknowledged_edit > state.refused_edit) {
+    // A later edit was accepted and the run is healthy: the refusal's cause is gone.
+    state.notice.clear();
+    state.notice_from_refusal = false;
   }
-  if (s.touch_request != state.seen_touch_request) {
-    state.seen_touch_request = s.touch_request;
-    state.notice = s.touch_reply;
-    state.notice_is_error = s.touch_refused;
+  if (s.reply.request == state.last_touch_request && state.last_touch_request != state.seen_touch_request) {
+    state.seen_touch_request = state.last_touch_request;
+    state.notice = s.reply.text;
+    state.notice_is_error = !s.reply.ok;
   }
+  state.pace = s.pace;
   finish_export(state, s);
   state.history.add(s);
   if (state.selected && s.particles.index_of(*state.selected) < 0) state.selected.reset();
@@ -73,6 +92,7 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
   try {
     Preset preset = load_preset_file(path);
     send(LoadScene{std::move(preset), path});
+    ++state.loads_sent;
     state.notice = "loaded " + path;
     state.notice_is_error = false;
     state.history.clear();
@@ -83,11 +103,19 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
   }
 }
 
+std::string document_text(const Preset& document) {
+  json j = preset_to_json(document);
+  j.erase("view");
+  return j.dump();
+}
+
 void save_preset(UiState& state, const std::string& path) {
   try {
-    const Preset& document = state.document ? *state.document : state.edited;
+    Preset document = state.document ? *state.document : state.edited;
+    document.view = current_view(state);
+    document.run.real_time_factor = 0.0;  // the pace is view.pace now
     save_preset_file(document, path);
-    state.saved_json = preset_to_json(document).dump();
+    state.saved_json = document_text(document);
     state.unsaved = false;
     state.notice = "saved " + path;
     state.notice_is_error = false;

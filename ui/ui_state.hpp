@@ -20,7 +20,7 @@ namespace lodestone::ui {
 using CommandSink = std::function<void(Command)>;
 
 // Time series for the plots, thinned by half whenever it fills up (the whole run stays visible).
-struct History {
+struct PlotHistory {
   static constexpr size_t kCapacity = 2000;
   std::vector<float> time, alignment, kinetic, potential, balance, contacts;
   std::vector<float> mean_cluster_size;  // S(t) of [Dominik-Nubold] eq. 17
@@ -79,7 +79,7 @@ struct UiState {
   std::uint64_t last_edit_id = 0;                   // ApplyParameters sent
   std::map<std::string, std::string> field_errors;  // refused typed values, by field id
   render::ViewOptions view;
-  History history;
+  PlotHistory history;
   std::optional<std::uint64_t> selected;
   std::vector<PresetEntry> presets;
   std::string preset_directory;
@@ -105,15 +105,43 @@ struct UiState {
   bool screenshot_requested = false;  // the view saves the next frame it draws, then clears this
   std::string notice;                 // last message for the user (refusal, save or export result)
   bool notice_is_error = false;
+  bool notice_from_refusal = false;  // a refused command's message: cleared once a later edit is accepted
+  std::uint64_t refused_edit = 0;    // the last edit acknowledged when that message came
+  std::string notice_shown;          // the notice the status line shows, and since when [ImGui time, s]
+  double notice_since = 0.0;
   std::uint64_t seen_message_revision = 0;
   float frames_per_second = 0.0f;
   TouchTool touch;
   FieldViewTool field_view;
-  // Touch commands with an answer (DeleteBody, AddParticle, ...; the remote's too): the last sent, the last
-  // answer shown as the notice.
+  // Commands answered in Snapshot::reply carry a request id from one count (the panels' and the remote's).
+  // Touches (DeleteBody, AddParticle, ...; the remote's too): the last sent, and the last answer shown as the
+  // notice.
+  std::uint64_t last_request_id = 0;
   std::uint64_t last_touch_request = 0;
   std::uint64_t seen_touch_request = 0;
-};
+
+  // Run panel time controls (panel_history.cpp)
+  std::optional<int> scrub_index;           // the time slider's position while it is dragged
+  bool scrub_resume = false;                // the run was running when the drag began
+  int step_count = 100;                     // "Steps" button
+  std::string step_span = "1 ms";           // "Advance" button, simulated time
+  std::string go_back_span;                 // "Go back by" after a failed check ("" until one)
+  std::uint64_t answered_confirmation = 0;  // the held edit the user answered (applied or cancelled)
+
+  // [SECTION] the view around the scene (ui/preset_view.hpp)
+  // The side bar: its width [logical pixels] (dragged at its right edge), and hidden with Tab.
+  float sidebar_width = 380.0f;
+  bool sidebar_hidden = false;
+  // A scene's `view` applies once per load (Snapshot::scene_loads); the preset as it was loaded, for
+  // "Revert to preset".
+  std::uint64_t view_applied_load = 0;
+  std::shared_ptr<const Preset> as_loaded;
+  std::string as_loaded_source;
+  std::optional<bool> plots_open_request;  // the Plots window opens (true) or collapses on the next frame
+  bool plots_open = false;                 // the Plots window is open (not collapsed) now
+  // The camera: asked of the 3-D view (F, Shift+F, the View panel, the remote verb `frame`), and its angles
+  // as the view last drew them [deg], which a save writes into the preset's view.
+  enum class CameraRequest { None, Load, FrameAll, FrameSelection };
 
 // Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
 // (and the scene moved on or the settings changed); `now` [s] is the GUI clock.
@@ -122,6 +150,28 @@ void update_field_view(UiState& state, const Snapshot& snapshot, const CommandSi
 // The command that adds what the touch tool is set to at `point` [m] (a copy of the selected particle, a
 // sphere, a bar or a cube magnet), or nothing with a notice saying why (no particle selected).
 std::optional<Command> add_command(UiState& state, const Vec3& point);
+  CameraRequest camera_request = CameraRequest::None;
+  bool camera_follows = true;  // the camera keeps the particles in view until the user moves it
+  float camera_yaw_degrees = -70.0f, camera_pitch_degrees = 22.0f;
+  SetPace pace;                    // as the simulation thread runs it (adopted from the snapshot), for a save
+  std::string legend_title;        // what the colours mean now (the renderer's legend), for the remote verb `view`
+  std::uint64_t frames_drawn = 0;  // by the window, counted for the remote verb sync
+  std::uint64_t loads_sent = 0;    // LoadScene commands sent (load_preset, Revert to preset)
+  bool help_open = false;          // F1: the controls
+  bool about_open = false;         // Help > About
+};
+
+// A request id for a touch command: its answer becomes the notice.
+inline std::uint64_t next_touch_request(UiState& state) {
+  return state.last_touch_request = ++state.last_request_id;
+}
+// Width of the side bar now: 0 while hidden.
+inline float sidebar_extent(const UiState& state) {
+  return state.sidebar_hidden ? 0.0f : state.sidebar_width;
+}
+// The scene document as compared for unsaved changes: the view section left out (moving the camera is not
+// an unsaved change of the scene).
+std::string document_text(const Preset& document);
 
 // Brings the GUI copy in step with a new snapshot: the scene parameters (once all edits are
 // acknowledged), the plot history, and refusal messages.

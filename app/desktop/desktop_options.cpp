@@ -1,5 +1,8 @@
 #include "app/desktop/desktop_options.hpp"
 
+#include "ui/controls.hpp"
+#include "ui/panels.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -8,14 +11,22 @@
 
 namespace lodestone::desktop {
 
+bool asks_for_help_or_version(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h" || a == "--version") return true;
+  }
+  return false;
+}
+
 std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& o) {
   CLI::App app{
       "lodestone: interactive simulator of magnetic granular matter.\n"
       "Without PRESET it opens the built-in default scene."};
+  app.set_version_flag("--version", ui::version_text());
   app.footer(
-      "Mouse: drag to rotate, wheel to zoom, right-drag or shift-drag to pan, click a sphere to inspect it,\n"
-      "double-click to focus on it. Keys: space run/pause, R reset the view, Esc clear the selection.\n"
-      "Scripted: lodestone --preset P --frames N --screenshot out.png renders N frames, saves the window\n"
+      "Controls (also in the app: F1):\n" + ui::controls_text() +
+      "\nScripted: lodestone --preset P --frames N --screenshot out.png renders N frames, saves the window\n"
       "and exits (works under Xvfb). --record movie.mp4 --frames N records N frames and exits. --benchmark S prints "
       "frames/s and steps/s after S seconds.");
   std::string positional, named, size = "1280x800", camera, record_size;
@@ -27,10 +38,21 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
                  "Threads of the physics engine (default: the hardware threads minus one, which the software "
                  "renderer and the window use; at least 1)")
       ->check(CLI::Range(1, 256));
+  app.add_option("--history-mib", o.history_mib,
+                 "Memory kept for going back in the run (time slider, rewind, undo) in MiB; older moments are "
+                 "thinned out beyond it (default 512)")
+      ->check(CLI::Range(8, 1 << 20));
   app.add_option("--size", size, "Window size WIDTHxHEIGHT in logical pixels");
-  app.add_option("--camera", camera, "Camera angles YAW,PITCH in degrees (default -70,22)");
-  app.add_option("--color", o.color_mode, "Colour spheres by: alignment, moment, speed, contacts, cluster")
-      ->check(CLI::IsMember({"alignment", "moment", "speed", "contacts", "cluster"}));
+  app.add_option("--camera", camera, "Camera angles YAW,PITCH in degrees (default: the preset's view, -70,22)");
+  std::string frame = "particles";
+  app.add_option("--frame", frame,
+                 "What the camera frames when a scene loads: particles (default; it follows them while they "
+                 "move, until you move the view) or box (the whole box, still)")
+      ->check(CLI::IsMember({"particles", "box"}));
+  app.add_option("--color", o.color_mode,
+                 "Colour spheres by: alignment, moment, direction, speed, contacts, cluster (default: the preset's "
+                 "view.color_mode)")
+      ->check(CLI::IsMember({"alignment", "moment", "direction", "speed", "contacts", "cluster"}));
   app.add_option("--presets-dir", o.presets_directory, "Directory listed in the Presets panel");
   app.add_flag("--plots", o.open_plots, "Open the Plots window at start (it starts collapsed)");
   app.add_option("--frames", o.frames, "Render this many frames, then save --screenshot and exit")
@@ -42,6 +64,14 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
   app.add_option("--record-fps", o.record.fps, "Playback frame rate of the movie (default 30)")
       ->check(CLI::Range(ui::kMinRecordFps, ui::kMaxRecordFps));
   app.add_option("--record-size", record_size, "Movie frame size WIDTHxHEIGHT in pixels (default: the 3-D view's)");
+  app.add_option("--record-title", o.record.title, "Title painted at the top left of a movie of the 3-D view");
+  bool no_overlay = false;
+  app.add_flag("--record-no-overlay", no_overlay,
+               "Leave the simulated time and the colour legend off a movie of the 3-D view");
+  app.add_option("--record-pace", o.record.simulated_per_movie_second,
+                 "Simulated seconds per second of the movie: frames are taken as the simulated time moves on "
+                 "(default 0: every frame the window draws)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--record-panels", record_panels,
                "Record the whole window with its panels (default: the 3-D view only)");
   app.add_flag("--remote", o.remote,
@@ -54,6 +84,7 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
     if (!positional.empty() && !named.empty() && positional != named)
       throw CLI::ValidationError("PRESET", "give the preset once, as PRESET or --preset");
     o.preset_path = named.empty() ? positional : named;
+    o.frame_box = frame == "box";
     char x = 0;
     std::istringstream in(size);
     if (!(in >> o.width >> x >> o.height) || x != 'x' || o.width < 100 || o.height < 100 || o.width > 16384 ||
@@ -76,6 +107,7 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
       if (o.record.path.empty()) throw CLI::ValidationError("--record-size", "needs --record FILE");
     }
     o.record.scene_only = !record_panels;
+    o.record.show_time_and_legend = !no_overlay;
     if (!o.record.path.empty())
       if (const std::string problem = ui::check_record_settings(o.record); !problem.empty())
         throw CLI::ValidationError("--record", problem);
@@ -83,6 +115,8 @@ std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& 
       throw CLI::ValidationError("--frames", "needs --screenshot FILE or --record FILE to write");
     if (!o.screenshot_path.empty() && o.frames == 0) o.frames = 10;
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "lodestone: " << e.what() << "\nRun with --help for the options.\n";

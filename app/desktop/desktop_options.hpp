@@ -12,9 +12,11 @@ struct DesktopOptions {
   std::string preset_path;          // empty: the built-in default preset
   bool paused = false;              // start paused
   int engine_threads = 0;           // threads of the physics (0: the hardware threads minus one, at least 1)
+  int history_mib = 512;            // memory for the run's history (rewind, the time slider) [MiB]
   int width = 1280, height = 800;   // window size [logical pixels]
   std::optional<float> yaw, pitch;  // camera angles [deg]
-  std::string color_mode;           // "alignment", "moment", "speed", "contacts", "cluster"
+  bool frame_box = false;           // the camera frames the whole box on load (default: the particles)
+  std::string color_mode;           // "alignment", "moment", "direction", "speed", "contacts", "cluster"
   std::string presets_directory;    // listed in the Presets panel
   bool open_plots = false;          // the Plots window starts open (it starts collapsed)
   // Scripted runs (tests, benchmarks): render this many frames, then save a screenshot and exit.
@@ -28,6 +30,8 @@ struct DesktopOptions {
 };
 
 // Returns an exit code when the program should stop (help printed, bad arguments).
+// True when the arguments ask only for --help or --version: answered before Qt starts, so without a display.
+bool asks_for_help_or_version(int argc, char** argv);
 std::optional<int> parse_desktop_options(int argc, char** argv, DesktopOptions& options);
 
 }  // namespace lodestone::desktop

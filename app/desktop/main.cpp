@@ -27,6 +27,12 @@ int main(int argc, char** argv) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     qputenv("LP_NUM_THREADS", QByteArray::number(std::max(1u, cores - 1)));
   }
+  // --help and --version need no window: answered before Qt looks for a display (its platform plugin
+  // aborts without one).
+  if (desktop::asks_for_help_or_version(argc, argv)) {
+    desktop::DesktopOptions options;
+    return desktop::parse_desktop_options(argc, argv, options).value_or(0);
+  }
   // The default surface format must be set before the application object exists.
   bool benchmark = false;
   for (int i = 1; i < argc; ++i) benchmark = benchmark || std::strcmp(argv[i], "--benchmark") == 0;
@@ -67,7 +73,8 @@ int main(int argc, char** argv) {
   try {
     const int hardware = static_cast<int>(std::thread::hardware_concurrency());
     const int engine_threads = options.engine_threads > 0 ? options.engine_threads : std::max(1, hardware - 1);
-    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads);
+    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads,
+                                                    static_cast<std::size_t>(options.history_mib) << 20);
   } catch (const PresetError& e) {
     std::cerr << "lodestone: bad preset: " << source << " " << e.what() << "\n";
     return 2;

@@ -2,10 +2,13 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
+#include <QTimer>
 
 namespace lodestone::desktop {
 namespace {
@@ -13,7 +16,7 @@ constexpr int kRecentFiles = 8;
 }
 
 MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
-    : state_(state), view_(new SceneView(simulation, state, options)) {
+    : simulation_(simulation), state_(state), view_(new SceneView(simulation, state, options)) {
   setWindowTitle("Lodestone[*]");  // [*]: Qt shows "*" while the window is modified (unsaved changes)
   QWidget* container = QWidget::createWindowContainer(view_, this);  // takes ownership of the view
   container->setFocusPolicy(Qt::StrongFocus);
@@ -34,10 +37,33 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
   connect(file, &QMenu::aboutToShow, this,
           [this] { record_action_->setText(state_.recording.active ? "Stop &recording" : "Start &recording..."); });
+  // Edit: undo and redo say what they would change. The keys are the view's (scene_view.cpp), so that a
+  // text field being typed in keeps Ctrl+Z for itself; the menu shows them after a tab.
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  QAction* undo = edit->addAction("Undo", view_, &SceneView::undo);
+  QAction* redo = edit->addAction("Redo", view_, &SceneView::redo);
+  connect(edit, &QMenu::aboutToShow, this, [this, undo, redo] {
+    const Snapshot& s = simulation_.snapshot();
+    const std::string next_undo = s.history ? s.history->next_undo : "",
+                      next_redo = s.history ? s.history->next_redo : "";
+    undo->setText(QString::fromStdString(next_undo.empty() ? "Nothing to undo" : "Undo " + next_undo) + "\tCtrl+Z");
+    redo->setText(QString::fromStdString(next_redo.empty() ? "Nothing to redo" : "Redo " + next_redo) +
+                  "\tCtrl+Shift+Z");
+    undo->setEnabled(!next_undo.empty());
+    redo->setEnabled(!next_redo.empty());
+  });
   QMenu* view = menuBar()->addMenu("&View");
-  view->addAction("&Reset camera", view_, &SceneView::reset_camera);
+  view->addAction("&Reset camera\tR", view_, &SceneView::reset_camera);
+  view->addAction("&Frame all\tF", this, [this] { state_.camera_request = ui::UiState::CameraRequest::FrameAll; });
+  view->addAction("Frame &selection\tShift+F", this,
+                  [this] { state_.camera_request = ui::UiState::CameraRequest::FrameSelection; });
+  view->addAction("Show or hide the side &bar\tTab", this, [this] { state_.sidebar_hidden = !state_.sidebar_hidden; });
   QMenu* help = menuBar()->addMenu("&Help");
+  // The keys are the 3-D view's own (F1 there); the menu shows them without taking them.
+  help->addAction("&Controls\tF1", this, [this] { state_.help_open = true; });
   help->addAction("&About Lodestone", this, &MainWindow::about);
+  // A preset file dropped on the 3-D view opens (after the unsaved-changes question).
+  view_->installEventFilter(this);
   rebuild_recent_menu();
   connect(view_, &SceneView::open_requested, this, [this](const QString& path) {
     if (confirm_discard("loading " + path)) open_path(path);
@@ -147,10 +173,37 @@ void MainWindow::rebuild_recent_menu() {
 }
 
 void MainWindow::about() {
-  QMessageBox::about(this, "About Lodestone",
-                     "<b>Lodestone</b>: an interactive simulator of magnetic granular matter.<br>"
-                     "Contacts (linear spring-dashpot, Hertz-Mindlin), magnetic dipoles, field programs.<br>"
-                     "Physics and sources: docs/physics.md. Preset format: docs/presets.md.");
+  state_.about_open = true;  // an ImGui window inside the view: version, build date, the contact laws
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != view_) return QMainWindow::eventFilter(watched, event);
+  auto preset_path = [](const QMimeData* mime) {
+    if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return QString();
+    const QString path = mime->urls().front().toLocalFile();
+    return path.endsWith(".json", Qt::CaseInsensitive) ? path : QString();
+  };
+  if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove) {
+    auto* drag = static_cast<QDragMoveEvent*>(event);
+    if (!preset_path(drag->mimeData()).isEmpty()) drag->acceptProposedAction();
+    return true;
+  }
+  if (event->type() == QEvent::Drop) {
+    auto* drop = static_cast<QDropEvent*>(event);
+    const QString path = preset_path(drop->mimeData());
+    if (path.isEmpty()) {
+      state_.notice = "not opened: drop one preset file (.json) on the window";
+      state_.notice_is_error = true;
+      return true;
+    }
+    drop->acceptProposedAction();
+    // After the drop returns: the question is a modal dialog.
+    QTimer::singleShot(0, this, [this, path] {
+      if (confirm_discard("opening " + path)) open_path(path);
+    });
+    return true;
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 }  // namespace lodestone::desktop

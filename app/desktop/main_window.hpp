@@ -20,7 +20,8 @@ class MainWindow : public QMainWindow {
   SceneView* view() const { return view_; }
 
  protected:
-  void closeEvent(QCloseEvent* event) override;  // asks before discarding unsaved changes
+  void closeEvent(QCloseEvent* event) override;                // asks before discarding unsaved changes
+  bool eventFilter(QObject* watched, QEvent* event) override;  // a .json preset dropped on the 3-D view
 
  private:
   // True when the scene may be replaced: no unsaved changes, or the user saved or discarded them.
@@ -35,6 +36,7 @@ class MainWindow : public QMainWindow {
   void rebuild_recent_menu();
   void about();
 
+  SimulationThread& simulation_;
   ui::UiState& state_;
   SceneView* view_;
   QMenu* recent_menu_ = nullptr;

@@ -1,8 +1,10 @@
 #include "app/desktop/remote_control.hpp"
 
+#include "app/desktop/remote_view.hpp"
 #include "engine/io/field_probe.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/io/preset_io.hpp"
+#include "engine/io/units.hpp"
 
 #include <QSocketNotifier>
 #include <QTimer>
@@ -22,13 +24,11 @@ RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, u
       state_(state),
       send_(std::move(send)),
       notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)),
-      field_poll_(new QTimer(this)),
-      touch_poll_(new QTimer(this)) {
+      poll_(new QTimer(this)) {
   connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
-  field_poll_->setInterval(2);
-  connect(field_poll_, &QTimer::timeout, this, &RemoteControl::answer_field);
-  touch_poll_->setInterval(2);
-  connect(touch_poll_, &QTimer::timeout, this, &RemoteControl::answer_touch);
+  poll_->setInterval(2);
+  connect(poll_, &QTimer::timeout, this, &RemoteControl::poll);
+  poll_->start();
 }
 
 void RemoteControl::read_input() {
@@ -43,52 +43,57 @@ void RemoteControl::read_input() {
 }
 
 void RemoteControl::execute_pending() {
-  for (size_t end; !awaiting_field_ && !awaiting_touch_ && (end = pending_.find('\n')) != std::string::npos;) {
+  for (size_t end; !waiting_ && (end = pending_.find('\n')) != std::string::npos;) {
     const std::string line = pending_.substr(0, end);
     pending_.erase(0, end + 1);
     execute(line);
   }
 }
 
-void RemoteControl::answer_field() {
+void RemoteControl::poll() {
   simulation_.update_snapshot();
-  const Snapshot& s = simulation_.snapshot();
-  if (s.field_request < field_request_ || !s.field_values || s.field_values->field.empty()) return;
-  const Vec3& b = s.field_values->field.front();
-  std::string reply = "field";
-  for (int a = 0; a < 3; ++a) {
-    reply += ' ';
-    append_shortest(reply, b[a]);
+  ui::adopt_snapshot(state_, simulation_.snapshot());  // as a frame would: `get` and `set` see the values in force
+  report_stop();
+  if (waiting_ && waiting_(simulation_.snapshot())) {
+    std::fflush(stdout);
+    waiting_ = nullptr;
+    execute_pending();
   }
-  std::printf("%s\n", reply.c_str());
-  std::fflush(stdout);
-  field_poll_->stop();
-  awaiting_field_ = false;
-  execute_pending();
 }
 
-void RemoteControl::answer_touch() {
-  simulation_.update_snapshot();
+void RemoteControl::report_stop() {
   const Snapshot& s = simulation_.snapshot();
-  if (s.touch_request < touch_request_) return;
-  ui::adopt_snapshot(state_, s);  // the document with the touch in its timeline, for a save that follows
-  if (s.touch_refused)
-    std::printf("refused: %s: %s\n", touch_line_.c_str(), s.touch_reply.c_str());
-  else
-    std::printf("ok %s\n", s.touch_reply.c_str());
+  if (s.health.ok) {
+    reported_stop_.clear();
+    return;
+  }
+  const std::string key = std::to_string(s.step) + s.health.message;
+  if (key == reported_stop_) return;
+  reported_stop_ = key;
+  std::printf("stopped: %s\n", s.health.message.c_str());
   std::fflush(stdout);
-  touch_poll_->stop();
-  awaiting_touch_ = false;
-  execute_pending();
+}
+
+void RemoteControl::await_reply(std::uint64_t request, std::function<void(const Reply&)> print) {
+  waiting_ = [request, print = std::move(print)](const Snapshot& s) {
+    if (s.reply.request != request) return false;
+    print(s.reply);
+    return true;
+  };
 }
 
 template <class TouchCommand>
 void RemoteControl::send_touch(TouchCommand command, const std::string& line) {
-  command.request = touch_request_ = ++state_.last_touch_request;  // one count with the panels' touches
-  touch_line_ = line;
+  // One count with the panels' touches, so that the window shows the answer as a notice too.
+  command.request = ui::next_touch_request(state_);
+  const std::uint64_t request = command.request;
   send_(std::move(command));
-  awaiting_touch_ = true;
-  touch_poll_->start();
+  await_reply(request, [line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok %s\n", r.text.c_str());
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
 }
 
 namespace {
@@ -154,9 +159,22 @@ void RemoteControl::set_lid(const std::string& argument) {
     edited.pressure.method = PressureMethod::Lid;
     edited.pressure.pressure = pressure;
   }
+  send_edit(std::move(edited), "lid " + argument, "lid " + argument);
+}
+
+void RemoteControl::send_edit(Preset edited, const std::string& done, const std::string& line) {
   validate_preset(edited);
   state_.edited = std::move(edited);
-  ui::send_parameters(state_, send_);
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(ApplyParameters{state_.edited, ++state_.last_edit_id, false, request});
+  await_reply(request, [done, line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok %s\n", done.c_str());
+    else if (r.text.rfind("confirm: ", 0) == 0)
+      std::printf("%s (send 'confirm' to apply it)\n", r.text.c_str());
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
 }
 
 void RemoteControl::execute(const std::string& line) {
@@ -182,10 +200,18 @@ void RemoteControl::execute(const std::string& line) {
       json document = preset_to_json(state_.edited);
       set_json_path(document, path, value, "$");
       Preset edited = preset_from_json(document);  // the schema's checks: field, value, what is allowed
-      validate_preset(edited);
-      state_.edited = std::move(edited);
-      ui::send_parameters(state_, send_);
-      std::printf("ok set %s\n", path.c_str());
+      send_edit(std::move(edited), "set " + path, line);
+    } else if (verb == "confirm") {
+      const Snapshot& s = simulation_.snapshot();
+      if (!s.confirmation) return refuse("no edit is waiting for confirmation");
+      const std::uint64_t request = ++state_.last_request_id;
+      send_(ApplyParameters{s.confirmation->preset, ++state_.last_edit_id, true, request});
+      await_reply(request, [line](const Reply& r) {
+        if (r.ok)
+          std::printf("ok confirm\n");
+        else
+          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+      });
     } else if (verb == "get") {
       json document = preset_to_json(state_.edited);
       std::printf("value %s %s\n", rest.c_str(), json_at_path(document, rest, "$").dump().c_str());
@@ -195,11 +221,81 @@ void RemoteControl::execute(const std::string& line) {
     } else if (verb == "reset") {
       send_(ResetScene{});
       std::printf("ok reset\n");
-    } else if (verb == "step") {
-      const int steps = rest.empty() ? 1 : std::stoi(rest);
-      if (steps < 1) return refuse("steps " + rest + ": allowed 1 or more");
-      send_(StepOnce{steps});
-      std::printf("ok step %d\n", steps);
+    } else if (verb == "step" || verb == "advance") {
+      StepOnce step{1, 0.0, ++state_.last_request_id};
+      if (verb == "step") {
+        std::size_t used = 0;
+        const long long steps = rest.empty() ? 1 : std::stoll(rest, &used);
+        if (!rest.empty() && used != rest.size()) return refuse("steps '" + rest + "': allowed a whole number");
+        if (steps < 1 || steps > 1000000000) return refuse("steps " + rest + ": allowed 1 to 1000000000");
+        step.steps = static_cast<int>(steps);
+      } else {
+        std::string error;
+        if (!parse_quantity_or_si(rest, Quantity::Time, step.seconds, error) || !(step.seconds > 0.0))
+          return refuse("time '" + rest + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" +
+                        (error.empty() ? "" : "; " + error));
+      }
+      send_(step);
+      await_reply(step.request, [verb, line](const Reply& r) {
+        if (r.ok)
+          std::printf("ok %s %s\n", verb.c_str(), r.text.substr(r.text.find(' ') + 1).c_str());
+        else
+          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+      });
+    } else if (verb == "hash") {
+      const std::uint64_t request = ++state_.last_request_id;
+      send_(HashState{request});
+      await_reply(request, [](const Reply& r) { std::printf("hash %s\n", r.text.c_str()); });
+    } else if (verb == "history") {
+      const std::uint64_t request = ++state_.last_request_id;
+      send_(HashState{request});  // any answered command: the snapshot carrying it is up to date
+      waiting_ = [request](const Snapshot& s) {
+        if (s.reply.request != request) return false;
+        if (!s.history || s.history->steps.empty()) {
+          std::printf("history none\n");
+          return true;
+        }
+        const HistorySummary& h = *s.history;
+        std::printf("history %lld %lld now=%lld head=%lld points=%zu memory=%.1fMiB budget=%.0fMiB\n",
+                    static_cast<long long>(h.steps.front()), static_cast<long long>(h.steps.back()),
+                    static_cast<long long>(s.step), static_cast<long long>(h.head_step), h.steps.size(),
+                    static_cast<double>(h.bytes) / (1 << 20), static_cast<double>(h.budget) / (1 << 20));
+        return true;
+      };
+    } else if (verb == "rewind") {
+      std::size_t used = 0;
+      const long long target = std::stoll(rest, &used);
+      if (used != rest.size()) return refuse("step '" + rest + "': allowed a whole number");
+      const std::uint64_t request = ++state_.last_request_id;
+      send_(Rewind{target, false, request});
+      await_reply(request, [line, target](const Reply& r) {
+        if (r.ok)
+          std::printf("ok rewind %lld %s\n", target, r.text.c_str());
+        else
+          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+      });
+    } else if (verb == "undo" || verb == "redo" || verb == "recover") {
+      const std::uint64_t request = ++state_.last_request_id;
+      if (verb == "undo")
+        send_(Undo{request});
+      else if (verb == "redo")
+        send_(Redo{request});
+      else
+        send_(GoBack{0.0, request});
+      await_reply(request, [](const Reply& r) { std::printf(r.ok ? "%s\n" : "refused: %s\n", r.text.c_str()); });
+    } else if (verb == "back") {
+      GoBack back{0.0, ++state_.last_request_id};
+      std::string error;
+      if (!parse_quantity_or_si(rest, Quantity::Time, back.seconds, error) || !(back.seconds > 0.0))
+        return refuse("time '" + rest + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" +
+                      (error.empty() ? "" : "; " + error));
+      send_(back);
+      await_reply(back.request, [line](const Reply& r) {
+        if (r.ok)
+          std::printf("ok back %s\n", r.text.c_str());
+        else
+          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+      });
     } else if (verb == "load") {
       ui::load_preset(state_, rest, send_);
       if (state_.notice_is_error) return refuse(state_.notice);
@@ -223,9 +319,19 @@ void RemoteControl::execute(const std::string& line) {
       const bool exact = !words.empty() && words.back() == "exact";
       if (exact) words.pop_back();
       const Vec3 x = parse_point(words, "field-at");  // FieldInputError: refused below
-      send_(EvaluateField{++field_request_, {x}, exact});
-      awaiting_field_ = true;
-      field_poll_->start();
+      const std::uint64_t request = ++field_request_;
+      send_(EvaluateField{request, {x}, exact});
+      waiting_ = [request](const Snapshot& s) {
+        if (s.field_request < request || !s.field_values || s.field_values->field.empty()) return false;
+        const Vec3& b = s.field_values->field.front();
+        std::string reply = "field";
+        for (int a = 0; a < 3; ++a) {
+          reply += ' ';
+          append_shortest(reply, b[a]);
+        }
+        std::printf("%s\n", reply.c_str());
+        return true;
+      };
     } else if (verb == "drag") {
       std::istringstream words_in(rest);
       std::vector<std::string> words;
@@ -264,15 +370,28 @@ void RemoteControl::execute(const std::string& line) {
     } else if (verb == "lid") {
       if (rest.empty()) return refuse("usage: lid PRESSURE | off (PRESSURE with units: 0.5 atm, 2 bar, 500 Pa)");
       set_lid(rest);
-      std::printf("ok lid %s\n", rest.c_str());
     } else if (verb == "quit") {
       std::printf("ok quit\n");
       std::fflush(stdout);
       emit quit_requested();
+    } else if (verb == "sync") {
+      // Answers once the window shows everything sent so far: loads arrived and their view applied, two
+      // frames drawn since (app/desktop/remote_view.hpp).
+      const std::uint64_t frames = state_.frames_drawn + 2;
+      waiting_ = [this, frames](const Snapshot& s) {
+        if (state_.frames_drawn < frames || s.scene_loads != 1 + state_.loads_sent ||
+            state_.view_applied_load != s.scene_loads)
+          return false;
+        std::printf("ok sync\n");
+        return true;
+      };
+    } else if (execute_view_verb(verb, rest, line, simulation_.snapshot(), state_)) {
+      // view, color, frame, select, sidebar, help, about (app/desktop/remote_view.hpp)
     } else {
       refuse("unknown command '" + verb +
-             "'; commands: set, get, run, pause, reset, step, load, save, status, field-at, drag, release, "
-             "add, delete, lid, quit");
+             "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
+             "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, view, color, frame, select, sidebar, help, "
+             "about, quit");
     }
   } catch (const PresetError& e) {
     refuse(e.what());

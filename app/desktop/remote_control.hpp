@@ -4,9 +4,25 @@
 // save, run, pause, reset as the buttons do). For scripted sessions such as the soak test
 // (scripts/soak.sh, docs/reliability.md). Replies go to standard output, one line each:
 //
-//   set PATH VALUE   a preset field by its dotted path, VALUE as JSON ("25 mT", 0.3, [0, 1, 0])
+//   set PATH VALUE   a preset field by its dotted path, VALUE as JSON ("25 mT", 0.3, [0, 1, 0]); answers
+//                    "ok set PATH" once applied, or "confirm: WHAT (send 'confirm' to apply it)" for an edit
+//                    the panels would ask about (a field far beyond any magnet, a collapsing time step, an
+//                    edit at a rewound step that drops the run after it)
+//   confirm          applies the edit waiting for confirmation
 //   get PATH         prints "value PATH VALUE", the value in force (as a preset file writes it)
-//   run | pause | reset | step N
+//   run | pause | reset
+//   step N           pauses, runs N steps and then answers "ok step N now S" (S: the step reached)
+//   advance TIME     the same by simulated time ("2 ms"): "ok advance STEPS now S"
+//   hash             "hash HEX": 64-bit hash of every particle's position, velocity and orientation in id
+//                    order (engine/core/state_hash.hpp), to compare two states exactly
+//   history          "history FIRST LAST now=S head=H points=N memory=..MiB budget=..MiB": the first and
+//                    last kept step of the run's history (docs/history.md)
+//   rewind STEP      restores the exact state at STEP (from FIRST to the furthest step reached):
+//                    "ok rewind STEP now STEP"
+//   undo | redo      "undone: WHAT" / "redone: WHAT", or "refused: nothing to undo" ("... redo")
+//   recover          after a failed check: back to before the last edit, undoing it ("undone: WHAT")
+//   back TIME        back by simulated time to a kept point: "ok back now S"
+//   (a failed check prints "stopped: MESSAGE" when it happens)
 //   load FILE | save FILE
 //   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N"
 //   field-at X Y Z [exact]
@@ -28,7 +44,12 @@
 //   lid PRESSURE | off
 //                    puts a lid on the box pressed with PRESSURE (with units: "0.5 atm", "2 bar", "500 Pa"; the
 //                    box's open top becomes the lid's wall), changes its pressure, or takes it off
-//                    Each of these is recorded in the scene's timeline and waits for the simulation's answer.
+//                    Each of these is recorded in the scene's timeline and waits for the simulation's answer;
+//                    a refusal prints "refused: <command>: <why>".
+//   sync             answers "ok sync" once the window shows everything sent so far (a load arrived, its view
+//                    applied, two frames drawn); later commands wait for it
+//   view | color KEY | frame [all|selection] | select ID | sidebar show|hide|WIDTH | help | about
+//                    the view: app/desktop/remote_view.hpp
 //   quit             exits (without asking about unsaved changes)
 //
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
@@ -39,6 +60,7 @@
 
 #include <QObject>
 
+#include <functional>
 #include <string>
 
 class QSocketNotifier;
@@ -57,13 +79,15 @@ class RemoteControl : public QObject {
 
  private:
   void read_input();
-  // Executes the whole lines read so far, in order; stops while a field-at waits for its answer.
+  // Executes the whole lines read so far, in order; stops while a command waits for its answer.
   void execute_pending();
   void execute(const std::string& line);
-  // Prints the answer of the field-at in flight once a snapshot carries it, then goes on with the input.
-  void answer_field();
-  // Prints the answer of the touch (drag, release, add, delete) in flight once a snapshot carries it.
-  void answer_touch();
+  // Every 2 ms: the newest snapshot; a failed check reported; the answer of the command in flight
+  // printed once a snapshot carries it, and then the input goes on.
+  void poll();
+  void report_stop();
+  // The next lines wait until the simulation thread answers `request`; `print` prints the answer.
+  void await_reply(std::uint64_t request, std::function<void(const Reply&)> print);
   // Sends a touch command with a new request id and waits for its answer before going on.
   template <class TouchCommand>
   void send_touch(TouchCommand command, const std::string& line);
@@ -71,19 +95,20 @@ class RemoteControl : public QObject {
   Command parse_add(const std::string& text);
   // The `lid` verb: an edit of the pressure section (and a closed top) through the panels' path.
   void set_lid(const std::string& argument);
+  // Sends an edit of the parameters (the panels' path) and waits for it: prints "ok DONE", the confirmation
+  // it needs, or "refused: LINE: why". Throws PresetError when `edited` is not a valid preset.
+  void send_edit(Preset edited, const std::string& done, const std::string& line);
 
   SimulationThread& simulation_;
   ui::UiState& state_;
   ui::CommandSink send_;
   QSocketNotifier* notifier_;
-  std::string pending_;              // input read but not yet executed
-  QTimer* field_poll_;               // runs while a field-at waits for the simulation thread
+  std::string pending_;  // input read but not yet executed
+  QTimer* poll_;
+  // The command in flight: true once it printed its answer from the snapshot. Null when none.
+  std::function<bool(const Snapshot&)> waiting_;
   std::uint64_t field_request_ = 0;  // the last EvaluateField sent
-  bool awaiting_field_ = false;
-  QTimer* touch_poll_;               // runs while a touch waits for the simulation thread
-  std::uint64_t touch_request_ = 0;  // the last touch command sent
-  std::string touch_line_;           // its command line, for a refusal
-  bool awaiting_touch_ = false;
+  std::string reported_stop_;        // the failed check last reported (step and message)
 };
 
 }  // namespace lodestone::desktop

@@ -1,6 +1,8 @@
 #include "app/desktop/scene_view.hpp"
 
+#include "app/desktop/movie_overlay.hpp"
 #include "ui/panels.hpp"
+#include "ui/preset_view.hpp"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -17,27 +19,11 @@
 #include <variant>
 
 namespace lodestone::desktop {
-namespace {
-
-render::ColorMode color_mode_from_name(const std::string& name) {
-  if (name == "moment") return render::ColorMode::MomentAlignment;
-  if (name == "speed") return render::ColorMode::Speed;
-  if (name == "contacts") return render::ColorMode::Contacts;
-  if (name == "cluster") return render::ColorMode::Cluster;
-  return render::ColorMode::FieldAlignment;
-}
-
-glm::vec3 to_glm(const Vec3& v) {
-  return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
-}
-
-}  // namespace
 
 SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
     : simulation_(simulation), state_(state), options_(options) {
   send_ = [this](Command command) { simulation_.push(std::move(command)); };
   bridge_ = std::make_unique<ui::ImGuiBridge>(this);
-  if (!options.color_mode.empty()) state_.view.color_mode = color_mode_from_name(options.color_mode);
   // Continuous rendering: every finished frame asks for the next one.
   connect(this, &QOpenGLWindow::frameSwapped, this, [this] {
     after_frame();
@@ -60,44 +46,51 @@ void SceneView::initializeGL() {
 
 void SceneView::resizeGL(int, int) {
   camera_.set_viewport(width(), height());
+  // The window's first sizes come after the first frame: a camera the user has not moved frames again.
+  if (state_.camera_follows && state_.camera_request == ui::UiState::CameraRequest::None)
+    state_.camera_request = ui::UiState::CameraRequest::FrameAll;
 }
 
-void SceneView::frame_box() {
-  const Snapshot& s = simulation_.snapshot();
-  if (!s.scene) return;
-  camera_.set_viewport(width(), height());
-  camera_.set_left_inset(ui::kSidebarWidth);
-  camera_.frame_box(to_glm(s.scene->box.min), to_glm(s.scene->box.max));
-  if (options_.yaw && options_.pitch) camera_.set_angles(*options_.yaw, *options_.pitch);
+void SceneView::undo() {
+  send_(Undo{});
 }
 
-void SceneView::reset_camera() {
-  frame_box();
+void SceneView::redo() {
+  send_(Redo{});
 }
 
 void SceneView::paintGL() {
   simulation_.update_snapshot();
   const Snapshot& s = simulation_.snapshot();
   ui::adopt_snapshot(state_, s);
-  if (s.scene_source != framed_source_) {  // a new scene: look at it
-    framed_source_ = s.scene_source;
-    frame_box();
+  if (s.scene && s.scene_loads != state_.view_applied_load) {  // a new scene: its view, then look at it
+    const bool first = state_.view_applied_load == 0;
+    state_.view_applied_load = s.scene_loads;
+    ui::apply_preset_view(state_, *s.scene, render::has_moments(s.particles));
+    if (first && !options_.color_mode.empty()) state_.view.color_mode = *ui::color_mode_from_key(options_.color_mode);
+    if (first && options_.open_plots) state_.plots_open_request = true;
   }
-  camera_.set_viewport(width(), height());
+  handle_camera_request();
   const qreal scale = devicePixelRatio();
   const int fb_width = static_cast<int>(width() * scale), fb_height = static_cast<int>(height() * scale);
-  state_.view.gizmo_left = static_cast<int>((ui::kSidebarWidth + 8.0f) * scale);
+  state_.view.gizmo_left = static_cast<int>((ui::sidebar_extent(state_) + 8.0f) * scale);
   state_.view.selected = state_.selected;
   if (renderer_ready_) renderer_.draw(s, camera_, state_.view, fb_width, fb_height);
+  state_.legend_title = renderer_.legend().title;
   start_or_stop_recording(fb_width, fb_height);
-  if (recorder_.active() && recorder_.scene_only()) {
-    // The 3-D view without the panels: the part right of the side bar, where the camera centres it.
-    const int sidebar = std::min(static_cast<int>(ui::kSidebarWidth * scale), fb_width / 2);
-    record(read_view(fb_width, fb_height).copy(sidebar, 0, fb_width - sidebar, fb_height));
+  // A movie paced in simulated time takes a frame (or copies of it) as the simulated time moves on.
+  const int movie_copies = recorder_.active() ? ui::frames_due(movie_settings_, s.time, movie_last_time_) : 0;
+  if (movie_copies > 0 && recorder_.scene_only()) {
+    // The 3-D view without the panels: the part right of the side bar, where the camera centres it; the
+    // title, time and legend painted on.
+    const int sidebar = std::min(static_cast<int>(ui::sidebar_extent(state_) * scale), fb_width / 2);
+    QImage frame = read_view(fb_width, fb_height).copy(sidebar, 0, fb_width - sidebar, fb_height);
+    paint_movie_overlay(frame, movie_settings_, s, renderer_.legend());
+    for (int k = 0; k < movie_copies; ++k) record(frame);
   }
 
   bridge_->new_frame();
-  ui::PanelContext context{s, state_, send_, renderer_, static_cast<float>(scale), options_.open_plots};
+  ui::PanelContext context{s, state_, send_, renderer_, static_cast<float>(scale)};
   ui::draw_panels(context);
   if (!renderer_ready_) {
     ImGui::SetNextWindowPos(ImVec2(400, 40), ImGuiCond_Always);
@@ -108,10 +101,11 @@ void SceneView::paintGL() {
   bridge_->render();
   if ((recorder_.active() && !recorder_.scene_only()) || state_.screenshot_requested) {
     const QImage whole = read_view(fb_width, fb_height);
-    if (recorder_.active() && !recorder_.scene_only()) record(whole);
+    for (int k = 0; recorder_.active() && !recorder_.scene_only() && k < movie_copies; ++k) record(whole);
     if (state_.screenshot_requested) save_screenshot(whole);
   }
   ++frames_drawn_;
+  ++state_.frames_drawn;
   ++fps_frames_;
 }
 
@@ -181,9 +175,12 @@ void SceneView::start_or_stop_recording(int fb_width, int fb_height) {
   const auto request = std::exchange(recording.request, ui::RecordingState::Request::None);
   if (request == ui::RecordingState::Request::Start && !recorder_.active()) {
     const qreal scale = devicePixelRatio();
-    const int sidebar =
-        recording.settings.scene_only ? std::min(static_cast<int>(ui::kSidebarWidth * scale), fb_width / 2) : 0;
+    const int sidebar = recording.settings.scene_only
+                            ? std::min(static_cast<int>(ui::sidebar_extent(state_) * scale), fb_width / 2)
+                            : 0;
     const std::string problem = recorder_.start(recording.settings, fb_width - sidebar, fb_height);
+    movie_settings_ = recording.settings;
+    movie_last_time_.reset();
     recording.status = problem.empty() ? "recording to " + recording.settings.path : "not recording: " + problem;
     recording.status_is_error = !problem.empty();
     if (!problem.empty()) {
@@ -282,9 +279,10 @@ void SceneView::mouseMoveEvent(QMouseEvent* event) {
   if ((position - press_position_).manhattanLength() > 3) moved_ = true;
   const bool pan = dragging_ == Qt::RightButton || dragging_ == Qt::MiddleButton ||
                    (dragging_ == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
-  if (pan)
+  if (pan) {
     camera_.pan(static_cast<float>(delta.x()), static_cast<float>(delta.y()));
-  else if (dragging_ == Qt::LeftButton)
+    state_.camera_follows = false;  // the user holds the camera now (F gives it back)
+  } else if (dragging_ == Qt::LeftButton)
     camera_.rotate(static_cast<float>(delta.x()), static_cast<float>(delta.y()));
 }
 
@@ -305,7 +303,7 @@ void SceneView::mouseReleaseEvent(QMouseEvent* event) {
       if (std::optional<Command> add = ui::add_command(state_, *point)) {
         std::visit(
             [this](auto& c) {
-              if constexpr (requires { c.request; }) c.request = ++state_.last_touch_request;
+              if constexpr (requires { c.request; }) c.request = ui::next_touch_request(state_);
             },
             *add);
         send_(std::move(*add));
@@ -331,26 +329,38 @@ void SceneView::mouseDoubleClickEvent(QMouseEvent* event) {
   const auto k = static_cast<size_t>(i);
   camera_.focus(
       glm::vec3(s.particles.position[3 * k], s.particles.position[3 * k + 1], s.particles.position[3 * k + 2]));
+  state_.camera_follows = false;
   state_.selected = hit;
-}
-
-void SceneView::wheelEvent(QWheelEvent* event) {
-  bridge_->wheel(event);
-  if (!bridge_->wants_mouse()) camera_.zoom(static_cast<float>(event->angleDelta().y()) / 120.0f);
 }
 
 void SceneView::keyPressEvent(QKeyEvent* event) {
   bridge_->key_press(event);
   if (bridge_->wants_keyboard()) return;
+  const bool control = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (control && (event->key() == Qt::Key_Z || event->key() == Qt::Key_Y)) {
+    // Ctrl+Z undo, Ctrl+Shift+Z (or Ctrl+Y) redo; a text field being typed in keeps its own undo.
+    if (event->key() == Qt::Key_Z && !shift)
+      undo();
+    else
+      redo();
+    return;
+  }
   switch (event->key()) {
     case Qt::Key_R: reset_camera(); break;
+    case Qt::Key_F:  // frame all; with Shift the selection (its cluster)
+      state_.camera_request = (event->modifiers() & Qt::ShiftModifier) ? ui::UiState::CameraRequest::FrameSelection
+                                                                       : ui::UiState::CameraRequest::FrameAll;
+      break;
+    case Qt::Key_Tab: state_.sidebar_hidden = !state_.sidebar_hidden; break;
+    case Qt::Key_F1: state_.help_open = !state_.help_open; break;
     case Qt::Key_Space: send_(SetRunning{!simulation_.snapshot().running}); break;
     case Qt::Key_Escape:
       state_.selected.reset();
       state_.touch.placing = false;
       break;
     case Qt::Key_Delete:  // removes the selected particle (or its magnet); the answer comes as the notice
-      if (state_.selected) send_(DeleteBody{++state_.last_touch_request, *state_.selected});
+      if (state_.selected) send_(DeleteBody{ui::next_touch_request(state_), *state_.selected});
       break;
     default: QOpenGLWindow::keyPressEvent(event);
   }

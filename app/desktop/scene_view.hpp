@@ -30,6 +30,9 @@ class SceneView : public QOpenGLWindow {
   ~SceneView() override;
 
   void reset_camera();
+  // The last edit undone / redone (the answer shows in the notice; Edit menu, Ctrl+Z, Ctrl+Shift+Z).
+  void undo();
+  void redo();
   const ui::CommandSink& sink() const { return send_; }
 
  signals:
@@ -51,7 +54,12 @@ class SceneView : public QOpenGLWindow {
 
  private:
   void after_frame();
+  // [SECTION] camera (scene_view_camera.cpp)
+  // Frames the particles from the scene's view direction (or --camera), in the free part of the view.
   void frame_box();
+  void update_camera_inset();  // the side bar's width now
+  // Carries out UiState::camera_request (a load, F, Shift+F) and, while following, keeps the particles in view.
+  void handle_camera_request();
   // Movies and screenshots: the view's pixels as the user sees them (the default framebuffer).
   QImage read_view(int fb_width, int fb_height) const;
   void start_or_stop_recording(int fb_width, int fb_height);
@@ -70,9 +78,9 @@ class SceneView : public QOpenGLWindow {
   bool renderer_ready_ = false;
   std::string renderer_error_;
   FrameRecorder recorder_;
+  ui::RecordSettings movie_settings_;      // of the recording running (title, overlay, pace in simulated time)
+  std::optional<double> movie_last_time_;  // simulated time of the last frame taken [s]
   bool shown_unsaved_ = false;
-  std::string framed_source_;  // the scene the camera was last framed for
-  std::uint64_t framed_revision_ = 0;
   // Mouse gestures
   QPoint press_position_, last_position_;
   Qt::MouseButton dragging_ = Qt::NoButton;

@@ -280,6 +280,27 @@ struct RunParameters {
   double real_time_factor = 0.0;  // [-] the app's pace on load: simulated s per wall s (0: as fast as possible)
 };
 
+// [SECTION] The app's view of a scene (colours, arrows, camera, pace, plots): no physics reads it, so a
+// change here never changes a trajectory. Loading a preset in the app applies it; saving writes the view then.
+enum class ViewColorMode : int {
+  Automatic,        // by the scene: field alignment with an applied field, else moment direction or speed
+  FieldAlignment,   // easy axis vs field
+  MomentAlignment,  // moment vs field
+  MomentDirection,  // the moment's direction on a colour wheel (meaningful without a field)
+  Speed,
+  Contacts,
+  Cluster,
+};
+struct ViewParameters {
+  ViewColorMode color_mode = ViewColorMode::Automatic;
+  double arrow_length = 2.0;                // [radii] half length of a moment arrow (1: just the surface)
+  double camera_yaw = -70.0 * pi / 180.0;   // [rad] where the camera looks from, about z (0: +x, -pi/2: -y)
+  double camera_pitch = 22.0 * pi / 180.0;  // [rad] above the horizontal plane
+  std::optional<double> pace;  // [-] simulated s per real s on load; unset: run.real_time_factor or fastest
+  bool start_paused = false;   // the scene opens paused with a "press space to start" hint
+  bool plots_open = false;     // the Plots window opens with the scene
+};
+
 // [SECTION] The physics sections, declared once: a Preset carries them beside its generator, protocol and
 // run settings (engine/core/preset.hpp), a Model beside the tables derived from them (engine/core/model.hpp).
 struct PhysicsParameters {

@@ -17,7 +17,7 @@ inline constexpr int kPresetVersion = 1;
 inline constexpr int kMaxParticles = 10'000'000;
 
 // The physics sections (PhysicsParameters, shared with the Model) and what only a scene file has: how the
-// particles are made, the protocol, the session's timeline, the runner's and the app's settings.
+// particles are made, the protocol, the session's timeline, the runner's and the app's settings (`run`, `view`).
 struct Preset : PhysicsParameters {
   int version = kPresetVersion;
   std::string description;
@@ -27,6 +27,7 @@ struct Preset : PhysicsParameters {
   std::vector<ProtocolPhase> protocol;
   std::vector<TimelineEntry> timeline;  // session log: changes by step number (engine/io/preset_edits.hpp)
   RunParameters run;
+  ViewParameters view;  // the app's colours, camera, pace and plots for this scene; never the physics
 };
 
 // Index of a material by name; -1 when absent. Empty name: 0.

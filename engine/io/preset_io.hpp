@@ -32,6 +32,7 @@ const Schema<GeneratorParameters>& generator_schema();
 const Schema<Region>& region_schema();
 const Schema<ParticleEntry>& particle_entry_schema();
 const Schema<RunParameters>& run_schema();
+const Schema<ViewParameters>& view_schema();
 const Schema<BondParameters>& bonds_schema();
 const Schema<BondEntry>& bond_entry_schema();
 const Schema<FloorParameters>& floor_schema();

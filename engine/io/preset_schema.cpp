@@ -485,8 +485,34 @@ const Schema<RunParameters>& run_schema() {
       integer<P>("frame_interval", &P::frame_interval, 0, 1'000'000'000,
                  "Steps between particle frames (0: no frames unless asked on the command line)."),
       real<P>("real_time_factor", &P::real_time_factor, Q::Dimensionless, r::non_negative(),
-              "The app's pace when the scene is loaded: simulated seconds per wall-clock second (0: as fast as "
-              "possible). Teaching scenes use it so that what happens can be watched; the runner ignores it."),
+              "The app's pace when the scene is loaded, if view.pace is not set (older presets): simulated seconds "
+              "per wall-clock second (0: as fast as possible). The runner ignores it."),
+  };
+  return s;
+}
+
+const Schema<ViewParameters>& view_schema() {
+  using P = ViewParameters;
+  static const Schema<P> s = {
+      choice<P>("color_mode", &P::color_mode,
+                {"auto", "alignment", "moment", "direction", "speed", "contacts", "cluster"},
+                "How the app colours the spheres when the scene loads: alignment (easy axis vs field), moment "
+                "(moment vs field), direction (the moment's direction on a colour wheel), speed, contacts, cluster "
+                "(touching particles share a colour); auto: alignment with an applied field, else direction when "
+                "the particles carry moments, else speed."),
+      real<P>("arrow_length", &P::arrow_length, Q::Dimensionless, r::closed(1.0, 6.0),
+              "Half length of the moment arrows in sphere radii (1: just to the surface)."),
+      real<P>("camera_yaw", &P::camera_yaw, Q::Angle, r::closed(-2.0 * pi, 2.0 * pi),
+              "Where the camera looks from, turned about the vertical z axis: 0 from +x, -90 deg from -y."),
+      real<P>("camera_pitch", &P::camera_pitch, Q::Angle, r::closed(-89.0 * pi / 180.0, 89.0 * pi / 180.0),
+              "Height of the camera's viewpoint above the horizontal plane, -89 to 89 deg."),
+      optional_real<P>("pace", &P::pace, Q::Dimensionless, r::positive(), "fastest",
+                       "Simulated seconds per real second when the scene loads in the app (0.1: ten times slower "
+                       "than real time); \"fastest\": as fast as the computer goes, or run.real_time_factor when "
+                       "that is set (older presets). Never changes the trajectory; the runner ignores it."),
+      boolean<P>("start_paused", &P::start_paused,
+                 "The scene opens paused, with a \"press space to start\" hint, so the first moment can be seen."),
+      boolean<P>("plots_open", &P::plots_open, "The Plots window opens with the scene."),
   };
   return s;
 }
@@ -534,6 +560,9 @@ const Schema<Preset>& preset_schema() {
                      "Session log: the parameter changes of an interactive run by step number, recorded by the "
                      "app and replayed by the app and the runner (docs/session-log.md)."),
       object<P>("run", &P::run, &run_schema, "Headless runner defaults, and the app's pace."),
+      object<P>("view", &P::view, &view_schema,
+                "The app's view of the scene when it loads: colours, arrow length, camera direction, pace, plots. "
+                "Saving from the app writes the view then; no physics reads it."),
   };
   return s;
 }

@@ -20,9 +20,14 @@ struct LoadScene {
 // Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
 // scene; particles and contact history are kept. Takes effect on the next step, and is recorded in
 // the document's timeline at the current step (engine/io/preset_edits.hpp), so a save replays the run.
+// An edit that needs the user's word first (Session::edit_warning: a field far beyond any magnet, a
+// collapsing time step; or an edit at a rewound step, which drops the run's old future) is held, not
+// applied, until sent again with `confirmed` (Snapshot::confirmation says what it would do).
 struct ApplyParameters {
   Preset preset;
-  std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied or refused
+  std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied, held or refused
+  bool confirmed = false;
+  std::uint64_t request = 0;  // answered in Snapshot::reply (0: no answer wanted)
 };
 // Regenerate the particles of the current scene (time back to 0). The parameters in force are kept:
 // the timeline entries applied so far are folded into the scene (Session::folded_document).
@@ -30,9 +35,36 @@ struct ResetScene {};
 struct SetRunning {
   bool running = true;
 };
-// Advance a number of steps, then stop (single stepping while paused).
+// Pause, then advance a number of steps, or (seconds > 0) until that much simulated time has passed.
 struct StepOnce {
   int steps = 1;
+  double seconds = 0.0;       // [s]
+  std::uint64_t request = 0;  // answered in Snapshot::reply once the steps ran
+};
+
+// Time travel in the kept history (engine/session/history.hpp, docs/history.md). The run keeps its
+// running / paused state.
+struct Rewind {
+  std::int64_t step = 0;
+  bool snap = false;  // to the nearest kept point at or before `step`, at once (the slider while dragged)
+  std::uint64_t request = 0;
+};
+// Undo / redo the last edit (engine/session/undo.hpp); the reply says what changed.
+struct Undo {
+  std::uint64_t request = 0;
+};
+struct Redo {
+  std::uint64_t request = 0;
+};
+// Recovery after a failed check: back to before the last edit (undoing it), or back by a span of
+// simulated time (seconds > 0).
+struct GoBack {
+  double seconds = 0.0;  // [s]; 0: before the last edit
+  std::uint64_t request = 0;
+};
+// The state hash (engine/core/state_hash.hpp) of the run now, in the reply.
+struct HashState {
+  std::uint64_t request = 0;
 };
 
 enum class PaceMode : int { Fastest, RealTime, StepsPerFrame };
@@ -61,8 +93,8 @@ struct EvaluateField {
 
 // Hands on the particles (Session "Hands on the particles", engine/bodies/touch.hpp): each applies between
 // steps and is recorded in the document's timeline, so a saved session replays it. What was done, or why it
-// was refused, comes back as Snapshot::touch_reply with Snapshot::touch_request = request (0: no answer
-// wanted; a refusal then becomes Snapshot::message).
+// was refused, comes back as Snapshot::reply for `request` (0: no answer wanted; a refusal then becomes
+// Snapshot::message).
 //
 // Pull particle `particle_id` (a pebble: its clump) toward `target` with the drag spring; sent again as the
 // cursor moves. `relative_stiffness` 1 is the default feel (the stiffness follows the mass pulled).
@@ -106,8 +138,8 @@ struct ComputeFieldView {
   int seeds[2] = {8, 6};  // line seeds along the in-plane axes (a grid over the slice), each 1 to 32
 };
 
-using Command =
-    std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField,
-                 DragParticle, ReleaseDrag, AddParticle, AddClump, DeleteBody, ComputeFieldView>;
+using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame,
+                             EvaluateField, Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag,
+                             AddParticle, AddClump, DeleteBody, ComputeFieldView>;
 
 }  // namespace lodestone

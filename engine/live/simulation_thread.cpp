@@ -1,11 +1,14 @@
 #include "engine/live/simulation_thread.hpp"
 
 #include "engine/analysis/field_lines.hpp"
+#include "engine/core/state_hash.hpp"
 #include "engine/io/field_slice.hpp"
+#include "engine/io/preset_edits.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <type_traits>
 
@@ -72,18 +75,23 @@ std::shared_ptr<const FieldView> compute_field_view(const Model& model, const St
   return view;
 }
 
-// The pace a scene asks for when it is loaded (run.real_time_factor); a reset keeps the user's.
+// The pace a scene asks for when it is loaded (view.pace, else the older run.real_time_factor); a reset
+// keeps the user's.
 SetPace scene_pace(const Preset& preset) {
+  if (preset.view.pace) return SetPace{PaceMode::RealTime, *preset.view.pace};
   if (preset.run.real_time_factor > 0.0) return SetPace{PaceMode::RealTime, preset.run.real_time_factor};
   return SetPace{PaceMode::Fastest, 1.0};
 }
 }  // namespace
 
-SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads)
-    : running_(start_running), engine_threads_(engine_threads) {
+SimulationThread::SimulationThread(const Preset& preset, std::string source, bool start_running, int engine_threads,
+                                   std::size_t history_budget)
+    : running_(start_running && !preset.view.start_paused),
+      engine_threads_(engine_threads),
+      history_budget_(history_budget) {
   set_scene(preset, source);  // throws before the thread exists
   scene_loads_ = 1;
-  pace_ = scene_pace(preset);
+  pace_ = scene_pace(*in_force_);  // the first phase's, when it sets view.pace
   publish();
   thread_ = std::thread([this] { run(); });
 }
@@ -108,7 +116,11 @@ void SimulationThread::set_scene(const Preset& preset, const std::string& source
   validate_preset(preset);
   auto sim = std::make_unique<Session>(preset);  // throws PresetError, leaving the old scene
   sim->set_threads(engine_threads_);
+  sim->enable_history(history_budget_);
   session_ = std::move(sim);
+  confirmation_.reset();
+  pending_steps_ = 0;
+  pending_until_ = -1.0;
   source_ = source;
   adopt_parameters();
   rate_steps_ = 0;
@@ -126,20 +138,63 @@ void SimulationThread::adopt_parameters() {
 
 void SimulationThread::refuse(const std::string& message) {
   message_ = message;
+  message_is_error_ = true;
   ++message_revision_;
 }
 
 template <class Act>
 void SimulationThread::answer_touch(std::uint64_t request, Act&& act) {
   try {
-    touch_reply_ = act();
-    touch_refused_ = false;
+    answer(request, true, act());
   } catch (const PresetError& e) {
-    touch_reply_ = e.what();
-    touch_refused_ = true;
     if (request == 0) refuse(e.what());
+    answer(request, false, e.what());
   }
-  if (request != 0) touch_request_ = request;
+}
+
+void SimulationThread::inform(const std::string& message) {
+  message_ = message;
+  message_is_error_ = false;
+  ++message_revision_;
+}
+
+void SimulationThread::answer(std::uint64_t request, bool ok, std::string text) {
+  if (request == 0) return;
+  reply_ = Reply{request, ok, std::move(text)};
+}
+
+std::string SimulationThread::confirmation_needed(const Preset& edited) const {
+  if (parameter_changes(session_->parameters(), edited).empty()) return "";
+  std::string why = session_->edit_warning(edited).value_or("");
+  const State& now = session_->state();
+  if (now.step < session_->head_step()) {
+    const HistorySummary* h = history_.get();
+    const double head_time = h ? h->head_time : now.time;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "You went back to t = %.4g s (step %lld). Changing a value here starts a new run from this "
+                  "moment: the run after it, up to t = %.4g s (step %lld), is dropped.",
+                  now.time, static_cast<long long>(now.step), head_time, static_cast<long long>(session_->head_step()));
+    why += (why.empty() ? "" : "; ") + std::string(text);
+  }
+  return why;
+}
+
+void SimulationThread::apply_edit(const ApplyParameters& c) {
+  acknowledged_edit_ = c.edit_id;  // handled, whether it applies, is held or is refused
+  validate_preset(c.preset);
+  if (!c.confirmed) {
+    if (std::string why = confirmation_needed(c.preset); !why.empty()) {
+      confirmation_ = std::make_shared<const Confirmation>(Confirmation{c.edit_id, why, c.preset});
+      ++scene_revision_;  // the panels show the values in force until it is confirmed
+      answer(c.request, false, "confirm: " + why);
+      return;
+    }
+  }
+  confirmation_.reset();
+  session_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
+  adopt_parameters();
+  answer(c.request, true, "applied");
 }
 
 void SimulationThread::apply(Command& command) {
@@ -150,25 +205,63 @@ void SimulationThread::apply(Command& command) {
           if constexpr (std::is_same_v<T, LoadScene>) {
             set_scene(c.preset, c.source);
             ++scene_loads_;
-            pace_ = scene_pace(c.preset);
+            pace_ = scene_pace(*in_force_);
+            if (c.preset.view.start_paused) running_ = false;
           } else if constexpr (std::is_same_v<T, ApplyParameters>) {
-            acknowledged_edit_ = c.edit_id;  // handled, whether it applies or is refused
-            validate_preset(c.preset);
-            session_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
-            adopt_parameters();
+            apply_edit(c);
           } else if constexpr (std::is_same_v<T, ResetScene>) {
             // The run restarts with the parameters in force: the timeline entries applied so far
             // become the scene's own parameters, those not reached yet stay (docs/session-log.md).
             set_scene(session_->folded_document(), source_);
           } else if constexpr (std::is_same_v<T, SetRunning>) {
             if (c.running && !session_->state().health.ok)
-              refuse("the run stopped on a failed check; reset the scene or load another first");
+              refuse(
+                  "the run stopped on a failed check: fix the value and press Run, undo the last edit (Ctrl+Z), "
+                  "go back (Run panel), or reset");
             else
               running_ = c.running;
             rate_steps_ = 0;
             rate_start_ = Clock::now();
           } else if constexpr (std::is_same_v<T, StepOnce>) {
-            pending_steps_ += c.steps;
+            running_ = false;
+            if (!session_->state().health.ok) {
+              answer(c.request, false, "the run stopped on a failed check: " + session_->state().health.message);
+              return;
+            }
+            pending_asked_ = c.seconds > 0.0 ? 0 : c.steps;
+            pending_steps_ = c.seconds > 0.0 ? 0 : c.steps;
+            pending_until_ = c.seconds > 0.0 ? session_->state().time + c.seconds : -1.0;
+            pending_request_ = c.request;
+          } else if constexpr (std::is_same_v<T, Rewind>) {
+            if (c.snap)
+              session_->rewind_to_kept(c.step);
+            else
+              session_->rewind(c.step);  // throws PresetError naming the kept range
+            adopt_parameters();
+            answer(c.request, true, "now " + std::to_string(session_->state().step));
+          } else if constexpr (std::is_same_v<T, Undo> || std::is_same_v<T, Redo>) {
+            constexpr bool undo = std::is_same_v<T, Undo>;
+            const std::optional<std::string> what = undo ? session_->undo() : session_->redo();
+            if (!what) {
+              refuse(undo ? "nothing to undo" : "nothing to redo");
+              answer(c.request, false, undo ? "nothing to undo" : "nothing to redo");
+              return;
+            }
+            adopt_parameters();
+            inform(std::string(undo ? "undone: " : "redone: ") + *what);
+            answer(c.request, true, std::string(undo ? "undone: " : "redone: ") + *what);
+          } else if constexpr (std::is_same_v<T, GoBack>) {
+            if (c.seconds > 0.0) {
+              session_->go_back(c.seconds);
+              answer(c.request, true, "now " + std::to_string(session_->state().step));
+            } else {
+              const std::string what = session_->go_back_before_last_edit();
+              inform("went back to before the change " + what);
+              answer(c.request, true, "undone: " + what);
+            }
+            adopt_parameters();
+          } else if constexpr (std::is_same_v<T, HashState>) {
+            answer(c.request, true, hash_hex(state_hash(session_->state())));
           } else if constexpr (std::is_same_v<T, SetPace>) {
             pace_ = c;
           } else if constexpr (std::is_same_v<T, CaptureFrame>) {
@@ -209,6 +302,7 @@ void SimulationThread::apply(Command& command) {
           }
         } catch (const PresetError& e) {
           refuse(e.what());
+          if constexpr (requires { c.request; }) answer(c.request, false, e.what());
         }
       },
       command);
@@ -244,6 +338,58 @@ void SimulationThread::advance_running() {
   }
 }
 
+bool SimulationThread::stepping() const {
+  return pending_request_ != 0 || pending_steps_ > 0 || pending_until_ >= 0.0;
+}
+
+void SimulationThread::advance_pending(bool to_the_end) {
+  const auto deadline = Clock::now() + kFrame;
+  std::int64_t done = 0;
+  while (session_->state().health.ok) {
+    if (pending_until_ >= 0.0 ? session_->state().time >= pending_until_ : pending_steps_ <= 0) break;
+    session_->step();
+    ++done;
+    if (pending_until_ < 0.0) --pending_steps_;
+    if (!to_the_end && (done & 15) == 0 && Clock::now() >= deadline) return;  // publish, then go on
+  }
+  const std::int64_t asked = pending_until_ >= 0.0 ? done : pending_asked_;
+  answer(pending_request_, session_->state().health.ok,
+         session_->state().health.ok
+             ? "step " + std::to_string(asked) + " now " + std::to_string(session_->state().step)
+             : "the run stopped at step " + std::to_string(session_->state().step) + " on a failed check");
+  pending_steps_ = 0;
+  pending_until_ = -1.0;
+  pending_request_ = 0;
+}
+
+void SimulationThread::summarise_history() {
+  const History* kept = session_->history();
+  if (!kept) {
+    history_.reset();
+    return;
+  }
+  const UndoStack& edits = session_->edits();
+  const std::string next_undo = edits.next_undo() ? edits.next_undo()->description : "";
+  const std::string next_redo = edits.next_redo() ? edits.next_redo()->description : "";
+  const State& now = session_->state();
+  const std::int64_t head = std::max(session_->head_step(), kept->last_step());
+  if (history_ && history_->head_step == head && history_->steps.size() == kept->size() &&
+      (kept->empty() ||
+       (history_->steps.front() == kept->first_step() && history_->steps.back() == kept->last_step())) &&
+      history_->next_undo == next_undo && history_->next_redo == next_redo && history_->budget == kept->budget())
+    return;
+  auto summary = std::make_shared<HistorySummary>();
+  summary->steps = kept->steps();
+  summary->times = kept->times();
+  summary->head_step = head;
+  summary->head_time = now.step == head || summary->times.empty() ? now.time : summary->times.back();
+  summary->bytes = kept->bytes();
+  summary->budget = kept->budget();
+  summary->next_undo = next_undo;
+  summary->next_redo = next_redo;
+  history_ = std::move(summary);
+}
+
 void SimulationThread::publish() {
   const auto now = Clock::now();
   const double window = std::chrono::duration<double>(now - rate_start_).count();
@@ -253,8 +399,14 @@ void SimulationThread::publish() {
     rate_start_ = now;
   }
   // A protocol phase began or a timeline entry applied.
-  if (session_->state().phase != in_force_phase_ || session_->parameters_revision() != in_force_revision_)
+  if (session_->state().phase != in_force_phase_ || session_->parameters_revision() != in_force_revision_) {
+    const bool new_phase = session_->state().phase != in_force_phase_;
     adopt_parameters();
+    // A phase that sets view.pace (a teaching scene slowing down for its quick moment) sets it as it starts.
+    const auto phase = static_cast<size_t>(in_force_phase_);
+    if (new_phase && phase < scene_->protocol.size() && scene_->protocol[phase].set.contains("view.pace"))
+      pace_ = scene_pace(*in_force_);
+  }
   Snapshot& s = snapshots_.write_buffer();
   capture_snapshot(*session_, s);
   s.sequence = ++sequence_;
@@ -267,6 +419,7 @@ void SimulationThread::publish() {
   s.scene_source = source_;
   s.scene_loads = scene_loads_;
   s.message = message_;
+  s.message_is_error = message_is_error_;
   s.message_revision = message_revision_;
   s.acknowledged_edit = acknowledged_edit_;
   s.frame = frame_;
@@ -275,9 +428,10 @@ void SimulationThread::publish() {
   s.field_request = field_request_;
   s.field_view = field_view_;
   s.field_view_request = field_view_request_;
-  s.touch_request = touch_request_;
-  s.touch_reply = touch_reply_;
-  s.touch_refused = touch_refused_;
+  summarise_history();
+  s.history = history_;
+  s.reply = reply_;
+  s.confirmation = confirmation_;
   snapshots_.publish();
 }
 
@@ -287,10 +441,7 @@ void SimulationThread::run() {
     commands_.drain(batch);
     for (Command& c : batch) {
       // In order: steps asked before a command are made before it (a script's "step 40" then "release").
-      if (pending_steps_ > 0 && !std::holds_alternative<StepOnce>(c)) {
-        session_->run(pending_steps_);
-        pending_steps_ = 0;
-      }
+      if (stepping() && !std::holds_alternative<StepOnce>(c)) advance_pending(/*to_the_end=*/true);
       apply(c);
     }
     if (running_) {
@@ -298,9 +449,8 @@ void SimulationThread::run() {
       publish();
       continue;
     }
-    if (pending_steps_ > 0) {
-      session_->run(pending_steps_);
-      pending_steps_ = 0;
+    if (stepping()) {
+      advance_pending(/*to_the_end=*/false);
       publish();
       continue;
     }

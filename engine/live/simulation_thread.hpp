@@ -23,9 +23,12 @@ namespace lodestone {
 class SimulationThread {
  public:
   // Builds the scene on the calling thread (throws PresetError when it cannot be built), then
-  // starts the thread, paused unless `start_running`. The engine uses `engine_threads` threads of its own
-  // (engine/core/thread_team.hpp) for this scene and every scene loaded later.
-  SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1);
+  // starts the thread, paused unless `start_running` (and paused when the preset says view.start_paused; a scene loaded
+  // later by a command pauses too when it says so). The engine uses `engine_threads` threads of its own
+  // (engine/core/thread_team.hpp) for this scene and every scene loaded later, and keeps a history of
+  // each run within `history_budget` bytes (engine/session/history.hpp).
+  SimulationThread(const Preset& preset, std::string source, bool start_running = true, int engine_threads = 1,
+                   std::size_t history_budget = History::kDefaultBudget);
   ~SimulationThread();  // stops and joins
   SimulationThread(const SimulationThread&) = delete;
   SimulationThread& operator=(const SimulationThread&) = delete;
@@ -40,12 +43,23 @@ class SimulationThread {
   void run();
   void apply(Command& command);
   void advance_running();
+  // Works off a StepOnce: steps for at most a frame (or to its end, before a later command); answers it
+  // when done.
+  void advance_pending(bool to_the_end);
+  bool stepping() const;  // a StepOnce is being worked off
   void publish();
   void refuse(const std::string& message);
   // Runs a touch on the session and keeps its answer for the snapshot (a refusal without a request id
   // becomes the message).
   template <class Act>
   void answer_touch(std::uint64_t request, Act&& act);
+  void inform(const std::string& message);  // a message that is not an error (what an undo did)
+  void answer(std::uint64_t request, bool ok, std::string text);
+  void apply_edit(const ApplyParameters& edit);
+  // Why an edit should be confirmed first (Session::edit_warning, or the old future it drops), or "".
+  std::string confirmation_needed(const Preset& edited) const;
+  // A new HistorySummary when the history or the undo stack changed since the last one.
+  void summarise_history();
   void set_scene(const Preset& preset, const std::string& source);
   // Takes the document and the parameters in force from the simulation (after an edit, a new
   // scene, a phase change or a timeline entry) and counts a new scene revision.
@@ -69,6 +83,7 @@ class SimulationThread {
   std::uint64_t scene_loads_ = 0;
   std::string message_;
   std::uint64_t message_revision_ = 0;
+  bool message_is_error_ = true;
   std::uint64_t acknowledged_edit_ = 0;
   std::shared_ptr<const FrameFields> frame_;  // the last CaptureFrame's
   std::uint64_t frame_request_ = 0;
@@ -76,12 +91,16 @@ class SimulationThread {
   std::uint64_t field_request_ = 0;
   std::shared_ptr<const FieldView> field_view_;  // the last ComputeFieldView's
   std::uint64_t field_view_request_ = 0;
-  std::uint64_t touch_request_ = 0;  // the last touch command answered, and its answer
-  std::string touch_reply_;
-  bool touch_refused_ = false;
+  std::shared_ptr<const HistorySummary> history_;
+  Reply reply_;
+  std::shared_ptr<const Confirmation> confirmation_;
   bool running_ = true;
   int engine_threads_ = 1;
-  int pending_steps_ = 0;
+  std::size_t history_budget_ = 0;
+  std::int64_t pending_steps_ = 0;  // StepOnce: steps still to do
+  double pending_until_ = -1.0;     // StepOnce by time: [s] to reach (< 0: by steps)
+  std::int64_t pending_asked_ = 0;  // the steps asked, for the answer
+  std::uint64_t pending_request_ = 0;
   SetPace pace_;
   std::uint64_t sequence_ = 0;
   std::int64_t rate_steps_ = 0;  // steps since the last rate measurement

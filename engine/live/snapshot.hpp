@@ -60,6 +60,30 @@ struct FieldView {
   double seconds = 0.0;                   // [s] wall time the evaluation took on the simulation thread
 };
 
+// The kept history of the run (engine/session/history.hpp) as the time slider and the Edit menu need it.
+struct HistorySummary {
+  std::vector<std::int64_t> steps;  // kept points, oldest first
+  std::vector<double> times;        // [s] of the same points
+  std::int64_t head_step = 0;       // the furthest step this branch reached
+  double head_time = 0.0;           // [s] (the newest kept point's while the run is back in time)
+  std::size_t bytes = 0, budget = 0;
+  std::string next_undo, next_redo;  // descriptions, "" when there is nothing to undo / redo
+};
+
+// The answer to a command that carried a request id (the remote control waits for it).
+struct Reply {
+  std::uint64_t request = 0;
+  bool ok = true;
+  std::string text;  // "undone: field.strength 0.04 -> 0.025", the refusal's reason, a hash...
+};
+
+// An edit held until the user confirms it (ApplyParameters::confirmed).
+struct Confirmation {
+  std::uint64_t edit_id = 0;  // 0: none waiting
+  std::string text;           // what the edit would do
+  Preset preset;              // the edit, to send again confirmed
+};
+
 struct Snapshot {
   std::uint64_t sequence = 0;  // counts publications
   std::int64_t step = 0;
@@ -88,9 +112,11 @@ struct Snapshot {
   // The edit_id of the last ApplyParameters handled (applied or refused): the GUI knows when the
   // scene here reflects all of its edits.
   std::uint64_t acknowledged_edit = 0;
-  // The last command that was refused, with the reason (e.g. a preset that does not load).
+  // The last command that was refused, with the reason (e.g. a preset that does not load), or what the
+  // last undo or redo did (message_is_error false).
   std::string message;
   std::uint64_t message_revision = 0;
+  bool message_is_error = true;
   // The last frame captured for an export (CaptureFrame), full precision, and the request it
   // answers; null until one is asked for. The same object stays in later snapshots.
   std::shared_ptr<const FrameFields> frame;
@@ -99,16 +125,15 @@ struct Snapshot {
   // object stays in later snapshots.
   std::shared_ptr<const FieldValues> field_values;
   std::uint64_t field_request = 0;
-  // The answer to the last touch command with a request id (DragParticle, AddParticle, ...): what was done, or
-  // why it was refused.
-  std::uint64_t touch_request = 0;
-  std::string touch_reply;
-  bool touch_refused = false;
   // The last ComputeFieldView's answer and its request; null until one is asked for.
   std::shared_ptr<const FieldView> field_view;
   std::uint64_t field_view_request = 0;
   // The user's drag spring now (engine/bodies/touch.hpp): drawn from its anchor (the particle) to its target.
   DragSpring drag;
+  // Rewind, undo and redo; null without history. A new object when it changes.
+  std::shared_ptr<const HistorySummary> history;
+  Reply reply;                                       // the last command with a request id
+  std::shared_ptr<const Confirmation> confirmation;  // the edit held for confirmation, null when none
 };
 
 // Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.

@@ -21,9 +21,18 @@ void History::keep(SessionPoint point) {
   thin();
 }
 
+void History::make_room_for(const State& state) {
+  const std::size_t next = memory_bytes(state) + sizeof(SessionPoint) + 4096;
+  thin_to(budget_ > next ? budget_ - next : 0);
+}
+
 void History::thin() {
+  thin_to(budget_);
+}
+
+void History::thin_to(std::size_t limit) {
   // Never below two points (the start and now), whatever the budget.
-  while (bytes_ > budget_ && points_.size() > 2) {
+  while (bytes_ > limit && points_.size() > 2) {
     spacing_ *= 2;
     std::vector<SessionPoint> kept;
     std::vector<std::size_t> kept_bytes;
@@ -46,6 +55,12 @@ const SessionPoint* History::at_or_before(std::int64_t step) const {
   return it == points_.begin() ? nullptr : &*(it - 1);
 }
 
+const SessionPoint* History::at_or_before_time(double time) const {
+  auto it = std::upper_bound(points_.begin(), points_.end(), time,
+                             [](double t, const SessionPoint& p) { return t < p.state.time; });
+  return it == points_.begin() ? nullptr : &*(it - 1);
+}
+
 void History::drop_after(std::int64_t step) {
   while (!points_.empty() && points_.back().step() > step) {
     bytes_ -= point_bytes_.back();
@@ -63,6 +78,13 @@ std::vector<std::int64_t> History::steps() const {
   std::vector<std::int64_t> out;
   out.reserve(points_.size());
   for (const SessionPoint& p : points_) out.push_back(p.step());
+  return out;
+}
+
+std::vector<double> History::times() const {
+  std::vector<double> out;
+  out.reserve(points_.size());
+  for (const SessionPoint& p : points_) out.push_back(p.state.time);
   return out;
 }
 

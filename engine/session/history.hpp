@@ -37,8 +37,13 @@ class History {
   bool due(std::int64_t step) const;
   // Keeps a point (any step newer than the newest; on the grid or not), then thins to the budget.
   void keep(SessionPoint point);
+  // Thins the kept points so that one more copy of `state` fits in the budget: called before the copy
+  // is made, so that memory never holds more than the budget.
+  void make_room_for(const State& state);
   // The newest kept point at or before `step`; null when there is none.
   const SessionPoint* at_or_before(std::int64_t step) const;
+  // The newest kept point at or before simulated time `time` [s]; null when there is none.
+  const SessionPoint* at_or_before_time(double time) const;
   // Drops the points after `step` (a new branch of the run starts there).
   void drop_after(std::int64_t step);
 
@@ -52,9 +57,11 @@ class History {
   void set_budget(std::size_t budget_bytes);
   // The kept steps, oldest first (the time slider snaps to them).
   std::vector<std::int64_t> steps() const;
+  std::vector<double> times() const;  // [s] of the same points
 
  private:
   void thin();
+  void thin_to(std::size_t limit);
   static std::size_t bytes_of(const SessionPoint& p);
 
   std::vector<SessionPoint> points_;  // by step, oldest first

@@ -172,12 +172,24 @@ void Session::apply_due_entries() {
 }
 
 void Session::edit_parameters(const Preset& edited) {
-  // A run stopped by a failed check goes on from its last good state, with the edit.
-  if (!state().health.ok && history_ && history_->at_or_before(state().step)) {
-    restore_point(*history_->at_or_before(state().step));
+  if (!state().health.ok && history_) go_back_to_good_state();
+  if (std::optional<EditRecord> record = change(edited)) undo_.record(std::move(*record));
+}
+
+std::optional<std::string> Session::go_back_to_good_state() {
+  // In place of the edit that likely caused the failure, if the history still reaches before it...
+  if (last_entry_likely_cause()) {
+    try {
+      return go_back_before_last_edit();
+    } catch (const PresetError&) {
+    }
+  }
+  // ... or else from the last good state.
+  if (const SessionPoint* good = history_->at_or_before(state().step)) {
+    restore_point(*good);
     apply_due_entries();
   }
-  if (std::optional<EditRecord> record = change(edited)) undo_.record(std::move(*record));
+  return std::nullopt;
 }
 
 std::optional<EditRecord> Session::change(const Preset& edited) {
@@ -259,7 +271,10 @@ void Session::step() {
   }
   head_step_ = std::max(head_step_, state().step);
   undo_.release_points_before(state().step);
-  if (history_ && history_->due(state().step)) history_->keep(point());
+  if (history_ && history_->due(state().step)) {
+    history_->make_room_for(state());
+    history_->keep(point());
+  }
 }
 
 std::int64_t Session::run(std::int64_t steps) {
@@ -271,13 +286,18 @@ std::int64_t Session::run(std::int64_t steps) {
   return done;
 }
 
-void Session::name_likely_cause() {
+bool Session::last_entry_likely_cause() const {
   // Within this many steps of an edit, a failure is most likely the edit's doing.
   constexpr std::int64_t kBlameWindow = 2000;
-  if (entry_phases_.empty()) return;
+  if (entry_phases_.empty()) return false;
+  const TimelineEntry& entry = document_.timeline[entry_phases_.size() - 1];
+  return state().step - static_cast<std::int64_t>(entry.step) <= kBlameWindow;
+}
+
+void Session::name_likely_cause() {
+  if (!last_entry_likely_cause()) return;
   const size_t k = entry_phases_.size() - 1;
   const TimelineEntry& entry = document_.timeline[k];
-  if (state().step - static_cast<std::int64_t>(entry.step) > kBlameWindow) return;
   std::string what;
   const EditRecord* edit = undo_.next_undo();
   if (edit && edit->timeline_entry == k)
@@ -329,6 +349,21 @@ void Session::enable_history(std::size_t budget_bytes) {
 }
 
 void Session::rewind(std::int64_t target) {
+  if (!leave_for(target)) return;
+  restore_point(*history_->at_or_before(target));
+  apply_due_entries();  // an edit made at the kept step after the point was taken
+  while (state().step < target && state().health.ok) step();
+}
+
+void Session::rewind_to_kept(std::int64_t target) {
+  if (!leave_for(target)) return;
+  const SessionPoint& kept = *history_->at_or_before(target);
+  if (kept.step() == state().step && state().health.ok) return;
+  restore_point(kept);
+  apply_due_entries();
+}
+
+bool Session::leave_for(std::int64_t target) {
   if (!history_ || history_->empty()) throw PresetError("history", "this session keeps no history to rewind");
   const std::int64_t first = history_->first_step();
   const std::int64_t last = std::max(head_step_, history_->last_step());
@@ -337,10 +372,17 @@ void Session::rewind(std::int64_t target) {
                                      std::to_string(first) + " to " + std::to_string(last));
   // Leaving the newest state of the branch: keep it, so that jumping back to it is exact.
   if (state().health.ok && state().step == head_step_ && history_->last_step() < head_step_) history_->keep(point());
-  if (target == state().step && state().health.ok) return;
-  restore_point(*history_->at_or_before(target));
-  apply_due_entries();  // an edit made at the kept step after the point was taken
-  while (state().step < target && state().health.ok) step();
+  return !(target == state().step && state().health.ok);
+}
+
+std::int64_t Session::go_back(double seconds) {
+  if (!history_ || history_->empty()) throw PresetError("history", "this session keeps no history to go back in");
+  if (!(seconds >= 0.0))
+    throw PresetError("go back", std::to_string(seconds) + " s: allowed a span of simulated time of 0 s or more");
+  const SessionPoint* kept = history_->at_or_before_time(state().time - seconds);
+  if (!kept) kept = history_->at_or_before(history_->first_step());
+  rewind_to_kept(kept->step());
+  return state().step;
 }
 
 std::string Session::go_back_before_last_edit() {
@@ -384,6 +426,12 @@ Preset Session::with_values(const json& set) const {
 std::optional<std::string> Session::undo() {
   const EditRecord* next = undo_.next_undo();
   if (!next) return std::nullopt;
+  // A run stopped by a failed check: undoing the edit that caused it goes back to before it.
+  if (!state().health.ok && history_) {
+    if (std::optional<std::string> undone = go_back_to_good_state()) return undone;
+    next = undo_.next_undo();
+    if (!next) return std::nullopt;
+  }
   if (next->step > state().step) {
     // Rewound to before it: the edit is in the future; undoing it means that future is not wanted.
     start_branch_here();

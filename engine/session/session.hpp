@@ -86,9 +86,10 @@ class Session {
   //
   // The edit can be undone (undo()). Made at an earlier step than head_step() (after a rewind) it starts
   // a new branch: the kept history after this step and the timeline entries the old future had reached
-  // are dropped. Made while the run is stopped by a failed check, it first takes the run back to its
-  // last kept point (the last good state), so that fixing the value that caused the failure lets the
-  // run go on.
+  // are dropped. Made while the run is stopped by a failed check, it first takes the run back: to
+  // before the edit that most likely caused the failure (one applied shortly before it, whose entry is
+  // then replaced by this edit), or else to the last kept point (the last good state), so that fixing
+  // the value that caused the failure lets the run go on.
   void edit_parameters(const Preset& edited);
   // What an edit would do that the user should confirm first (a field far beyond any laboratory magnet,
   // a time step that collapses, a fixed time step far above the stable one), or nothing. Advisory: a
@@ -111,6 +112,12 @@ class Session {
   // before it, then steps forward, replaying the timeline entries on the way, so the state is exactly the
   // one the run had. Throws PresetError naming the step and the range allowed.
   void rewind(std::int64_t target);
+  // The same range, but to the newest kept point at or before `target` and no further: no steps, so it
+  // is instant whatever the spacing of the points (the time slider while it is dragged).
+  void rewind_to_kept(std::int64_t target);
+  // Back by `seconds` of simulated time: to the newest kept point at least that far before now (the
+  // first kept point when none is). Recovery after a failed check; returns the step reached.
+  std::int64_t go_back(double seconds);
   // Recovery after a failed check: removes the last timeline entry applied (the edit that most likely
   // caused the failure) and restores the run to its step without it. Returns the entry's description;
   // throws PresetError when no edit was applied or no history is kept.
@@ -164,6 +171,14 @@ class Session {
   void restore_point(const SessionPoint& p);
   // An edit at a step before head_step(): the old future is dropped (history, reached timeline entries, edits).
   void start_branch_here();
+  // Checks a rewind's target against the kept range (PresetError naming the range) and keeps the newest
+  // state of the branch before leaving it. False when the run is already there.
+  bool leave_for(std::int64_t target);
+  // A run stopped by a failed check, before an edit or an undo: see edit_parameters. Returns the
+  // description of the edit it went back before, if it did.
+  std::optional<std::string> go_back_to_good_state();
+  // The last timeline entry applied, if it came shortly enough before a failure to be its likely cause.
+  bool last_entry_likely_cause() const;
   // Appends to a failed check's message the edit applied shortly before it, if any.
   void name_likely_cause();
   int current_phase() const;  // the running protocol phase (the last one once finished), 0 without

@@ -22,7 +22,7 @@ using namespace lodestone::desktop_test;
 
 namespace {
 
-const std::string kSceneOptions = " --size 1000x700 --camera -90,0 --paused";
+const std::string kSceneOptions = " --size 1000x700 --camera -90,0 --frame box --paused";
 
 // A run of non-background pixels along the middle row wider than 6 px: a sphere's cross-section
 // (the box's edges cross the row as lines a pixel or two wide). 12 levels around the background

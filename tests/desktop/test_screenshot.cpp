@@ -48,9 +48,9 @@ constexpr double kRadius = 0.75e-3;                    // every sphere
 constexpr double kSmallRadius = 0.12e-3;               // every sphere of the small-sphere scene
 constexpr double kSphereX[] = {-2.1e-3, 0.0, 2.1e-3};  // centres on the x axis (y = z = 0)
 
-// Cluster mode: single particles grey; the cluster labelled 0 has hue 0 of HSV(h, 0.75, 0.92), i.e.
-// (0.92, 0.92 x 0.25, 0.92 x 0.25).
-constexpr std::array<double, 3> kSingleGrey{0.50, 0.50, 0.52}, kClusterZeroRed{0.92, 0.23, 0.23};
+// Cluster mode: single particles grey; the first cluster takes the palette's first colour, red
+// (render/colors.cpp, ClusterPalette).
+constexpr std::array<double, 3> kSingleGrey{0.50, 0.50, 0.52}, kClusterZeroRed{0.89, 0.10, 0.11};
 
 // Colour scale of "easy axis vs field" at t in [0, 1], in 0..255: stops evenly spaced.
 Rgb legend_color(double t) {
@@ -118,7 +118,7 @@ QImage screenshot(const Workdir& work, const fs::path& scene = kScene, const std
   const fs::path png = work.path() / "scene.png";
   const Result run = work.run("--preset " + quoted(scene.string()) + " --frames 10 --screenshot " +
                               quoted(png.string()) + " --size " + std::to_string(kWindowWidth) + "x" +
-                              std::to_string(kWindowHeight) + " --camera -90,0 --paused" + options);
+                              std::to_string(kWindowHeight) + " --camera -90,0 --frame box --paused" + options);
   INFO("lodestone printed:\n" << run.output);
   REQUIRE(run.code == 0);
   REQUIRE(fs::is_regular_file(png));

@@ -799,6 +799,7 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   check_schema(protocol_phase_schema(), "protocol[].", specs);
   check_schema(timeline_entry_schema(), "timeline[].", specs);
   check_schema(run_schema(), "run.", specs);
+  check_schema(view_schema(), "view.", specs);
   check_schema(bonds_schema(), "bonds.", specs);
   check_schema(bond_entry_schema(), "bonds.list[].", specs);
   check_schema(floor_schema(), "floor.", specs);

@@ -53,6 +53,7 @@ Snapshot spheres(const std::vector<glm::vec3>& centres, const std::vector<float>
     p.cluster_size.push_back(1);
   }
   s.field_direction = Vec3::UnitZ();
+  s.field = Vec3(0.0, 0.0, 0.01);  // an applied field (10 mT): the field colour modes have something to compare with
   return s;
 }
 
@@ -421,4 +422,129 @@ TEST_CASE("pick: a click through the camera on a sphere's projected centre selec
   }
   // A pixel in the empty corner of the free area picks nothing.
   CHECK_FALSE(pick_particle(s, camera.ray_through(990.0f, 10.0f)).has_value());
+}
+
+// [SECTION] honest colours, cluster palette, camera framing (issue 23)
+
+TEST_CASE("colors: with no applied field the field modes show the moment direction, and the legend says so",
+          "[colors]") {
+  Snapshot s = spheres({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f)}, {1, 1, 1});
+  s.field = Vec3::Zero();
+  s.particles.moment = {1e-3f, 0, 0, -1e-3f, 0, 0, 0, 0, 1e-3f};  // +x, -x, +z
+  for (const ColorMode wanted : {ColorMode::FieldAlignment, ColorMode::MomentAlignment}) {
+    std::vector<float> rgb;
+    const ColorScale legend = color_particles(s, wanted, rgb);
+    CHECK(honest_color_mode(s, wanted) == ColorMode::MomentDirection);
+    CHECK_THAT(legend.title, Catch::StartsWith("no applied field"));
+    CHECK_THAT(legend.title, Catch::Contains("moment direction"));
+    CHECK(legend.title.find("vs field") == std::string::npos);  // not the field-alignment legend
+    check_rgb(color_of(rgb, 0), direction_color(1, 0, 0));
+    check_rgb(color_of(rgb, 1), direction_color(-1, 0, 0));
+    check_rgb(color_of(rgb, 2), direction_color(0, 0, 1));
+    CHECK(legend.ticks.size() == 5);
+    CHECK_FALSE(legend.note.empty());
+  }
+  // Nothing carries a moment (a non-magnetic scene): speed instead.
+  s.particles.moment.assign(9, 0.0f);
+  CHECK(honest_color_mode(s, ColorMode::FieldAlignment) == ColorMode::Speed);
+  // With a field the mode asked for stays.
+  s.field = Vec3(0.0, 0.0, 1e-3);
+  bool fell_back = true;
+  CHECK(honest_color_mode(s, ColorMode::FieldAlignment, &fell_back) == ColorMode::FieldAlignment);
+  CHECK_FALSE(fell_back);
+}
+
+TEST_CASE("colors: the direction wheel tells opposite directions apart, lighter up and darker down", "[colors]") {
+  auto distance = [](const Rgb& a, const Rgb& b) {
+    return std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]);
+  };
+  CHECK(distance(direction_color(1, 0, 0), direction_color(-1, 0, 0)) > 0.6f);
+  CHECK(distance(direction_color(0, 1, 0), direction_color(0, -1, 0)) > 0.6f);
+  auto brightness = [](const Rgb& c) { return c[0] + c[1] + c[2]; };
+  CHECK(brightness(direction_color(0.6f, 0, 0.8f)) > brightness(direction_color(1, 0, 0)) + 0.3f);
+  CHECK(brightness(direction_color(0.6f, 0, -0.8f)) < brightness(direction_color(1, 0, 0)) - 0.3f);
+}
+
+TEST_CASE("colors: neighbouring clusters never share a palette colour, and a cluster keeps its colour", "[colors]") {
+  // Twelve clusters of two touching spheres in a row, each 1.5 diameters from the next: more clusters than
+  // colours, but each has at most two neighbours.
+  std::vector<glm::vec3> centres;
+  for (int k = 0; k < 12; ++k) {
+    centres.emplace_back(5.0f * static_cast<float>(k), 0.0f, 0.0f);
+    centres.emplace_back(5.0f * static_cast<float>(k) + 2.0f, 0.0f, 0.0f);
+  }
+  Snapshot s = spheres(centres, std::vector<float>(24, 1.0f));
+  for (size_t i = 0; i < 24; ++i) {
+    s.particles.cluster[i] = 500 + i / 2 * 2;
+    s.particles.cluster_size[i] = 2;
+  }
+  ClusterPalette palette;
+  std::vector<float> rgb;
+  CHECK(palette.assign(s.particles, rgb) == 0);
+  auto same = [](const Rgb& a, const Rgb& b) { return a == b; };
+  for (size_t k = 0; k + 1 < 12; ++k) {
+    INFO("clusters " << k << " and " << k + 1);
+    CHECK(same(color_of(rgb, 2 * k), color_of(rgb, 2 * k + 1)));            // one cluster, one colour
+    CHECK_FALSE(same(color_of(rgb, 2 * k + 1), color_of(rgb, 2 * k + 2)));  // neighbours differ
+  }
+  // The palette's colours are far apart and none is the singles' grey.
+  for (int a = 0; a < ClusterPalette::kSize; ++a) {
+    const Rgb ca = ClusterPalette::color(a);
+    CHECK(std::max({ca[0], ca[1], ca[2]}) - std::min({ca[0], ca[1], ca[2]}) > 0.35f);
+    for (int b = a + 1; b < ClusterPalette::kSize; ++b) {
+      const Rgb cb = ClusterPalette::color(b);
+      INFO("palette " << a << " and " << b);
+      CHECK(std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2]) > 0.35f);
+    }
+  }
+  // The next frame, one cluster gone far away: the others keep their colours.
+  const std::vector<float> before = rgb;
+  s.particles.position[0] = s.particles.position[3] = 1000.0f;
+  palette.assign(s.particles, rgb);
+  for (size_t i = 4; i < 24; ++i) check_rgb(color_of(rgb, i), color_of(before, i));
+}
+
+TEST_CASE("camera: fit_spheres shows every sphere whole in the free area and fills it", "[camera]") {
+  OrbitCamera camera;
+  camera.set_viewport(1280, 800);
+  camera.set_left_inset(380.0f);
+  camera.set_scene_extent(0.05f);
+  // An upright chain of ten 1 mm spheres, tilted 20 degrees, as in presets/chain-falls.json.
+  std::vector<glm::vec4> chain;
+  for (int k = 0; k < 10; ++k)
+    chain.emplace_back(-1.539f + 0.342f * static_cast<float>(k), 0.0f, 25.77f + 0.9397f * static_cast<float>(k), 0.5f);
+  for (glm::vec4& s : chain) s = glm::vec4(glm::vec3(s) * 1e-3f, s.w * 1e-3f);
+  REQUIRE(camera.fit_spheres(chain));
+  float top = 1e9f, bottom = -1e9f;
+  for (const glm::vec4& s : chain) {
+    const glm::vec3 p = camera.project(glm::vec3(s));
+    const glm::vec3 edge = camera.project(glm::vec3(s) + glm::vec3(0.0f, 0.0f, s.w));
+    const float r = glm::length(glm::vec2(edge - p));
+    CHECK(p.x - r >= 380.0f);
+    CHECK(p.x + r <= 1280.0f);
+    CHECK(p.y - r >= 0.0f);
+    CHECK(p.y + r <= 800.0f);
+    top = std::min(top, p.y - r);
+    bottom = std::max(bottom, p.y + r);
+  }
+  CHECK(bottom - top > 0.8f * 800.0f);  // the chain fills the height (less the 5 % margins), not a few pixels
+  CHECK_FALSE(camera.fit_spheres({}));
+}
+
+TEST_CASE("camera: the wheel zooms toward the point under the cursor", "[camera]") {
+  OrbitCamera camera;
+  camera.set_viewport(1280, 800);
+  camera.set_left_inset(380.0f);
+  camera.frame_box(glm::vec3(-0.01f), glm::vec3(0.01f));
+  // A point on the plane through the target facing the camera, under pixel (1000, 250).
+  const Ray ray = camera.ray_through(1000.0f, 250.0f);
+  const glm::vec3 forward = glm::normalize(camera.target() - camera.eye());
+  const float t = glm::dot(camera.target() - ray.origin, forward) / glm::dot(ray.direction, forward);
+  const glm::vec3 point = ray.origin + t * ray.direction;
+  const float before = camera.distance();
+  camera.zoom_toward(2.0f, 1000.0f, 250.0f);
+  CHECK(camera.distance() == Approx(before * 0.85f * 0.85f));
+  const glm::vec3 seen = camera.project(point);
+  CHECK(seen.x == Approx(1000.0f).margin(0.5));
+  CHECK(seen.y == Approx(250.0f).margin(0.5));
 }

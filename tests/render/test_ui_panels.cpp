@@ -136,7 +136,7 @@ std::unique_ptr<LiveScene> run_scene(const Preset& preset, const std::string& so
 std::vector<std::string> draw_every_panel(LiveScene& live, const std::string& what) {
   const CommandSink ignore = [](Command) {};
   PanelContext context{live.snapshot, live.state, ignore, live.renderer};
-  context.plots_open_at_start = true;  // collapsed, the Plots window would draw nothing
+  live.state.plots_open_request = true;  // collapsed, the Plots window would draw nothing
   std::vector<std::string> failures;
   for (const Panel& panel : kPanels) {
     const PanelFrame frame = draw_alone(panel, context);
@@ -214,7 +214,7 @@ TEST_CASE("panels: the test frames open the tree nodes inside the panels", "[ui]
   const CommandSink ignore = [](Command) {};
   PanelContext context{live->snapshot, live->state, ignore, live->renderer};
   const auto text_of = [&](void (*panel)(PanelContext&)) { return draw_alone(Panel{"", panel}, context).text; };
-  CHECK_THAT(text_of(field_panel), Catch::Contains("gradient origin"));  // in the "gradient" tree node
-  CHECK_THAT(text_of(contact_panel), Catch::Contains("density"));        // in each material's tree node
-  CHECK_THAT(text_of(walls_panel), Catch::Contains("from ("));           // in the "box" tree node
+  CHECK_THAT(text_of(field_panel), Catch::Contains("where the gradient is zero"));  // in the "Advanced" tree node
+  CHECK_THAT(text_of(contact_panel), Catch::Contains("density"));                   // in each material's tree node
+  CHECK_THAT(text_of(walls_panel), Catch::Contains("from ("));                      // in the "box" tree node
 }

@@ -1,0 +1,25 @@
+#pragma once
+// The remote verbs of the view (lodestone --remote; app/desktop/remote_control.hpp lists them all):
+//
+//   view                  prints "view color=KEY legend=TITLE arrow=A yaw=DEG pitch=DEG pace=P|fastest
+//                         sidebar=WIDTH|hidden plots=0|1 follows=0|1 paused_hint=0|1"
+//   color KEY             colour mode: alignment, moment, direction, speed, contacts, cluster
+//   frame [all|selection] frames every particle (F) or the selection's cluster (Shift+F)
+//   select ID             selects a particle by id (the Inspector shows it)
+//   sidebar show|hide|WIDTH  shows, hides (Tab) or resizes the side bar [logical pixels]
+//   help | about          opens the controls (F1) or the About window
+//
+// Each answers "ok VERB ..." or "refused: LINE: why".
+
+#include "engine/live/snapshot.hpp"
+#include "ui/ui_state.hpp"
+
+#include <string>
+
+namespace lodestone::desktop {
+
+// Carries out a view verb and prints its answer; false when `verb` is not one of them.
+bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line,
+                       const Snapshot& snapshot, ui::UiState& state);
+
+}  // namespace lodestone::desktop

@@ -1,0 +1,105 @@
+// SceneView's camera: framing the particles (not the box) in the part of the window the side bar leaves
+// free when a scene loads, F (frame all) and Shift+F (frame the selection), following the particles until
+// the user moves the camera, and the wheel zooming toward the cursor.
+
+#include "app/desktop/scene_view.hpp"
+#include "ui/preset_view.hpp"
+
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <utility>
+
+namespace lodestone::desktop {
+namespace {
+
+// The particles as spheres (centre, radius); with a label, only the members of that cluster (or the one
+// particle when it is alone).
+std::vector<glm::vec4> particle_spheres(const ParticleSnapshot& p, std::optional<std::uint64_t> only_id = {}) {
+  std::vector<glm::vec4> spheres;
+  long only = -1;
+  if (only_id) only = p.index_of(*only_id);
+  if (only_id && only < 0) return spheres;
+  const bool clusters = p.cluster.size() == p.size() && p.cluster_size.size() == p.size();
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (only >= 0) {
+      const auto k = static_cast<size_t>(only);
+      const bool member = i == k || (clusters && p.cluster_size[k] > 1 && p.cluster[i] == p.cluster[k]);
+      if (!member) continue;
+    }
+    spheres.emplace_back(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2], p.radius[i]);
+  }
+  return spheres;
+}
+
+}  // namespace
+
+void SceneView::update_camera_inset() {
+  camera_.set_viewport(width(), height());
+  camera_.set_left_inset(ui::sidebar_extent(state_));
+}
+
+void SceneView::frame_box() {
+  const Snapshot& s = simulation_.snapshot();
+  if (!s.scene) return;
+  update_camera_inset();
+  camera_.set_scene_extent(static_cast<float>((s.scene->box.max - s.scene->box.min).norm()));
+  const float yaw = options_.yaw ? *options_.yaw : state_.camera_yaw_degrees;
+  const float pitch = options_.pitch ? *options_.pitch : state_.camera_pitch_degrees;
+  camera_.set_angles(yaw, pitch);
+  const bool particles = !options_.frame_box && camera_.fit_spheres(particle_spheres(s.particles));
+  if (!particles)
+    camera_.fit(glm::vec3(s.scene->box.min.x(), s.scene->box.min.y(), s.scene->box.min.z()),
+                glm::vec3(s.scene->box.max.x(), s.scene->box.max.y(), s.scene->box.max.z()));
+  state_.camera_follows = particles;
+}
+
+void SceneView::reset_camera() {
+  frame_box();
+}
+
+void SceneView::handle_camera_request() {
+  const Snapshot& s = simulation_.snapshot();
+  using Request = ui::UiState::CameraRequest;
+  const Request request = std::exchange(state_.camera_request, Request::None);
+  update_camera_inset();
+  if (request == Request::Load) {
+    frame_box();
+  } else if (request == Request::FrameAll) {
+    state_.camera_follows = camera_.fit_spheres(particle_spheres(s.particles));
+  } else if (request == Request::FrameSelection && state_.selected) {
+    // The selected particle's cluster, or the particle with room around it.
+    std::vector<glm::vec4> spheres = particle_spheres(s.particles, state_.selected);
+    if (spheres.size() == 1) spheres.front().w *= 4.0f;
+    if (camera_.fit_spheres(spheres)) state_.camera_follows = false;
+  }
+  // Following: the camera glides toward the framing of all particles (a tenth of the way each frame), so
+  // that falling or spreading particles stay in view, until the user pans or zooms.
+  if (request == Request::None && state_.camera_follows && s.running) {
+    const std::vector<glm::vec4> spheres = particle_spheres(s.particles);
+    if (!spheres.empty()) {
+      glm::vec3 lo(spheres.front()), hi(spheres.front());
+      for (const glm::vec4& p : spheres) {
+        lo = glm::min(lo, glm::vec3(p) - p.w);
+        hi = glm::max(hi, glm::vec3(p) + p.w);
+      }
+      const glm::vec3 target = camera_.target() + 0.1f * (0.5f * (lo + hi) - camera_.target());
+      const float wanted = camera_.distance_to_show(spheres, target, 1.05f);
+      camera_.focus(target);
+      camera_.set_distance(camera_.distance() + 0.1f * (std::max(wanted, 1e-9f) - camera_.distance()));
+    }
+  }
+  state_.camera_yaw_degrees = camera_.yaw();
+  state_.camera_pitch_degrees = camera_.pitch();
+}
+
+void SceneView::wheelEvent(QWheelEvent* event) {
+  bridge_->wheel(event);
+  if (bridge_->wants_mouse()) return;
+  update_camera_inset();
+  camera_.zoom_toward(static_cast<float>(event->angleDelta().y()) / 120.0f, static_cast<float>(event->position().x()),
+                      static_cast<float>(event->position().y()));
+  state_.camera_follows = false;
+}
+
+}  // namespace lodestone::desktop

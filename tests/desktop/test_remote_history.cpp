@@ -1,0 +1,78 @@
+// The remote verbs of issue 21 (app/desktop/remote_control.hpp) in the real app on the two-dipoles preset:
+// `step N` answers after the steps ran, `hash` after a rewind and replay equals the first pass's, `undo`
+// and `redo` say what they changed or refuse, `history` names the kept range, a bad stiffness prints
+// "stopped: ..." and `recover` goes back before it, after which the run goes on.
+
+#include "scene_checks.hpp"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace lodestone::desktop_test;
+
+namespace {
+
+// The replies that start with `prefix`, in order.
+std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix) {
+  std::vector<std::string> out;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) out.push_back(line);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Remote step, hash, rewind, undo, redo, history and recover answer as documented", "[remote]") {
+  require_display();
+  Workdir work;
+  const std::string commands =
+      "step 200\n"
+      "hash\n"
+      "rewind 50\n"
+      "step 150\n"
+      "hash\n"
+      "set field.strength \"40 mT\"\n"
+      "step 10\n"
+      "undo\n"
+      "undo\n"
+      "redo\n"
+      "history\n"
+      "rewind 999999\n"
+      "set materials.0.kn \"1 N/m\"\n"
+      "step 20000\n"
+      "recover\n"
+      "step 100\n"
+      "get materials.0.kn\n"
+      "quit\n";
+  lodestone::test::write_file(work.path() / "commands.txt", commands);
+  const std::string preset = std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles.json";
+  const auto r = work.run("--remote --paused --size 640x400 --preset " + preset + " < commands.txt");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+
+  const std::vector<std::string> steps = lines_starting(r.output, "ok step ");
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[0] == "ok step 200 now 200");
+  CHECK(steps[1] == "ok step 150 now 200");
+  CHECK(steps[2] == "ok step 10 now 210");
+  CHECK(steps[3] == "ok step 100 now 310");  // after going back to step 210, before the bad edit
+
+  const std::vector<std::string> hashes = lines_starting(r.output, "hash ");
+  REQUIRE(hashes.size() == 2);
+  CHECK(hashes[0].size() == 5 + 16);
+  CHECK(hashes[0] == hashes[1]);  // rewound and replayed: the same state, bit for bit
+
+  CHECK(r.output.find("ok rewind 50 now 50") != std::string::npos);
+  CHECK(r.output.find("undone: field.strength 0.0 -> 0.04") != std::string::npos);
+  CHECK(r.output.find("refused: nothing to undo") != std::string::npos);
+  CHECK(r.output.find("redone: field.strength 0.0 -> 0.04") != std::string::npos);
+  CHECK(lines_starting(r.output, "history 0 ").size() == 1);
+  CHECK(r.output.find("refused: rewind 999999: history: step 999999 is outside the kept history") != std::string::npos);
+  const std::vector<std::string> stops = lines_starting(r.output, "stopped: ");
+  REQUIRE(stops.size() == 1);
+  CHECK(stops[0].find("Most likely cause: the edit at step 210 (materials.0.kn") != std::string::npos);
+  CHECK(r.output.find("undone: materials.0.kn 100000") != std::string::npos);
+  CHECK(r.output.find("value materials.0.kn 100000") != std::string::npos);  // the panels show it too
+}

@@ -1,0 +1,67 @@
+// Help: the controls (F1, Help > Controls) and About (version, build date, the contact laws this build has).
+
+#include "engine/io/preset_io.hpp"
+#include "ui/controls.hpp"
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+namespace lodestone::ui {
+
+std::string contact_laws_text() {
+  std::string laws;
+  for (const auto& f : contact_schema())
+    if (f.key == "law")
+      for (const std::string& name : f.choices) laws += (laws.empty() ? "" : ", ") + name;
+  return laws;
+}
+
+std::string version_text() {
+  return std::string("Lodestone ") + LODESTONE_VERSION + ", built " + __DATE__ + " " + __TIME__;
+}
+
+void help_windows(PanelContext& c) {
+  UiState& state = c.state;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float left = sidebar_extent(state) + 20.0f;
+  if (state.help_open) {
+    // Inside the window, right of the side bar, at most as large as the free part.
+    ImGui::SetNextWindowPos(ImVec2(left, 20.0f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(200.0f, 100.0f), ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 40.0f));
+    if (ImGui::Begin("Controls (F1)", &state.help_open, ImGuiWindowFlags_AlwaysAutoResize)) {
+      if (ImGui::BeginTable("controls", 2, ImGuiTableFlags_RowBg)) {
+        for (const auto& [key, what] : kControls) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(key);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(what);
+        }
+        ImGui::EndTable();
+      }
+    }
+    ImGui::End();
+  }
+  if (state.about_open) {
+    ImGui::SetNextWindowPos(ImVec2(left, 60.0f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(200.0f, 100.0f), ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 80.0f));
+    if (ImGui::Begin("About Lodestone", &state.about_open, ImGuiWindowFlags_AlwaysAutoResize)) {
+      ImGui::TextUnformatted(version_text().c_str());
+      ImGui::TextUnformatted("An interactive simulator of magnetic granular matter.");
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);
+      ImGui::TextWrapped("Contact laws in this build: %s.", contact_laws_text().c_str());
+      ImGui::TextWrapped(
+          "Also: magnetic dipoles (direct sum, cut-off or tree), rigid clumps, beam bonds, a frictional floor, "
+          "external field programs, gravity, walls, Brownian motion. Physics and its sources: docs/physics.md; "
+          "preset fields: docs/presets.md.");
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+  }
+}
+
+}  // namespace lodestone::ui

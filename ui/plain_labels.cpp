@@ -1,0 +1,133 @@
+#include "ui/plain_labels.hpp"
+
+#include <cctype>
+#include <string_view>
+
+namespace lodestone::ui {
+namespace {
+
+struct Plain {
+  std::string_view path;
+  std::string_view label;
+  bool advanced = false;
+};
+
+constexpr Plain kPlain[] = {
+    // Materials
+    {"materials[].density", "density"},
+    {"materials[].youngs_modulus", "stiffness (Young's modulus)"},
+    {"materials[].poisson_ratio", "Poisson ratio", true},
+    {"materials[].kn", "normal stiffness"},
+    {"materials[].ks", "sideways (shear) stiffness"},
+    {"materials[].friction", "friction coefficient"},
+    {"materials[].magnetization", "magnetisation"},
+    {"materials[].moment_model", "how the moment behaves", true},
+    {"materials[].anisotropy", "anisotropy (how firmly the moment sits)", true},
+    {"materials[].susceptibility", "susceptibility (induced magnet)"},
+    {"materials[].surface_energy", "stickiness (surface energy)"},
+    // Contact laws
+    {"contact.law", "contact law"},
+    {"contact.linear.lin_mode", "normal force update", true},
+    {"contact.linear.rgap", "gap at which contact starts", true},
+    {"contact.linear.dp_nratio", "damping of the normal spring"},
+    {"contact.linear.dp_sratio", "damping of the sideways spring"},
+    {"contact.linear.dp_mode", "damper cut-offs", true},
+    {"contact.linear.emod", "stiffness from an elastic modulus", true},
+    {"contact.linear.kratio", "normal-to-sideways stiffness ratio", true},
+    {"contact.linear.convention", "rule book (PFC or LAMMPS)", true},
+    {"contact.hertz_mindlin.damping_ratio_n", "damping, head-on"},
+    {"contact.hertz_mindlin.damping_ratio_t", "damping, sideways"},
+    {"contact.hertz_coulomb.damping_ratio_n", "damping, head-on"},
+    {"contact.hertz_coulomb.slip_velocity", "slip speed scale", true},
+    {"contact.sand.sliding_limit", "sliding limit", true},
+    {"contact.sand.rolling_limit", "rolling limit", true},
+    {"contact.sand.twisting_limit", "twisting limit", true},
+    {"contact.sand.break_separation", "gap at which a contact breaks", true},
+    {"contact.sand.damping_ratio_n", "damping, head-on"},
+    {"contact.sand.damping_ratio_t", "damping, sideways", true},
+    {"contact.rolling.enabled", "resist rolling and twisting"},
+    {"contact.rolling.rolling_friction", "rolling friction"},
+    {"contact.rolling.rolling_stiffness", "rolling stiffness", true},
+    {"contact.rolling.twisting_friction", "twisting friction"},
+    {"contact.rolling.twisting_stiffness", "twisting stiffness", true},
+    {"contact.rolling.damping_ratio", "rolling and twisting damping", true},
+    // Magnetics
+    {"magnetics.method", "how the magnets' pulls are summed"},
+    {"magnetics.cutoff", "range of the magnetic pull", true},
+    {"magnetics.dipole_cap", "closest distance counted", true},
+    {"magnetics.activity_distance", "gap beyond which pairs are ignored", true},
+    {"magnetics.induced_iterations", "passes for induced moments", true},
+    {"magnetics.force_interval", "steps between magnetic updates", true},
+    {"magnetics.tree_opening_angle", "tree accuracy (opening angle)", true},
+    // Field
+    {"field.program", "how the field changes"},
+    {"field.strength", "strength"},
+    {"field.direction", "direction"},
+    {"field.start_strength", "starting strength"},
+    {"field.ramp_time", "ramp time"},
+    {"field.frequency", "frequency"},
+    {"field.rotation_axis", "turns about the axis"},
+    {"field.phase", "phase", true},
+    {"field.gradient", "gradient", true},
+    {"field.gradient_origin", "where the gradient is zero", true},
+    // Environment, integrator, floor, bonds
+    {"environment.gravity", "gravity"},
+    {"environment.translational_damping", "liquid drag on motion"},
+    {"environment.rotational_damping", "liquid drag on spinning"},
+    {"environment.temperature", "temperature (Brownian motion)"},
+    {"integrator.scheme", "motion model", true},
+    {"integrator.time_step", "time step"},
+    {"integrator.neighbor_skin", "neighbour list skin", true},
+    {"integrator.max_displacement", "largest move per step", true},
+    {"floor.side", "which side is the floor"},
+    {"floor.static_friction", "friction at rest"},
+    {"floor.dynamic_friction", "friction when sliding"},
+    {"floor.stiffness", "floor stiffness", true},
+    {"floor.damping_ratio", "floor damping", true},
+    {"bonds.youngs_modulus", "bond stiffness (Young's modulus)"},
+    {"bonds.shear_modulus", "bond shear modulus", true},
+    {"bonds.radius_ratio", "bond thickness", true},
+    {"bonds.axial_stiffness", "stretch stiffness", true},
+    {"bonds.bending_stiffness", "bending stiffness", true},
+    {"bonds.torsion_stiffness", "twist stiffness", true},
+    {"bonds.damping_ratio", "bond damping"},
+    {"bonds.tensile_strength", "breaking strength, pulling"},
+    {"bonds.shear_strength", "breaking strength, shearing"},
+    {"pressure.pressure", "pressure"},
+    {"pressure.lid_damping", "lid damping", true},
+    {"pressure.top_fraction", "pressed top layer", true},
+};
+
+const Plain* find(const std::string& path) {
+  const std::string generic = generic_path(path);
+  for (const Plain& p : kPlain)
+    if (p.path == generic) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string generic_path(const std::string& path) {
+  std::string out;
+  for (size_t i = 0; i < path.size(); ++i) {
+    out += path[i];
+    if (path[i] == '[')
+      while (i + 1 < path.size() && std::isdigit(static_cast<unsigned char>(path[i + 1]))) ++i;
+  }
+  return out;
+}
+
+std::string plain_label(const std::string& path, const std::string& key) {
+  if (const Plain* p = find(path)) return std::string(p->label);
+  std::string out = key;
+  for (char& c : out)
+    if (c == '_') c = ' ';
+  return out;
+}
+
+bool is_advanced(const std::string& path) {
+  const Plain* p = find(path);
+  return p && p->advanced;
+}
+
+}  // namespace lodestone::ui

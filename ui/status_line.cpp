@@ -1,0 +1,68 @@
+// The status line and the start hint: fixed places at the bottom and the top centre of the 3-D view, so
+// that a message never moves a control under the mouse or covers the Plots window's header.
+
+#include "ui/panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace lodestone::ui {
+namespace {
+constexpr double kSuccessSeconds = 6.0;  // a success message fades after this long
+constexpr float kLegendRoom = 270.0f;    // [px] the legend's width at the bottom right, and a gap
+constexpr float kGizmoRoom = 120.0f;     // [px] the axes gizmo at the bottom left of the view, and a gap
+}  // namespace
+
+ImVec4 status_line_rect(const UiState& state, ImVec2 display) {
+  const float left = sidebar_extent(state) + kGizmoRoom;
+  const float right = std::max(left + 120.0f, display.x - kLegendRoom);
+  const float height = 3.0f * ImGui::GetTextLineHeightWithSpacing() + 12.0f;
+  return ImVec4(left, display.y - 10.0f - height, right, display.y - 10.0f);
+}
+
+void status_line(PanelContext& c) {
+  UiState& state = c.state;
+  if (state.notice != state.notice_shown) {
+    state.notice_shown = state.notice;
+    state.notice_since = ImGui::GetTime();
+  }
+  if (!state.notice_is_error && !state.notice.empty() && ImGui::GetTime() - state.notice_since > kSuccessSeconds)
+    state.notice.clear();
+  if (state.notice.empty()) return;
+  const ImVec4 r = status_line_rect(state, ImGui::GetIO().DisplaySize);
+  // Anchored at its bottom edge: up to three lines, wrapped to the width between the side bar and the legend.
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.w), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(r.z - r.x, r.w - r.y));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+  if (ImGui::Begin("status", nullptr, flags)) {
+    if (ImGui::SmallButton("x")) state.notice.clear();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dismiss this message");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(r.z - r.x - ImGui::GetStyle().WindowPadding.x);
+    ImGui::TextColored(state.notice_is_error ? ImVec4(1.0f, 0.5f, 0.45f, 1.0f) : ImVec4(0.7f, 0.95f, 0.7f, 1.0f), "%s",
+                       state.notice.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::End();
+}
+
+void start_hint(PanelContext& c) {
+  const Snapshot& s = c.snapshot;
+  if (s.running || s.step != 0 || !s.scene || !s.scene->view.start_paused) return;
+  // Just above the status line's place, at the left of the 3-D view: clear of the Plots window at any size.
+  const ImVec4 r = status_line_rect(c.state, ImGui::GetIO().DisplaySize);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y - 6.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
+  if (ImGui::Begin("start hint", nullptr, flags))
+    ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.5f, 1.0f), "Paused at the start: press space to start");
+  ImGui::End();
+}
+
+}  // namespace lodestone::ui
