@@ -142,14 +142,6 @@ struct UiState {
   // The camera: asked of the 3-D view (F, Shift+F, the View panel, the remote verb `frame`), and its angles
   // as the view last drew them [deg], which a save writes into the preset's view.
   enum class CameraRequest { None, Load, FrameAll, FrameSelection };
-
-// Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
-// (and the scene moved on or the settings changed); `now` [s] is the GUI clock.
-void update_field_view(UiState& state, const Snapshot& snapshot, const CommandSink& send, double now);
-
-// The command that adds what the touch tool is set to at `point` [m] (a copy of the selected particle, a
-// sphere, a bar or a cube magnet), or nothing with a notice saying why (no particle selected).
-std::optional<Command> add_command(UiState& state, const Vec3& point);
   CameraRequest camera_request = CameraRequest::None;
   bool camera_follows = true;  // the camera keeps the particles in view until the user moves it
   float camera_yaw_degrees = -70.0f, camera_pitch_degrees = 22.0f;
@@ -160,6 +152,14 @@ std::optional<Command> add_command(UiState& state, const Vec3& point);
   bool help_open = false;          // F1: the controls
   bool about_open = false;         // Help > About
 };
+
+// Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
+// (and the scene moved on or the settings changed); `now` [s] is the GUI clock.
+void update_field_view(UiState& state, const Snapshot& snapshot, const CommandSink& send, double now);
+
+// The command that adds what the touch tool is set to at `point` [m] (a copy of the selected particle, a
+// sphere, a bar or a cube magnet), or nothing with a notice saying why (no particle selected).
+std::optional<Command> add_command(UiState& state, const Vec3& point);
 
 // A request id for a touch command: its answer becomes the notice.
 inline std::uint64_t next_touch_request(UiState& state) {
