@@ -388,33 +388,44 @@ std::int64_t Session::go_back(double seconds) {
 std::string Session::go_back_before_last_edit() {
   if (entry_phases_.empty())
     throw PresetError("timeline", "no edit was applied in this run: nothing to go back before");
-  if (!history_ || history_->empty()) throw PresetError("history", "this session keeps no history to go back in");
   const size_t k = entry_phases_.size() - 1;
-  const std::int64_t at = static_cast<std::int64_t>(document_.timeline[k].step);
   std::string what;
   for (auto it = document_.timeline[k].set.begin(); it != document_.timeline[k].set.end(); ++it)
     what += (what.empty() ? "" : "; ") + it.key() + " = " + it.value().dump();
+  if (!document_.timeline[k].touch.empty()) what = document_.timeline[k].touch.dump();
+  // Its undo record, when it has one, moves to the redo side: it was undone.
+  std::optional<EditRecord> undone;
+  if (const EditRecord* edit = undo_.next_undo(); edit && edit->timeline_entry == k) {
+    undone = *undo_.take_undo();
+    undone->before_point.reset();
+    what = undone->description;
+  }
+  go_back_before_entry(k);
+  if (undone) undo_.push_redo(std::move(*undone));
+  return what;
+}
+
+void Session::go_back_before_entry(size_t k) {
+  if (!history_ || history_->empty()) throw PresetError("history", "this session keeps no history to go back in");
+  const std::int64_t at = static_cast<std::int64_t>(document_.timeline[k].step);
   // The kept points from the entry's step on have it applied; the state at its step without it is
   // reached from an earlier point.
   const SessionPoint* before = history_->at_or_before(at - 1);
   if (!before) before = history_->at_or_before(at);  // the entry came at the very first step
   if (!before || before->entry_phases.size() > k)
-    throw PresetError("history", "the history no longer reaches back to before the edit at step " + std::to_string(at));
+    throw PresetError("history",
+                      "the history no longer reaches back to before the change at step " + std::to_string(at));
   SessionPoint start = *before;
-  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(k));
+  // Entry k and those the run reached after it go; entries it never reached (a loaded session's later
+  // edits) stay.
+  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(k),
+                           document_.timeline.begin() + static_cast<std::ptrdiff_t>(entry_phases_.size()));
   history_->drop_after(start.step());
-  if (const EditRecord* edit = undo_.next_undo(); edit && edit->timeline_entry == k) {
-    EditRecord undone = *undo_.take_undo();
-    undone.before_point.reset();
-    what = undone.description;
-    undo_.push_redo(std::move(undone));
-  }
   undo_.drop_after(at - 1);
   restore_point(start);
   apply_due_entries();
   while (state().step < at && state().health.ok) step();
   head_step_ = state().step;
-  return what;
 }
 
 Preset Session::with_values(const json& set) const {
@@ -437,6 +448,21 @@ std::optional<std::string> Session::undo() {
     start_branch_here();
     next = undo_.next_undo();
     if (!next) return std::nullopt;
+  }
+  if (next->goes_back && !(next->before_point && next->step == state().step)) {
+    // A pull cannot be taken back by an inverse action (the beads it moved moved others): undoing it goes
+    // back to the moment it began, the run since dropped, as an edit after a rewind drops the old future.
+    if (!history_)
+      throw PresetError("undo", "'" + next->description + "' is undone by going back to before it, and this " +
+                                    "session keeps no history");
+    EditRecord edit = *undo_.take_undo();
+    try {
+      go_back_before_entry(*edit.timeline_entry);
+    } catch (...) {
+      undo_.push_undo(std::move(edit));
+      throw;
+    }
+    return edit.description + " (went back to step " + std::to_string(edit.step) + ", before it)";
   }
   EditRecord edit = *undo_.take_undo();
   const bool exact = edit.before_point && edit.step == state().step && edit.timeline_entry &&
@@ -834,7 +860,7 @@ std::optional<EditRecord> Session::touch(const TouchAction& action, bool undoabl
   record->description = description;
   record->step = now;
   record->touch = written;
-  record->timeline_entry = index;
+  record->timeline_entry = merge ? index - 1 : index;
   if (inverse) record->undo_touch = write_touch(*inverse);
   return record;
 }
@@ -856,7 +882,15 @@ std::string Session::drag(std::uint64_t particle_id, const Vec3& target, double 
   a.target = target;
   a.stiffness = k.stiffness;
   a.damping = k.damping;
-  touch(a, /*undoable=*/false);
+  // The grab is the pull's one undo record (the moves and the release are not): undone, the run goes back
+  // to before it.
+  const bool grab = !state().drag.active;
+  std::optional<EditRecord> record = touch(a, /*undoable=*/grab);
+  if (record) {
+    record->description = "pull of particle " + std::to_string(particle_id);
+    record->goes_back = true;
+    undo_.record(std::move(*record));
+  }
   return describe_touch(a);
 }
 

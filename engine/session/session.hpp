@@ -174,6 +174,10 @@ class Session {
   // Checks a rewind's target against the kept range (PresetError naming the range) and keeps the newest
   // state of the branch before leaving it. False when the run is already there.
   bool leave_for(std::int64_t target);
+  // Takes the run back to the step of timeline entry k without it and without the entries the run reached
+  // after it (history, edits and entries of that future dropped). Throws PresetError without a history
+  // reaching back before it.
+  void go_back_before_entry(size_t k);
   // A run stopped by a failed check, before an edit or an undo: see edit_parameters. Returns the
   // description of the edit it went back before, if it did.
   std::optional<std::string> go_back_to_good_state();

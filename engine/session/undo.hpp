@@ -33,6 +33,9 @@ struct EditRecord {
   // for an add, the particle re-added for a delete).
   json touch;
   json undo_touch;
+  // Undone by going back to before it, the run since dropped (a pull: a drag from grab to release), once
+  // the run has moved on from its step.
+  bool goes_back = false;
 };
 
 // "path old -> new" for each changed path, joined with "; " (long values shortened).

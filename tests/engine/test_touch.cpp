@@ -450,3 +450,71 @@ TEST_CASE(
   CHECK(s.document().timeline.back().touch.contains("add"));
   run_checked(s, 20);
 }
+
+// [SECTION] Going back in time across touches (the history of issue 21)
+
+TEST_CASE("touch: a rewind to before an add and a delete replays both exactly, and one after them is exact too",
+          "[touch]") {
+  Session s(magnets_in_walled_box());
+  s.enable_history();
+  run_checked(s, 30);
+  const std::optional<Vec3> spot = free_point(s, 4e-4);
+  REQUIRE(spot);
+  s.add_particle(sphere(*spot, 4e-4));
+  run_checked(s, 20);
+  s.delete_body(s.state().particles.id[1]);
+  run_checked(s, 30);
+  const std::uint64_t at_80 = state_hash(s.state());
+  const size_t count_at_80 = s.state().particles.size();
+
+  s.rewind(10);  // before both: the state of then, and the touches replayed from the timeline on the way
+  REQUIRE(s.state().step == 10);
+  run_checked(s, 70);
+  CHECK(s.state().particles.size() == count_at_80);
+  CHECK(state_hash(s.state()) == at_80);
+
+  s.rewind(45);  // between them
+  run_checked(s, 35);
+  CHECK(state_hash(s.state()) == at_80);
+}
+
+TEST_CASE("touch: undoing a pull goes back to the moment it began, and without a history it is refused by name",
+          "[touch]") {
+  Preset p = magnets_in_walled_box();
+  Session reference(p);
+  run_checked(reference, 60);
+
+  Session s(p);
+  s.enable_history();
+  run_checked(s, 25);
+  const std::uint64_t id = s.state().particles.id[0];
+  const Vec3 start = s.state().particles.position[0];
+  s.drag(id, start + Vec3(0, 0, 2e-3), 1.0);
+  run_checked(s, 10);
+  s.drag(id, start + Vec3(1e-3, 0, 2e-3), 1.0);
+  run_checked(s, 10);
+  s.release();
+  run_checked(s, 15);
+  REQUIRE(s.edits().next_undo());
+  CHECK(s.edits().next_undo()->description == "pull of particle " + std::to_string(id));
+  const std::optional<std::string> undone = s.undo();
+  REQUIRE(undone);
+  CHECK(undone->find("went back to step 25") != std::string::npos);
+  CHECK(s.state().step == 25);
+  CHECK(!s.state().drag.active);
+  CHECK(s.document().timeline.empty());
+  run_checked(s, 35);
+  CHECK(state_hash(s.state()) == state_hash(reference.state()));
+
+  Session no_history(p);
+  run_checked(no_history, 5);
+  no_history.drag(id, start + Vec3(0, 0, 2e-3), 1.0);
+  run_checked(no_history, 5);
+  try {
+    no_history.undo();
+    FAIL("an undo of a pull without history was not refused");
+  } catch (const PresetError& e) {
+    CHECK(std::string(e.what()).find("pull of particle") != std::string::npos);
+    CHECK(std::string(e.what()).find("keeps no history") != std::string::npos);
+  }
+}
