@@ -19,9 +19,10 @@ constexpr auto kFrame = std::chrono::microseconds(16667);  // publish at most 60
 constexpr auto kIdleWait = std::chrono::milliseconds(100);
 
 // The View panel's field view (ComputeFieldView): |B| on the slice, the lines from a grid of seeds on its plane
-// (those inside a particle left out), traced with the scene's settings (field_line_settings_for). One thread:
-// the simulation's team is its own; docs/performance.md has the figures.
-std::shared_ptr<const FieldView> compute_field_view(const Model& model, const State& state, const ComputeFieldView& c) {
+// (those inside a particle left out), traced with the scene's settings (field_line_settings_for), the points
+// and lines split over `team`; docs/performance.md has the figures.
+std::shared_ptr<const FieldView> compute_field_view(const Model& model, const State& state, const ComputeFieldView& c,
+                                                    ThreadTeam& team) {
   const auto start = Clock::now();
   auto view = std::make_shared<FieldView>();
   const FieldEvaluator evaluator(model, state);
@@ -33,7 +34,7 @@ std::shared_ptr<const FieldView> compute_field_view(const Model& model, const St
   if (c.slice) {
     const std::vector<Vec3> points = slice.points();
     std::vector<Vec3> field(points.size());
-    evaluator.evaluate(points, field);
+    evaluator.evaluate(points, field, team);
     view->magnitude.resize(points.size());
     view->inside.resize(points.size());
     // The scale: the smallest non-zero |B| outside the particles (beyond every cutoff the sum is exactly 0), at
@@ -61,7 +62,7 @@ std::shared_ptr<const FieldView> compute_field_view(const Model& model, const St
         x[slice.v_axis()] = *slice.lo[1] + (*slice.hi[1] - *slice.lo[1]) * (j + 0.5) / nv;
         if (evaluator.particle_at(x) < 0) seeds.push_back(x);
       }
-    for (const FieldLine& line : trace_field_lines(evaluator, seeds, field_line_settings_for(model, state))) {
+    for (const FieldLine& line : trace_field_lines(evaluator, seeds, field_line_settings_for(model, state), team)) {
       std::vector<float> points;
       points.reserve(3 * line.points.size());
       for (const Vec3& x : line.points)
@@ -279,7 +280,12 @@ void SimulationThread::apply(Command& command) {
             field_values_ = std::move(values);
             field_request_ = c.request;
           } else if constexpr (std::is_same_v<T, ComputeFieldView>) {
-            field_view_ = compute_field_view(session_->model(), session_->state(), c);
+            // The physics waits while the view is evaluated: every core of the machine works on it (a team of
+            // its own, so that the simulation's thread count and its results stay as set).
+            if (!view_team_)
+              view_team_ = std::make_unique<ThreadTeam>(
+                  static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+            field_view_ = compute_field_view(session_->model(), session_->state(), c, *view_team_);
             field_view_request_ = c.request;
           } else if constexpr (std::is_same_v<T, DragParticle>) {
             // The document follows at the release: a drag's entries come at every step it moves.

@@ -4,6 +4,7 @@
 // while running) into a triple buffer. The GUI thread pushes commands and takes the newest
 // snapshot; neither waits for the other, and nothing else is shared (ThreadSanitizer-clean).
 
+#include "engine/core/thread_team.hpp"
 #include "engine/live/command_queue.hpp"
 #include "engine/live/commands.hpp"
 #include "engine/live/snapshot.hpp"
@@ -90,6 +91,7 @@ class SimulationThread {
   std::shared_ptr<const FieldValues> field_values_;  // the last EvaluateField's
   std::uint64_t field_request_ = 0;
   std::shared_ptr<const FieldView> field_view_;  // the last ComputeFieldView's
+  std::unique_ptr<ThreadTeam> view_team_;        // evaluates the field view (made at the first)
   std::uint64_t field_view_request_ = 0;
   std::shared_ptr<const HistorySummary> history_;
   Reply reply_;
