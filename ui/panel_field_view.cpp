@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace lodestone::ui {
 
@@ -48,9 +49,12 @@ void field_view_section(PanelContext& c) {
   }
   changed |= ImGui::SliderInt("slice points", &f.resolution, 16, 160);
   if (changed) f.settings_changed = true;
-  if (const FieldView* view = c.snapshot.field_view.get())
-    ImGui::TextDisabled("%.1f updates/s; last took %.0f ms on the simulation thread", f.updates_per_second,
-                        1e3 * view->seconds);
+  if (const FieldView* view = c.snapshot.field_view.get()) {
+    char rate[96];
+    std::snprintf(rate, sizeof rate, "%.1f updates a second; the last took %.0f ms", f.updates_per_second,
+                  1e3 * view->seconds);
+    note(rate);
+  }
 }
 
 void field_view_legend(PanelContext& c) {

@@ -22,10 +22,10 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
   switch (p.pressure.method) {
     case PressureMethod::None:
       if (p.box.z_max == SideKind::Periodic) {
-        ImGui::TextDisabled("no pressure (a lid needs a box top that is not periodic)");
+        note("no pressure (a lid needs a box top that is not periodic)");
         break;
       }
-      ImGui::TextDisabled("no pressure on the packing");
+      note("no pressure on the packing");
       if (ImGui::Button("Add a lid")) {
         p.box.z_max = SideKind::Wall;  // the lid replaces the top side
         p.pressure.method = PressureMethod::Lid;
@@ -36,10 +36,10 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
         ImGui::SetTooltip("A lid comes down onto the highest particle and presses with the pressure below (a servo).");
       break;
     case PressureMethod::Lid:
-      ImGui::Text("lid at z = %.4g %s, pressing %.4g %s now",
-                  si_to_unit(o.lid_height, Quantity::Length, display_unit(Quantity::Length, p.units)),
-                  display_unit(Quantity::Length, p.units).c_str(),
-                  si_to_unit(area > 0.0 ? o.lid_force / area : 0.0, Quantity::Pressure, unit), unit.c_str());
+      ImGui::TextWrapped("lid at z = %.4g %s, pressing %.4g %s now",
+                         si_to_unit(o.lid_height, Quantity::Length, display_unit(Quantity::Length, p.units)),
+                         display_unit(Quantity::Length, p.units).c_str(),
+                         si_to_unit(area > 0.0 ? o.lid_force / area : 0.0, Quantity::Pressure, unit), unit.c_str());
       for (const auto& f : pressure_schema())
         if (f.key == "pressure" || f.key == "lid_damping") changed |= edit_field(f, p.pressure, "pressure", editor);
       if (ImGui::Button("Remove the lid")) {
@@ -48,9 +48,9 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
       }
       break;
     case PressureMethod::TopLayer:
-      ImGui::Text("top-layer pressure ([Erokhin-Berkov]): %.4g %s",
-                  si_to_unit(p.pressure.pressure, Quantity::Pressure, unit), unit.c_str());
-      ImGui::TextDisabled("a force pi R^2 P down on each particle in the top layer");
+      ImGui::TextWrapped("pressing the top layer: %.4g %s", si_to_unit(p.pressure.pressure, Quantity::Pressure, unit),
+                         unit.c_str());
+      note("each particle of the top layer is pushed down by pi R^2 P (the powder protocol's way to press)");
       for (const auto& f : pressure_schema())
         if (f.key == "pressure" || f.key == "top_fraction") changed |= edit_field(f, p.pressure, "pressure", editor);
       if (ImGui::Button("Stop pressing")) {
