@@ -100,18 +100,18 @@ TEST_CASE("after load, chain-falls particles cover at least 5 percent of the 3-D
   CHECK(coverage >= 0.05);
 }
 
-TEST_CASE("after load, magnets-meeting is framed: its two pairs span the 3-D view", "[desktop][classroom]") {
-  // Two pairs of 1 mm magnets 40 mm apart (presets/magnets-meeting.json): framed on the particles they span
-  // the free width of the view; 5 % of its pixels would need spheres 4x larger than these can be while both
-  // pairs are in view (4 spheres of 1 mm across 42 mm cover about 0.3 %).
+TEST_CASE("after load, magnets-meeting is framed: its two pairs cover at least 5 percent of the 3-D view",
+          "[desktop][classroom]") {
+  // Two pairs of 1 mm magnets side by side, 8 mm across in all (presets/magnets-meeting.json): framed on the
+  // particles in the free part of the view, the four spheres cover at least 5 % of its pixels.
   require_display();
   Workdir work;
   const QImage image = load_screenshot(work, "magnets-meeting.json");
   int left = 0, right = 0;
   const double coverage = particle_coverage(image, &left, &right);
   INFO("magnets-meeting: particles cover " << 100.0 * coverage << " %, from x = " << left << " to " << right);
-  CHECK(right - left > 0.8 * (kWidth - kSidebar));
-  CHECK(coverage > 0.002);  // four spheres of about 25 px across, not a few pixels
+  CHECK(right - left > 0.6 * (kWidth - kSidebar));
+  CHECK(coverage >= 0.05);
 }
 
 TEST_CASE("a zero-field scene's legend is not the field-alignment legend", "[desktop][classroom]") {
