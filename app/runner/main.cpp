@@ -403,7 +403,7 @@ int run_single(const RunOptions& options) {
   if (auto code = print_summary_and_check(options, scene, length.steps)) return *code;
   RunOutputs outputs;
   const OutputIntervals every = output_intervals(options, scene.preset, length, sim.model().time_step);
-  if (auto code = outputs.open(options, every)) return *code;
+  if (auto code = outputs.open(options, every, scene.preset.units)) return *code;
   outputs.start(sim);
   const LoopEnd loop = run_steps(sim, outputs, options, length, scene.stop_phase);
   const int code = finish_run(sim, outputs, options, length.protocol, loop);

@@ -2,6 +2,8 @@
 
 #include "engine/analysis/clusters.hpp"
 #include "engine/io/output.hpp"
+#include "engine/io/output_units.hpp"
+#include "engine/io/unit_system.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -22,8 +24,10 @@ void print_table_row(const Observables& o) {
 
 }  // namespace
 
-std::optional<int> RunOutputs::open(const RunOptions& options, const OutputIntervals& intervals) {
+std::optional<int> RunOutputs::open(const RunOptions& options, const OutputIntervals& intervals,
+                                    const DisplayUnits& units) {
   every_ = intervals;
+  units_ = units;
   if (!options.series_path.empty()) {
     series_.open(options.series_path, std::ios::trunc);
     if (!series_) {
@@ -34,7 +38,7 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
   // The format follows the extension (checked with the options); a VTK series also keeps a .pvd.
   if (!options.frames_path.empty()) {
     try {
-      frames_.emplace(options.frames_path, *frame_format_of(options.frames_path));
+      frames_.emplace(options.frames_path, *frame_format_of(options.frames_path), unit_system_note(units));
     } catch (const ExportError& e) {
       std::cerr << "lodestone-run: " << e.what() << "\n";
       return kExitOutputError;
@@ -53,7 +57,7 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
 }
 
 void RunOutputs::start(const Session& sim) {
-  if (series_.is_open()) series_ << series_header();
+  if (series_.is_open()) series_ << series_header(unit_system_note(units_));
   if (every_.table > 0) print_table_header();
   write(sim, true);  // step 0, before any motion
 }
@@ -72,7 +76,7 @@ void RunOutputs::write(const Session& sim, bool force) {
     return *observed;
   };
   const bool row = force || step % every_.series == 0;
-  if (series_.is_open() && row) series_ << series_row(observables());
+  if (series_.is_open() && row) series_ << series_row(observables_in_units(observables(), units_));
   if (clusters_.is_open() && row) {
     observables();
     clusters_.record(step, state.time, *clusters);
@@ -89,7 +93,7 @@ void RunOutputs::write(const Session& sim, bool force) {
 // A frame that cannot be written ends the frames, not the run; the exit code says so at the end.
 void RunOutputs::write_frame(const Session& sim, const Clusters& clusters) {
   try {
-    frames_->write(frame_fields(sim.model(), sim.state(), clusters));
+    frames_->write(frame_in_units(frame_fields(sim.model(), sim.state(), clusters), units_));
   } catch (const ExportError& e) {
     std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
     frames_.reset();

@@ -27,8 +27,8 @@ struct OutputIntervals {
 class RunOutputs {
  public:
   // Opens the files the options name. Returns the exit code when one cannot be written (its
-  // message is on stderr).
-  std::optional<int> open(const RunOptions& options, const OutputIntervals& intervals);
+  // message is on stderr). The series and the frames are written in `units.system` (the preset's).
+  std::optional<int> open(const RunOptions& options, const OutputIntervals& intervals, const DisplayUnits& units);
   // The headers, and the rows of step 0, before any motion.
   void start(const Session& sim);
   // The rows due at the session's step; with `force` every output writes one (a phase begins, the
@@ -44,6 +44,7 @@ class RunOutputs {
   void write_frame(const Session& sim, const Clusters& clusters);
 
   OutputIntervals every_;
+  DisplayUnits units_;
   std::ofstream series_;
   std::optional<FrameSeriesWriter> frames_;
   bool frames_failed_ = false;

@@ -316,11 +316,28 @@ struct PhysicsParameters {
   FloorParameters floor;  // [Voxel-beams] frictional floor (engine/contact/law_floor.hpp)
 };
 
-// [SECTION] Display units: how the app shows values (the engine stays in SI)
+// [SECTION] Units: the system a preset file and the run's outputs are written in, and how the app shows values
+// (the engine stays in SI)
+
+// si: the file's bare numbers are SI. lj: they are reduced Lennard-Jones-style dipolar units with mu0/4pi = 1
+// (LAMMPS `units lj`, ESPResSo), converted to SI when the file is read and back when it and the run's frames and
+// series are written (engine/io/unit_system.hpp; docs/physics.md, "Reduced (LJ-style dipolar) units"). Not
+// [Erokhin-Berkov]'s App. B scaling (engine/analysis/reduced_units.hpp), which only reports.
+enum class UnitSystem : int { Si, Lj };
+
+// The three scales of the lj system; every other unit follows from them and mu0/4pi = 1.
+struct LjScales {
+  double sigma = 1.0;   // [m]  length
+  double mass = 1.0;    // [kg] mass
+  double energy = 1.0;  // [J]  energy
+};
+
 struct DisplayUnits {
   std::string field = "mT";
   std::string length = "mm";
   std::string pressure = "atm";
+  UnitSystem system = UnitSystem::Si;  // how the file's bare numbers and the outputs are to be read
+  LjScales lj;                         // the scales of system lj, always in SI
 };
 
 }  // namespace lodestone

@@ -2,8 +2,9 @@
 
 namespace lodestone {
 
-std::string frame_csv_header() {
-  return "step,time,id,material,radius,x,y,z,vx,vy,vz,qx,qy,qz,qw,omega_x,omega_y,omega_z,easy_axis_x,easy_axis_y,"
+std::string frame_csv_header(const std::string& units) {
+  return (units.empty() ? std::string() : "# units: " + units + "\n") +
+         "step,time,id,material,radius,x,y,z,vx,vy,vz,qx,qy,qz,qw,omega_x,omega_y,omega_z,easy_axis_x,easy_axis_y,"
          "easy_axis_z,moment_x,moment_y,moment_z,force_x,force_y,force_z,torque_x,torque_y,torque_z,alignment,"
          "cluster\n";
 }

@@ -13,7 +13,8 @@ namespace lodestone {
 // The header line (with its newline): step, time, id, material, radius, x, y, z, vx, vy, vz,
 // qx, qy, qz, qw (body -> world, w the scalar part), omega_x..z, easy_axis_x..z, moment_x..z,
 // force_x..z, torque_x..z, alignment, cluster.
-std::string frame_csv_header();
+// With a unit-system note (FrameFields::units), a first line "# units: NOTE" says the values are not SI.
+std::string frame_csv_header(const std::string& units = "");
 
 // The rows of one frame (no header).
 void write_csv_frame(std::ostream& out, const FrameFields& frame);

@@ -88,7 +88,7 @@ std::string frame_file_text(FrameFormat format, const FrameFields& frame) {
     case FrameFormat::VtkPolyData: return vtp_text(frame);
     case FrameFormat::LammpsDump: write_lammps_dump_frame(out, frame); break;
     case FrameFormat::Csv:
-      out << frame_csv_header();
+      out << frame_csv_header(frame.units);
       write_csv_frame(out, frame);
       break;
   }
@@ -104,10 +104,11 @@ void export_frame(const std::string& path, const FrameFields& frame) {
   write_export_file(path, frame_file_text(*format, frame));
 }
 
-FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format) : path_(path), format_(format) {
+FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units)
+    : path_(path), format_(format) {
   if (format != FrameFormat::VtkPolyData) {
     out_ = open_for_writing(path, "frames to");
-    if (format == FrameFormat::Csv) out_ << frame_csv_header();
+    if (format == FrameFormat::Csv) out_ << frame_csv_header(units);
     return;
   }
   const std::filesystem::path p(path);

@@ -48,8 +48,9 @@ void export_frame(const std::string& path, const FrameFields& frame);
 // each .vtp written atomically before it is listed), so a crashed run leaves a readable series.
 class FrameSeriesWriter {
  public:
-  // Creates (truncates) the output; throws ExportError when it cannot be written.
-  FrameSeriesWriter(const std::string& path, FrameFormat format);
+  // Creates (truncates) the output; throws ExportError when it cannot be written. `units`: the unit-system
+  // note of the frames to come (FrameFields::units), which the CSV header line carries.
+  FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units = "");
   // Appends a frame; throws ExportError when writing fails.
   void write(const FrameFields& frame);
   // Flushes the appended file; throws ExportError when that fails (disk full).

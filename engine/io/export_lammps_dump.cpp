@@ -28,8 +28,10 @@ std::string lammps_boundary_flags(const FrameFields& f) {
 
 void write_lammps_dump_frame(std::ostream& out, const FrameFields& f) {
   const size_t n = f.size();
-  std::string s = "ITEM: TIMESTEP\n" + std::to_string(f.step) + "\nITEM: NUMBER OF ATOMS\n" + std::to_string(n) +
-                  "\nITEM: BOX BOUNDS " + lammps_boundary_flags(f) + "\n";
+  // LAMMPS's own `dump_modify units yes` section: read_dump and OVITO skip it, a reader sees the style.
+  std::string s = f.units.empty() ? std::string() : "ITEM: UNITS\nlj\n";
+  s += "ITEM: TIMESTEP\n" + std::to_string(f.step) + "\nITEM: NUMBER OF ATOMS\n" + std::to_string(n) +
+       "\nITEM: BOX BOUNDS " + lammps_boundary_flags(f) + "\n";
   for (int axis = 0; axis < 3; ++axis) {
     double low = f.box_min[axis], high = f.box_max[axis];
     const auto& sides = f.sides[static_cast<size_t>(axis)];

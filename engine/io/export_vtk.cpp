@@ -37,6 +37,7 @@ std::string vtp_text(const FrameFields& f) {
   std::string s;
   s.reserve(400 * n + 2000);
   s += "<?xml version=\"1.0\"?>\n";
+  if (!f.units.empty()) s += "<!-- units: " + f.units + " -->\n";
   s += "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
   s += "  <PolyData>\n";
   // TimeValue is the field-data name ParaView reads as the time of a dataset.

@@ -20,7 +20,9 @@ void write_xyz_frame(std::ostream& out, const FrameFields& f) {
   s += "\" Properties=id:I:1:radius:R:1:pos:R:3:velo:R:3:orientation:R:4:easy_axis:R:3:moment:R:3:force:R:3:"
        "torque:R:3 Time=";
   append_number(s, f.time);
-  s += " Step=" + std::to_string(f.step) + "\n";
+  s += " Step=" + std::to_string(f.step);
+  if (!f.units.empty()) s += " Units=\"" + f.units + "\"";
+  s += "\n";
   out << s;
   for (size_t i = 0; i < f.size(); ++i) {
     s = std::to_string(f.id[i]) + ' ';

@@ -16,7 +16,10 @@
 
 namespace lodestone {
 
+// SI as filled here; frame_in_units (engine/io/output_units.hpp) converts the values to the preset's unit system
+// and sets `units`, which each format's header then carries.
 struct FrameFields {
+  std::string units;  // "" for SI, else the unit-system note (engine/io/unit_system.hpp) the headers carry
   std::int64_t step = 0;
   double time = 0.0;                     // [s]
   Vec3 field_direction = Vec3::UnitZ();  // unit b, the direction alignment is taken against

@@ -23,8 +23,9 @@ void append_vec(std::string& s, const Vec3& v, char sep) {
 
 }  // namespace
 
-std::string series_header() {
-  return "step,time,reduced_time,kinetic_translational,kinetic_rotational,elastic,dipole,zeeman,gravitational,"
+std::string series_header(const std::string& units) {
+  return (units.empty() ? std::string() : "# units: " + units + "\n") +
+         "step,time,reduced_time,kinetic_translational,kinetic_rotational,elastic,dipole,zeeman,gravitational,"
          "dissipated_friction,dissipated_dashpot,dissipated_viscous,field_work,stiffness_work,total_energy,"
          "energy_balance,"
          "alignment,moment_alignment,magnetization_x,magnetization_y,magnetization_z,magnetization_along_field,"

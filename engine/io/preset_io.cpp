@@ -3,6 +3,7 @@
 #include "engine/bodies/clumps.hpp"
 #include "engine/io/atomic_file.hpp"
 #include "engine/io/preset_edits.hpp"
+#include "engine/io/unit_system.hpp"
 #include "engine/step/health.hpp"
 
 #include <unistd.h>
@@ -35,6 +36,52 @@ void require_unit(Quantity q, const std::string& unit, const std::string& path) 
 
 const char* axis_name(int a) {
   return a == 0 ? "x" : a == 1 ? "y" : "z";
+}
+
+// [SECTION] The file's unit system
+
+// The units section of a preset file, read alone: the system its other numbers are in (a bad units.system
+// is reported before any number is read in the wrong units).
+DisplayUnits file_units(const json& j) {
+  DisplayUnits units;
+  if (j.is_object() && j.contains("units")) read_object(units, j["units"], "$.units", display_units_schema());
+  return units;
+}
+
+std::vector<std::string> dotted_segments(const std::string& dotted) {
+  std::vector<std::string> out;
+  for (size_t start = 0;;) {
+    const size_t dot = dotted.find('.', start);
+    out.push_back(dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return out;
+    start = dot + 1;
+  }
+}
+
+// Every dimensional number of a preset's JSON through `convert`: all sections but `units` (its lj scales are
+// SI by definition), the values the protocol phases and timeline entries set, by their paths, and the
+// threshold of an `until: settled` phase, a speed the field table declares dimensionless because the other
+// `until` kinds' thresholds are.
+void convert_preset_json(json& j, const ConvertNumber& convert) {
+  if (!j.is_object()) return;
+  static const std::vector<std::string> whole;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() == "units") continue;
+    for (const auto& f : preset_schema())
+      if (f.key == it.key()) convert_field(f, it.value(), whole, 0, convert);
+  }
+  for (const char* list : {"protocol", "timeline"}) {
+    if (!j.contains(list) || !j[list].is_array()) continue;
+    for (json& item : j[list]) {
+      if (!item.is_object()) continue;
+      if (item.contains("set") && item["set"].is_object())
+        for (auto it = item["set"].begin(); it != item["set"].end(); ++it)
+          if (it.key().rfind("units", 0) != 0)
+            convert_at(it.value(), preset_schema(), dotted_segments(it.key()), 0, convert);
+      if (item.value("until", json()) == "settled" && item.contains("threshold"))
+        detail::convert_numbers(item["threshold"], Quantity::Velocity, convert);
+    }
+  }
 }
 
 }  // namespace
@@ -152,10 +199,22 @@ Preset parse_preset(const std::string& text, const std::string& source) {
     throw PresetError(source, "unreadable JSON: " + detail + " (numbers must fit a double, about 1.8e308)");
   }
   try {
-    return preset_from_json(j);
+    return preset_from_file_json(std::move(j));
   } catch (const PresetError& e) {
     throw PresetError(source + " " + e.path(), e.message());
   }
+}
+
+Preset preset_from_file_json(json j) {
+  const DisplayUnits units = file_units(j);
+  if (units.system == UnitSystem::Lj) convert_preset_json(j, lj_to_si(LjUnits(units.lj)));
+  return preset_from_json(j);
+}
+
+json preset_to_file_json(const Preset& preset) {
+  json j = preset_to_json(preset);
+  if (preset.units.system == UnitSystem::Lj) convert_preset_json(j, si_to_lj(LjUnits(preset.units.lj)));
+  return j;
 }
 
 Preset load_preset_file(const std::string& path) {
@@ -176,7 +235,7 @@ json preset_to_json(const Preset& preset) {
 }
 
 std::string preset_to_text(const Preset& preset) {
-  return preset_to_json(preset).dump(2) + "\n";
+  return preset_to_file_json(preset).dump(2) + "\n";
 }
 
 void save_preset_file(const Preset& preset, const std::string& path) {
@@ -211,6 +270,14 @@ std::string preset_docs_markdown() {
      << "also be a string with a unit, e.g. `\"40 kOe\"`, `\"0.5 atm\"`, `\"1 um\"` (the column *also accepts*\n"
      << "lists the units). Keys not listed here are rejected, and so are values outside their range;\n"
      << "the error names the JSON path. Omitted keys take their default. Saving writes every key in SI.\n\n"
+     << "With `\"units\": {\"system\": \"lj\", \"lj\": {\"sigma\": ..., \"mass\": ..., \"energy\": ...}}` the bare "
+        "numbers\n"
+     << "are instead reduced dipolar units (LAMMPS `units lj`, ESPResSo: length sigma, mass m, energy epsilon,\n"
+     << "mu0/4pi = 1; the unit of each quantity is in docs/physics.md, \"Reduced (LJ-style dipolar) units\");\n"
+     << "strings with units stay SI, and saving writes lj numbers (a value no lj double reproduces exactly\n"
+     << "is written with its SI unit). The protocol's and timeline's `set` values, and an `until: settled`\n"
+     << "threshold (a speed), are lj too; `view.pace` and `run.real_time_factor` stay simulated seconds per\n"
+     << "real second.\n\n"
      << "| field | type | unit (SI) | also accepts | default | range | meaning |\n"
      << "|---|---|---|---|---|---|---|\n";
   for (const auto& d : preset_field_docs())

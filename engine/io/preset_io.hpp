@@ -37,11 +37,18 @@ const Schema<BondParameters>& bonds_schema();
 const Schema<BondEntry>& bond_entry_schema();
 const Schema<FloorParameters>& floor_schema();
 const Schema<DisplayUnits>& display_units_schema();
+const Schema<LjScales>& lj_scales_schema();
 const Schema<ClumpPebble>& clump_pebble_schema();
 const Schema<ClumpEntry>& clump_schema();
 
 // Parsing and writing. `source` names the file in messages. All throw PresetError.
+// preset_from_json and preset_to_json take and give the JSON in SI (how the engine edits a preset by dotted
+// path); the file functions convert from and to the file's units.system (engine/io/unit_system.hpp).
 Preset preset_from_json(const json& j);
+// A preset file's JSON in its own unit system: converted to SI, then preset_from_json.
+Preset preset_from_file_json(json j);
+// preset_to_json, then converted to the preset's units.system: what a save writes.
+json preset_to_file_json(const Preset& preset);
 Preset parse_preset(const std::string& text, const std::string& source = "preset");
 Preset load_preset_file(const std::string& path);
 json preset_to_json(const Preset& preset);

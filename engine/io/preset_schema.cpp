@@ -517,12 +517,34 @@ const Schema<ViewParameters>& view_schema() {
   return s;
 }
 
+const Schema<LjScales>& lj_scales_schema() {
+  using P = LjScales;
+  // Always SI (or strings with units): these define the lj numbers, so they cannot be written in them.
+  static const Schema<P> s = {
+      real<P>("sigma", &P::sigma, Q::Length, r::positive(),
+              "Length unit sigma (typically a particle diameter); always SI or with a unit, never lj."),
+      real<P>("mass", &P::mass, Q::Mass, r::positive(),
+              "Mass unit m (typically a particle's mass); always SI or with a unit."),
+      real<P>("energy", &P::energy, Q::Energy, r::positive(),
+              "Energy unit epsilon (e.g. the contact dipole energy mu0 mu^2 / (4 pi sigma^3), or kT); always SI or "
+              "with a unit."),
+  };
+  return s;
+}
+
 const Schema<DisplayUnits>& display_units_schema() {
   using P = DisplayUnits;
   static const Schema<P> s = {
       text<P>("field", &P::field, "Unit the app shows field strengths in: T, mT, G, Oe, kOe, ..."),
       text<P>("length", &P::length, "Unit the app shows lengths in: m, mm, um, ..."),
       text<P>("pressure", &P::pressure, "Unit the app shows pressures in: Pa, kPa, atm, bar, ..."),
+      choice<P>("system", &P::system, {"si", "lj"},
+                "How the file's bare numbers are read and the preset, frames and series are written: si, or lj, "
+                "reduced dipolar units with length sigma, mass m, energy epsilon and mu0/4pi = 1 (LAMMPS units lj, "
+                "ESPResSo): time sigma sqrt(m/epsilon), moment sqrt(4 pi sigma^3 epsilon / mu0), field "
+                "sqrt(mu0 epsilon / (4 pi sigma^3)), temperature epsilon/k_B (docs/physics.md, \"Reduced (LJ-style "
+                "dipolar) units\"). Strings with units are SI in both; the engine runs in SI."),
+      object<P>("lj", &P::lj, &lj_scales_schema, "The scales of units.system lj, in SI."),
   };
   return s;
 }
@@ -533,8 +555,8 @@ const Schema<Preset>& preset_schema() {
       integer<P>("version", &P::version, kPresetVersion, kPresetVersion, "Preset format version."),
       text<P>("description", &P::description, "What the scene shows (the app lists it)."),
       object<P>("units", &P::units, &display_units_schema,
-                "Display units of the app (values in the file are "
-                "SI numbers or strings with units)."),
+                "The file's unit system (units.system: SI by default, or lj) and the app's display units; any "
+                "value may also be a string with a unit."),
       object_list<P>("materials", &P::materials, &material_schema, "Materials (at least one)."),
       object<P>("contact", &P::contact, &contact_schema, "Contact law and its parameters."),
       object<P>("magnetics", &P::magnetics, &magnetics_schema, "Dipole-dipole interactions."),

@@ -162,6 +162,15 @@ void expect_object(const json& j, const std::string& path) {
   if (!j.is_object()) throw PresetError(path, "expected an object {...}, found " + describe_json(j));
 }
 
+void convert_numbers(json& value, Quantity q, const ConvertNumber& convert) {
+  if (q == Quantity::Dimensionless) return;
+  if (value.is_number()) {
+    value = convert(q, value.get<double>());
+  } else if (value.is_array()) {
+    for (auto& item : value) convert_numbers(item, q, convert);
+  }
+}
+
 json write_vector3(const Vec3& v) {
   return json::array({v.x(), v.y(), v.z()});
 }

@@ -88,6 +88,10 @@ struct FieldDoc {
   std::string help;
 };
 
+// Replaces one bare JSON number of a field of quantity `q` when a preset is converted between unit systems
+// (engine/io/unit_system.hpp): the value to put in its place.
+using ConvertNumber = std::function<json(Quantity q, double value)>;
+
 template <class S>
 struct FieldSpec {
   std::string key;
@@ -106,6 +110,10 @@ struct FieldSpec {
   bool omit_when_empty = false;
   // Object kinds: documents the nested fields under `prefix`.
   std::function<void(std::vector<FieldDoc>&, const std::string& prefix)> describe_children;
+  // Object kinds: converts the numbers of a nested value between unit systems: the whole value when
+  // `rest` == path.size(), else the part a dotted path reaches (path[rest..] are the segments below this field).
+  std::function<void(json& value, const std::vector<std::string>& path, size_t rest, const ConvertNumber& convert)>
+      convert_children;
 };
 
 template <class S>
@@ -158,6 +166,54 @@ json write_object(const S& source, const Schema<S>& schema) {
 }
 
 std::string kind_text(FieldKind kind, const std::vector<std::string>& choices, const std::string& unset_word);
+
+// [SECTION] Unit-system conversion of a preset's JSON, driven by the same tables: every bare number of a
+// dimensional field goes through `convert`; strings (values with a unit, words like "auto"), dimensionless
+// fields and keys the table does not know are left alone (the reader judges them).
+namespace detail {
+// Every number in `value`, also inside lists (a vector, a matrix, a row).
+void convert_numbers(json& value, Quantity q, const ConvertNumber& convert);
+}  // namespace detail
+
+template <class S>
+void convert_field(const FieldSpec<S>& f, json& value, const std::vector<std::string>& path, size_t rest,
+                   const ConvertNumber& convert) {
+  switch (f.kind) {
+    case FieldKind::Real:
+    case FieldKind::OptionalReal:
+    case FieldKind::Vector3:
+    case FieldKind::Matrix3: detail::convert_numbers(value, f.quantity, convert); return;
+    case FieldKind::Object:
+    case FieldKind::OptionalObject:
+    case FieldKind::ObjectList:
+      if (f.convert_children) f.convert_children(value, path, rest, convert);
+      return;
+    default: return;  // choices, words, flags, integers and directions carry no unit
+  }
+}
+
+// The numbers of `object`, a JSON object of S.
+template <class S>
+void convert_object(json& object, const Schema<S>& schema, const ConvertNumber& convert) {
+  if (!object.is_object()) return;
+  static const std::vector<std::string> whole;
+  for (auto it = object.begin(); it != object.end(); ++it)
+    for (const auto& f : schema)
+      if (f.key == it.key()) convert_field(f, it.value(), whole, 0, convert);
+}
+
+// The numbers of `value`, the value a dotted path (segments path[at..]) reaches inside an object of S: what a
+// protocol phase's or timeline entry's {"dotted.path": value} sets.
+template <class S>
+void convert_at(json& value, const Schema<S>& schema, const std::vector<std::string>& path, size_t at,
+                const ConvertNumber& convert) {
+  if (at >= path.size()) {
+    convert_object(value, schema, convert);
+    return;
+  }
+  for (const auto& f : schema)
+    if (f.key == path[at]) convert_field(f, value, path, at + 1, convert);
+}
 
 template <class S>
 void describe_schema(const Schema<S>& schema, std::vector<FieldDoc>& out, const std::string& prefix) {
@@ -367,6 +423,8 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owne
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
     describe_schema(schema(), out, prefix);
   };
+  f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
+                           const ConvertNumber& convert) { convert_at(value, schema(), path, rest, convert); };
   return f;
 }
 
@@ -392,6 +450,8 @@ FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
     describe_schema(schema(), out, prefix);
   };
+  f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
+                           const ConvertNumber& convert) { convert_at(value, schema(), path, rest, convert); };
   return f;
 }
 
@@ -421,6 +481,15 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, s
   f.address = [=](S& s) -> void* { return &(s.*member); };
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
     describe_schema(schema(), out, prefix);
+  };
+  // The whole list, or one item (path[rest] is its index) and the part of it the rest of the path reaches.
+  f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
+                           const ConvertNumber& convert) {
+    if (rest < path.size()) {
+      convert_at(value, schema(), path, rest + 1, convert);
+    } else if (value.is_array()) {
+      for (auto& item : value) convert_object(item, schema(), convert);
+    }
   };
   return f;
 }

@@ -3,6 +3,7 @@
 #include "engine/analysis/field_lines.hpp"
 #include "engine/core/state_hash.hpp"
 #include "engine/io/field_slice.hpp"
+#include "engine/io/output_units.hpp"
 #include "engine/io/preset_edits.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
 
@@ -266,7 +267,9 @@ void SimulationThread::apply(Command& command) {
           } else if constexpr (std::is_same_v<T, SetPace>) {
             pace_ = c;
           } else if constexpr (std::is_same_v<T, CaptureFrame>) {
-            frame_ = std::make_shared<const FrameFields>(frame_fields(session_->model(), session_->state()));
+            // In the scene's unit system, as the runner writes its frames.
+            frame_ = std::make_shared<const FrameFields>(
+                frame_in_units(frame_fields(session_->model(), session_->state()), session_->document().units));
             frame_request_ = c.request;
           } else if constexpr (std::is_same_v<T, EvaluateField>) {
             const FieldEvaluator evaluator(session_->model(), session_->state(),

@@ -780,6 +780,7 @@ TEST_CASE("every field has help, and a unit and range that fit its kind", "[pres
   std::map<std::string, SpecInfo> specs;
   check_schema(preset_schema(), "", specs);
   check_schema(display_units_schema(), "units.", specs);
+  check_schema(lj_scales_schema(), "units.lj.", specs);
   check_schema(material_schema(), "materials[].", specs);
   check_schema(contact_schema(), "contact.", specs);
   check_schema(linear_law_schema(), "contact.linear.", specs);
