@@ -58,3 +58,16 @@ def test_bad_arguments():
         lodestone.Simulation(42)
     with pytest.raises(lodestone.ExportError):
         sim.export_frame("frame.unknown-extension")
+
+
+def test_a_failed_check_raises_simulation_stopped_and_keeps_the_state():
+    # As lodestone-run --dt 1e-3 (tests/runner/test_runner_cli.cpp): the collision overlaps the spheres.
+    sim = lodestone.Simulation(PRESETS / "two-dipoles.json", threads=1)
+    sim.set("integrator.time_step", "1 ms", confirm=True)
+    with pytest.raises(lodestone.SimulationStopped) as caught:
+        sim.run(steps=50)
+    assert "particle" in str(caught.value)
+    assert sim.stopped is not None and sim.stopped in str(caught.value)
+    assert sim.step < 50 and sim.positions.shape == (2, 3)
+    with pytest.raises(lodestone.SimulationStopped):
+        sim.run(steps=1)
