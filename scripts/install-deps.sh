@@ -14,6 +14,8 @@ packages=(
   xvfb xauth mesa-utils
   # export tests: the VTK files parsed by Python's XML parser, the LAMMPS dump read by LAMMPS (lmp)
   python3 lammps
+  # the Python module (python/, docs/python.md) and its tests
+  pybind11-dev python3-dev python3-numpy python3-pytest
   # movies from the app (MP4 through ffmpeg) and their test (ffprobe)
   ffmpeg
   # sweep tests: the --cluster-format parallel script run by GNU parallel

@@ -114,11 +114,12 @@ void add_options(CLI::App& app, CaptureOptions& o) {
   app.add_flag("-q,--quiet", o.quiet, "No progress lines");
 }
 
-// Parses argv. Returns the exit code when the program ends here: 0 after --help, 1 on a bad argument.
+// Parses argv. Returns the exit code when the program ends here: 0 after --help or --version, 1 on a bad argument.
 std::optional<int> parse_options(int argc, char** argv, CaptureOptions& o) {
   CLI::App app{kDescription};
   app.footer(kFooter);
   app.get_formatter()->column_width(34);
+  app.set_version_flag("--version", std::string("lodestone-capture ") + LODESTONE_VERSION);
   add_options(app, o);
   try {
     app.parse(argc, argv);

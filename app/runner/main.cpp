@@ -2,6 +2,7 @@
 // progress, and exits non-zero with a clear message on a bad preset or a failed check.
 
 #include "app/runner/lammps_export.hpp"
+#include "app/runner/overrides.hpp"
 #include "app/runner/progress.hpp"
 #include "app/runner/run_options.hpp"
 #include "app/runner/run_outputs.hpp"
@@ -187,6 +188,7 @@ std::optional<int> load_preset(const RunOptions& options, Scene& scene) {
       scene.sim = std::make_unique<Session>(saved);
     } else {
       scene.preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
+      scene.preset = apply_overrides(scene.preset, options.overrides);
     }
     if (options.time_step) scene.preset.integrator.time_step = *options.time_step;
     if (!options.save_preset_path.empty()) {

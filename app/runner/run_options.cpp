@@ -1,5 +1,6 @@
 #include "app/runner/run_options.hpp"
 
+#include "app/runner/overrides.hpp"
 #include "app/runner/sweep.hpp"
 #include "engine/io/export_frames.hpp"
 #include "engine/io/field_probe.hpp"
@@ -22,6 +23,8 @@ constexpr const char* kFooter =
     "  lodestone-run                                   the default scene for its preset duration\n"
     "  lodestone-run presets/two-dipoles.json --time 20ms --series out.csv --frames out.xyz --frames-every 50\n"
     "  lodestone-run my.json --check                   validate a preset and show the time step it would use\n"
+    "  lodestone-run my.json --set field.strength=40mT --set materials.0.friction=0.3\n"
+    "                                                  run with these values in place of the preset's\n"
     "  lodestone-run my.json --sweep field.strength=20mT,40mT --sweep particles.seed=1,2,3 --sweep-dir runs --jobs 2\n"
     "                                                  run the 6 combinations, 2 at a time; results in "
     "runs/results.csv\n"
@@ -55,7 +58,7 @@ constexpr const char* kSingleRunOptions[] = {
     "--clusters",      "--angles",       "--check",         "--save-preset",
     "--preset-docs",   "--restart",      "--checkpoint",    "--checkpoint-every",
     "--stop-at-phase", "--threads",      "--lammps-export", "--field-probe",
-    "--field-slice"};
+    "--field-slice",   "--set"};
 
 // A time given as "0.5", "0.5 s", "20 ms": returns an empty string when valid, else the message.
 std::function<std::string(const std::string&)> time_validator() {
@@ -91,6 +94,16 @@ void add_run_length_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
   steps->excludes(time);
   app.add_option("--dt", texts.time_step, "Time step, overriding the preset (default: preset or suggested)")
       ->check(time_validator());
+  // One PATH=VALUE per --set (allow_extra_args(false)), so the positional PRESET may follow it.
+  app.add_option("--set", o.overrides,
+                 "Override a preset value for this run: PATH=VALUE (dotted path, units allowed: "
+                 "field.strength=40mT); repeatable, later ones win")
+      ->type_name("PATH=VALUE")
+      ->allow_extra_args(false)
+      ->check([](const std::string& text) {
+        std::string path, value;
+        return parse_override(text, path, value);
+      });
 }
 
 // "" when the frames file's extension names a format, else the message.
@@ -257,8 +270,9 @@ std::optional<int> refuse_options_out_of_place(const CLI::App& app, const RunOpt
                  "Run with --help for the options.\n";
     return kExitBadArguments;
   }
-  if (app.count("--restart") > 0 && !texts.time_step.empty()) {
-    std::cerr << "lodestone-run: --dt cannot be used with --restart (a restart continues with the checkpoint's own "
+  if (app.count("--restart") > 0 && (!texts.time_step.empty() || !o.overrides.empty())) {
+    std::cerr << "lodestone-run: " << (texts.time_step.empty() ? "--set" : "--dt")
+              << " cannot be used with --restart (a restart continues with the checkpoint's own "
                  "parameters; to change them, write a preset with particles.kind checkpoint and file set)\n";
     return kExitBadArguments;
   }
@@ -288,6 +302,7 @@ void convert_texts(const OptionTexts& texts, RunOptions& o) {
 std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   CLI::App app{kDescription};
   app.footer(kFooter);
+  app.set_version_flag("--version", std::string("lodestone-run ") + LODESTONE_VERSION);
   app.get_formatter()->column_width(34);
   OptionTexts texts;
   add_run_length_options(app, o, texts);
@@ -299,6 +314,8 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "lodestone-run: " << e.what() << "\nRun with --help for the options.\n";

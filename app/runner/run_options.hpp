@@ -49,6 +49,9 @@ struct RunOptions {
   std::optional<int> threads;                    // engine threads (default: the hardware threads; sweep jobs: 1)
   std::string lammps_export_dir;                 // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
 
+  // --set PATH=VALUE: preset values overridden for this run, applied in order (overrides.hpp).
+  std::vector<std::string> overrides;
+
   // Parameter sweeps (sweep.hpp, docs/sweeps.md).
   std::vector<std::string> sweeps;                      // "KEY=V1,V2,..." per --sweep
   std::string sweep_dir;                                // job presets, series, logs, sweep.json

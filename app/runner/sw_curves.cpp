@@ -8,10 +8,26 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 using namespace lodestone;
 
-int main() {
+int main(int argc, char** argv) {
+  // No options: the tables are fixed. --help and --version answer as every program's do.
+  for (int k = 1; k < argc; ++k) {
+    if (std::strcmp(argv[k], "--version") == 0) {
+      std::printf("lodestone-sw-curves %s\n", LODESTONE_VERSION);
+      return 0;
+    }
+    if (std::strcmp(argv[k], "--help") == 0 || std::strcmp(argv[k], "-h") == 0) {
+      std::printf(
+          "lodestone-sw-curves: the Stoner-Wohlfarth torque against the field (Sr-ferrite, [Erokhin-Berkov] Fig. 3)\n"
+          "as two CSV tables on stdout (docs/reproduction-powder.md). No options besides --help and --version.\n");
+      return 0;
+    }
+    std::fprintf(stderr, "lodestone-sw-curves: unknown argument '%s' (it takes none; see --help)\n", argv[k]);
+    return 1;
+  }
   const double ms = 3.8e5, k = 3.5e5;                         // A/m, J/m^3
   const double hk_kOe = anisotropy_field_tesla(k, ms) / 0.1;  // mu0 H_K in T; 1 kOe = 0.1 T
   const double deg = pi / 180.0;

@@ -1,5 +1,6 @@
 #include "app/runner/sweep.hpp"
 
+#include "app/runner/overrides.hpp"
 #include "app/runner/sweep_templates.hpp"
 #include "engine/io/atomic_file.hpp"
 #include "engine/io/preset_edits.hpp"
@@ -150,16 +151,6 @@ std::vector<std::string> split_values(const std::string& text) {
   }
   values.push_back(trim(current));
   return values;
-}
-
-// A value that parses as JSON (0.2, [0,0,1], true, "text") is that JSON value; anything else
-// (40kOe, 0.5 atm) is a string, which the preset reads as a quantity with a unit.
-json value_from_text(const std::string& text) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception&) {
-    return text;
-  }
 }
 
 std::vector<SweepAxis> parse_axes(const std::vector<std::string>& specs) {

@@ -1,0 +1,158 @@
+#include "python/simulation.hpp"
+
+#include "engine/io/checkpoint.hpp"
+#include "engine/io/export_frames.hpp"
+#include "engine/io/frame_fields.hpp"
+#include "engine/io/preset_edits.hpp"
+#include "engine/io/preset_io.hpp"
+#include "python/errors.hpp"
+#include "python/json_convert.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <utility>
+
+namespace py = pybind11;
+
+namespace lodestone::python {
+namespace {
+
+// The preset of Simulation(preset) and a name for it.
+std::pair<Preset, std::string> read_preset(py::handle preset) {
+  if (preset.is_none()) return {default_preset(), "built-in default preset"};
+  if (py::isinstance<py::dict>(preset)) return {preset_from_json(to_json(preset)), "dict"};
+  if (py::isinstance<py::str>(preset)) {
+    const std::string text = preset.cast<std::string>();
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') return {parse_preset(text, "preset text"), "JSON text"};
+    return {load_preset_file(text), text};
+  }
+  if (py::hasattr(preset, "__fspath__")) {
+    const std::string path = py::module_::import("os").attr("fspath")(preset).cast<std::string>();
+    return {load_preset_file(path), path};
+  }
+  throw py::type_error("Simulation(preset): a path, JSON text, a dict or None (the default scene), not " +
+                       std::string(py::str(py::type::of(preset).attr("__name__"))));
+}
+
+int thread_count(std::optional<int> threads) {
+  if (!threads) return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (*threads < 1) throw py::value_error("threads must be at least 1, not " + std::to_string(*threads));
+  return *threads;
+}
+
+std::string stopped_message(const Session& session) {
+  return "the run stopped on a failed check: " + session.state().health.message;
+}
+
+}  // namespace
+
+Simulation::Simulation(std::unique_ptr<Session> session, std::string source, std::optional<int> threads)
+    : session_(std::move(session)), source_(std::move(source)) {
+  session_->set_threads(thread_count(threads));
+}
+
+Simulation::Simulation(py::object preset, std::optional<int> threads) {
+  auto [document, source] = read_preset(preset);
+  session_ = std::make_unique<Session>(document);  // PresetError when the scene cannot be built
+  source_ = std::move(source);
+  session_->set_threads(thread_count(threads));
+}
+
+std::unique_ptr<Simulation> Simulation::from_checkpoint(const std::string& path, std::optional<int> threads) {
+  return std::unique_ptr<Simulation>(
+      new Simulation(std::make_unique<Session>(load_checkpoint(path)), "checkpoint " + path, threads));
+}
+
+Simulation::Access::Access(Simulation& simulation)
+    : lock_(simulation.busy_, std::try_to_lock), session_(*simulation.session_) {
+  if (!lock_.owns_lock()) throw std::runtime_error("the simulation is busy: run() is in progress in another thread");
+}
+
+std::int64_t Simulation::run(std::optional<std::int64_t> steps, std::optional<double> time) {
+  if (steps.has_value() == time.has_value()) throw py::value_error("run() takes steps=N or time=SECONDS, one of them");
+  if (steps && *steps < 0) throw py::value_error("steps must be 0 or more, not " + std::to_string(*steps));
+  if (time && !(std::isfinite(*time) && *time >= 0.0))
+    throw py::value_error("time must be a finite number of seconds, 0 or more");
+  Access a = access();
+  Session& session = a.session();
+  if (!session.state().health.ok) throw SimulationStopped(stopped_message(session));
+
+  // As lodestone-run decides it (app/runner/main.cpp, RunLength::reached): the relative tolerance keeps a
+  // time that is a whole number of steps from taking one more for round-off in the summed time.
+  const double start = session.state().time;
+  auto done = [&](std::int64_t count) {
+    if (steps) return count >= *steps;
+    return session.state().time - start >= *time * (1.0 - 1e-12);
+  };
+  std::int64_t count = 0;
+  {
+    py::gil_scoped_release unlocked;
+    using Clock = std::chrono::steady_clock;
+    auto last_check = Clock::now();
+    while (!done(count)) {
+      session.step();
+      if (!session.state().health.ok) break;
+      ++count;
+      // Ctrl+C reaches Python only through the interpreter: look for it a few times a second.
+      if (Clock::now() - last_check > std::chrono::milliseconds(100)) {
+        py::gil_scoped_acquire locked;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        last_check = Clock::now();
+      }
+    }
+  }
+  if (!session.state().health.ok) throw SimulationStopped(stopped_message(session));
+  return count;
+}
+
+void Simulation::set(const std::string& path, py::handle value, bool confirm) {
+  Access a = access();
+  Session& session = a.session();
+  // The remote control's `set PATH VALUE` (app/desktop/remote_control.cpp): the value put into the parameters
+  // in force, the whole preset read back (field, value, what is allowed), then the Session's edit.
+  json document = preset_to_json(session.parameters());
+  set_json_path(document, path, to_json(value), "$");
+  const Preset edited = preset_from_json(document);
+  if (!confirm)
+    if (std::optional<std::string> why = session.edit_warning(edited))
+      throw ConfirmationNeeded(path + ": " + *why + " (set(..., confirm=True) applies it)");
+  session.edit_parameters(edited);
+}
+
+py::object Simulation::get(const std::string& path) {
+  Access a = access();
+  json document = preset_to_json(a.session().parameters());
+  return from_json(json_at_path(document, path, "$"));
+}
+
+std::optional<std::string> Simulation::undo() {
+  return access().session().undo();
+}
+
+std::optional<std::string> Simulation::redo() {
+  return access().session().redo();
+}
+
+void Simulation::save_preset(const std::string& path) {
+  save_preset_file(access().session().document(), path);
+}
+
+void Simulation::save_checkpoint(const std::string& path) {
+  Access a = access();
+  // As lodestone-run --checkpoint: the timeline entries applied so far folded into the parameters.
+  lodestone::save_checkpoint(path, a.session().folded_document(), a.session().state());
+}
+
+void Simulation::export_frame(const std::string& path) {
+  Access a = access();
+  lodestone::export_frame(path, frame_fields(a.session().model(), a.session().state()));
+}
+
+py::dict Simulation::document() {
+  return from_json(preset_to_json(access().session().document())).cast<py::dict>();
+}
+
+}  // namespace lodestone::python

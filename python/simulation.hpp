@@ -1,0 +1,69 @@
+#pragma once
+// lodestone.Simulation: a Session (engine/session/session.hpp) driven from Python. Everything that changes the
+// run goes through the Session as it does for the app and the runner: a preset is read by the preset reader,
+// set() is the edit of the app's panels (recorded in the timeline, so a saved preset replays the run), and
+// run() steps the Session exactly as lodestone-run does, so the same preset and thread count give the same
+// bits. The particle arrays are copies ordered by id (particle_arrays.hpp).
+
+#include "engine/session/session.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace lodestone::python {
+
+class Simulation {
+ public:
+  // `preset`: None (the built-in default scene), a dict, JSON text (a str starting with '{') or a path (str
+  // or os.PathLike). `threads`: engine threads, default all hardware threads (as lodestone-run).
+  Simulation(pybind11::object preset, std::optional<int> threads);
+  // Continues a checkpoint (save_checkpoint or lodestone-run --checkpoint) bit-identically.
+  static std::unique_ptr<Simulation> from_checkpoint(const std::string& path, std::optional<int> threads);
+
+  // Runs `steps` steps or `time` seconds of simulated time (exactly one of them), without the GIL; Ctrl+C
+  // interrupts between steps. Returns the steps done; throws SimulationStopped when a check fails.
+  std::int64_t run(std::optional<std::int64_t> steps, std::optional<double> time);
+
+  // The panels' edit: the value at a dotted path ("field.strength", "materials.0.friction"; units allowed,
+  // "40 mT"), checked by the preset reader, applied between steps and recorded in the timeline.
+  void set(const std::string& path, pybind11::handle value, bool confirm);
+  // The value in force at a dotted path (SI, as a save writes it).
+  pybind11::object get(const std::string& path);
+  // The undo and redo of the app's Edit menu: what changed, or None when there is nothing to undo or redo.
+  std::optional<std::string> undo();
+  std::optional<std::string> redo();
+
+  void save_preset(const std::string& path);
+  void save_checkpoint(const std::string& path);
+  void export_frame(const std::string& path);
+  pybind11::dict document();  // the preset a save writes: the loaded one with its timeline of edits
+
+  // Serialises access: run() holds the lock without the GIL, so another Python thread that calls in meanwhile
+  // is told the simulation is busy instead of reading a state being written.
+  class Access {
+   public:
+    explicit Access(Simulation& simulation);
+    Session& session() { return session_; }
+
+   private:
+    std::unique_lock<std::mutex> lock_;
+    Session& session_;
+  };
+  Access access() { return Access(*this); }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  Simulation(std::unique_ptr<Session> session, std::string source, std::optional<int> threads);
+
+  std::unique_ptr<Session> session_;
+  std::string source_;  // where the scene came from, for repr()
+  std::mutex busy_;
+};
+
+}  // namespace lodestone::python

@@ -1,0 +1,81 @@
+// lodestone-run's --set PATH=VALUE (preset values overridden for one run) and --version of the programs.
+
+#include "../test_process.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+using lodestone::test::preset_argument;
+using lodestone::test::read_file;
+using lodestone::test::Result;
+namespace test = lodestone::test;
+
+namespace {
+
+using Workdir = test::RunnerWorkdir;
+
+nlohmann::json read_json(const Workdir& dir, const std::string& name) {
+  return nlohmann::json::parse(read_file(dir.path() / name));
+}
+
+}  // namespace
+
+TEST_CASE("option --set overrides preset values for the run, with units, later ones winning", "[runner][set]") {
+  Workdir dir;
+  const Result saved =
+      dir.run(preset_argument("two-dipoles.json") +
+              " --set field.strength=10mT --set materials.0.friction=0.3 --set 'field.direction=[1,0,0]'"
+              " --set field.strength='40 mT' --save-preset overridden.json");
+  REQUIRE(saved.code == 0);
+  const nlohmann::json preset = read_json(dir, "overridden.json");
+  CHECK(preset["field"]["strength"].get<double>() == 0.04);
+  CHECK(preset["field"]["direction"] == nlohmann::json::array({1.0, 0.0, 0.0}));
+  CHECK(preset["materials"][0]["friction"].get<double>() == 0.3);
+
+  // The run with the overrides is the run of the preset holding those values, to the last digit.
+  REQUIRE(dir.run(preset_argument("two-dipoles.json") +
+                  " --set field.strength=40mT --set materials.0.friction=0.3 --set 'field.direction=[1,0,0]'"
+                  " --steps 60 --series-every 20 --series set.csv --threads 1 --quiet")
+              .code == 0);
+  REQUIRE(dir.run("overridden.json --steps 60 --series-every 20 --series file.csv --threads 1 --quiet").code == 0);
+  CHECK(read_file(dir.path() / "set.csv") == read_file(dir.path() / "file.csv"));
+}
+
+TEST_CASE("option --set with a bad value exits 2 with the preset loader's message", "[runner][set]") {
+  Workdir dir;
+  const Result bad_value = dir.run(preset_argument("two-dipoles.json") + " --set field.strength=40furlongs --check");
+  CHECK(bad_value.code == 2);
+  CHECK_THAT(bad_value.output, Catch::Contains("$.field.strength"));
+  CHECK_THAT(bad_value.output, Catch::Contains("furlongs"));
+  CHECK_THAT(bad_value.output, Catch::Contains("--set"));
+
+  const Result out_of_range = dir.run(preset_argument("two-dipoles.json") + " --set materials.0.density=-5 --check");
+  CHECK(out_of_range.code == 2);
+  CHECK_THAT(out_of_range.output, Catch::Contains("$.materials[0].density"));
+
+  const Result no_such_path = dir.run(preset_argument("two-dipoles.json") + " --set field.strenght=1 --check");
+  CHECK(no_such_path.code == 2);
+  CHECK_THAT(no_such_path.output, Catch::Contains("--set field.strenght"));
+  CHECK_THAT(no_such_path.output, Catch::Contains("strength"));  // the keys that are there
+}
+
+TEST_CASE("option --set refuses what is not PATH=VALUE, and a restart", "[runner][set]") {
+  Workdir dir;
+  const Result malformed = dir.run(preset_argument("two-dipoles.json") + " --set field.strength --check");
+  CHECK(malformed.code == 1);
+  CHECK_THAT(malformed.output, Catch::Contains("PATH=VALUE"));
+  test::write_file(dir.path() / "some.ckpt", "refused before it is read");
+  const Result restart = dir.run("--restart some.ckpt --set field.strength=1mT");
+  CHECK(restart.code == 1);
+  CHECK_THAT(restart.output, Catch::Contains("--set cannot be used with --restart"));
+}
+
+TEST_CASE("option --version of every program prints the project version", "[runner][version]") {
+  for (const char* program : {LODESTONE_RUNNER, LODESTONE_CAPTURE, LODESTONE_SW_CURVES}) {
+    test::Workdir dir(program);
+    const Result r = dir.run("--version");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.output, Catch::Contains(LODESTONE_VERSION));
+  }
+}
