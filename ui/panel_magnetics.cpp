@@ -1,7 +1,9 @@
-// Magnetics panel: moment model and its parameters, dipole method (off, cutoff, exact, tree) and which one is
-// in force, cap, cutoff, activity distance, induced iterations, the multiple-time-step interval (an
-// approximation, named when on) and the tree's opening angle (shown with the tree).
+// Magnetics panel: moment model and its parameters, dipole method (off, cutoff, exact, tree, Ewald) and which one
+// is in force, cap, cutoff, activity distance, induced iterations, the multiple-time-step interval (an
+// approximation, named when on), the tree's opening angle (shown with the tree) and the Ewald sum's accuracy,
+// surroundings and the splitting and cutoffs chosen from them (shown with Ewald).
 
+#include "engine/magnetic/ewald.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_labels.hpp"
 
@@ -28,7 +30,7 @@ void magnetics_panel(PanelContext& c) {
       if (is_advanced("magnetics." + f.key) != advanced) continue;
       if (f.key == "method") {
         // The schema's names in its order, shown as the user knows them: direct is the exact sum.
-        static const std::vector<std::string> labels = {"off", "cutoff", "exact", "tree"};
+        static const std::vector<std::string> labels = {"off", "cutoff", "exact", "tree", "ewald (all images)"};
         int method = static_cast<int>(p.magnetics.method);
         if (edit_choice("magnetics.method", "how the magnets' pulls are summed", method, labels,
                         field_tooltip(f.help, "magnetics.method"))) {
@@ -37,6 +39,8 @@ void magnetics_panel(PanelContext& c) {
         }
       } else if (f.key == "tree_opening_angle" && p.magnetics.method != DipoleMethod::Tree) {
         continue;  // only the tree reads it
+      } else if (f.key.starts_with("ewald_") && p.magnetics.method != DipoleMethod::Ewald) {
+        continue;  // only the Ewald sum reads them
       } else {
         changed |= edit_field(f, p.magnetics, "magnetics", editor);
       }
@@ -58,6 +62,19 @@ void magnetics_panel(PanelContext& c) {
         ImGui::TextWrapped("in force: tree, opening angle %.3g (Barnes-Hut approximation of the exact sum)",
                            running.tree_opening_angle);
         break;
+      case DipoleMethod::Ewald: {
+        // The rule prepare_model applies (engine/magnetic/ewald.hpp), for the box and particles shown.
+        const Preset& scene = *c.snapshot.in_force;
+        const Vec3 box = scene.box.max - scene.box.min;
+        const EwaldSplitting split =
+            choose_ewald_splitting(running.ewald_accuracy, box, c.snapshot.particles.radius.size());
+        ImGui::TextWrapped(
+            "in force: Ewald sum over all periodic images (%s surroundings), accuracy %.1e: splitting %.3g per box "
+            "length, pairs counted up to %.3g box lengths, waves up to %.3g per box length",
+            running.ewald_surroundings == EwaldSurroundings::Vacuum ? "vacuum" : "conducting", running.ewald_accuracy,
+            split.alpha * box.x(), split.real_cutoff / box.x(), split.k_cutoff * box.x() / (2.0 * pi));
+        break;
+      }
     }
   }
   // Issue 7: an approximation is never on silently. force_interval (default 1, exact) is listed above.

@@ -59,6 +59,8 @@ constexpr Plain kPlain[] = {
     {"magnetics.induced_iterations", "passes for induced moments", true},
     {"magnetics.force_interval", "steps between magnetic updates", true},
     {"magnetics.tree_opening_angle", "tree accuracy (opening angle)", true},
+    {"magnetics.ewald_accuracy", "Ewald accuracy (smaller: more exact, slower)"},
+    {"magnetics.ewald_surroundings", "what surrounds the repeated box"},
     // Field
     {"field.program", "how the field changes"},
     {"field.strength", "strength"},

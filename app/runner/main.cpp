@@ -46,6 +46,7 @@ const char* dipole_name(DipoleMethod m) {
     case DipoleMethod::Cutoff: return "cutoff";
     case DipoleMethod::Direct: return "direct sum";
     case DipoleMethod::Tree: return "Barnes-Hut tree (approximation of the direct sum)";
+    case DipoleMethod::Ewald: return "Ewald sum (all periodic images)";
   }
   return "?";
 }
@@ -69,6 +70,13 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
   if (m.magnetics.method == DipoleMethod::Cutoff)
     std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
   if (m.magnetics.method == DipoleMethod::Tree) std::printf(" (opening angle %.3g)", m.magnetics.tree_opening_angle);
+  if (m.magnetics.method == DipoleMethod::Ewald)
+    std::printf(" (accuracy %.3g, %s surroundings: alpha %.4g /%s, real-space cutoff %.4g %s, k cutoff %.4g /%s)",
+                m.magnetics.ewald_accuracy,
+                m.magnetics.ewald_surroundings == EwaldSurroundings::Vacuum ? "vacuum" : "conducting",
+                1.0 / si_to_unit(1.0 / m.ewald.alpha, Quantity::Length, u.length), u.length.c_str(),
+                si_to_unit(m.ewald.real_cutoff, Quantity::Length, u.length), u.length.c_str(),
+                1.0 / si_to_unit(1.0 / m.ewald.k_cutoff, Quantity::Length, u.length), u.length.c_str());
   if (m.magnetics.force_interval > 1 && m.magnetics.method != DipoleMethod::Off)
     std::printf(", computed every %d steps and extrapolated in between (magnetics.force_interval)",
                 m.magnetics.force_interval);

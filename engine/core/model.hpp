@@ -33,6 +33,13 @@ struct TimeStepAdvice {
   std::string limited_by;  // "contact stiffness", "field torque", ...
 };
 
+// The Ewald method's splitting and cutoffs (engine/magnetic/ewald.hpp), chosen from magnetics.ewald_accuracy.
+struct EwaldSplitting {
+  double alpha = 0.0;        // [1/m] splitting parameter: real-space terms fall as erfc(alpha r)
+  double real_cutoff = 0.0;  // [m] real-space pairs (all images) up to this centre distance
+  double k_cutoff = 0.0;     // [1/m] reciprocal vectors k = 2 pi (nx/Lx, ny/Ly, nz/Lz) with |k| up to this
+};
+
 // The preset's physics sections (PhysicsParameters) and what is derived from them.
 struct Model : PhysicsParameters {
   // The preset's particles.seed: the key of the thermal noise (engine/step/thermal.hpp), so that a run continued
@@ -47,6 +54,7 @@ struct Model : PhysicsParameters {
   double skin = 0.0;                    // [m] Verlet skin
   double contact_reach = 0.0;           // [m] largest surface gap at which a contact can be active
   double dipole_cutoff = 0.0;           // [m] centre distance (cutoff method)
+  EwaldSplitting ewald;                 // ewald method only
   double max_radius = 0.0;              // [m] of the particles the model was prepared for
   Vec3 periodic_length = Vec3::Zero();  // [m] box length along periodic axes, 0 elsewhere
   double lid_damping = 0.0;             // [N s/m] pressure.method = lid

@@ -99,8 +99,14 @@ struct ContactParameters {
 
 // [SECTION] Magnetics
 // Direct: the exact sum over all pairs (the reference). Tree: its Barnes-Hut approximation
-// (engine/magnetic/dipole_tree.hpp).
-enum class DipoleMethod : int { Off, Cutoff, Direct, Tree };
+// (engine/magnetic/dipole_tree.hpp). Ewald: the dipolar Ewald sum over all periodic images, for boxes periodic
+// along all three axes (engine/magnetic/ewald.hpp).
+enum class DipoleMethod : int { Off, Cutoff, Direct, Tree, Ewald };
+
+// What surrounds the infinite periodic array of boxes in the Ewald sum (docs/physics.md, "Dipolar Ewald sum"):
+// a conductor (tin foil, mu' = infinity: no surface term) or vacuum (mu' = 1: the surface term of a sphere of
+// boxes, 2 pi |M|^2 / (3 V) x mu0/4pi).
+enum class EwaldSurroundings : int { Conducting, Vacuum };
 
 struct MagneticParameters {
   DipoleMethod method = DipoleMethod::Cutoff;
@@ -114,6 +120,10 @@ struct MagneticParameters {
   // Tree method: a cell of radius rho acts through its multipole expansion at distances beyond rho / theta;
   // the relative error falls about as theta^3 (docs/physics.md). (0, 1], dimensionless.
   double tree_opening_angle = 0.3;
+  // Ewald method: the cutoffs are chosen so that the dropped real-space and reciprocal-space terms are at most
+  // this fraction of a pair's strongest term (docs/physics.md); the RMS relative force error is far below it.
+  double ewald_accuracy = 1e-4;  // [-]
+  EwaldSurroundings ewald_surroundings = EwaldSurroundings::Conducting;
 };
 
 // [SECTION] External field

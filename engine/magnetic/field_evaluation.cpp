@@ -130,6 +130,16 @@ FieldEvaluator::FieldEvaluator(const Model& model, const State& state, const Fie
     tree.opening_angle = model.magnetics.tree_opening_angle;
     tree_.build(p.position, p.moment, {}, tree);
   }
+  if (method_ == DipoleMethod::Ewald) {
+    // The force pass's sum without clumps (see the header).
+    EwaldSystem system;
+    system.position = p.position;
+    system.moment = p.moment;
+    system.box_length = model.periodic_length;
+    system.split = model.ewald;
+    system.surroundings = model.magnetics.ewald_surroundings;
+    ewald_.build(system);
+  }
 }
 
 Vec3 FieldEvaluator::applied_at(const Vec3& x) const {
@@ -223,6 +233,23 @@ Vec3 FieldEvaluator::moments_at(const Vec3& x, bool interior) const {
         const Vec3 m(mx_[j], my_[j], mz_[j]);
         b += (2.0 * mu0_over_4pi / (big_r * big_r * big_r)) * m;
         if (rsq > 0.0) b -= dipole_field(d, m);  // the tree skipped a centre exactly at x
+      });
+      break;
+    }
+    case DipoleMethod::Ewald: {
+      // As the tree: the sum of point dipoles, in which a sphere holding x trades its nearest image's term for the
+      // interior field (a centre exactly at x is already left out of field_at).
+      b = ewald_.field_at(x);
+      if (!interior) break;
+      grid_.for_each_near(x, [&](size_t j) {
+        Vec3 d = x - position_[j];
+        for (int a = 0; a < 3; ++a) d[a] -= periodic_length_[a] * round_to_integer(d[a] / periodic_length_[a]);
+        const double rsq = d.squaredNorm();
+        const double big_r = radius_[j];
+        if (!(rsq < big_r * big_r)) return;
+        const Vec3 m(mx_[j], my_[j], mz_[j]);
+        b += (2.0 * mu0_over_4pi / (big_r * big_r * big_r)) * m;
+        if (rsq > 0.0) b -= dipole_field(d, m);
       });
       break;
     }

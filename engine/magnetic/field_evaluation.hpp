@@ -14,6 +14,8 @@
 //   direct   all moments (minimum image on periodic axes)
 //   tree     the Barnes-Hut tree of the force pass at the model's opening angle (DipoleTree::field_at; open
 //            boundaries only, as for the forces); its relative error falls as theta^3 (docs/physics.md)
+//   ewald    the dipolar Ewald sum of the force pass (engine/magnetic/ewald.hpp): all moments and all their periodic
+//            images, with the surface term of vacuum surroundings when chosen; boxes periodic along x, y, z only
 //   off      none: the field the particles feel is the applied one alone
 //   exact    (FieldSum::Exact) all moments, whatever the method: the reference
 // Left out on purpose: dipole_cap (it caps centre distances between two particles; a point outside every
@@ -29,6 +31,7 @@
 #include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
 #include "engine/magnetic/dipole_tree.hpp"
+#include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/point_grid.hpp"
 
 #include <span>
@@ -86,6 +89,7 @@ class FieldEvaluator {
   std::vector<Vec3> position_;
   PointGrid grid_;   // cells >= the cutoff (cutoff method) or >= the largest radius (finding the sphere at x)
   DipoleTree tree_;  // tree method
+  EwaldSum ewald_;   // ewald method
 };
 
 // B at each point for the state's scene: a FieldEvaluator built and used once.

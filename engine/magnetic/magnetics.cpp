@@ -4,6 +4,7 @@
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/dipole_kernel.hpp"
 #include "engine/magnetic/dipole_tree.hpp"
+#include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 
@@ -25,8 +26,20 @@ DipoleTreeSettings tree_settings(const Model& model) {
   return s;
 }
 
-// Dipole fields of all other moments at each particle (cutoff list, direct sum or tree).
-void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>& b) {
+// The Ewald sum of the state's moments (prepare_model refuses it unless all three axes are periodic).
+EwaldSystem ewald_system(const Model& model, const Particles& p) {
+  EwaldSystem s;
+  s.position = p.position;
+  s.moment = p.moment;
+  if (p.clump.size() == p.size()) s.clump = p.clump;
+  s.box_length = model.periodic_length;
+  s.split = model.ewald;
+  s.surroundings = model.magnetics.ewald_surroundings;
+  return s;
+}
+
+// Dipole fields of all other moments at each particle (cutoff list, direct sum, tree or Ewald sum).
+void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>& b, ThreadTeam& team) {
   const Particles& p = state.particles;
   auto pair = [&](size_t i, size_t j, double cutoff_sq) {
     const Vec3 r = minimum_image(model, p.position[i] - p.position[j]);
@@ -52,6 +65,10 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
     DipoleTree tree;
     tree.build(p.position, p.moment, p.clump, tree_settings(model));
     for (size_t i = 0; i < p.size(); ++i) b[i] += tree.field(i);
+  } else if (model.magnetics.method == DipoleMethod::Ewald) {
+    EwaldSum sum;
+    sum.build(ewald_system(model, p), &team);
+    sum.add_particle_terms(nullptr, b.data(), team);
   }
 }
 
@@ -93,7 +110,7 @@ void update_moments(const Model& model, State& state, ThreadTeam& team) {
   std::vector<Vec3> b(p.size());
   for (int pass = 0; pass < model.magnetics.induced_iterations; ++pass) {
     for (size_t i = 0; i < p.size(); ++i) b[i] = applied_field(model, b_uniform, p.position[i]);
-    add_dipole_fields(model, state, b);
+    add_dipole_fields(model, state, b, team);
     for (size_t i = 0; i < p.size(); ++i) {
       const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
       if (mat.moment_model == MomentModel::Induced)
@@ -187,6 +204,16 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
         tree.add_forces(begin, end, torque_free, force, torque, share.data());
       });
       for (size_t i = 0; i < n; ++i) energy += share[i];
+      break;
+    }
+    case DipoleMethod::Ewald: {
+      // Per target as well (engine/magnetic/ewald.hpp): the same bits for any number of threads.
+      EwaldSum sum;
+      sum.build(ewald_system(model, p), &team);
+      std::vector<Vec3> b(p.size(), Vec3::Zero());
+      energy = sum.add_particle_terms(force, b.data(), team);
+      for (size_t i = 0; i < p.size(); ++i)
+        if (!moment_is_induced(model, p, i)) torque[i] += p.moment[i].cross(b[i]);
       break;
     }
   }

@@ -4,6 +4,7 @@
 #include "engine/contact/law_sand.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
+#include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 
 #include <algorithm>
@@ -255,6 +256,27 @@ void prepare_model(Model& m, const Particles& p) {
          << "reduce magnetics.cutoff / integrator.neighbor_skin";
       throw PresetError("$.box", os.str());
     }
+  }
+
+  m.ewald = EwaldSplitting{};
+  if (m.magnetics.method == DipoleMethod::Ewald) {
+    // The Ewald sum is a sum over the images of a box periodic in all three directions; it sums every pair at
+    // its true distance, so neither a cap nor a truncation by surface gap has a place in it.
+    std::string open_axes;
+    for (int a = 0; a < 3; ++a)
+      if (!m.box.periodic(a)) open_axes += "xyz"[a];
+    if (!open_axes.empty())
+      throw PresetError("$.magnetics.method",
+                        "\"ewald\" needs a box periodic along x, y and z, but it is not periodic along " + open_axes +
+                            " (box.*_min/_max); allowed there: \"direct\", \"cutoff\", \"tree\" (open sides only) "
+                            "or \"off\"");
+    if (m.magnetics.activity_distance)
+      throw PresetError("$.magnetics.activity_distance",
+                        "the Ewald sum counts every pair and ignores none; allowed with \"ewald\": \"none\"");
+    if (m.magnetics.dipole_cap > 0.0)
+      throw PresetError("$.magnetics.dipole_cap",
+                        "the Ewald sum takes every pair at its true distance; allowed with \"ewald\": 0");
+    m.ewald = choose_ewald_splitting(m.magnetics.ewald_accuracy, m.periodic_length, p.size());
   }
 
   m.advice = advise_time_step(m, p);  // first: without damping the lid's is taken from the contacts' frequency
