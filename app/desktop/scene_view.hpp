@@ -57,6 +57,8 @@ class SceneView : public QOpenGLWindow {
   // [SECTION] camera (scene_view_camera.cpp)
   // Frames the particles from the scene's view direction (or --camera), in the free part of the view.
   void frame_box();
+  // Half an arrow's length in radii when moment arrows are drawn, else 0: what framing leaves room for.
+  float arrow_reach() const;
   void update_camera_inset();  // the side bar's width now
   // Carries out UiState::camera_request (a load, F, Shift+F) and, while following, keeps the particles in view.
   void handle_camera_request();

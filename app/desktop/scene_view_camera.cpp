@@ -14,8 +14,10 @@ namespace lodestone::desktop {
 namespace {
 
 // The particles as spheres (centre, radius); with a label, only the members of that cluster (or the one
-// particle when it is alone).
-std::vector<glm::vec4> particle_spheres(const ParticleSnapshot& p, std::optional<std::uint64_t> only_id = {}) {
+// particle when it is alone). With `arrow_length` > 0 (moment arrows shown, half length in radii) each
+// moment's arrow tips too, as small spheres the size of the cone head, so that no arrow sticks out of the view.
+std::vector<glm::vec4> particle_spheres(const ParticleSnapshot& p, std::optional<std::uint64_t> only_id = {},
+                                        float arrow_length = 0.0f) {
   std::vector<glm::vec4> spheres;
   long only = -1;
   if (only_id) only = p.index_of(*only_id);
@@ -27,12 +29,25 @@ std::vector<glm::vec4> particle_spheres(const ParticleSnapshot& p, std::optional
       const bool member = i == k || (clusters && p.cluster_size[k] > 1 && p.cluster[i] == p.cluster[k]);
       if (!member) continue;
     }
-    spheres.emplace_back(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2], p.radius[i]);
+    const glm::vec3 centre(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
+    spheres.emplace_back(centre, p.radius[i]);
+    if (arrow_length > 1.0f && p.moment.size() == 3 * p.size()) {
+      const glm::vec3 m(p.moment[3 * i], p.moment[3 * i + 1], p.moment[3 * i + 2]);
+      if (glm::dot(m, m) > 0.0f) {
+        const glm::vec3 reach = arrow_length * p.radius[i] * glm::normalize(m);
+        spheres.emplace_back(centre + reach, 0.3f * p.radius[i]);
+        spheres.emplace_back(centre - reach, 0.3f * p.radius[i]);
+      }
+    }
   }
   return spheres;
 }
 
 }  // namespace
+
+float SceneView::arrow_reach() const {
+  return state_.view.show_moments ? state_.view.arrow_length : 0.0f;
+}
 
 void SceneView::update_camera_inset() {
   camera_.set_viewport(width(), height());
@@ -47,7 +62,7 @@ void SceneView::frame_box() {
   const float yaw = options_.yaw ? *options_.yaw : state_.camera_yaw_degrees;
   const float pitch = options_.pitch ? *options_.pitch : state_.camera_pitch_degrees;
   camera_.set_angles(yaw, pitch);
-  const bool particles = !options_.frame_box && camera_.fit_spheres(particle_spheres(s.particles));
+  const bool particles = !options_.frame_box && camera_.fit_spheres(particle_spheres(s.particles, {}, arrow_reach()));
   if (!particles)
     camera_.fit(glm::vec3(s.scene->box.min.x(), s.scene->box.min.y(), s.scene->box.min.z()),
                 glm::vec3(s.scene->box.max.x(), s.scene->box.max.y(), s.scene->box.max.z()));
@@ -66,7 +81,7 @@ void SceneView::handle_camera_request() {
   if (request == Request::Load) {
     frame_box();
   } else if (request == Request::FrameAll) {
-    state_.camera_follows = camera_.fit_spheres(particle_spheres(s.particles));
+    state_.camera_follows = camera_.fit_spheres(particle_spheres(s.particles, {}, arrow_reach()));
   } else if (request == Request::FrameSelection && state_.selected) {
     // The selected particle's cluster, or the particle with room around it.
     std::vector<glm::vec4> spheres = particle_spheres(s.particles, state_.selected);
@@ -76,7 +91,7 @@ void SceneView::handle_camera_request() {
   // Following: the camera glides toward the framing of all particles (a tenth of the way each frame), so
   // that falling or spreading particles stay in view, until the user pans or zooms.
   if (request == Request::None && state_.camera_follows && s.running) {
-    const std::vector<glm::vec4> spheres = particle_spheres(s.particles);
+    const std::vector<glm::vec4> spheres = particle_spheres(s.particles, {}, arrow_reach());
     if (!spheres.empty()) {
       glm::vec3 lo(spheres.front()), hi(spheres.front());
       for (const glm::vec4& p : spheres) {
