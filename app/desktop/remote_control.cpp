@@ -390,7 +390,8 @@ void RemoteControl::execute(const std::string& line) {
     } else {
       refuse("unknown command '" + verb +
              "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-             "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, view, color, "
+             "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, view, "
+             "field-view, color, "
              "frame, select, sidebar, help, "
              "about, quit");
     }

@@ -1,12 +1,23 @@
 #include "app/desktop/remote_view.hpp"
 
+#include "engine/io/units.hpp"
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 namespace lodestone::desktop {
+namespace {
+
+const char* field_view_key(const render::ViewOptions& v) {
+  if (v.show_field_slice && v.show_field_lines) return "both";
+  if (v.show_field_slice) return "slice";
+  return v.show_field_lines ? "lines" : "off";
+}
+
+}  // namespace
 
 bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line, const Snapshot& s,
                        ui::UiState& state) {
@@ -20,11 +31,39 @@ bool execute_view_verb(const std::string& verb, const std::string& rest, const s
     const bool hint = !s.running && s.step == 0 && s.scene && s.scene->view.start_paused;
     std::printf(
         "view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
-        "paused_hint=%d\n",
+        "paused_hint=%d field_view=%s field_updates=%.3g\n",
         ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
         static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
         static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
-        state.camera_follows ? 1 : 0, hint ? 1 : 0);
+        state.camera_follows ? 1 : 0, hint ? 1 : 0, field_view_key(state.view), state.field_view.updates_per_second);
+  } else if (verb == "field-view") {
+    // field-view off|slice|lines|both [x|y|z [AT]]
+    std::istringstream words(rest);
+    std::string what, axis, at;
+    words >> what >> axis >> at;
+    const bool known = what == "off" || what == "slice" || what == "lines" || what == "both";
+    const std::string axes = "xyz";
+    if (!known || (!axis.empty() && (axis.size() != 1 || axes.find(axis[0]) == std::string::npos))) {
+      refuse("usage: field-view off|slice|lines|both [x|y|z [AT]] (AT the slice's position, e.g. 1mm)");
+      return true;
+    }
+    ui::FieldViewTool& f = state.field_view;
+    if (!at.empty()) {
+      double value = 0.0;
+      std::string error;
+      if (!parse_quantity_or_si(at, Quantity::Length, value, error)) {
+        refuse("position '" + at + "': allowed a length (metres, or with a unit: 1mm, 20um)" +
+               (error.empty() ? "" : "; " + error));
+        return true;
+      }
+      f.at = value;
+      f.at_set = true;
+    }
+    if (!axis.empty()) f.axis = static_cast<int>(axes.find(axis[0]));
+    state.view.show_field_slice = what == "slice" || what == "both";
+    state.view.show_field_lines = what == "lines" || what == "both";
+    f.settings_changed = true;
+    std::printf("ok field-view %s\n", rest.c_str());
   } else if (verb == "color") {
     const auto mode = ui::color_mode_from_key(rest);
     if (!mode) {

@@ -2,7 +2,11 @@
 // The remote verbs of the view (lodestone --remote; app/desktop/remote_control.hpp lists them all):
 //
 //   view                  prints "view color=KEY legend=TITLE arrow=A yaw=DEG pitch=DEG pace=P|fastest
-//                         sidebar=WIDTH|hidden plots=0|1 follows=0|1 paused_hint=0|1"
+//                         sidebar=WIDTH|hidden plots=0|1 follows=0|1 paused_hint=0|1
+//                         field_view=off|slice|lines|both field_updates=PER_SECOND"
+//   field-view off|slice|lines|both [x|y|z [AT]]
+//                         the View panel's field view: |B| on a slice normal to the axis at AT (a length),
+//                         field lines seeded on it, both or none; field_updates in `view` is the rate it gets
 //   color KEY             colour mode: alignment, moment, direction, speed, contacts, cluster
 //   frame [all|selection] frames every particle (F) or the selection's cluster (Shift+F)
 //   select ID             selects a particle by id (the Inspector shows it)

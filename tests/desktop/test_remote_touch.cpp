@@ -134,3 +134,44 @@ TEST_CASE("Remote drag, release, add, delete and lid act through the command que
     if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) count_line = line;
   CHECK(count_line == "7");
 }
+
+TEST_CASE("Remote undo of a pull goes back to the grab, and field-view switches the field view by name", "[remote]") {
+  require_display();
+  Workdir work;
+  lodestone::test::write_file(work.path() / "scene.json", kMagnetsInBox);
+  const std::string commands =
+      "step 10\n"
+      "hash\n"
+      "drag 0 0 1mm 1mm\n"
+      "step 30\n"
+      "release\n"
+      "step 10\n"
+      "undo\n"
+      "status\n"
+      "hash\n"
+      "field-view both y 0mm\n"
+      "field-view sideways\n"
+      "field-view slice w\n"
+      "field-view slice x banana\n"
+      "view\n"
+      "field-view off\n"
+      "view\n"
+      "quit\n";
+  lodestone::test::write_file(work.path() / "commands.txt", commands);
+  const auto r = work.run("--remote --paused --size 640x400 --preset scene.json < commands.txt");
+  REQUIRE(r.code == 0);
+  const std::string& out = r.output;
+  INFO(out);
+  CHECK(out.find("undone: pull of particle 0 (went back to step 10, before it)") != std::string::npos);
+  CHECK(line_starting(out, "status ").find("step=10") != std::string::npos);
+  // The state after the undo is the state before the grab, bit for bit.
+  const std::string first_hash = line_starting(out, "hash ");
+  REQUIRE(!first_hash.empty());
+  CHECK(out.find(first_hash, out.find("undone: pull")) != std::string::npos);
+  CHECK(out.find("ok field-view both y 0mm") != std::string::npos);
+  CHECK(out.find("refused: field-view sideways: usage: field-view off|slice|lines|both") != std::string::npos);
+  CHECK(out.find("refused: field-view slice w: usage") != std::string::npos);
+  CHECK(out.find("refused: field-view slice x banana: position 'banana'") != std::string::npos);
+  CHECK(out.find("field_view=both") != std::string::npos);
+  CHECK(out.find("field_view=off") != std::string::npos);
+}
