@@ -16,8 +16,8 @@ void touch_panel(PanelContext& c) {
   const Preset& p = state.edited;
   const std::string length_unit = display_unit(Quantity::Length, p.units);
   ImGui::TextWrapped(
-      "Ctrl+drag a particle to pull it on a spring (released with the button); Delete removes the "
-      "selected particle or magnet.");
+      "Ctrl+drag a particle to pull it on a spring; let go of the mouse to release it. Delete removes the "
+      "selected particle or magnet. Ctrl+Z undoes a pull (back to the moment of the grab), an add or a delete.");
   ImGui::SliderFloat("drag stiffness", &t.drag_stiffness, 0.01f, 50.0f, "%.2f x", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
@@ -26,7 +26,7 @@ void touch_panel(PanelContext& c) {
 
   ImGui::Separator();
   ImGui::Checkbox("click in the scene to add", &t.placing);
-  const char* kinds[] = {"a copy of the selected particle", "a sphere", "a bar magnet", "a cube magnet"};
+  const char* kinds[] = {"copy of the selected", "a sphere", "a bar magnet", "a cube magnet"};
   int kind = static_cast<int>(t.add_kind);
   if (ImGui::Combo("adds", &kind, kinds, IM_ARRAYSIZE(kinds))) t.add_kind = static_cast<AddKind>(kind);
   if (t.add_kind != AddKind::CopyOfSelected) {
