@@ -43,6 +43,9 @@ void RemoteControl::read_input() {
 }
 
 void RemoteControl::execute_pending() {
+  // Nothing runs before the panels' copy holds the scene: a `set` or `get` would otherwise act on the empty
+  // scene the window starts with (the first snapshot adopted carries it).
+  if (state_.adopted_revision == 0) return;
   for (size_t end; !waiting_ && (end = pending_.find('\n')) != std::string::npos;) {
     const std::string line = pending_.substr(0, end);
     pending_.erase(0, end + 1);
@@ -57,8 +60,8 @@ void RemoteControl::poll() {
   if (waiting_ && waiting_(simulation_.snapshot())) {
     std::fflush(stdout);
     waiting_ = nullptr;
-    execute_pending();
   }
+  execute_pending();
 }
 
 void RemoteControl::report_stop() {

@@ -140,6 +140,7 @@ TEST_CASE("Remote undo of a pull goes back to the grab, and field-view switches 
   Workdir work;
   lodestone::test::write_file(work.path() / "scene.json", kMagnetsInBox);
   const std::string commands =
+      "get box.min\n"  // the first line, sent before the window has its first snapshot: the preset's box
       "step 10\n"
       "hash\n"
       "drag 0 0 1mm 1mm\n"
@@ -162,6 +163,7 @@ TEST_CASE("Remote undo of a pull goes back to the grab, and field-view switches 
   REQUIRE(r.code == 0);
   const std::string& out = r.output;
   INFO(out);
+  CHECK(line_starting(out, "value box.min") == "value box.min [-0.005,-0.005,-0.005]");
   CHECK(out.find("undone: pull of particle 0 (went back to step 10, before it)") != std::string::npos);
   CHECK(line_starting(out, "status ").find("step=10") != std::string::npos);
   // The state after the undo is the state before the grab, bit for bit.
