@@ -173,6 +173,7 @@ def clusters_from_frame(frame, gap=0.04):
     pos, rad, mom = d[:, cols["pos"]], d[:, cols["radius"]].ravel(), d[:, cols["moment"]]
     n = len(pos)
     parent = list(range(n))
+    edges = {i: [] for i in range(n)}
 
     def find(i):
         while parent[i] != i:
@@ -185,6 +186,8 @@ def clusters_from_frame(frame, gap=0.04):
         r -= box * np.round(r / box)
         dist = np.linalg.norm(r, axis=1)
         for j in np.nonzero(dist < rad[i] + rad[i + 1:] + gap * rad[i])[0]:
+            edges[i].append((i + 1 + j, r[j]))
+            edges[i + 1 + j].append((i, -r[j]))
             a, b = find(i), find(i + 1 + j)
             if a != b:
                 parent[a] = b
@@ -193,7 +196,20 @@ def clusters_from_frame(frame, gap=0.04):
         groups.setdefault(find(i), []).append(i)
     sizes = np.array([len(g) for g in groups.values()])
     moments = np.array([np.linalg.norm(mom[g].sum(axis=0)) for g in groups.values()])
-    return time, sizes, moments, float(np.linalg.norm(mom[0]))
+    # Radius of gyration of each cluster, its grains unwrapped across the periodic box by walking the
+    # contacts (a long chain may span more than half the box, so no single nearest image would do).
+    gyration = []
+    for g in groups.values():
+        unwrapped, todo = {g[0]: np.zeros(3)}, [g[0]]
+        while todo:
+            i = todo.pop()
+            for j, rij in edges[i]:
+                if j not in unwrapped:
+                    unwrapped[j] = unwrapped[i] + rij
+                    todo.append(j)
+        r = np.array(list(unwrapped.values()))
+        gyration.append(float(np.sqrt(((r - r.mean(axis=0)) ** 2).sum(axis=1).mean())))
+    return time, sizes, moments, float(np.linalg.norm(mom[0])), np.array(gyration)
 
 
 def runner_fits(log):
@@ -240,6 +256,38 @@ def plot_size_distribution(runs, figs):
     plt.close(fig)
 
 
+def rad_of(frame):
+    _, _, cols, d = frame
+    return float(d[0, cols["radius"]].ravel()[0])
+
+
+def fractal_dimension(sizes, gyration, radius, figs):
+    """D_f from s ∝ (R_g / R)^D_f over the clusters of three grains or more (two grains always give
+    R_g = R); D_f = 1 is a straight chain, about 1.8-2 hit-and-stick cluster-cluster aggregates."""
+    big = sizes >= 3
+    if big.sum() < 3:
+        return
+    fit = power_law(gyration[big] / radius, sizes[big])
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    ax.loglog(gyration[big] / radius, sizes[big], "o", ms=4, alpha=0.6, label="clusters, s >= 3")
+    g = np.linspace((gyration[big] / radius).min(), (gyration[big] / radius).max(), 50)
+    if fit:
+        ax.loglog(g, fit[2] * g ** fit[0], "r-", label=f"fit: s ∝ R_g^{fit[0]:.2f} ± {fit[1]:.2f}")
+    # A straight chain of s touching grains has R_g = R sqrt((s^2 - 1) / 3).
+    chain = np.arange(3, sizes.max() + 1)
+    ax.loglog(np.sqrt((chain**2 - 1) / 3.0), chain, "k:", lw=0.8, label="straight chains (D_f = 1)")
+    ax.set_xlabel("radius of gyration R_g / R")
+    ax.set_ylabel("cluster size s")
+    ax.set_title("Fractal dimension of the final clusters", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "aggregation-fractal-dimension.png"), dpi=110)
+    plt.close(fig)
+    if fit:
+        print(f"fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
+              f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
+
+
 def plot_aggregation(runs, figs):
     series = read_csv(os.path.join(runs, "aggregation_series.csv"))
     if not series:
@@ -262,6 +310,11 @@ def plot_aggregation(runs, figs):
         tt = t[second]
         a.loglog(tt * 1e6, z[2] * tt ** z[0], "r-", label=f"fit second half: z = {z[0]:.2f} ± {z[1]:.2f}")
         a.loglog(tt * 1e6, S[second][0] * (tt / tt[0]) ** 3.2, "k--", lw=0.8, label="slope 3.2 ([Dominik-Nubold], theory)")
+    control = read_csv(os.path.join(runs, "control_series.csv"))
+    if control:
+        tc = np.array([float(r["time"]) for r in control])
+        Sc = np.array([float(r["mean_cluster_size"]) for r in control])
+        a.loglog(tc[tc > 0] * 1e6, Sc[tc > 0], "g.", ms=2, label="control: no dipoles")
     a.set_xlabel("t [µs]")
     a.set_ylabel("mean cluster size S")
     a.set_title("Mean cluster size (presets/aggregation.json)", fontsize=9)
@@ -289,13 +342,23 @@ def plot_aggregation(runs, figs):
     if z_all:
         print(f"S - 1 ~ t^z' over the whole run: z' = {z_all[0]:.3f} +- {z_all[1]:.3f}")
     print(f"S at the end: {S[-1]:.3f}; at half time: {S[second][0]:.3f}")
+    if control:
+        half = (tc >= 0.5 * tc[-1] * (1 - 1e-9)) & (tc > 0)
+        zc = power_law(tc[half], Sc[half])
+        grown = (tc > 0) & (Sc > 1)
+        zc_all = power_law(tc[grown], Sc[grown] - 1)
+        print(f"control without dipoles: S at the end {Sc[-1]:.3f}"
+              + (f"; z (second half) = {zc[0]:.2f} +- {zc[1]:.2f}" if zc else "")
+              + (f"; S - 1 ~ t^{zc_all[0]:.2f} +- {zc_all[1]:.2f} over the run" if zc_all else ""))
 
     plot_size_distribution(runs, figs)
 
-    frame = read_last_frame(os.path.join(runs, "aggregation_frames.xyz"))
+    last = os.path.join(runs, "aggregation_last_frame.xyz")  # docs/data keeps the last frame only
+    frame = read_last_frame(last if os.path.exists(last) else os.path.join(runs, "aggregation_frames.xyz"))
     if frame is None:
         return
-    time, sizes, moments, mu = clusters_from_frame(frame)
+    time, sizes, moments, mu, gyration = clusters_from_frame(frame)
+    fractal_dimension(sizes, gyration, rad_of(frame), figs)
     big = sizes >= 2
     rem = power_law(sizes[big], moments[big])
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
@@ -349,6 +412,14 @@ def main():
                       f"/ pi (2R)^2 = {s / (4 * g):.0f} +- {e / (4 * g):.0f}; / 4 pi (2R)^2 = {s / (16 * g):.1f} "
                       f"+- {e / (16 * g):.1f}; sigma_m / pi R^2 = {float(r['sigma_m']) / g:.0f}")
     plot_aggregation(runs, figs)
+    restructuring = read_csv(os.path.join(runs, "restructuring.csv"))
+    if restructuring:
+        print("== restructuring test (Fig. 4), scripts/restructuring.py ==")
+        for r in restructuring:
+            print(f"  {r['material']}, E = {r['kinetic_over_rolling_energy']} E_roll (v0 {r['v0_m_s']} m/s, impact "
+                  f"{r.get('impact_speed_m_s', '-')} m/s): end bond {r.get('end_angle_final_deg', '-')} deg, "
+                  f"grain {r.get('grain_angle_at_contact_deg', '-')} -> {r.get('grain_angle_final_deg', '-')} deg: "
+                  f"{r['outcome']}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
-"""Figures of docs/reproduction-powder.md from the sweeps of scripts/reproduce-powder.sh.
+"""Figures of docs/reproduction-powder.md from the committed tables in docs/data/powder/.
 
-    plot_powder.py RUNS_DIR FIGURES_DIR
+    plot_powder.py DATA_DIR FIGURES_DIR        (DATA_DIR: docs/data/powder, written by
+                                                scripts/powder_data.py at the end of reproduce-powder.sh)
 
-Reads RUNS_DIR/{field,friction,pressure}/results.csv (one row per job: swept keys, status, tau,
-final_alignment), the job series (job_NNN.csv) for the alignment curves, RUNS_DIR/sw_curves.csv
-(the engine's torque curves) and RUNS_DIR/free_rotor.csv (scripts/free_rotor_tau.py). Prints the
+Reads DATA_DIR/<sweep>/results.csv (one row per job: swept keys, status, tau, final_alignment) for the
+sweeps field, friction, pressure, pressure-field, check-step and check-slip, the thinned alignment
+curves DATA_DIR/field/job_NNN.csv, DATA_DIR/sw_curves.csv (the engine's torque and psi(theta)
+curves), DATA_DIR/free_rotor.csv (scripts/free_rotor_tau.py) and DATA_DIR/setup.json. Prints the
 numbers the document quotes. Needs python3-matplotlib and python3-numpy (Debian)."""
 import csv
+import json
+import math
 import os
 import re
 import statistics
@@ -69,7 +73,7 @@ def plot_torque(runs, figs):
         for r in csv.DictReader(f):
             if r["table"] == "torque":
                 curves.setdefault(float(r["theta_deg"]), []).append((float(r["field_kOe"]), float(r["value"])))
-            else:
+            elif r["table"] == "peak":
                 peaks.append((float(r["theta_deg"]), float(r["field_kOe"]), float(r["value"])))
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
     for theta, pts in curves.items():
@@ -90,6 +94,34 @@ def plot_torque(runs, figs):
     print("Fig. 3c, field of the largest torque [kOe]:", ", ".join(f"{t:g} deg: {h:.1f}" for t, h, _ in peaks[::4]))
 
 
+def plot_psi(runs, figs):
+    """Fig. 2: psi (moment to easy axis) against theta (easy axis to field) at fixed fields."""
+    path = os.path.join(runs, "sw_curves.csv")
+    if not os.path.exists(path):
+        return
+    curves, worst = {}, 0.0
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["table"] != "psi":
+                continue
+            h, theta, psi = float(r["field_kOe"]), float(r["theta_deg"]), float(r["psi_deg"])
+            curves.setdefault(h, []).append((theta, psi))
+            if not math.isnan(float(r["value"])):
+                worst = max(worst, abs(psi - float(r["value"])))
+    fig, ax = plt.subplots(figsize=(6, 4.4))
+    for h, pts in sorted(curves.items()):
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{h:g} kOe")
+    ax.plot([0, 90], [0, 90], color="grey", lw=0.6, ls=":", label="ψ = θ (moment along the field)")
+    ax.set_xlabel("θ: easy axis to field [deg]")
+    ax.set_ylabel("ψ: moment to easy axis [deg]")
+    ax.set_title("Fig. 2: ψ(θ) from eq. 2 (engine solver), Sr-ferrite, H_K = 18.4 kOe", fontsize=10)
+    ax.legend(fontsize=8, title="H")
+    fig.tight_layout()
+    fig.savefig(os.path.join(figs, "powder-psi-theta.png"), dpi=110)
+    print("Fig. 2, psi at theta = 45 deg:", ", ".join(f"{h:g} kOe: {dict(p)[45.0]:.1f} deg" for h, p in sorted(curves.items())),
+          f"; at theta = 90 deg the solver matches sin psi = H/H_K to {worst:.1e} deg")
+
+
 def free_rotor(runs):
     path = os.path.join(runs, "free_rotor.csv")
     if not os.path.exists(path):
@@ -98,7 +130,12 @@ def free_rotor(runs):
         return [(float(r["field_kOe"]), float(r["tau_s"])) for r in csv.DictReader(f)]
 
 
-def plot_tau_field(field_rows, rotor, figs):
+def grains(runs):
+    path = os.path.join(runs, "setup.json")
+    return json.load(open(path))["grains"] if os.path.exists(path) else None
+
+
+def plot_tau_field(field_rows, rotor, figs, count):
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     print("\nFig. 6a, tau_0.95 [s] against field (mean +- standard deviation over packings; aligned / runs):")
     for mu, group in by(field_rows, FRICTION).items():
@@ -126,7 +163,7 @@ def plot_tau_field(field_rows, rotor, figs):
     ax.set_yscale("log")
     ax.set_xlabel("H [kOe]")
     ax.set_ylabel("τ0.95 [s]")
-    ax.set_title("Alignment time against field (300 grains, 0.5 atm)")
+    ax.set_title(f"Figs. 5-6a: alignment time against field ({count} grains, 0.5 atm)", fontsize=10)
     ax.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(figs, "powder-tau-field.png"), dpi=110)
@@ -188,10 +225,11 @@ def main():
     runs, figs = sys.argv[1], sys.argv[2]
     os.makedirs(figs, exist_ok=True)
     plot_torque(runs, figs)
+    plot_psi(runs, figs)
     field_rows = rows(runs, "field")
     friction_rows = rows(runs, "friction")
     if field_rows:
-        plot_tau_field(field_rows, free_rotor(runs), figs)
+        plot_tau_field(field_rows, free_rotor(runs), figs, grains(runs))
         plot_curves(field_rows, figs)
     at40 = [r for r in field_rows if number(r[FIELD]) == 40] + friction_rows
     if at40:
@@ -208,6 +246,25 @@ def main():
         # Fig. 7a: against field at 0.5 and 10 atm; the 40 kOe points are those of Fig. 7b.
         extremes = [r for r in pressure if number(r[PRESSURE]) in (0.5, 10)]
         plot_tau_pressure_field(extremes + rows(runs, "pressure-field"), figs)
+    checks(runs, field_rows)
+
+
+def checks(runs, field_rows):
+    """The numerical checks on the first packing at 40 kOe, mu = 0.2, against the reference job."""
+    ref = [r for r in field_rows if number(r[FIELD]) == 40 and number(r[FRICTION]) == 0.2]
+    step, slip = rows(runs, "check-step"), rows(runs, "check-slip")
+    if not ref or not (step or slip):
+        return
+    first = min(r["seed"] for r in step + slip)
+    base = next((tau(r) for r in ref if r["seed"] == first), None)
+    if base is None:
+        return
+    print(f"\nNumerical checks, packing {first}, 40 kOe, mu = 0.2: tau_0.95 = {base:.2f} s")
+    for label, group, key in [("time step", step, "protocol.3.set.integrator.time_step"),
+                              ("slip velocity [m/s]", slip, "contact.hertz_coulomb.slip_velocity")]:
+        for r in group:
+            if tau(r) is not None:
+                print(f"  {label} {r[key]}: {tau(r):.2f} s ({100.0 * (tau(r) / base - 1.0):+.1f} %)")
 
 
 def plot_tau_pressure_field(group_rows, figs):

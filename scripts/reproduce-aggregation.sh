@@ -1,8 +1,10 @@
 #!/bin/bash
 # Reproduces [Dominik-Nubold] (Dominik & Nubold, the SAND code) Sec. 3-4: the capture experiment of Sec. 4.1
 # (Figs. 2-3, eqs. 10-14 and 27) with lodestone-capture, and an aggregation run with
-# presets/aggregation.json (S(t) of eqs. 17-18, accretional remanence of eq. 16), then the figures
-# and numbers of docs/reproduction-aggregation.md.
+# presets/aggregation.json (S(t) of eqs. 17-18, accretional remanence of eq. 16, the clusters' fractal
+# dimension) beside its non-magnetic control, the restructuring test of Fig. 4 (scripts/restructuring.py);
+# then the small result tables go to docs/data/aggregation/ and the figures and numbers of
+# docs/reproduction-aggregation.md are made from them.
 #   scripts/reproduce-aggregation.sh [OUT]      (default OUT: /work/runs/aggregation)
 # BUILD=dir chooses the build (default build/; it needs lodestone-capture and lodestone-run).
 # RUNS=n sets the shots per (b, v) cell of the two main maps (default 100). About 20 minutes on
@@ -14,6 +16,7 @@ out="$(mkdir -p "${1:-/work/runs/aggregation}" && cd "${1:-/work/runs/aggregatio
 capture="$build/app/runner/lodestone-capture"
 run="$build/app/runner/lodestone-run"
 runs="${RUNS:-100}"
+data="${DATA:-$root/docs/data/aggregation}"
 for exe in "$capture" "$run"; do
   [ -x "$exe" ] || { echo "build first: cmake -S . -B build && cmake --build build ($exe is missing)" >&2; exit 1; }
 done
@@ -59,9 +62,30 @@ map nospin-far "$speeds" --spin none --start 3 --runs 50
 # Thermal spins started 3 b_max upstream, at v_th only (the start-distance dependence with spins).
 map thermal-far 1 --spin thermal --start 3 --runs 50
 
+# The non-magnetic control: the same grains, box, bath and contacts with the dipoles switched off, so
+# grains meet only by their thermal (Brownian, here nearly ballistic between captures) motion.
+t0=$(date +%s)
+"$run" "$root/presets/aggregation.json" --set magnetics.method=off --series "$out/control_series.csv" \
+  --clusters "$out/control_clusters.csv" --quiet > "$out/control.log" 2>&1 ||
+  echo "the control run did not finish: see $out/control.log"
+echo "control run (no dipoles): $(( $(date +%s) - t0 )) s" | tee -a "$out/timings.txt"
+# [Dominik-Nubold] Fig. 4: a grain hits the end of a chain (a minute).
+t0=$(date +%s)
+/usr/bin/python3 "$root/scripts/restructuring.py" "$run" "$out/restructuring" "$data" "$root/docs/figures" \
+  | tee "$out/restructuring.txt"
+echo "restructuring test: $(( $(date +%s) - t0 )) s" | tee -a "$out/timings.txt"
+
 wait "$agg" || echo "the aggregation run did not finish: see $out/aggregation.log"
 tail -n 1 "$out/timings.txt"
 grep -h "Time per step\|Clusters at\|Accretional\|Dynamic exponent" "$out/aggregation.log" || true
 
-/usr/bin/python3 "$root/scripts/plot_aggregation.py" "$out" "$root/docs/figures" | tee "$out/numbers.txt"
 echo "the whole reproduction took $(( $(date +%s) - start )) s on $cores cores" | tee "$out/wall_time.txt"
+# The small tables to docs/data/aggregation/ (a few hundred kB), then the figures and numbers from there.
+mkdir -p "$data"
+cp "$out"/capture_*.csv "$out"/aggregation_series.csv "$out"/aggregation_clusters.csv \
+  "$out"/control_series.csv "$out"/timings.txt "$out"/wall_time.txt "$data"/
+grep -h "Time per step\|Clusters at\|Accretional\|Dynamic exponent" "$out/aggregation.log" > "$data/aggregation.log" || true
+# The last frame of the run only (the cluster shapes and moments at the end).
+awk 'NR == FNR { if ($0 ~ /^[0-9]+$/) { n = $0; start = FNR } next } FNR >= start' \
+  "$out/aggregation_frames.xyz" "$out/aggregation_frames.xyz" > "$data/aggregation_last_frame.xyz"
+/usr/bin/python3 "$root/scripts/plot_aggregation.py" "$data" "$root/docs/figures" | tee "$data/numbers.txt"

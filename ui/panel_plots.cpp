@@ -1,6 +1,7 @@
 // Plots: alignment <|cos theta|> (with a field), energies, the contact count and the mean cluster size S
 // against time (ui/time_plot.hpp: time axis, ticks, hover, Save CSV), and the distributions of theta and psi
-// now ([Erokhin-Berkov] Fig. 2; histograms, when particles carry moments and there is a field).
+// now (histograms over the particles of the angles of [Erokhin-Berkov] eq. 1, when particles carry moments
+// and there is a field; the paper's Fig. 2 is the single-grain relation psi(theta), lodestone-sw-curves).
 
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
@@ -87,7 +88,7 @@ void plots_window(PanelContext& c) {
         ImGui::PopStyleColor();
         // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
         // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
-        // field), with the alignment they explain ([Erokhin-Berkov] Fig. 2).
+        // field), with the alignment they explain (the angles of [Erokhin-Berkov] eq. 1).
         const AngleHistograms& a = o.angles;
         if (a.particles > 0) {
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -1,7 +1,10 @@
 // lodestone-sw-curves: the Stoner-Wohlfarth torque against the field from the engine's own solver
-// ([Erokhin-Berkov] Fig. 3), for the reproduction document. Prints two CSV tables to stdout:
-//   torque,theta_deg,field_kOe,psi_deg,torque_over_KV     (T / KV = sin 2 psi, eq. 4)
-//   peak,theta_deg,field_kOe,psi_deg,closed_form_kOe      (field of the largest torque, theta > 45)
+// and the moment's angle to the easy axis against the axis's angle to the field ([Erokhin-Berkov] Figs. 3
+// and 2), for the reproduction document. Prints three CSV tables to stdout:
+//   torque,theta_deg,field_kOe,psi_deg,torque_over_KV     (T / KV = sin 2 psi, eq. 4; Fig. 3a,b)
+//   peak,theta_deg,field_kOe,psi_deg,closed_form_kOe      (field of the largest torque, theta > 45; Fig. 3c)
+//   psi,theta_deg,field_kOe,psi_deg,closed_form_psi_deg   (psi(theta) at fixed fields, Fig. 2; the closed
+//                                                          form exists at theta = 90 deg only: sin psi = H/H_K)
 // Material: Sr-ferrite, Ms = 380 G, K = 3.5e6 erg/cm^3, so H_K = 2K/Ms = 18.42 kOe.
 
 #include "engine/magnetic/stoner_wohlfarth.hpp"
@@ -21,8 +24,8 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(argv[k], "--help") == 0 || std::strcmp(argv[k], "-h") == 0) {
       std::printf(
-          "lodestone-sw-curves: the Stoner-Wohlfarth torque against the field (Sr-ferrite, [Erokhin-Berkov] Fig. 3)\n"
-          "as two CSV tables on stdout (docs/reproduction-powder.md). No options besides --help and --version.\n");
+          "lodestone-sw-curves: the Stoner-Wohlfarth torque against the field and psi(theta) (Sr-ferrite,\n"
+          "[Erokhin-Berkov] Figs. 3 and 2) as three CSV tables on stdout (docs/reproduction-powder.md). No options besides --help and --version.\n");
       return 0;
     }
     std::fprintf(stderr, "lodestone-sw-curves: unknown argument '%s' (it takes none; see --help)\n", argv[k]);
@@ -57,6 +60,19 @@ int main(int argc, char** argv) {
     const double h_peak = 0.5 * (a + b);
     std::printf("peak,%g,%.6g,%.6g,%.6g\n", theta_deg, h_peak * hk_kOe,
                 sw_equilibrium_angle(h_peak, theta, 0.5 * theta) / deg, hk_kOe / (2.0 * std::sin(theta - 45.0 * deg)));
+  }
+  // Fig. 2: psi(theta) at fixed fields, each reached by ramping the field up from zero on the branch that
+  // starts on the easy axis (as the engine does every step). At theta = 90 deg eq. 2 reads
+  // h cos psi = sin psi cos psi, so sin psi = h below H_K and psi = 90 deg above.
+  for (double field : {2.0, 5.0, 10.0, 15.0, 20.0, 40.0, 100.0}) {
+    for (int theta_deg = 0; theta_deg <= 90; ++theta_deg) {
+      const double theta = theta_deg * deg;
+      double psi = 0.0;
+      for (int i = 0; i <= 200; ++i) psi = sw_equilibrium_angle(field * i / 200.0 / hk_kOe, theta, psi);
+      const double h = field / hk_kOe;
+      const double closed = theta_deg == 90 ? (h < 1.0 ? std::asin(h) : 0.5 * pi) / deg : std::nan("");
+      std::printf("psi,%d,%g,%.8g,%.8g\n", theta_deg, field, psi / deg, closed);
+    }
   }
   return 0;
 }

@@ -62,7 +62,7 @@ struct Observables {
   // Clusters of particles in contact ([Dominik-Nubold] Sec. 3.3): count, mean size S (eq. 17), chains, rings.
   ClusterStatistics clusters;
   // Distributions of theta (easy axis to field) and psi (moment to easy axis) over the particles
-  // with a moment, 5 deg bins ([Erokhin-Berkov] Fig. 2; engine/analysis/angles.hpp).
+  // with a moment, 5 deg bins (the angles of [Erokhin-Berkov] eq. 1; engine/analysis/angles.hpp).
   AngleHistograms angles;
 
   double kinetic() const { return kinetic_translational + kinetic_rotational; }
