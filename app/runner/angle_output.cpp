@@ -40,11 +40,10 @@ void AngleOutput::print_summary(std::FILE* to, const Observables& o) {
     std::fprintf(to, "\nAngles at t = %.6g s: no particle carries a moment\n", o.time);
     return;
   }
-  std::fprintf(
-      to,
-      "\nAngles at t = %.6g s over the %lld particles with a moment: <theta> = %.4g deg "
-      "(easy axis to field), <psi> = %.4g deg (moment to easy axis)\n",
-      o.time, static_cast<long long>(a.particles), a.mean_theta, a.mean_psi);
+  std::fprintf(to,
+               "\nAngles at t = %.6g s over the %lld particles with a moment: <theta> = %.4g deg "
+               "(easy axis to field), <psi> = %.4g deg (moment to easy axis)\n",
+               o.time, static_cast<long long>(a.particles), a.mean_theta, a.mean_psi);
 }
 
 }  // namespace lodestone::runner

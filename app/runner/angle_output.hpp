@@ -1,7 +1,7 @@
 #pragma once
 // --angles: the distributions of theta (easy axis to field) and psi (moment to easy axis) of
-// [Erokhin-Berkov] eq. 1 (engine/analysis/angles.hpp) over the particles, in long format at each time-series row: one row per
-// quantity and 5 deg bin, with the fraction of the particles that carry a moment.
+// [Erokhin-Berkov] eq. 1 (engine/analysis/angles.hpp) over the particles, in long format at each time-series row: one
+// row per quantity and 5 deg bin, with the fraction of the particles that carry a moment.
 
 #include "engine/analysis/observables.hpp"
 

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[k], "--help") == 0 || std::strcmp(argv[k], "-h") == 0) {
       std::printf(
           "lodestone-sw-curves: the Stoner-Wohlfarth torque against the field and psi(theta) (Sr-ferrite,\n"
-          "[Erokhin-Berkov] Figs. 3 and 2) as three CSV tables on stdout (docs/reproduction-powder.md). No options besides --help and --version.\n");
+          "[Erokhin-Berkov] Figs. 3 and 2) as three CSV tables on stdout (docs/reproduction-powder.md). No options "
+          "besides --help and --version.\n");
       return 0;
     }
     std::fprintf(stderr, "lodestone-sw-curves: unknown argument '%s' (it takes none; see --help)\n", argv[k]);
