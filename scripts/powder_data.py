@@ -52,7 +52,7 @@ def main():
         if not os.path.exists(src):
             continue
         with open(src) as f:
-            reader = csv.DictReader(f)
+            reader = csv.DictReader(line for line in f if not line.startswith("#"))
             fields, rows = reader.fieldnames, list(reader)
         os.makedirs(os.path.join(data, sweep), exist_ok=True)
         first = min((shorten(r[PACKING]) for r in rows), default="")
@@ -61,8 +61,8 @@ def main():
             r[PACKING] = shorten(full)
             series = os.path.join(runs, sweep, f"{r['job']}.csv")
             if sweep == "field" and r[PACKING] == first and os.path.exists(series):
-                with open(series) as f:
-                    kept = thin(list(csv.DictReader(f)))
+                with open(series) as f:  # '#' lines (the writer's version, units) are comments
+                    kept = thin(list(csv.DictReader(line for line in f if not line.startswith("#"))))
                 with open(os.path.join(data, sweep, f"{r['job']}.csv"), "w", newline="") as f:
                     w = csv.DictWriter(f, ["stage", "stage_time", "alignment"], extrasaction="ignore")
                     w.writeheader()

@@ -77,8 +77,8 @@ def preset(material, v0):
 
 def read_frames(path):
     frames = {}
-    with open(path) as f:
-        for r in csv.DictReader(f):
+    with open(path) as f:  # '#' lines (the writer's version, units) are comments
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
             frames.setdefault(int(r["step"]), {})[int(r["id"])] = (float(r["x"]), float(r["y"]), float(r["z"]),
                                                                    float(r["vx"]), float(r["vy"]), float(r["vz"]))
     return [frames[s] for s in sorted(frames)]
