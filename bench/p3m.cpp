@@ -11,15 +11,16 @@
 // list, which is built once before and not timed). Prints ns per particle, the ratio, P3M's cost per N log2 N,
 // the tuned parameters and P3M's parts (spread, FFTs, real-space pairs, mesh gather) from one extra pass.
 
-#include "timing.hpp"
+#include "engine/magnetic/p3m.hpp"
+
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/random.hpp"
 #include "engine/core/state.hpp"
 #include "engine/magnetic/magnetics.hpp"
-#include "engine/magnetic/p3m.hpp"
 #include "engine/step/model_preparation.hpp"
 #include "engine/step/neighbor.hpp"
+#include "timing.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -73,8 +73,8 @@ class LayerCorrection {
  private:
   struct Mode {
     double kx = 0.0, ky = 0.0, k = 0.0;
-    double w = 0.0;                      // -(2 pi / A) / (k (exp(k Lz) - 1))
-    std::complex<double> p[2], q[2];     // s = +1, -1
+    double w = 0.0;                   // -(2 pi / A) / (k (exp(k Lz) - 1))
+    std::complex<double> p[2], q[2];  // s = +1, -1
   };
   std::vector<Vec3> position_, moment_;
   std::vector<Mode> modes_;

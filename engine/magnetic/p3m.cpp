@@ -7,12 +7,12 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <bit>
-#include <cstdint>
 #include <cassert>
+#include <chrono>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -147,9 +147,9 @@ double real_space_error(double alpha, double rc, double volume, double n, double
 
 // Mesh sizes tried by the tuning (FFTW is fast on products of 2, 3, 5, 7), growing by about 15 %.
 const std::vector<int>& fft_sizes() {
-  static const std::vector<int> sizes = {8,   10,  12,  14,  16,  18,  20,  24,  28,  32,  36,  40,  48,
-                                         56,  64,  72,  80,  96,  112, 128, 144, 160, 192, 224, 256, 288,
-                                         320, 384, 448, 512, 576, 640, 768, 896, 1024};
+  static const std::vector<int> sizes = {8,   10,  12,  14,  16,  18,  20,  24,  28,  32,  36,  40,
+                                         48,  56,  64,  72,  80,  96,  112, 128, 144, 160, 192, 224,
+                                         256, 288, 320, 384, 448, 512, 576, 640, 768, 896, 1024};
   return sizes;
 }
 
@@ -172,8 +172,7 @@ double p3m_force_scale(const Vec3& box_length, size_t particle_count, double sum
   return mu0_over_4pi * (sum_m2 / n) / std::pow(spacing, 4);
 }
 
-P3MErrorEstimate p3m_error_estimate(const P3MTuning& t, const Vec3& box_length, size_t particle_count,
-                                    double sum_m2) {
+P3MErrorEstimate p3m_error_estimate(const P3MTuning& t, const Vec3& box_length, size_t particle_count, double sum_m2) {
   const double n = static_cast<double>(std::max<size_t>(particle_count, 1));
   const double volume = box_length.x() * box_length.y() * box_length.z();
   P3MErrorEstimate e;
@@ -408,8 +407,7 @@ std::shared_ptr<const P3MSum::Plan> make_plan(const int mesh[3], const Vec3& len
         // The mean mesh self-interaction (CBLH Sec. IV): c/(2V) sum_k G_E D_a D_b sum_m U^2(k_m), over the full k
         // space (the half-space slots iz in (0, nz/2) stand for two).
         const double mult = (iz == 0 || 2 * iz == mesh[2]) ? 1.0 : 2.0;
-        for (int a = 0; a < 3; ++a)
-          t_mesh[a] += mult * mu0_over_4pi / (2.0 * volume) * ge * d[a] * d[a] * u2sum;
+        for (int a = 0; a < 3; ++a) t_mesh[a] += mult * mu0_over_4pi / (2.0 * volume) * ge * d[a] * d[a] * u2sum;
       }
   plan->self_correction = 2.0 * (t_mesh - ewald_k_self(length, alpha));
   return plan;
@@ -616,8 +614,7 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
   const auto fft_start = std::chrono::steady_clock::now();
   timings_.spread = std::chrono::duration<double>(fft_start - spread_start).count();
   // 2. Forward FFTs, the products, nine backward FFTs.
-  FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size),
-                       FftwComplex(plan.complex_size)};
+  FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size), FftwComplex(plan.complex_size)};
   for (int a = 0; a < 3; ++a) fftw_execute_dft_r2c(plan.forward, spread[a].p, mk[a].p);
   // dm = D.M^ per slot, then each output's spectrum in turn.
   std::vector<std::complex<double>> dm(plan.complex_size);
@@ -669,8 +666,7 @@ void P3MSum::real_space(const Vec3& x_in, const Vec3* m_target, long self, Vec3&
     x[a] = (u - std::floor(u)) * length_[a];
     home[a] = std::clamp(static_cast<int>(std::floor(x[a] / cell_size_[a])), 0, cells_[a] - 1);
   }
-  const double mi[3] = {m_target ? m_target->x() : 0.0, m_target ? m_target->y() : 0.0,
-                        m_target ? m_target->z() : 0.0};
+  const double mi[3] = {m_target ? m_target->x() : 0.0, m_target ? m_target->y() : 0.0, m_target ? m_target->z() : 0.0};
   int count = 0;
   Vec3 coincident = Vec3::Zero();  // moments centred exactly at a free point x
   auto flush = [&] {

@@ -57,8 +57,7 @@ struct P3MErrorEstimate {
 double p3m_force_scale(const Vec3& box_length, size_t particle_count, double sum_m2);
 
 // The a-priori RMS force error of a parameter set (see the header comment).
-P3MErrorEstimate p3m_error_estimate(const P3MTuning& t, const Vec3& box_length, size_t particle_count,
-                                    double sum_m2);
+P3MErrorEstimate p3m_error_estimate(const P3MTuning& t, const Vec3& box_length, size_t particle_count, double sum_m2);
 
 // The automatic tuning: the cheapest (mesh, order, alpha, real-space cutoff) whose estimated RMS force error is at
 // most accuracy x F0. sum_m2 = sum_i |m_i|^2 [A^2 m^4] (only the ratio to N matters: the estimate relative to F0

@@ -136,8 +136,9 @@ Result corrected_sum(const Slab& s, double lz, double p3m_accuracy, double dlc_a
 
 TEST_CASE("dlc: the Ewald sum with the layer correction is the sum over the plane's images", "[dlc]") {
   // Five dipoles in a slab 4 mm thick under a 1 cm square cell, the 3-D box 1.0 and 0.3 cm higher than the slab.
-  // The correction is large (the 3-D sum alone is 30 to 50 % off in energy); with it the sums agree to the
-  // reference's own accuracy (measured 2e-9 energy, 1e-8 force, 2e-8 torque at 100 cells).
+  // The correction is large (the 3-D sum alone is 7 % off in energy with the larger gap, 46 % with the smaller);
+  // with it the sums agree to the reference's own accuracy (measured 2e-9 energy, 1e-8 force, 2e-8 torque at 100
+  // cells).
   const Slab s = random_slab(5, 1e-2, 3e-3, 4e-3, 1e-3, 3);
   const Result reference = direct_plane_sum(s, 100);
   for (const double gap : {1e-2, 3e-3}) {
@@ -147,7 +148,7 @@ TEST_CASE("dlc: the Ewald sum with the layer correction is the sum over the plan
     CHECK(rms_relative(r.force, reference.force) < 1e-6);
     CHECK(rms_relative(r.torque, reference.torque) < 1e-6);
   }
-  // Without the correction the 3-D sum is far off: the test can tell.
+  // Without the correction the 3-D sum is off by several per cent (7 % here, the larger gap): the test can tell.
   EwaldSystem system;
   system.position = s.position;
   system.moment = s.moment;
@@ -155,7 +156,7 @@ TEST_CASE("dlc: the Ewald sum with the layer correction is the sum over the plan
   system.split = choose_ewald_splitting(1e-14, system.box_length, 5);
   EwaldSum sum;
   sum.build(system);
-  CHECK(std::abs(sum.add_particle_terms(nullptr, nullptr, ThreadTeam::serial()) / reference.energy - 1.0) > 0.1);
+  CHECK(std::abs(sum.add_particle_terms(nullptr, nullptr, ThreadTeam::serial()) / reference.energy - 1.0) > 0.03);
 }
 
 TEST_CASE("dlc: P3M with the layer correction, and the truncation bound", "[dlc]") {

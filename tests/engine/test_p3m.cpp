@@ -213,8 +213,8 @@ TEST_CASE("p3m: a simple cubic lattice of aligned dipoles has the Lorentz energy
   const P3MTuning tuning = choose_p3m_tuning(1e-5, d.box, d.position.size());
   const Result tin = p3m(d, tuning, EwaldSurroundings::Conducting);
   const Result vacuum = p3m(d, tuning, EwaldSurroundings::Vacuum);
-  INFO("mesh " << tuning.mesh[0] << ", order " << tuning.order << ": U/N " << tin.energy / n << " J against "
-               << lorentz << " J; vacuum " << vacuum.energy / n << " J");
+  INFO("mesh " << tuning.mesh[0] << ", order " << tuning.order << ": U/N " << tin.energy / n << " J against " << lorentz
+               << " J; vacuum " << vacuum.energy / n << " J");
   CHECK(tin.energy / n == Approx(lorentz).epsilon(1e-5));
   CHECK(std::abs(vacuum.energy) < 1e-5 * std::abs(tin.energy));
   const Vec3 field(0, 0, 4.0 * pi * c0 * m / (3.0 * a * a * a));
