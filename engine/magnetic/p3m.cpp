@@ -260,7 +260,8 @@ P3MTuning tune(double accuracy, const Vec3& box_length, size_t particle_count) {
         best_cost = cost;
         best = t;
       }
-      // Finer meshes only add FFT work once the real-space part is small: stop when the cost has risen twice.
+      // Finer meshes only add FFT work once the real-space part is small: stop once the cost rises and is well
+      // above the best.
       if (cost > previous_cost && cost > 1.5 * best_cost) break;
       previous_cost = cost;
     }

@@ -296,9 +296,18 @@ void prepare_model(Model& m, const Particles& p) {
       throw PresetError("$.magnetics.method",
                         "\"p3m\" does not yet take rigid clumps (their pebbles must not act on each other); allowed "
                         "with clumps in a periodic box: \"ewald\", \"direct\", \"cutoff\" or \"off\"");
-    if (mesh)
+    if (mesh) {
       m.p3m = choose_p3m_tuning(m.magnetics.p3m_accuracy, ewald_box(m), p.size());
-    else
+      // No mesh within the sizes tried (up to about 8 points per particle) meets the accuracy: say so rather than
+      // run less accurately than asked.
+      if (m.p3m.estimated_error > m.magnetics.p3m_accuracy * 1.0001) {
+        std::ostringstream os;
+        os << m.magnetics.p3m_accuracy << " cannot be met for " << p.size()
+           << " particles in this box (the best mesh tried gives an estimated " << m.p3m.estimated_error
+           << "); allowed here: " << m.p3m.estimated_error << " or more, or magnetics.method \"ewald\"";
+        throw PresetError("$.magnetics.p3m_accuracy", os.str());
+      }
+    } else
       m.ewald = choose_ewald_splitting(m.magnetics.ewald_accuracy, ewald_box(m), p.size());
   }
 
