@@ -8,6 +8,8 @@ packages=(
   # the formatting check (scripts/check-format.sh, .ci/run)
   clang-format
   libeigen3-dev nlohmann-json3-dev libcli11-dev catch2
+  # FFTs for the dipolar P3M method (engine/magnetic/p3m.cpp)
+  libfftw3-dev
   # desktop app: Qt 6 widgets + OpenGL, Dear ImGui (with its OpenGL 3 backend), GLM, Mesa
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev libegl-dev libgl1-mesa-dri
   # GUI tests and screenshots on a machine without a display

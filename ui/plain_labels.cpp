@@ -61,6 +61,7 @@ constexpr Plain kPlain[] = {
     {"magnetics.tree_opening_angle", "tree accuracy (opening angle)", true},
     {"magnetics.ewald_accuracy", "Ewald accuracy (smaller: more exact, slower)"},
     {"magnetics.ewald_surroundings", "what surrounds the repeated box"},
+    {"magnetics.p3m_accuracy", "particle mesh accuracy (smaller: more exact, slower)"},
     // Field
     {"field.program", "how the field changes"},
     {"field.strength", "strength"},

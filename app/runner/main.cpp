@@ -47,6 +47,7 @@ const char* dipole_name(DipoleMethod m) {
     case DipoleMethod::Direct: return "direct sum";
     case DipoleMethod::Tree: return "Barnes-Hut tree (approximation of the direct sum)";
     case DipoleMethod::Ewald: return "Ewald sum (all periodic images)";
+    case DipoleMethod::P3M: return "P3M (Ewald sum with its reciprocal part on a mesh)";
   }
   return "?";
 }
@@ -77,6 +78,14 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
                 1.0 / si_to_unit(1.0 / m.ewald.alpha, Quantity::Length, u.length), u.length.c_str(),
                 si_to_unit(m.ewald.real_cutoff, Quantity::Length, u.length), u.length.c_str(),
                 1.0 / si_to_unit(1.0 / m.ewald.k_cutoff, Quantity::Length, u.length), u.length.c_str());
+  if (m.magnetics.method == DipoleMethod::P3M)
+    std::printf(
+        " (accuracy %.3g, %s surroundings: mesh %dx%dx%d, order %d, alpha %.4g /%s, real-space cutoff %.4g %s, "
+        "estimated RMS force error %.2g F0)",
+        m.magnetics.p3m_accuracy, m.magnetics.ewald_surroundings == EwaldSurroundings::Vacuum ? "vacuum" : "conducting",
+        m.p3m.mesh[0], m.p3m.mesh[1], m.p3m.mesh[2], m.p3m.order,
+        1.0 / si_to_unit(1.0 / m.p3m.alpha, Quantity::Length, u.length), u.length.c_str(),
+        si_to_unit(m.p3m.real_cutoff, Quantity::Length, u.length), u.length.c_str(), m.p3m.estimated_error);
   if (m.magnetics.force_interval > 1 && m.magnetics.method != DipoleMethod::Off)
     std::printf(", computed every %d steps and extrapolated in between (magnetics.force_interval)",
                 m.magnetics.force_interval);

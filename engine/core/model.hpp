@@ -40,6 +40,15 @@ struct EwaldSplitting {
   double k_cutoff = 0.0;     // [1/m] reciprocal vectors k = 2 pi (nx/Lx, ny/Ly, nz/Lz) with |k| up to this
 };
 
+// The P3M method's parameters (engine/magnetic/p3m.hpp), tuned from magnetics.p3m_accuracy.
+struct P3MTuning {
+  int mesh[3] = {0, 0, 0};       // mesh points per axis
+  int order = 0;                 // charge-assignment order P (points per axis of a particle's stencil)
+  double alpha = 0.0;            // [1/m] Ewald splitting parameter
+  double real_cutoff = 0.0;      // [m] real-space pairs (all images) up to this centre distance
+  double estimated_error = 0.0;  // a-priori RMS force error relative to F0 (p3m_force_scale)
+};
+
 // The preset's physics sections (PhysicsParameters) and what is derived from them.
 struct Model : PhysicsParameters {
   // The preset's particles.seed: the key of the thermal noise (engine/step/thermal.hpp), so that a run continued
@@ -55,6 +64,7 @@ struct Model : PhysicsParameters {
   double contact_reach = 0.0;           // [m] largest surface gap at which a contact can be active
   double dipole_cutoff = 0.0;           // [m] centre distance (cutoff method)
   EwaldSplitting ewald;                 // ewald method only
+  P3MTuning p3m;                        // p3m method only
   double max_radius = 0.0;              // [m] of the particles the model was prepared for
   Vec3 periodic_length = Vec3::Zero();  // [m] box length along periodic axes, 0 elsewhere
   double lid_damping = 0.0;             // [N s/m] pressure.method = lid

@@ -101,7 +101,8 @@ struct ContactParameters {
 // Direct: the exact sum over all pairs (the reference). Tree: its Barnes-Hut approximation
 // (engine/magnetic/dipole_tree.hpp). Ewald: the dipolar Ewald sum over all periodic images, for boxes periodic
 // along all three axes (engine/magnetic/ewald.hpp).
-enum class DipoleMethod : int { Off, Cutoff, Direct, Tree, Ewald };
+// P3M: the same sum with its reciprocal part on a mesh with FFTs (engine/magnetic/p3m.hpp), for large N.
+enum class DipoleMethod : int { Off, Cutoff, Direct, Tree, Ewald, P3M };
 
 // What surrounds the infinite periodic array of boxes in the Ewald sum (docs/physics.md, "Dipolar Ewald sum"):
 // a conductor (tin foil, mu' = infinity: no surface term) or vacuum (mu' = 1: the surface term of a sphere of
@@ -124,6 +125,9 @@ struct MagneticParameters {
   // this fraction of a pair's strongest term (docs/physics.md); the RMS relative force error is far below it.
   double ewald_accuracy = 1e-4;  // [-]
   EwaldSurroundings ewald_surroundings = EwaldSurroundings::Conducting;
+  // P3M method: the a-priori RMS force error allowed, relative to F0 = c <m^2> / a^4 (a = (V/N)^(1/3), the mean
+  // spacing); mesh, order, splitting and cutoff are tuned to meet it at least cost (docs/physics.md).
+  double p3m_accuracy = 5e-4;  // [-]
 };
 
 // [SECTION] External field

@@ -188,6 +188,11 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
                                        "\"cutoff\", \"direct\" or \"off\" (the export writes no kspace_style; "
                                        "LAMMPS's ewald/disp with dipoles is not yet mapped)");
       break;
+    case DipoleMethod::P3M:
+      r.refuse("magnetics.method", exportable +
+                                       "\"cutoff\", \"direct\" or \"off\" (the export writes no kspace_style; "
+                                       "LAMMPS's dipolar P3M is not yet mapped)");
+      break;
   }
   if (preset.magnetics.dipole_cap > 0.0)
     r.refuse("magnetics.dipole_cap", exportable + "0 only (LAMMPS's dipole pair has no capping distance)");

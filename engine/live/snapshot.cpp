@@ -76,6 +76,7 @@ void capture_snapshot(const Session& sim, Snapshot& out) {
   out.timings = sim.timings();
   out.time_step = model.time_step;
   out.advice = model.advice;
+  out.p3m = model.p3m;
   out.health = state.health;
   out.phase_label = sim.phase_label();
   out.drag = state.drag;

@@ -97,6 +97,7 @@ struct Snapshot {
   double time_step = 0.0;         // [s] in use
   std::string phase_label;        // protocol phase ("2/4 drop"), "" without a protocol
   TimeStepAdvice advice;
+  P3MTuning p3m;  // the P3M method's tuned parameters in force (magnetics.method p3m only)
   bool running = false;
   SetPace pace;  // how fast it runs (the scene's run.real_time_factor on load)
   Health health;

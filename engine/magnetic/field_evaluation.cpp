@@ -135,10 +135,29 @@ FieldEvaluator::FieldEvaluator(const Model& model, const State& state, const Fie
     EwaldSystem system;
     system.position = p.position;
     system.moment = p.moment;
-    system.box_length = model.periodic_length;
+    system.box_length = ewald_box(model);
     system.split = model.ewald;
     system.surroundings = model.magnetics.ewald_surroundings;
     ewald_.build(system);
+  }
+  if (method_ == DipoleMethod::P3M) {
+    P3MSystem system;
+    system.position = p.position;
+    system.moment = p.moment;
+    system.box_length = ewald_box(model);
+    system.tuning = model.p3m;
+    system.surroundings = model.magnetics.ewald_surroundings;
+    p3m_.build(system);
+  }
+  if ((method_ == DipoleMethod::Ewald || method_ == DipoleMethod::P3M) && is_slab(model)) {
+    slab_ = true;
+    DlcSystem system;
+    system.position = p.position;
+    system.moment = p.moment;
+    system.box_length = ewald_box(model);
+    system.accuracy = layer_correction_accuracy(method_ == DipoleMethod::P3M ? model.magnetics.p3m_accuracy
+                                                                             : model.magnetics.ewald_accuracy);
+    layers_.build(system);
   }
 }
 
@@ -236,14 +255,17 @@ Vec3 FieldEvaluator::moments_at(const Vec3& x, bool interior) const {
       });
       break;
     }
-    case DipoleMethod::Ewald: {
+    case DipoleMethod::Ewald:
+    case DipoleMethod::P3M: {
       // As the tree: the sum of point dipoles, in which a sphere holding x trades its nearest image's term for the
       // interior field (a centre exactly at x is already left out of field_at).
-      b = ewald_.field_at(x);
+      b = method_ == DipoleMethod::P3M ? p3m_.field_at(x) : ewald_.field_at(x);
+      if (slab_) b += layers_.field_at(x);
       if (!interior) break;
       grid_.for_each_near(x, [&](size_t j) {
         Vec3 d = x - position_[j];
-        for (int a = 0; a < 3; ++a) d[a] -= periodic_length_[a] * round_to_integer(d[a] / periodic_length_[a]);
+        for (int a = 0; a < 3; ++a)
+          if (periodic_length_[a] > 0.0) d[a] -= periodic_length_[a] * round_to_integer(d[a] / periodic_length_[a]);
         const double rsq = d.squaredNorm();
         const double big_r = radius_[j];
         if (!(rsq < big_r * big_r)) return;

@@ -16,6 +16,9 @@
 //            boundaries only, as for the forces); its relative error falls as theta^3 (docs/physics.md)
 //   ewald    the dipolar Ewald sum of the force pass (engine/magnetic/ewald.hpp): all moments and all their periodic
 //            images, with the surface term of vacuum surroundings when chosen; boxes periodic along x, y, z only
+//   p3m      the P3M sum of the force pass (engine/magnetic/p3m.hpp): the mesh field interpolated at x plus the
+//            real-space pairs, as accurate as the forces
+//   (ewald and p3m in a slab, periodic along x and y only: plus the layer correction, engine/magnetic/dlc.hpp)
 //   off      none: the field the particles feel is the applied one alone
 //   exact    (FieldSum::Exact) all moments, whatever the method: the reference
 // Left out on purpose: dipole_cap (it caps centre distances between two particles; a point outside every
@@ -31,7 +34,9 @@
 #include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
 #include "engine/magnetic/dipole_tree.hpp"
+#include "engine/magnetic/dlc.hpp"
 #include "engine/magnetic/ewald.hpp"
+#include "engine/magnetic/p3m.hpp"
 #include "engine/magnetic/point_grid.hpp"
 
 #include <span>
@@ -87,9 +92,12 @@ class FieldEvaluator {
   // Particles as structures of arrays (the summing loops vectorise over them).
   std::vector<double> px_, py_, pz_, mx_, my_, mz_, radius_;
   std::vector<Vec3> position_;
-  PointGrid grid_;   // cells >= the cutoff (cutoff method) or >= the largest radius (finding the sphere at x)
-  DipoleTree tree_;  // tree method
-  EwaldSum ewald_;   // ewald method
+  PointGrid grid_;     // cells >= the cutoff (cutoff method) or >= the largest radius (finding the sphere at x)
+  DipoleTree tree_;    // tree method
+  EwaldSum ewald_;     // ewald method
+  P3MSum p3m_;         // p3m method
+  bool slab_ = false;  // ewald or p3m in a slab: plus the layer correction
+  LayerCorrection layers_;
 };
 
 // B at each point for the state's scene: a FieldEvaluator built and used once.

@@ -4,8 +4,10 @@
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/dipole_kernel.hpp"
 #include "engine/magnetic/dipole_tree.hpp"
+#include "engine/magnetic/dlc.hpp"
 #include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/field.hpp"
+#include "engine/magnetic/p3m.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 
 #include <algorithm>
@@ -32,10 +34,35 @@ EwaldSystem ewald_system(const Model& model, const Particles& p) {
   s.position = p.position;
   s.moment = p.moment;
   if (p.clump.size() == p.size()) s.clump = p.clump;
-  s.box_length = model.periodic_length;
+  s.box_length = ewald_box(model);
   s.split = model.ewald;
   s.surroundings = model.magnetics.ewald_surroundings;
   return s;
+}
+
+// The P3M sum of the state's moments (prepare_model refuses it unless all three axes are periodic). Clumps are not
+// taken out of it: prepare_model refuses p3m with clumps.
+P3MSystem p3m_system(const Model& model, const Particles& p) {
+  P3MSystem s;
+  s.position = p.position;
+  s.moment = p.moment;
+  s.box_length = ewald_box(model);
+  s.tuning = model.p3m;
+  s.surroundings = model.magnetics.ewald_surroundings;
+  return s;
+}
+
+// In a slab (engine/magnetic/dlc.hpp): adds the layer correction's force (if force is given) and field to the 3-D
+// sum's; returns its energy (0 in a fully periodic box).
+double add_layer_correction(const Model& model, const Particles& p, Vec3* force, Vec3* field) {
+  if (!is_slab(model)) return 0.0;
+  DlcSystem s;
+  s.position = p.position;
+  s.moment = p.moment;
+  s.box_length = ewald_box(model);
+  s.accuracy = layer_correction_accuracy(model.magnetics.method == DipoleMethod::P3M ? model.magnetics.p3m_accuracy
+                                                                                     : model.magnetics.ewald_accuracy);
+  return add_dlc_correction(s, force, field);
 }
 
 // Dipole fields of all other moments at each particle (cutoff list, direct sum, tree or Ewald sum).
@@ -69,6 +96,12 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
     EwaldSum sum;
     sum.build(ewald_system(model, p), &team);
     sum.add_particle_terms(nullptr, b.data(), team);
+    add_layer_correction(model, p, nullptr, b.data());
+  } else if (model.magnetics.method == DipoleMethod::P3M) {
+    P3MSum sum;
+    sum.build(p3m_system(model, p), &team);
+    sum.add_particle_terms(nullptr, b.data(), team);
+    add_layer_correction(model, p, nullptr, b.data());
   }
 }
 
@@ -212,6 +245,18 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       sum.build(ewald_system(model, p), &team);
       std::vector<Vec3> b(p.size(), Vec3::Zero());
       energy = sum.add_particle_terms(force, b.data(), team);
+      energy += add_layer_correction(model, p, force, b.data());
+      for (size_t i = 0; i < p.size(); ++i)
+        if (!moment_is_induced(model, p, i)) torque[i] += p.moment[i].cross(b[i]);
+      break;
+    }
+    case DipoleMethod::P3M: {
+      // Per target as well (engine/magnetic/p3m.hpp): the same bits for any number of threads.
+      P3MSum sum;
+      sum.build(p3m_system(model, p), &team);
+      std::vector<Vec3> b(p.size(), Vec3::Zero());
+      energy = sum.add_particle_terms(force, b.data(), team);
+      energy += add_layer_correction(model, p, force, b.data());
       for (size_t i = 0; i < p.size(); ++i)
         if (!moment_is_induced(model, p, i)) torque[i] += p.moment[i].cross(b[i]);
       break;

@@ -4,7 +4,9 @@
 #include "engine/contact/law_sand.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
+#include "engine/magnetic/dlc.hpp"
 #include "engine/magnetic/ewald.hpp"
+#include "engine/magnetic/p3m.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 
 #include <algorithm>
@@ -259,24 +261,54 @@ void prepare_model(Model& m, const Particles& p) {
   }
 
   m.ewald = EwaldSplitting{};
-  if (m.magnetics.method == DipoleMethod::Ewald) {
-    // The Ewald sum is a sum over the images of a box periodic in all three directions; it sums every pair at
-    // its true distance, so neither a cap nor a truncation by surface gap has a place in it.
+  m.p3m = P3MTuning{};
+  if (m.magnetics.method == DipoleMethod::Ewald || m.magnetics.method == DipoleMethod::P3M) {
+    // The Ewald sum (and P3M, its mesh form) is a sum over the images of a box periodic in all three directions; it
+    // sums every pair at its true distance, so neither a cap nor a truncation by surface gap has a place in it.
+    const bool mesh = m.magnetics.method == DipoleMethod::P3M;
+    const std::string name = mesh ? "\"p3m\"" : "\"ewald\"";
     std::string open_axes;
     for (int a = 0; a < 3; ++a)
       if (!m.box.periodic(a)) open_axes += "xyz"[a];
-    if (!open_axes.empty())
+    // Fully periodic, or a slab (periodic along x and y, walls or open sides along z) with the layer correction
+    // (engine/magnetic/dlc.hpp).
+    if (!open_axes.empty() && !is_slab(m))
       throw PresetError("$.magnetics.method",
-                        "\"ewald\" needs a box periodic along x, y and z, but it is not periodic along " + open_axes +
+                        name +
+                            " needs a box periodic along x, y and z, or along x and y (a slab: walls or open "
+                            "sides along z, summed with the layer correction), but it is not periodic along " +
+                            open_axes +
                             " (box.*_min/_max); allowed there: \"direct\", \"cutoff\", \"tree\" (open sides only) "
                             "or \"off\"");
+    if (is_slab(m) && m.magnetics.ewald_surroundings == EwaldSurroundings::Vacuum)
+      throw PresetError("$.magnetics.ewald_surroundings",
+                        "a slab (periodic along x and y only) is summed with the layer correction, whose 3-D sum "
+                        "needs conducting surroundings (the planar surface term is part of the correction); allowed "
+                        "in a slab: \"conducting\"");
+    const std::string sum = mesh ? "P3M (a mesh form of the Ewald sum)" : "the Ewald sum";
     if (m.magnetics.activity_distance)
       throw PresetError("$.magnetics.activity_distance",
-                        "the Ewald sum counts every pair and ignores none; allowed with \"ewald\": \"none\"");
+                        sum + " counts every pair and ignores none; allowed with " + name + ": \"none\"");
     if (m.magnetics.dipole_cap > 0.0)
       throw PresetError("$.magnetics.dipole_cap",
-                        "the Ewald sum takes every pair at its true distance; allowed with \"ewald\": 0");
-    m.ewald = choose_ewald_splitting(m.magnetics.ewald_accuracy, m.periodic_length, p.size());
+                        sum + " takes every pair at its true distance; allowed with " + name + ": 0");
+    if (mesh && std::any_of(p.clump.begin(), p.clump.end(), [](int c) { return c >= 0; }))
+      throw PresetError("$.magnetics.method",
+                        "\"p3m\" does not yet take rigid clumps (their pebbles must not act on each other); allowed "
+                        "with clumps in a periodic box: \"ewald\", \"direct\", \"cutoff\" or \"off\"");
+    if (mesh) {
+      m.p3m = choose_p3m_tuning(m.magnetics.p3m_accuracy, ewald_box(m), p.size());
+      // No mesh within the sizes tried (up to about 8 points per particle) meets the accuracy: say so rather than
+      // run less accurately than asked.
+      if (m.p3m.estimated_error > m.magnetics.p3m_accuracy * 1.0001) {
+        std::ostringstream os;
+        os << m.magnetics.p3m_accuracy << " cannot be met for " << p.size()
+           << " particles in this box (the best mesh tried gives an estimated " << m.p3m.estimated_error
+           << "); allowed here: " << m.p3m.estimated_error << " or more, or magnetics.method \"ewald\"";
+        throw PresetError("$.magnetics.p3m_accuracy", os.str());
+      }
+    } else
+      m.ewald = choose_ewald_splitting(m.magnetics.ewald_accuracy, ewald_box(m), p.size());
   }
 
   m.advice = advise_time_step(m, p);  // first: without damping the lid's is taken from the contacts' frequency

@@ -22,6 +22,7 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::testing::rms_relative;
 
 namespace {
 
@@ -124,16 +125,6 @@ Result tree_sum(const Scene& s, double theta, double cap = 0.0, int leaf_size = 
   tree.add_forces(0, n, {}, out.force.data(), out.torque.data(), share.data());
   for (double e : share) out.energy += e;
   return out;
-}
-
-// sqrt(sum |a - b|^2 / sum |b|^2)
-double rms_relative(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-  double num = 0.0, den = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    num += (a[i] - b[i]).squaredNorm();
-    den += b[i].squaredNorm();
-  }
-  return std::sqrt(num / den);
 }
 
 const double kDefaultTheta = MagneticParameters{}.tree_opening_angle;

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <vector>
 
@@ -115,6 +116,17 @@ void run_until(Run& sim, double time) {
   while (sim.state().time < time * (1.0 - 1e-12) && sim.state().health.ok) sim.step();
   INFO(sim.state().health.message);
   REQUIRE(sim.state().health.ok);
+}
+
+// The RMS relative difference of two vector sets (forces, torques, fields) against a reference b:
+// sqrt(sum |a - b|^2 / sum |b|^2).
+inline double rms_relative(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double num = 0.0, den = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    num += (a[i] - b[i]).squaredNorm();
+    den += b[i].squaredNorm();
+  }
+  return std::sqrt(num / den);
 }
 
 }  // namespace lodestone::testing

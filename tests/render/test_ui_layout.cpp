@@ -197,6 +197,12 @@ void check_layout(ImVec2 display) {
     p.magnetics.dipole_cap = 0.0;  // the Ewald sum refuses a cap (every pair at its true distance)
   });
   panel_problems(*ewald, "chains-suspension.json with magnetics.method ewald", problems);
+  // And with P3M's rows (accuracy, surroundings, the tuned mesh, order, splitting and cutoff in force).
+  const std::unique_ptr<LiveScene> mesh = live_scene(kPresetDir / "chains-suspension.json", [](Preset& p) {
+    p.magnetics.method = DipoleMethod::P3M;
+    p.magnetics.dipole_cap = 0.0;  // P3M refuses a cap as the Ewald sum does
+  });
+  panel_problems(*mesh, "chains-suspension.json with magnetics.method p3m", problems);
   for (const std::string& p : problems) UNSCOPED_INFO(p);
   CHECK(problems.empty());
 }

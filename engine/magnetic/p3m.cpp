@@ -1,0 +1,912 @@
+#include "engine/magnetic/p3m.hpp"
+
+#include "engine/core/simd.hpp"
+#include "engine/magnetic/ewald.hpp"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cassert>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace lodestone {
+namespace {
+
+constexpr double kSqrtPi = 1.7724538509055160273;
+constexpr int kMaxOrder = 7;
+// Particles per thread below which a per-target pass stays on one thread.
+constexpr size_t kTargetGrain = 256;
+
+// sin(x)/x
+double sinc(double x) {
+  return std::abs(x) < 1e-8 ? 1.0 - x * x / 6.0 : std::sin(x) / x;
+}
+
+// The cardinal B-spline weights of order P for a point at mesh coordinate u: the P mesh points first..first+P-1
+// (first = floor(u - P/2) + 1) get weight[0..P-1], which sum to 1.
+int bspline_weights(double u, int order, double* weight) {
+  const int first = static_cast<int>(std::floor(u - 0.5 * order)) + 1;
+  // x in [0, 1): the point's offset, w[j] = M_p(x + j) by the recursion
+  // M_p(z) = [z M_{p-1}(z) + (p - z) M_{p-1}(z - 1)] / (p - 1), M_1 = indicator of [0, 1).
+  const double x = u + 0.5 * order - first - (order - 1);
+  double w[kMaxOrder];
+  w[0] = 1.0;
+  for (int p = 2; p <= order; ++p) {
+    w[p - 1] = 0.0;
+    for (int j = p - 1; j >= 0; --j) {
+      const double z = x + j;
+      const double left = w[j] * z;
+      const double right = j > 0 ? w[j - 1] * (p - z) : 0.0;
+      w[j] = (left + right) / (p - 1);
+    }
+  }
+  // Point first + k lies at distance u - first - k, i.e. argument x + (P - 1 - k) of M_P.
+  for (int k = 0; k < order; ++k) weight[k] = w[order - 1 - k];
+  return first;
+}
+
+// The signed frequency index of FFT slot i of n: in [-n/2, n/2).
+int signed_index(int i, int n) {
+  return i < (n + 1) / 2 ? i : i - n;
+}
+
+// Per axis: the wave numbers of the mesh slots, their aliases and the assignment function's transform.
+struct AxisTables {
+  int n = 0;
+  std::vector<double> d;                 // differential operator D_a (k, 0 at Nyquist)
+  std::vector<std::array<double, 3>> k;  // aliases m = -1, 0, 1: k + 2 pi m N / L
+  std::vector<std::array<double, 3>> u2;
+};
+
+AxisTables axis_tables(int n, double length, int order) {
+  AxisTables t;
+  t.n = n;
+  t.d.resize(static_cast<size_t>(n));
+  t.k.resize(static_cast<size_t>(n));
+  t.u2.resize(static_cast<size_t>(n));
+  const double h = length / n;
+  for (int i = 0; i < n; ++i) {
+    const int s = signed_index(i, n);
+    t.d[static_cast<size_t>(i)] = (2 * s == -n) ? 0.0 : 2.0 * pi * s / length;
+    for (int m = -1; m <= 1; ++m) {
+      const double km = 2.0 * pi * (s + m * n) / length;
+      t.k[static_cast<size_t>(i)][static_cast<size_t>(m + 1)] = km;
+      t.u2[static_cast<size_t>(i)][static_cast<size_t>(m + 1)] = std::pow(sinc(0.5 * km * h), 2 * order);
+    }
+  }
+  return t;
+}
+
+// The mesh part's Q of the k-space error estimate (header), the k vectors sampled with a stride per axis (the
+// summand is smooth in k) and reweighted. Uses D = k without zeroing the Nyquist slots, as CBLH do.
+double mesh_error_q(const int mesh[3], const Vec3& length, int order, double alpha) {
+  AxisTables ax[3];
+  std::vector<std::array<double, 3>> ex[3];  // exp(-k_a^2 / 4 alpha^2) per axis and alias (separable)
+  const double inv4a2 = 1.0 / (4.0 * alpha * alpha);
+  int stride[3];
+  double weight = 1.0;
+  for (int a = 0; a < 3; ++a) {
+    ax[a] = axis_tables(mesh[a], length[a], order);
+    ex[a].resize(static_cast<size_t>(mesh[a]));
+    for (int i = 0; i < mesh[a]; ++i)
+      for (int m = 0; m < 3; ++m) ex[a][i][m] = std::exp(-ax[a].k[i][m] * ax[a].k[i][m] * inv4a2);
+    stride[a] = std::max(1, mesh[a] / 32);
+    weight *= stride[a];
+  }
+  // The summand is even in each k_a (the aliases of -k_a are those of k_a negated): the octant k_a >= 0, slots
+  // 0..N/2 counted twice except 0 and the Nyquist slot.
+  auto axis_weight = [&](int a, int i) { return (i == 0 || 2 * i == mesh[a]) ? 1.0 : 2.0; };
+  double q = 0.0;
+  for (int ix = 0; ix <= mesh[0] / 2; ix += stride[0])
+    for (int iy = 0; iy <= mesh[1] / 2; iy += stride[1])
+      for (int iz = 0; iz <= mesh[2] / 2; iz += stride[2]) {
+        if (ix == 0 && iy == 0 && iz == 0) continue;
+        const double w = axis_weight(0, ix) * axis_weight(1, iy) * axis_weight(2, iz);
+        const double kx = ax[0].k[ix][1], ky = ax[1].k[iy][1], kz = ax[2].k[iz][1];
+        const double ksq = kx * kx + ky * ky + kz * kz;
+        double alias1 = 0.0, alias2 = 0.0, u2sum = 0.0;
+        for (int mx = 0; mx < 3; ++mx) {
+          const double kmx = ax[0].k[ix][mx];
+          for (int my = 0; my < 3; ++my) {
+            const double kmy = ax[1].k[iy][my];
+            const double exy = ex[0][ix][mx] * ex[1][iy][my];
+            const double uxy = ax[0].u2[ix][mx] * ax[1].u2[iy][my];
+            for (int mz = 0; mz < 3; ++mz) {
+              const double kmz = ax[2].k[iz][mz];
+              const double kmsq = kmx * kmx + kmy * kmy + kmz * kmz;
+              const double e = exy * ex[2][iz][mz];
+              const double u2 = uxy * ax[2].u2[iz][mz];
+              const double dot = kx * kmx + ky * kmy + kz * kmz;
+              alias1 += e * e * kmsq;
+              alias2 += u2 * e * dot * dot * dot / kmsq;
+              u2sum += u2;
+            }
+          }
+        }
+        q += w * (alias1 - alias2 * alias2 / (u2sum * u2sum * ksq * ksq * ksq));
+      }
+  return std::max(q, 0.0) * weight;
+}
+
+double real_space_error(double alpha, double rc, double volume, double n, double sum_m2) {
+  const double ar2 = alpha * alpha * rc * rc;
+  const double cc = 4.0 * ar2 * ar2 + 6.0 * ar2 + 3.0;
+  const double dd = 8.0 * ar2 * ar2 * ar2 + 20.0 * ar2 * ar2 + 30.0 * ar2 + 15.0;
+  const double a4 = alpha * alpha * alpha * alpha;
+  return mu0_over_4pi * sum_m2 * std::exp(-ar2) / std::sqrt(volume * a4 * std::pow(rc, 9) * n) *
+         std::sqrt(std::max(13.0 / 6.0 * cc * cc + 2.0 / 15.0 * dd * dd - 13.0 / 15.0 * cc * dd, 0.0));
+}
+
+// Mesh sizes tried by the tuning (FFTW is fast on products of 2, 3, 5, 7), growing by about 15 %.
+const std::vector<int>& fft_sizes() {
+  static const std::vector<int> sizes = {8,   10,  12,  14,  16,  18,  20,  24,  28,  32,  36,  40,
+                                         48,  56,  64,  72,  80,  96,  112, 128, 144, 160, 192, 224,
+                                         256, 288, 320, 384, 448, 512, 576, 640, 768, 896, 1024};
+  return sizes;
+}
+
+int fft_size_at_least(double n) {
+  for (int s : fft_sizes())
+    if (s >= n) return s;
+  return fft_sizes().back();
+}
+
+}  // namespace
+
+double P3MErrorEstimate::total() const {
+  return std::sqrt(real * real + mesh * mesh);
+}
+
+double p3m_force_scale(const Vec3& box_length, size_t particle_count, double sum_m2) {
+  const double n = static_cast<double>(std::max<size_t>(particle_count, 1));
+  const double volume = box_length.x() * box_length.y() * box_length.z();
+  const double spacing = std::cbrt(volume / n);
+  return mu0_over_4pi * (sum_m2 / n) / std::pow(spacing, 4);
+}
+
+P3MErrorEstimate p3m_error_estimate(const P3MTuning& t, const Vec3& box_length, size_t particle_count, double sum_m2) {
+  const double n = static_cast<double>(std::max<size_t>(particle_count, 1));
+  const double volume = box_length.x() * box_length.y() * box_length.z();
+  P3MErrorEstimate e;
+  e.real = real_space_error(t.alpha, t.real_cutoff, volume, n, sum_m2);
+  e.mesh = mu0_over_4pi * 4.0 * pi * sum_m2 / (3.0 * volume) *
+           std::sqrt(mesh_error_q(t.mesh, box_length, t.order, t.alpha) / n);
+  return e;
+}
+
+namespace {
+P3MTuning tune(double accuracy, const Vec3& box_length, size_t particle_count);
+}  // namespace
+
+P3MTuning choose_p3m_tuning(double accuracy, const Vec3& box_length, size_t particle_count) {
+  // The tuning takes 0.1 to a few seconds; a model is prepared again on every edit (a field strength, a time
+  // step), with the same box and count: the last few results are kept. The result depends only on the key.
+  using Key = std::tuple<double, double, double, double, size_t>;
+  static std::mutex mutex;
+  static std::map<Key, P3MTuning> cache;
+  const Key key{accuracy, box_length.x(), box_length.y(), box_length.z(), particle_count};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  const P3MTuning t = tune(accuracy, box_length, particle_count);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 16) cache.clear();
+  cache.emplace(key, t);
+  return t;
+}
+
+namespace {
+
+P3MTuning tune(double accuracy, const Vec3& box_length, size_t particle_count) {
+  // Everything scales with <m^2>: take unit moments, F0 = c / a^4.
+  const double n = static_cast<double>(std::max<size_t>(particle_count, 1));
+  const double sum_m2 = n;
+  const double volume = box_length.x() * box_length.y() * box_length.z();
+  const double target = accuracy * p3m_force_scale(box_length, particle_count, sum_m2);
+  const double part_target = target / std::sqrt(2.0);
+  const double min_length = box_length.minCoeff();
+  const double density = n / volume;
+  // Estimated cost per pass [arbitrary units ~ ns]: per real-space pair (each visited from both ends), per mesh
+  // point of a particle's stencil (3 components spread, 9 gathered), per mesh point and FFT (12 of them).
+  constexpr double kPair = 4.0, kStencil = 0.14, kFft = 0.13;
+  P3MTuning best;
+  double best_cost = INFINITY;
+  for (int order = 2; order <= kMaxOrder; ++order) {
+    double previous_cost = INFINITY;
+    // Mesh spacing from coarse to fine: points per axis along the shortest side.
+    for (int base : fft_sizes()) {
+      if (base < 2 * order) continue;
+      P3MTuning t;
+      t.order = order;
+      const double h = min_length / base;
+      for (int a = 0; a < 3; ++a) t.mesh[a] = fft_size_at_least(box_length[a] / h - 1e-9);
+      const double points = static_cast<double>(t.mesh[0]) * t.mesh[1] * t.mesh[2];
+      if (points > 8.0 * n + 262144.0) break;  // far beyond one point per particle: no better choice ahead
+      // The largest alpha whose mesh error is within its share (the mesh error grows with alpha): bisection on
+      // log alpha between alpha L = 0.5 and alpha h = 4.
+      double lo = std::log(0.5 / min_length), hi = std::log(4.0 / h);
+      auto mesh_error = [&](double alpha) {
+        t.alpha = alpha;
+        return mu0_over_4pi * 4.0 * pi * sum_m2 / (3.0 * volume) *
+               std::sqrt(mesh_error_q(t.mesh, box_length, order, alpha) / n);
+      };
+      if (mesh_error(std::exp(lo)) > part_target) continue;  // this mesh cannot reach the accuracy
+      for (int it = 0; it < 10; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (mesh_error(std::exp(mid)) <= part_target ? lo : hi) = mid;
+      }
+      t.alpha = std::exp(lo);
+      // The smallest cutoff whose real-space error is within its share (decreasing in rc).
+      double rlo = 0.0, rhi = 12.0 / t.alpha;
+      for (int it = 0; it < 60; ++it) {
+        const double mid = 0.5 * (rlo + rhi);
+        (real_space_error(t.alpha, mid, volume, n, sum_m2) > part_target ? rlo : rhi) = mid;
+      }
+      t.real_cutoff = rhi;
+      const double pairs = n * density * 4.0 * pi / 3.0 * std::pow(t.real_cutoff, 3);
+      const double cost = kPair * pairs + kStencil * n * 12.0 * order * order * order +
+                          kFft * 12.0 * points * std::log2(std::max(points, 2.0));
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = t;
+      }
+      // Finer meshes only add FFT work once the real-space part is small: stop once the cost rises and is well
+      // above the best.
+      if (cost > previous_cost && cost > 1.5 * best_cost) break;
+      previous_cost = cost;
+    }
+  }
+  if (best.order == 0) {
+    // Nothing reached the accuracy within the mesh sizes tried: the finest mesh at order 7 (reported below).
+    best.order = kMaxOrder;
+    const int base = fft_size_at_least(std::cbrt(4.0 * n) + 16);
+    for (int a = 0; a < 3; ++a) best.mesh[a] = fft_size_at_least(base * box_length[a] / min_length - 1e-9);
+    best.alpha = 1.0 / min_length;
+    best.real_cutoff = 0.5 * min_length;
+  }
+  best.estimated_error = p3m_error_estimate(best, box_length, particle_count, sum_m2).total() /
+                         p3m_force_scale(box_length, particle_count, sum_m2);
+  return best;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plan: FFTW plans, influence functions and the self-energy correction for one (box, mesh, order, alpha).
+
+struct P3MSum::Plan {
+  int n[3] = {0, 0, 0};
+  int nzc = 0;  // complex points along z: n[2]/2 + 1
+  size_t real_size = 0, complex_size = 0;
+  fftw_plan forward = nullptr, backward = nullptr;
+  std::vector<double> g_energy, g_force;  // per complex slot
+  std::vector<double> dx, dy, dz;         // differential operator per axis
+  Vec3 self_correction = Vec3::Zero();    // 2 (T_mesh - T_ewald) diagonal [T / (A m^2)]
+  ~Plan() {
+    if (forward) fftw_destroy_plan(forward);
+    if (backward) fftw_destroy_plan(backward);
+  }
+};
+
+namespace {
+
+std::mutex& fftw_mutex() {
+  static std::mutex m;  // FFTW's planner is not thread-safe; fftw_execute_dft_* on new arrays is
+  return m;
+}
+
+using PlanKey = std::tuple<int, int, int, int, double, double, double, double>;
+
+struct FftwReal {
+  double* p = nullptr;
+  explicit FftwReal(size_t n) : p(fftw_alloc_real(n)) {}
+  ~FftwReal() { fftw_free(p); }
+  FftwReal(const FftwReal&) = delete;
+  FftwReal& operator=(const FftwReal&) = delete;
+};
+struct FftwComplex {
+  fftw_complex* p = nullptr;
+  explicit FftwComplex(size_t n) : p(fftw_alloc_complex(n)) {}
+  ~FftwComplex() { fftw_free(p); }
+  FftwComplex(const FftwComplex&) = delete;
+  FftwComplex& operator=(const FftwComplex&) = delete;
+};
+
+// The Ewald sum's own k-space self-interaction of a unit dipole along each axis, T_ewald (diagonal for a
+// rectangular box): the lattice energy of one dipole per box (an Ewald sum of one particle, converged) minus the
+// Ewald self term and the real-space images.
+Vec3 ewald_k_self(const Vec3& length, double alpha) {
+  const Vec3 origin = Vec3::Zero();
+  Vec3 t = Vec3::Zero();
+  const double self = mu0_over_4pi * 2.0 * alpha * alpha * alpha / (3.0 * kSqrtPi);
+  for (int a = 0; a < 3; ++a) {
+    const Vec3 m = Vec3::Unit(a);
+    EwaldSystem s;
+    s.position = std::span<const Vec3>(&origin, 1);
+    s.moment = std::span<const Vec3>(&m, 1);
+    s.box_length = length;
+    s.split = choose_ewald_splitting(1e-14, length, 1);
+    EwaldSum sum;
+    sum.build(s);
+    const double lattice = sum.add_particle_terms(nullptr, nullptr, ThreadTeam::serial());
+    // Real-space images of the dipole at splitting alpha: 1/2 sum_{n != 0} c [B(r) - C(r) r_a^2].
+    double images = 0.0;
+    const int reach = 4;
+    for (int i = -reach; i <= reach; ++i)
+      for (int j = -reach; j <= reach; ++j)
+        for (int k = -reach; k <= reach; ++k) {
+          if (i == 0 && j == 0 && k == 0) continue;
+          const Vec3 r = length.cwiseProduct(Vec3(i, j, k));
+          const double rsq = r.squaredNorm(), dist = std::sqrt(rsq);
+          const double g = std::exp(-alpha * alpha * rsq) / (alpha * kSqrtPi);
+          const double b = (std::erfc(alpha * dist) / dist + 2.0 * alpha * alpha * g) / rsq;
+          const double c = (3.0 * b + 4.0 * alpha * alpha * alpha * alpha * g) / rsq;
+          images += 0.5 * mu0_over_4pi * (b - c * r[a] * r[a]);
+        }
+    t[a] = lattice - (-self) - images;
+  }
+  return t;
+}
+
+std::shared_ptr<const P3MSum::Plan> make_plan(const int mesh[3], const Vec3& length, int order, double alpha) {
+  auto plan = std::make_shared<P3MSum::Plan>();
+  for (int a = 0; a < 3; ++a) plan->n[a] = mesh[a];
+  plan->nzc = mesh[2] / 2 + 1;
+  plan->real_size = static_cast<size_t>(mesh[0]) * mesh[1] * mesh[2];
+  plan->complex_size = static_cast<size_t>(mesh[0]) * mesh[1] * plan->nzc;
+  {
+    std::lock_guard<std::mutex> lock(fftw_mutex());
+    FftwReal r(plan->real_size);
+    FftwComplex c(plan->complex_size);
+    plan->forward = fftw_plan_dft_r2c_3d(mesh[0], mesh[1], mesh[2], r.p, c.p, FFTW_ESTIMATE);
+    plan->backward = fftw_plan_dft_c2r_3d(mesh[0], mesh[1], mesh[2], c.p, r.p, FFTW_ESTIMATE);
+  }
+  AxisTables ax[3];
+  for (int a = 0; a < 3; ++a) ax[a] = axis_tables(mesh[a], length[a], order);
+  plan->dx = ax[0].d;
+  plan->dy = ax[1].d;
+  plan->dz = ax[2].d;
+  plan->g_energy.assign(plan->complex_size, 0.0);
+  plan->g_force.assign(plan->complex_size, 0.0);
+  const double inv4a2 = 1.0 / (4.0 * alpha * alpha);
+  const double volume = length.x() * length.y() * length.z();
+  Vec3 t_mesh = Vec3::Zero();
+  for (int ix = 0; ix < mesh[0]; ++ix)
+    for (int iy = 0; iy < mesh[1]; ++iy)
+      for (int iz = 0; iz < plan->nzc; ++iz) {
+        const size_t slot = (static_cast<size_t>(ix) * mesh[1] + iy) * plan->nzc + iz;
+        const double d[3] = {ax[0].d[ix], ax[1].d[iy], ax[2].d[iz]};
+        const double dsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (dsq == 0.0) continue;
+        double num_e = 0.0, num_f = 0.0, u2sum = 0.0;
+        for (int mx = 0; mx < 3; ++mx)
+          for (int my = 0; my < 3; ++my)
+            for (int mz = 0; mz < 3; ++mz) {
+              const double km[3] = {ax[0].k[ix][mx], ax[1].k[iy][my], ax[2].k[iz][mz]};
+              const double kmsq = km[0] * km[0] + km[1] * km[1] + km[2] * km[2];
+              const double u2 = ax[0].u2[ix][mx] * ax[1].u2[iy][my] * ax[2].u2[iz][mz];
+              const double phi = std::exp(-kmsq * inv4a2) / kmsq;
+              const double dk = d[0] * km[0] + d[1] * km[1] + d[2] * km[2];
+              num_e += u2 * dk * dk * phi;
+              num_f += u2 * dk * dk * dk * phi;
+              u2sum += u2;
+            }
+        const double ge = 4.0 * pi * num_e / (dsq * dsq * u2sum * u2sum);
+        const double gf = 4.0 * pi * num_f / (dsq * dsq * dsq * u2sum * u2sum);
+        plan->g_energy[slot] = ge;
+        plan->g_force[slot] = gf;
+        // The mean mesh self-interaction (CBLH Sec. IV): c/(2V) sum_k G_E D_a D_b sum_m U^2(k_m), over the full k
+        // space (the half-space slots iz in (0, nz/2) stand for two).
+        const double mult = (iz == 0 || 2 * iz == mesh[2]) ? 1.0 : 2.0;
+        for (int a = 0; a < 3; ++a) t_mesh[a] += mult * mu0_over_4pi / (2.0 * volume) * ge * d[a] * d[a] * u2sum;
+      }
+  plan->self_correction = 2.0 * (t_mesh - ewald_k_self(length, alpha));
+  return plan;
+}
+
+std::shared_ptr<const P3MSum::Plan> cached_plan(const int mesh[3], const Vec3& length, int order, double alpha) {
+  static std::mutex mutex;
+  static std::map<PlanKey, std::shared_ptr<const P3MSum::Plan>> cache;
+  const PlanKey key{mesh[0], mesh[1], mesh[2], order, length.x(), length.y(), length.z(), alpha};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  auto plan = make_plan(mesh, length, order, alpha);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 8) cache.clear();  // a few boxes at a time; plans in use stay alive through their owners
+  cache.emplace(key, plan);
+  return plan;
+}
+
+// The real-space pair kernel (the Ewald sum's erfc-screened pair) for one target and a block of sources, arranged
+// for SIMD as engine/magnetic/dipole_kernel.cpp. erfc by Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7,
+// i.e. 1.5e-7 of the bare pair term), so one exp per pair.
+constexpr int kBlock = 64;
+
+// exp(y) for y <= 0, branch-free so that the pair loop vectorises (std::exp is a library call the loop cannot
+// inline): y = n ln 2 + r with n the nearest integer to y / ln 2 (the shifter 1.5 x 2^52 rounds it, and its low
+// bits hold n), |r| <= ln 2 / 2, exp(r) by its Taylor series to r^11 (truncation < 1e-14 relative), 2^n from the
+// bits. y is clamped at -700 (exp(-700) ~ 1e-304: the pair terms it multiplies are long negligible there).
+inline double exp_nonpositive(double y) {
+  y = y < -700.0 ? -700.0 : y;
+  constexpr double kShifter = 0x1.8p52;
+  const double big = y * 1.4426950408889634074 + kShifter;
+  const double n = big - kShifter;
+  const double r = (y - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+  double s = 1.0 / 39916800.0;
+  s = s * r + 1.0 / 3628800.0;
+  s = s * r + 1.0 / 362880.0;
+  s = s * r + 1.0 / 40320.0;
+  s = s * r + 1.0 / 5040.0;
+  s = s * r + 1.0 / 720.0;
+  s = s * r + 1.0 / 120.0;
+  s = s * r + 1.0 / 24.0;
+  s = s * r + 1.0 / 6.0;
+  s = s * r + 0.5;
+  s = s * r + 1.0;
+  s = s * r + 1.0;
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(big) - 0x4338000000000000ULL + 1023ULL;
+  return s * std::bit_cast<double>(bits << 52);
+}
+
+struct RealBlock {
+  alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
+  alignas(64) double mx[kBlock], my[kBlock], mz[kBlock];
+  alignas(64) double bx[kBlock], by[kBlock], bz[kBlock];
+  alignas(64) double fx[kBlock], fy[kBlock], fz[kBlock];
+  alignas(64) double cx[kBlock], cy[kBlock], cz[kBlock];  // the field of m_i at the source (pairs met once)
+  int slot[kBlock];
+};
+
+LODESTONE_SIMD_CLONES void real_block(const double mi[3], RealBlock& b, int count, double alpha) {
+  const double a2 = alpha * alpha;
+  const double inv_a_sqrt_pi = 1.0 / (alpha * kSqrtPi);
+  const double c = mu0_over_4pi;
+  const double mix = mi[0], miy = mi[1], miz = mi[2];
+#pragma omp simd
+  for (int k = 0; k < count; ++k) {
+    const double dx = b.dx[k], dy = b.dy[k], dz = b.dz[k];
+    const double rsq = dx * dx + dy * dy + dz * dz;
+    const double r = std::sqrt(rsq);
+    const double inv_rsq = 1.0 / rsq;
+    const double x = alpha * r;
+    const double e = exp_nonpositive(-a2 * rsq);
+    const double t = 1.0 / (1.0 + 0.3275911 * x);
+    const double erfc_x =
+        t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * e;
+    const double g = e * inv_a_sqrt_pi;
+    const double bb = (erfc_x / r + 2.0 * a2 * g) * inv_rsq;
+    const double cc = (3.0 * bb + 4.0 * a2 * a2 * g) * inv_rsq;
+    const double dd = (5.0 * cc + 8.0 * a2 * a2 * a2 * g) * inv_rsq;
+    const double mjx = b.mx[k], mjy = b.my[k], mjz = b.mz[k];
+    const double mj_r = mjx * dx + mjy * dy + mjz * dz;
+    const double mi_r = mix * dx + miy * dy + miz * dz;
+    const double mi_mj = mix * mjx + miy * mjy + miz * mjz;
+    b.bx[k] = c * (cc * mj_r * dx - bb * mjx);
+    b.by[k] = c * (cc * mj_r * dy - bb * mjy);
+    b.bz[k] = c * (cc * mj_r * dz - bb * mjz);
+    const double radial = cc * mi_mj - dd * mi_r * mj_r;
+    b.fx[k] = c * (radial * dx + cc * (mj_r * mix + mi_r * mjx));
+    b.fy[k] = c * (radial * dy + cc * (mj_r * miy + mi_r * mjy));
+    b.fz[k] = c * (radial * dz + cc * (mj_r * miz + mi_r * mjz));
+    b.cx[k] = c * (cc * mi_r * dx - bb * mix);
+    b.cy[k] = c * (cc * mi_r * dy - bb * miy);
+    b.cz[k] = c * (cc * mi_r * dz - bb * miz);
+  }
+}
+
+}  // namespace
+
+P3MSum::P3MSum() = default;
+P3MSum::~P3MSum() = default;
+P3MSum::P3MSum(P3MSum&&) noexcept = default;
+P3MSum& P3MSum::operator=(P3MSum&&) noexcept = default;
+
+void P3MSum::stencil_of(const Vec3& x, int* index, double* weight) const {
+  const int p = tuning_.order;
+  for (int a = 0; a < 3; ++a) {
+    const int n = tuning_.mesh[a];
+    const double u = x[a] / length_[a] * n;
+    int first = bspline_weights(u, p, weight + a * p);
+    first %= n;
+    if (first < 0) first += n;
+    for (int k = 0; k < p; ++k) {
+      int m = first + k;
+      if (m >= n) m -= n;
+      index[a * p + k] = m;
+    }
+  }
+}
+
+void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
+  assert(system.position.size() == system.moment.size());
+  position_.assign(system.position.begin(), system.position.end());
+  moment_.assign(system.moment.begin(), system.moment.end());
+  length_ = system.box_length;
+  tuning_ = system.tuning;
+  surroundings_ = system.surroundings;
+  volume_ = length_.x() * length_.y() * length_.z();
+  plan_ = cached_plan(tuning_.mesh, length_, tuning_.order, tuning_.alpha);
+  const Plan& plan = *plan_;
+  const size_t n = position_.size();
+  total_moment_ = Vec3::Zero();
+  for (const Vec3& m : moment_) total_moment_ += m;
+
+  // Cells for the real-space part: at least rc/3 wide; a target visits the cells of 7^3 that come within rc of it.
+  const double rc = tuning_.real_cutoff;
+  int total_cells = 1;
+  for (int a = 0; a < 3; ++a) {
+    cells_[a] = std::clamp(static_cast<int>(std::floor(length_[a] / (rc / 3.0))), 1, 256);
+    cell_size_[a] = length_[a] / cells_[a];
+    reach_[a] = static_cast<int>(std::ceil(rc / cell_size_[a]));
+    total_cells *= cells_[a];
+  }
+  std::vector<int> cell_of(n);
+  cell_start_.assign(static_cast<size_t>(total_cells) + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    int c[3];
+    for (int a = 0; a < 3; ++a) {
+      const double u = position_[i][a] / length_[a];
+      c[a] = static_cast<int>(std::floor((u - std::floor(u)) * cells_[a]));
+      c[a] = std::clamp(c[a], 0, cells_[a] - 1);
+    }
+    cell_of[i] = (c[0] * cells_[1] + c[1]) * cells_[2] + c[2];
+    ++cell_start_[static_cast<size_t>(cell_of[i]) + 1];
+  }
+  for (int c = 0; c < total_cells; ++c) cell_start_[static_cast<size_t>(c) + 1] += cell_start_[static_cast<size_t>(c)];
+  std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
+  sorted_index_.assign(n, 0);
+  sx_.resize(n);
+  sy_.resize(n);
+  sz_.resize(n);
+  smx_.resize(n);
+  smy_.resize(n);
+  smz_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int slot = fill[static_cast<size_t>(cell_of[i])]++;
+    sorted_index_[static_cast<size_t>(slot)] = static_cast<int>(i);
+    // Positions wrapped into the box, so that a cell's particles lie inside it.
+    for (int a = 0; a < 3; ++a) {
+      const double u = position_[i][a] / length_[a];
+      const double w = (u - std::floor(u)) * length_[a];
+      (a == 0 ? sx_ : a == 1 ? sy_ : sz_)[static_cast<size_t>(slot)] = w;
+    }
+    smx_[static_cast<size_t>(slot)] = moment_[i].x();
+    smy_[static_cast<size_t>(slot)] = moment_[i].y();
+    smz_[static_cast<size_t>(slot)] = moment_[i].z();
+  }
+  const auto spread_start = std::chrono::steady_clock::now();
+  // 1. Spread the moments (one thread, particles in cell order).
+  const int p = tuning_.order;
+  const int ny = plan.n[1], nz = plan.n[2];
+  FftwReal spread[3] = {FftwReal(plan.real_size), FftwReal(plan.real_size), FftwReal(plan.real_size)};
+  for (auto& s : spread) std::fill(s.p, s.p + plan.real_size, 0.0);
+  int index[3 * kMaxOrder];
+  double weight[3 * kMaxOrder];
+  for (size_t slot_i = 0; slot_i < n; ++slot_i) {
+    const auto i = static_cast<size_t>(sorted_index_[slot_i]);
+    stencil_of(position_[i], index, weight);
+    const Vec3& m = moment_[i];
+    for (int a = 0; a < p; ++a)
+      for (int b = 0; b < p; ++b) {
+        const double wab = weight[a] * weight[p + b];
+        const size_t row = (static_cast<size_t>(index[a]) * ny + index[p + b]) * nz;
+        for (int c = 0; c < p; ++c) {
+          const double w = wab * weight[2 * p + c];
+          const size_t slot = row + index[2 * p + c];
+          spread[0].p[slot] += w * m.x();
+          spread[1].p[slot] += w * m.y();
+          spread[2].p[slot] += w * m.z();
+        }
+      }
+  }
+  const auto fft_start = std::chrono::steady_clock::now();
+  timings_.spread = std::chrono::duration<double>(fft_start - spread_start).count();
+  // 2. Forward FFTs, the products, nine backward FFTs.
+  FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size), FftwComplex(plan.complex_size)};
+  for (int a = 0; a < 3; ++a) fftw_execute_dft_r2c(plan.forward, spread[a].p, mk[a].p);
+  // dm = D.M^ per slot, then each output's spectrum in turn.
+  std::vector<std::complex<double>> dm(plan.complex_size);
+  for (int ix = 0; ix < plan.n[0]; ++ix)
+    for (int iy = 0; iy < ny; ++iy)
+      for (int iz = 0; iz < plan.nzc; ++iz) {
+        const size_t slot = (static_cast<size_t>(ix) * ny + iy) * plan.nzc + iz;
+        std::complex<double> s = 0.0;
+        const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
+        for (int a = 0; a < 3; ++a) s += d[a] * std::complex<double>(mk[a].p[slot][0], mk[a].p[slot][1]);
+        dm[slot] = s;
+      }
+  const double pre = -mu0_over_4pi / volume_;
+  // Output q: field b (q = 0..2: G_E D_b), gradient ab (q = 3..8: i G_F D_a D_b).
+  static constexpr int kA[9] = {0, 1, 2, 0, 1, 2, 0, 0, 1};
+  static constexpr int kB[9] = {-1, -1, -1, 0, 1, 2, 1, 2, 2};
+  FftwComplex spectrum(plan.complex_size);
+  FftwReal out(plan.real_size);
+  mesh_field_.resize(plan.real_size * 9);
+  for (int q = 0; q < 9; ++q) {
+    for (int ix = 0; ix < plan.n[0]; ++ix)
+      for (int iy = 0; iy < ny; ++iy)
+        for (int iz = 0; iz < plan.nzc; ++iz) {
+          const size_t slot = (static_cast<size_t>(ix) * ny + iy) * plan.nzc + iz;
+          const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
+          std::complex<double> v;
+          if (q < 3)
+            v = (pre * plan.g_energy[slot] * d[q]) * dm[slot];
+          else
+            v = std::complex<double>(0.0, pre * plan.g_force[slot] * d[kA[q]] * d[kB[q]]) * dm[slot];
+          spectrum.p[slot][0] = v.real();
+          spectrum.p[slot][1] = v.imag();
+        }
+    fftw_execute_dft_c2r(plan.backward, spectrum.p, out.p);
+    for (size_t slot = 0; slot < plan.real_size; ++slot) mesh_field_[slot * 9 + static_cast<size_t>(q)] = out.p[slot];
+  }
+  timings_.fft = std::chrono::duration<double>(std::chrono::steady_clock::now() - fft_start).count();
+
+  (void)team;
+}
+
+void P3MSum::real_space(const Vec3& x_in, const Vec3* m_target, long self, Vec3& force, Vec3& field) const {
+  RealBlock b;
+  const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
+  Vec3 x;
+  int home[3];
+  for (int a = 0; a < 3; ++a) {
+    const double u = x_in[a] / length_[a];
+    x[a] = (u - std::floor(u)) * length_[a];
+    home[a] = std::clamp(static_cast<int>(std::floor(x[a] / cell_size_[a])), 0, cells_[a] - 1);
+  }
+  const double mi[3] = {m_target ? m_target->x() : 0.0, m_target ? m_target->y() : 0.0, m_target ? m_target->z() : 0.0};
+  int count = 0;
+  Vec3 coincident = Vec3::Zero();  // moments centred exactly at a free point x
+  auto flush = [&] {
+    real_block(mi, b, count, tuning_.alpha);
+    for (int k = 0; k < count; ++k) {
+      field += Vec3(b.bx[k], b.by[k], b.bz[k]);
+      force += Vec3(b.fx[k], b.fy[k], b.fz[k]);
+    }
+    count = 0;
+  };
+  // Every unwrapped cell within reach once: each image of each particle lies in exactly one of them. Cells whose
+  // nearest point is beyond the cutoff are skipped (the margin covers rounding of the shifted coordinates).
+  const double prune_sq = rc_sq * (1.0 + 1e-9);
+  auto gap_sq = [&](int a, int u) {
+    const double lo = u * cell_size_[a], hi = (u + 1) * cell_size_[a];
+    const double g = std::max({0.0, lo - x[a], x[a] - hi});
+    return g * g;
+  };
+  for (int ox = -reach_[0]; ox <= reach_[0]; ++ox) {
+    const int ux = home[0] + ox;
+    const int cx = ((ux % cells_[0]) + cells_[0]) % cells_[0];
+    const double shift_x = (ux - cx) / cells_[0] * length_[0];
+    const double gx = gap_sq(0, ux);
+    if (gx > prune_sq) continue;
+    for (int oy = -reach_[1]; oy <= reach_[1]; ++oy) {
+      const int uy = home[1] + oy;
+      const int cy = ((uy % cells_[1]) + cells_[1]) % cells_[1];
+      const double shift_y = (uy - cy) / cells_[1] * length_[1];
+      const double gxy = gx + gap_sq(1, uy);
+      if (gxy > prune_sq) continue;
+      for (int oz = -reach_[2]; oz <= reach_[2]; ++oz) {
+        const int uz = home[2] + oz;
+        if (gxy + gap_sq(2, uz) > prune_sq) continue;
+        const int cz = ((uz % cells_[2]) + cells_[2]) % cells_[2];
+        const double shift_z = (uz - cz) / cells_[2] * length_[2];
+        const int cell = (cx * cells_[1] + cy) * cells_[2] + cz;
+        const int begin = cell_start_[static_cast<size_t>(cell)], end = cell_start_[static_cast<size_t>(cell) + 1];
+        for (int s = begin; s < end; ++s) {
+          const double dx = x.x() - (sx_[static_cast<size_t>(s)] + shift_x);
+          const double dy = x.y() - (sy_[static_cast<size_t>(s)] + shift_y);
+          const double dz = x.z() - (sz_[static_cast<size_t>(s)] + shift_z);
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          b.dx[count] = dx;
+          b.dy[count] = dy;
+          b.dz[count] = dz;
+          b.mx[count] = smx_[static_cast<size_t>(s)];
+          b.my[count] = smy_[static_cast<size_t>(s)];
+          b.mz[count] = smz_[static_cast<size_t>(s)];
+          // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
+          count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+          if (count == kBlock) flush();
+          if (!m_target && rsq == 0.0) coincident += Vec3(b.mx[count], b.my[count], b.mz[count]);
+        }
+      }
+    }
+  }
+  flush();
+  // A centre exactly at a free point: the field of the others there, as at a particle (the mesh holds the
+  // moment's own smeared field, which the self terms take off).
+  if (!m_target && coincident.squaredNorm() > 0.0) {
+    const double a = tuning_.alpha;
+    field += (mu0_over_4pi * 4.0 * a * a * a / (3.0 * kSqrtPi)) * coincident +
+             plan_->self_correction.cwiseProduct(coincident);
+  }
+  (void)self;
+}
+
+double P3MSum::add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) const {
+  const size_t n = position_.size();
+  const Plan& plan = *plan_;
+  std::vector<Vec3> b(n, Vec3::Zero());
+  const double self_field = mu0_over_4pi * 4.0 * tuning_.alpha * tuning_.alpha * tuning_.alpha / (3.0 * kSqrtPi);
+  const Vec3 surface_field = surroundings_ == EwaldSurroundings::Vacuum
+                                 ? Vec3(-mu0_over_4pi * 4.0 * pi / (3.0 * volume_) * total_moment_)
+                                 : Vec3::Zero();
+  const int p = tuning_.order;
+  const int ny = plan.n[1], nz = plan.n[2];
+  // Targets in cell order (neighbours in memory share their cells and mesh points); each writes its own slot. The
+  // real-space pairs first, then the mesh values (each pass keeps its own data in cache).
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Vec3> f(n, Vec3::Zero());
+  // Real space: each pair (and each pair of images) is met once, from the particle earlier in cell order, and added
+  // to both; a particle's own images are met from it alone. The targets are split between the threads; each part
+  // adds into its own arrays (indexed by cell-order slot), which are then summed in part order: with a fixed team
+  // size every sum is grouped the same way.
+  {
+    const int parts = parts_for(team, n, kTargetGrain);
+    const std::vector<size_t> bounds = split_evenly(n, parts);
+    std::vector<std::vector<Vec3>> part_force(static_cast<size_t>(parts)), part_field(static_cast<size_t>(parts));
+    const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
+    const double prune_sq = rc_sq * (1.0 + 1e-9);
+    team.run(parts, [&](int k) {
+      std::vector<Vec3>& pf = part_force[static_cast<size_t>(k)];
+      std::vector<Vec3>& pb = part_field[static_cast<size_t>(k)];
+      pf.assign(n, Vec3::Zero());
+      pb.assign(n, Vec3::Zero());
+      RealBlock blk;
+      for (size_t s = bounds[static_cast<size_t>(k)]; s < bounds[static_cast<size_t>(k) + 1]; ++s) {
+        const Vec3 x(sx_[s], sy_[s], sz_[s]);  // wrapped into the box
+        const double mi[3] = {smx_[s], smy_[s], smz_[s]};
+        int home[3];
+        for (int a = 0; a < 3; ++a)
+          home[a] = std::clamp(static_cast<int>(std::floor(x[a] / cell_size_[a])), 0, cells_[a] - 1);
+        Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
+        int count = 0;
+        auto flush = [&] {
+          real_block(mi, blk, count, tuning_.alpha);
+          for (int q = 0; q < count; ++q) {
+            const Vec3 fq(blk.fx[q], blk.fy[q], blk.fz[q]);
+            fi += fq;
+            bi += Vec3(blk.bx[q], blk.by[q], blk.bz[q]);
+            const auto t = static_cast<size_t>(blk.slot[q]);
+            if (t != s) {
+              pf[t] -= fq;
+              pb[t] += Vec3(blk.cx[q], blk.cy[q], blk.cz[q]);
+            }
+          }
+          count = 0;
+        };
+        auto gap_sq = [&](int a, int u) {
+          const double lo = u * cell_size_[a], hi = (u + 1) * cell_size_[a];
+          const double g = std::max({0.0, lo - x[a], x[a] - hi});
+          return g * g;
+        };
+        for (int ox = -reach_[0]; ox <= reach_[0]; ++ox) {
+          const int ux = home[0] + ox;
+          const double gx = gap_sq(0, ux);
+          if (gx > prune_sq) continue;
+          const int cx = ((ux % cells_[0]) + cells_[0]) % cells_[0];
+          const double shift_x = (ux - cx) / cells_[0] * length_[0];
+          for (int oy = -reach_[1]; oy <= reach_[1]; ++oy) {
+            const int uy = home[1] + oy;
+            const double gxy = gx + gap_sq(1, uy);
+            if (gxy > prune_sq) continue;
+            const int cy = ((uy % cells_[1]) + cells_[1]) % cells_[1];
+            const double shift_y = (uy - cy) / cells_[1] * length_[1];
+            for (int oz = -reach_[2]; oz <= reach_[2]; ++oz) {
+              const int uz = home[2] + oz;
+              if (gxy + gap_sq(2, uz) > prune_sq) continue;
+              const int cz = ((uz % cells_[2]) + cells_[2]) % cells_[2];
+              const double shift_z = (uz - cz) / cells_[2] * length_[2];
+              const int cell = (cx * cells_[1] + cy) * cells_[2] + cz;
+              // Sources from the target's own slot on (earlier ones met this pair from their side).
+              const int begin = std::max(cell_start_[static_cast<size_t>(cell)], static_cast<int>(s));
+              const int end = cell_start_[static_cast<size_t>(cell) + 1];
+              for (int t = begin; t < end; ++t) {
+                const auto ts = static_cast<size_t>(t);
+                const double dx = x.x() - (sx_[ts] + shift_x);
+                const double dy = x.y() - (sy_[ts] + shift_y);
+                const double dz = x.z() - (sz_[ts] + shift_z);
+                const double rsq = dx * dx + dy * dy + dz * dz;
+                blk.dx[count] = dx;
+                blk.dy[count] = dy;
+                blk.dz[count] = dz;
+                blk.mx[count] = smx_[ts];
+                blk.my[count] = smy_[ts];
+                blk.mz[count] = smz_[ts];
+                blk.slot[count] = t;
+                // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
+                count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+                if (count == kBlock) flush();
+              }
+            }
+          }
+        }
+        flush();
+        pf[s] += fi;
+        pb[s] += bi;
+      }
+    });
+    for_each_range(team, n, kTargetGrain, [&](size_t begin, size_t end) {
+      for (size_t t = begin; t < end; ++t) {
+        Vec3 ft = part_force[0][t], bt = part_field[0][t];
+        for (size_t k = 1; k < part_force.size(); ++k) {
+          ft += part_force[k][t];
+          bt += part_field[k][t];
+        }
+        const auto i = static_cast<size_t>(sorted_index_[t]);
+        f[i] = ft;
+        b[i] = bt;
+      }
+    });
+  }
+  const auto real_done = std::chrono::steady_clock::now();
+  for_each_range(team, n, kTargetGrain, [&](size_t begin, size_t end) {
+    int index[3 * kMaxOrder];
+    double weight[3 * kMaxOrder];
+    for (size_t s = begin; s < end; ++s) {
+      const auto i = static_cast<size_t>(sorted_index_[s]);
+      const Vec3& mi = moment_[i];
+      stencil_of(position_[i], index, weight);
+      double v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      for (int a = 0; a < p; ++a)
+        for (int bb = 0; bb < p; ++bb) {
+          const double wab = weight[a] * weight[p + bb];
+          const size_t row = (static_cast<size_t>(index[a]) * ny + index[p + bb]) * nz;
+          for (int c = 0; c < p; ++c) {
+            const double w = wab * weight[2 * p + c];
+            const size_t slot = row + index[2 * p + c];
+            const double* values = mesh_field_.data() + slot * 9;
+            for (int q = 0; q < 9; ++q) v[q] += w * values[q];
+          }
+        }
+      b[i] += Vec3(v[0], v[1], v[2]);
+      // F_a = sum_b m_b d_a B_b (gradient slots xx yy zz xy xz yz).
+      f[i] += Vec3(mi.x() * v[3] + mi.y() * v[6] + mi.z() * v[7], mi.x() * v[6] + mi.y() * v[4] + mi.z() * v[8],
+                   mi.x() * v[7] + mi.y() * v[8] + mi.z() * v[5]);
+      b[i] += self_field * mi + plan.self_correction.cwiseProduct(mi) + surface_field;
+      if (force) force[i] += f[i];
+    }
+  });
+  const auto mesh_done = std::chrono::steady_clock::now();
+  timings_.real_space = std::chrono::duration<double>(real_done - start).count();
+  timings_.mesh_gather = std::chrono::duration<double>(mesh_done - real_done).count();
+  double energy = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    energy -= 0.5 * moment_[i].dot(b[i]);
+    if (field) field[i] += b[i];
+  }
+  return energy;
+}
+
+Vec3 P3MSum::field_at(const Vec3& x) const {
+  const Plan& plan = *plan_;
+  Vec3 unused = Vec3::Zero(), b = Vec3::Zero();
+  real_space(x, nullptr, -1, unused, b);
+  int index[3 * kMaxOrder];
+  double weight[3 * kMaxOrder];
+  stencil_of(x, index, weight);
+  const int p = tuning_.order;
+  for (int a = 0; a < p; ++a)
+    for (int bb = 0; bb < p; ++bb)
+      for (int c = 0; c < p; ++c) {
+        const double w = weight[a] * weight[p + bb] * weight[2 * p + c];
+        const size_t slot = (static_cast<size_t>(index[a]) * plan.n[1] + index[p + bb]) * plan.n[2] + index[2 * p + c];
+        for (int q = 0; q < 3; ++q) b[q] += w * mesh_field_[slot * 9 + static_cast<size_t>(q)];
+      }
+  if (surroundings_ == EwaldSurroundings::Vacuum) b -= mu0_over_4pi * 4.0 * pi / (3.0 * volume_) * total_moment_;
+  return b;
+}
+
+}  // namespace lodestone

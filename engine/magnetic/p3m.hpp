@@ -1,0 +1,132 @@
+#pragma once
+// Dipolar P3M (issue 25; docs/physics.md, "Dipolar P3M"): the Ewald sum of engine/magnetic/ewald.hpp with its
+// reciprocal part computed on a mesh with FFTs, for boxes periodic along x, y and z. Cerda, Ballenegger, Lenz &
+// Holm, J. Chem. Phys. 129, 234104 (2008) ("CBLH" below), with ik-differentiation:
+//   1. the moments are spread onto a mesh of Nx x Ny x Nz points by the charge-assignment function of order P
+//      (the cardinal B-spline: P points per axis), M(r_m) = sum_i m_i W(r_m - x_i);
+//   2. three forward FFTs give M^(k); the field and its gradient on the mesh are
+//        B^_b(k)        = -(c/V) G_E(k) D_b (D.M^),      D(k) = k (Nyquist components 0)
+//        (d_a B_b)^(k)  = -(c/V) G_F(k) i D_a D_b (D.M^)
+//      with the influence functions optimal for the energy/torque (G_E) and the force (G_F) (CBLH eqs. 31, 32):
+//        G_E = 4 pi sum_m U^2(k_m) (D.k_m)^2 phi(k_m) / (|D|^4 [sum_m U^2(k_m)]^2)
+//        G_F = 4 pi sum_m U^2(k_m) (D.k_m)^3 phi(k_m) / (|D|^6 [sum_m U^2(k_m)]^2)
+//      phi(k) = exp(-k^2/4 alpha^2)/k^2, U(k) = prod_a [sin(k_a h_a/2)/(k_a h_a/2)]^P, k_m = k + 2 pi m_a N_a/L_a
+//      (aliases m in {-1,0,1}^3); nine backward FFTs;
+//   3. back-interpolation with the same W: the field B_i (torque m_i x B_i) and the force
+//      F_i,a = sum_b m_i,b d_a B_b(x_i);
+//   4. the real-space part of the Ewald sum over pairs (and images) within the real-space cutoff (a cell list),
+//      the Ewald self term, the mean mesh self-interaction replaced by the Ewald one (CBLH Sec. IV: the energy
+//      correction), and the surface term of vacuum surroundings.
+// Energy U = -1/2 sum_i m_i.B_i. Units SI, c = mu0/4pi.
+//
+// A-priori RMS force errors (CBLH eq. 37 for the mesh part, Wang & Holm, J. Chem. Phys. 115, 6351 (2001) eq. 33
+// for the real-space part), for N randomly placed dipoles with sum m^2 = S2 in volume V:
+//   dF_real = c S2 exp(-alpha^2 rc^2) / sqrt(V alpha^4 rc^9 N) sqrt(13/6 C^2 + 2/15 D^2 - 13/15 C D),
+//             C = 4 (alpha rc)^4 + 6 (alpha rc)^2 + 3, D = 8 (alpha rc)^6 + 20 (alpha rc)^4 + 30 (alpha rc)^2 + 15
+//   dF_k    = c 4 pi S2 / (3 V) sqrt(Q / N),
+//             Q = sum_{k in the mesh, k != 0} [ sum_m k_m^2 exp(-k_m^2/2 alpha^2)
+//                                               - (sum_m U^2(k_m) (k.k_m)^3 phi(k_m))^2 / (k^6 [sum_m U^2(k_m)]^2) ]
+//   dF = sqrt(dF_real^2 + dF_k^2).
+// The tuning (choose_p3m_tuning) picks mesh, order, alpha and cutoff that minimise an estimated cost subject to
+// dF <= accuracy x F0, F0 = c <m^2> / a^4 with a = (V/N)^(1/3) the mean spacing (the force scale of two dipoles
+// at the mean spacing).
+//
+// Determinism: the mesh assignment and the FFTs run on one thread in a fixed order (FFTW plans made with
+// FFTW_ESTIMATE, which picks the same algorithm every time); the interpolation is per target. The real-space part
+// meets each pair once and adds it to both particles: the targets are split between the threads, each part adding
+// into its own arrays, summed in part order. So a run is the same bits for a given number of threads, and runs on
+// different numbers agree to round-off.
+
+#include "engine/core/model.hpp"
+#include "engine/core/thread_team.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace lodestone {
+
+struct P3MErrorEstimate {
+  double real = 0.0;  // [N] RMS force error of the real-space part
+  double mesh = 0.0;  // [N] of the mesh part
+  double total() const;
+};
+
+// The force scale F0 = c <m^2> / a^4 [N] the accuracy is relative to (a = (V/N)^(1/3)).
+double p3m_force_scale(const Vec3& box_length, size_t particle_count, double sum_m2);
+
+// The a-priori RMS force error of a parameter set (see the header comment).
+P3MErrorEstimate p3m_error_estimate(const P3MTuning& t, const Vec3& box_length, size_t particle_count, double sum_m2);
+
+// The automatic tuning: the cheapest (mesh, order, alpha, real-space cutoff) whose estimated RMS force error is at
+// most accuracy x F0. sum_m2 = sum_i |m_i|^2 [A^2 m^4] (only the ratio to N matters: the estimate relative to F0
+// does not depend on it).
+P3MTuning choose_p3m_tuning(double accuracy, const Vec3& box_length, size_t particle_count);
+
+// Wall-clock seconds of the parts of the last build and add_particle_terms (for the bench; not used otherwise).
+struct P3MTimings {
+  double spread = 0.0;       // moments onto the mesh
+  double fft = 0.0;          // 3 forward FFTs, the products, 9 backward FFTs
+  double real_space = 0.0;   // the pairs within the real-space cutoff
+  double mesh_gather = 0.0;  // the mesh values back at the particles
+};
+
+struct P3MSystem {
+  std::span<const Vec3> position;  // [m] (N)
+  std::span<const Vec3> moment;    // [A m^2] (N)
+  Vec3 box_length = Vec3::Zero();  // [m] periodic lengths, all > 0
+  P3MTuning tuning;
+  EwaldSurroundings surroundings = EwaldSurroundings::Conducting;
+};
+
+class P3MSum {
+ public:
+  P3MSum();
+  ~P3MSum();
+  P3MSum(P3MSum&&) noexcept;
+  P3MSum& operator=(P3MSum&&) noexcept;
+
+  struct Plan;  // FFTW plans, influence functions, self-energy correction (shared between passes; p3m.cpp)
+
+  // Copies the particles, spreads the moments and runs the FFTs (the plan and influence functions of a given box,
+  // mesh, order and alpha are made once and kept for later passes), and sorts the particles into cells for the
+  // real-space part.
+  void build(const P3MSystem& system, ThreadTeam* team = nullptr);
+
+  // Adds to force[i] [N] and field[i] [T] (either may be nullptr) as EwaldSum::add_particle_terms does; returns
+  // the energy [J]. The real-space pairs and the mesh gather are split between the team's threads.
+  double add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) const;
+
+  // The field [T] at a free point x (the mesh field interpolated there plus the real-space pairs); a centre
+  // exactly at x is left out.
+  Vec3 field_at(const Vec3& x) const;
+
+  const P3MTimings& timings() const { return timings_; }
+
+ private:
+  void stencil_of(const Vec3& x, int* index, double* weight) const;
+  // Real-space sum for target x (self: its own index or -1): adds the force on m_target (if given) and the field.
+  void real_space(const Vec3& x, const Vec3* m_target, long self, Vec3& force, Vec3& field) const;
+
+  std::shared_ptr<const Plan> plan_;
+  mutable P3MTimings timings_;
+  std::vector<Vec3> position_, moment_;
+  Vec3 length_ = Vec3::Zero();
+  P3MTuning tuning_;
+  EwaldSurroundings surroundings_ = EwaldSurroundings::Conducting;
+  double volume_ = 0.0;
+  Vec3 total_moment_ = Vec3::Zero();
+  // Mesh results: the field (3) and its gradient (6: xx yy zz xy xz yz) at each mesh point (9 values a point),
+  // points row-major (z fastest).
+  std::vector<double> mesh_field_;
+  // Cell list for the real-space part: particles sorted by cell, as structure of arrays.
+  int cells_[3] = {1, 1, 1};
+  int reach_[3] = {1, 1, 1};
+  Vec3 cell_size_ = Vec3::Zero();
+  std::vector<int> cell_start_;  // cells + 1
+  std::vector<int> sorted_index_;
+  std::vector<double> sx_, sy_, sz_, smx_, smy_, smz_;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,364 @@
+// Dipolar P3M (engine/magnetic/p3m.hpp; docs/physics.md, "Dipolar P3M"): forces, torques and energy against the
+// converged Ewald sum (engine/magnetic/ewald.hpp) at the default accuracy for several sizes and densities, the
+// a-priori error estimate against the measured error, the Lorentz energy of a simple cubic lattice, the total
+// force, determinism across thread counts, and the engine's pass, field view and refusals.
+
+#include "engine/magnetic/ewald.hpp"
+#include "engine/magnetic/field_evaluation.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "engine/magnetic/p3m.hpp"
+#include "test_support.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+using namespace lodestone;
+using namespace lodestone::testing;
+
+namespace {
+
+constexpr double c0 = mu0_over_4pi;
+
+// Uniform in [0, 1) from the raw generator output, so the numbers do not depend on the standard library.
+double uniform(std::mt19937_64& g) {
+  return static_cast<double>(g() >> 11) * 0x1.0p-53;
+}
+
+struct Dipoles {
+  std::vector<Vec3> position, moment;
+  Vec3 box = Vec3::Zero();
+  double sum_m2() const {
+    double s = 0.0;
+    for (const Vec3& m : moment) s += m.squaredNorm();
+    return s;
+  }
+};
+
+// n spheres of diameter d (centres at least d apart, minimum image) in a box, moments of random direction and size
+// in [0.5, 1.5] m0.
+Dipoles random_dipoles(size_t n, const Vec3& box, double d, double m0, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  Dipoles out;
+  out.box = box;
+  while (out.position.size() < n) {
+    const Vec3 x(uniform(g) * box.x(), uniform(g) * box.y(), uniform(g) * box.z());
+    bool free = true;
+    for (const Vec3& y : out.position) {
+      Vec3 r = x - y;
+      for (int a = 0; a < 3; ++a) r[a] -= box[a] * std::round(r[a] / box[a]);
+      if (r.squaredNorm() < d * d) {
+        free = false;
+        break;
+      }
+    }
+    if (!free) continue;
+    out.position.push_back(x);
+    Vec3 dir;
+    do dir = Vec3(2 * uniform(g) - 1, 2 * uniform(g) - 1, 2 * uniform(g) - 1);
+    while (dir.squaredNorm() > 1.0 || dir.squaredNorm() < 1e-3);
+    out.moment.push_back(m0 * (0.5 + uniform(g)) * dir.normalized());
+  }
+  return out;
+}
+
+struct Result {
+  std::vector<Vec3> force, field, torque;
+  double energy = 0.0;
+};
+
+Result finish(const Dipoles& d, Result r) {
+  for (size_t i = 0; i < d.position.size(); ++i) r.torque.push_back(d.moment[i].cross(r.field[i]));
+  return r;
+}
+
+Result p3m(const Dipoles& d, const P3MTuning& tuning, EwaldSurroundings s = EwaldSurroundings::Conducting,
+           ThreadTeam& team = ThreadTeam::serial()) {
+  P3MSystem system;
+  system.position = d.position;
+  system.moment = d.moment;
+  system.box_length = d.box;
+  system.tuning = tuning;
+  system.surroundings = s;
+  P3MSum sum;
+  sum.build(system, &team);
+  Result r;
+  r.force.assign(d.position.size(), Vec3::Zero());
+  r.field.assign(d.position.size(), Vec3::Zero());
+  r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), team);
+  return finish(d, std::move(r));
+}
+
+// The reference: the Ewald sum with every dropped term below double rounding.
+Result ewald_reference(const Dipoles& d, EwaldSurroundings s = EwaldSurroundings::Conducting) {
+  EwaldSystem system;
+  system.position = d.position;
+  system.moment = d.moment;
+  system.box_length = d.box;
+  system.split = choose_ewald_splitting(1e-13, d.box, d.position.size());
+  system.surroundings = s;
+  EwaldSum sum;
+  sum.build(system);
+  Result r;
+  r.force.assign(d.position.size(), Vec3::Zero());
+  r.field.assign(d.position.size(), Vec3::Zero());
+  r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), ThreadTeam::serial());
+  return finish(d, std::move(r));
+}
+
+double rms_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double s = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]).squaredNorm();
+  return std::sqrt(s / static_cast<double>(a.size()));
+}
+
+}  // namespace
+
+TEST_CASE("p3m: forces, torques and energy against the Ewald sum at the default accuracy", "[p3m]") {
+  // Spheres of 1 mm at volume fractions 0.03 (dilute), 0.1 and 0.3 (dense), 300 and 1000 of them, one box not a
+  // cube, one case in vacuum surroundings. The default accuracy bounds the estimated RMS force error by 5e-4 F0;
+  // typical forces are 10 to 100 F0 (nearest neighbours are closer than the mean spacing), so the relative error
+  // is expected near 5e-5 or below; the issue asks < 1e-4. The energy is a sum of pair terms of both signs that
+  // largely cancel (more so when dense), so its relative error is larger: measured 1e-6 to 1.2e-4; checked < 3e-4.
+  //
+  // The a-priori estimate (the real-space and mesh formulas of the header) is an RMS over random positions and
+  // orientations. Measured against it: 0.9 to 1.05 on these scenes. Both parts are averages of many terms (a few
+  // hundred pairs near the cutoff per particle, the mesh's aliasing terms), so the RMS of N >= 300 particles
+  // scatters by a few per cent; the approximations behind the formulas (uncorrelated particles, the sampled k sum
+  // of the mesh part) are good to tens of per cent. The check asks the ratio to lie in [0.5, 2]: an error in a
+  // formula (a missing factor 2 or 3, a wrong power) falls outside.
+  const double d_sphere = 1e-3, m0 = 1e-4;
+  const double accuracy = MagneticParameters{}.p3m_accuracy;
+  struct Case {
+    size_t n;
+    double fraction;
+    Vec3 shape;
+    EwaldSurroundings surroundings;
+  };
+  const Case cases[] = {
+      {300, 0.1, Vec3(1, 1, 1), EwaldSurroundings::Conducting},
+      {300, 0.03, Vec3(1, 1, 1), EwaldSurroundings::Conducting},
+      {300, 0.3, Vec3(1, 1, 1), EwaldSurroundings::Conducting},
+      {1000, 0.1, Vec3(1, 1, 1), EwaldSurroundings::Conducting},
+      {1000, 0.3, Vec3(1.0, 0.8, 1.25), EwaldSurroundings::Conducting},
+      {300, 0.1, Vec3(1, 1, 1), EwaldSurroundings::Vacuum},
+  };
+  std::uint64_t seed = 41;
+  for (const Case& c : cases) {
+    const double volume = static_cast<double>(c.n) * sphere_volume(0.5 * d_sphere) / c.fraction;
+    const Vec3 box = std::cbrt(volume / (c.shape.x() * c.shape.y() * c.shape.z())) * c.shape;
+    const Dipoles d = random_dipoles(c.n, box, d_sphere, m0, seed++);
+    const P3MTuning tuning = choose_p3m_tuning(accuracy, box, c.n);
+    const Result r = p3m(d, tuning, c.surroundings);
+    const Result reference = ewald_reference(d, c.surroundings);
+    const double force_error = rms_relative(r.force, reference.force);
+    const double torque_error = rms_relative(r.torque, reference.torque);
+    const double energy_error = std::abs(r.energy / reference.energy - 1.0);
+    const P3MErrorEstimate estimate = p3m_error_estimate(tuning, box, c.n, d.sum_m2());
+    const double ratio = rms_difference(r.force, reference.force) / estimate.total();
+    INFO("N " << c.n << ", fraction " << c.fraction << ", box " << box.transpose() / d_sphere << " d"
+              << (c.surroundings == EwaldSurroundings::Vacuum ? ", vacuum" : "") << ": mesh " << tuning.mesh[0] << "x"
+              << tuning.mesh[1] << "x" << tuning.mesh[2] << ", order " << tuning.order << ", alpha d "
+              << tuning.alpha * d_sphere << ", rc/d " << tuning.real_cutoff / d_sphere << "; force " << force_error
+              << ", torque " << torque_error << ", energy " << energy_error << ", measured/estimated " << ratio);
+    CHECK(tuning.estimated_error <= accuracy * 1.0001);
+    CHECK(force_error < 1e-4);
+    CHECK(torque_error < 1e-4);
+    CHECK(energy_error < 3e-4);
+    CHECK(ratio > 0.5);
+    CHECK(ratio < 2.0);
+  }
+}
+
+TEST_CASE("p3m: the error estimate follows the measured error as the accuracy changes", "[p3m]") {
+  // Tighter accuracies pick other meshes, orders and cutoffs; the estimate must follow the measured error over two
+  // decades, and the measured error must fall with it.
+  const double d_sphere = 1e-3;
+  const double side = std::cbrt(400 * sphere_volume(0.5 * d_sphere) / 0.1);
+  const Dipoles d = random_dipoles(400, Vec3::Constant(side), d_sphere, 1e-4, 7);
+  const Result reference = ewald_reference(d);
+  double previous = INFINITY;
+  for (const double accuracy : {1e-2, 1e-3, 1e-4}) {
+    const P3MTuning tuning = choose_p3m_tuning(accuracy, d.box, 400);
+    const Result r = p3m(d, tuning);
+    const double measured = rms_difference(r.force, reference.force);
+    const double ratio = measured / p3m_error_estimate(tuning, d.box, 400, d.sum_m2()).total();
+    INFO("accuracy " << accuracy << ": mesh " << tuning.mesh[0] << ", order " << tuning.order << ", rc/d "
+                     << tuning.real_cutoff / d_sphere << ", relative force error "
+                     << rms_relative(r.force, reference.force) << ", measured/estimated " << ratio);
+    CHECK(ratio > 0.5);
+    CHECK(ratio < 2.0);
+    CHECK(measured < previous);
+    previous = measured;
+  }
+}
+
+TEST_CASE("p3m: a simple cubic lattice of aligned dipoles has the Lorentz energy", "[p3m]") {
+  // The closed form of the Ewald test: U/N = -2 pi c m^2 / (3 a^3) with tin foil, 0 in vacuum (a sphere of boxes);
+  // the field at every site is the Lorentz field 4 pi c m / (3 a^3) along the moments. 5^3 sites, shifted off the
+  // mesh so that the assignment is not at its most symmetric. The energy holds the mesh self-energy correction
+  // (CBLH Sec. IV): without it the mean mesh self-interaction of every site would stay in U.
+  const double a = 2e-3, m = 3e-4;
+  const int cells = 5;
+  Dipoles d;
+  d.box = Vec3::Constant(cells * a);
+  for (int x = 0; x < cells; ++x)
+    for (int y = 0; y < cells; ++y)
+      for (int z = 0; z < cells; ++z) {
+        d.position.push_back(a * Vec3(x + 0.31, y + 0.27, z + 0.35));
+        d.moment.push_back(Vec3(0, 0, m));
+      }
+  const double n = static_cast<double>(d.position.size());
+  const double lorentz = -2.0 * pi * c0 * m * m / (3.0 * a * a * a);
+  const P3MTuning tuning = choose_p3m_tuning(1e-5, d.box, d.position.size());
+  const Result tin = p3m(d, tuning, EwaldSurroundings::Conducting);
+  const Result vacuum = p3m(d, tuning, EwaldSurroundings::Vacuum);
+  INFO("mesh " << tuning.mesh[0] << ", order " << tuning.order << ": U/N " << tin.energy / n << " J against " << lorentz
+               << " J; vacuum " << vacuum.energy / n << " J");
+  CHECK(tin.energy / n == Approx(lorentz).epsilon(1e-5));
+  CHECK(std::abs(vacuum.energy) < 1e-5 * std::abs(tin.energy));
+  const Vec3 field(0, 0, 4.0 * pi * c0 * m / (3.0 * a * a * a));
+  for (const Vec3& b : tin.field) CHECK((b - field).norm() < 1e-5 * field.norm());
+}
+
+TEST_CASE("p3m: total force vanishes, results repeat bit for bit, and thread counts agree", "[p3m]") {
+  // The real-space part meets each pair from both ends with opposite separations; the mesh part's total force is
+  // sum_k i D_a G_F |D.M^|^2, odd in k (D odd, G_F even, the Nyquist slots' D set to 0): only rounding remains.
+  const double d_sphere = 1e-3;
+  const double side = std::cbrt(600 * sphere_volume(0.5 * d_sphere) / 0.2);
+  const Dipoles d = random_dipoles(600, Vec3::Constant(side), d_sphere, 1e-4, 23);
+  const P3MTuning tuning = choose_p3m_tuning(1e-3, d.box, 600);
+  const Result one = p3m(d, tuning, EwaldSurroundings::Vacuum);
+  const Result again = p3m(d, tuning, EwaldSurroundings::Vacuum);
+  ThreadTeam team(3);
+  const Result three = p3m(d, tuning, EwaldSurroundings::Vacuum, team);
+  Vec3 total = Vec3::Zero();
+  double sum_norm = 0.0;
+  for (const Vec3& f : one.force) {
+    total += f;
+    sum_norm += f.norm();
+  }
+  CHECK(total.norm() < 1e-12 * sum_norm);
+  // The same thread count: the same bits. Three threads split the real-space pairs into three parts whose sums
+  // are added in another grouping: round-off only (1e-12 of each vector, far above 1e-16 x a few hundred terms).
+  CHECK(again.energy == one.energy);
+  for (size_t i = 0; i < d.position.size(); ++i) {
+    CHECK(again.force[i] == one.force[i]);
+    CHECK(again.field[i] == one.field[i]);
+  }
+  const Result three_again = p3m(d, tuning, EwaldSurroundings::Vacuum, team);
+  CHECK(three_again.energy == three.energy);
+  CHECK(std::abs(three.energy - one.energy) < 1e-12 * std::abs(one.energy));
+  for (size_t i = 0; i < d.position.size(); ++i) {
+    CHECK(three_again.force[i] == three.force[i]);
+    CHECK((three.force[i] - one.force[i]).norm() < 1e-12 * one.force[i].norm());
+    CHECK((three.field[i] - one.field[i]).norm() < 1e-12 * one.field[i].norm());
+  }
+}
+
+TEST_CASE("p3m: the field at a point is the field the particles feel", "[p3m]") {
+  const Vec3 box = 1e-2 * Vec3(1.0, 1.1, 0.9);
+  const Dipoles d = random_dipoles(40, box, 1.5e-3, 1e-3, 29);
+  P3MSystem system;
+  system.position = d.position;
+  system.moment = d.moment;
+  system.box_length = box;
+  system.tuning = choose_p3m_tuning(1e-4, box, d.position.size());
+  system.surroundings = EwaldSurroundings::Vacuum;
+  P3MSum sum;
+  sum.build(system);
+  std::vector<Vec3> field(d.position.size(), Vec3::Zero());
+  sum.add_particle_terms(nullptr, field.data(), ThreadTeam::serial());
+  const Result reference = ewald_reference(d, EwaldSurroundings::Vacuum);
+  for (size_t i = 0; i < d.position.size(); ++i) {
+    // At a centre its own moment is left out, as for the particle (the same terms, summed in another order).
+    CHECK((sum.field_at(d.position[i]) - field[i]).norm() < 1e-12 * field[i].norm());
+    // At a periodic copy of a point between two centres: the same field (rounding of the shifted coordinates).
+    const Vec3 x = 0.5 * (d.position[i] + d.position[(i + 1) % d.position.size()]);
+    const Vec3 b = sum.field_at(x);
+    CHECK((sum.field_at(x + box.cwiseProduct(Vec3(1, -2, 1))) - b).norm() < 1e-9 * b.norm());
+  }
+  CHECK(rms_relative(field, reference.field) < 1e-4);
+}
+
+TEST_CASE("p3m: the engine's dipole pass, field view and refusals", "[p3m]") {
+  Preset p = bare_preset();
+  p.materials[0].magnetization = 8e5;
+  p.magnetics.method = DipoleMethod::P3M;
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3::Constant(1e-2);
+  p.particles.particles = {sphere(Vec3(2e-3, 3e-3, 4e-3), 5e-4), sphere(Vec3(5e-3, 6e-3, 2e-3), 5e-4),
+                           sphere(Vec3(8e-3, 1e-3, 7e-3), 5e-4)};
+  p.particles.particles[1].axis = Vec3(1, 0, 0);
+  p.particles.particles[2].axis = Vec3(0, 1, 1).normalized();
+  SECTION("open and partly periodic boxes are refused by name") {
+    for (const int periodic_axes : {0, 2}) {
+      Preset q = p;
+      // Two periodic axes other than x and y (periodic x and y with walls along z is a slab, summed with the
+      // layer correction: test_dlc.cpp).
+      if (periodic_axes == 2) q.box.x_min = q.box.x_max = q.box.z_min = q.box.z_max = SideKind::Periodic;
+      try {
+        Session sim(q);
+        FAIL("p3m without three periodic axes was accepted");
+      } catch (const PresetError& e) {
+        CHECK(e.path() == "$.magnetics.method");
+        CHECK_THAT(e.message(), Catch::Contains("\"p3m\" needs a box periodic along x, y and z"));
+        CHECK_THAT(e.message(), Catch::Contains(periodic_axes == 2 ? "along y " : "along xyz "));
+      }
+    }
+  }
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Periodic;
+  SECTION("a cap or an activity distance is refused by name") {
+    Preset q = p;
+    q.magnetics.dipole_cap = 1e-4;
+    CHECK_THROWS_WITH(Session(q), Catch::Contains("\"p3m\""));
+    q = p;
+    q.magnetics.activity_distance = 0.0;
+    CHECK_THROWS_WITH(Session(q), Catch::Contains("\"p3m\""));
+  }
+  SECTION("a periodic box runs P3M with the tuned parameters") {
+    Simulation sim = simulation_of(p);
+    const Model& model = sim.model();
+    CHECK(model.p3m.order >= 2);
+    CHECK(model.p3m.mesh[0] >= 8);
+    CHECK(model.p3m.alpha > 0.0);
+    CHECK(model.p3m.real_cutoff > 0.0);
+    CHECK(model.p3m.estimated_error <= model.magnetics.p3m_accuracy * 1.0001);
+    State state = sim.state();
+    for (Vec3& f : state.particles.force) f.setZero();
+    for (Vec3& t : state.particles.torque) t.setZero();
+    compute_dipole_forces(model, state);
+    Dipoles d;
+    d.position = state.particles.position;
+    d.moment = state.particles.moment;
+    d.box = model.periodic_length;
+    const Result r = p3m(d, model.p3m);
+    CHECK(state.energy.dipole == r.energy);
+    for (size_t i = 0; i < 3; ++i) {
+      CHECK(state.particles.force[i] == r.force[i]);
+      CHECK(state.particles.torque[i] == r.torque[i]);
+    }
+    // Three spheres against the converged Ewald sum (the estimate is for many random dipoles; here just close).
+    const Result reference = ewald_reference(d);
+    CHECK(rms_relative(r.force, reference.force) < 1e-3);
+    // The field view sums the same way: outside the spheres, FieldEvaluator is P3MSum::field_at.
+    FieldEvaluationSettings settings;
+    settings.applied = false;
+    const FieldEvaluator field(model, state, settings);
+    const Vec3 x(5e-3, 5e-3, 8e-3);
+    P3MSystem system;
+    system.position = d.position;
+    system.moment = d.moment;
+    system.box_length = d.box;
+    system.tuning = model.p3m;
+    P3MSum sum;
+    sum.build(system);
+    CHECK(field.at(x) == sum.field_at(x));
+  }
+  SECTION("preset text: method and accuracy") {
+    const Preset q = parse_preset(R"({"version": 1, "magnetics": {"method": "p3m", "p3m_accuracy": 1e-4}})");
+    CHECK(q.magnetics.method == DipoleMethod::P3M);
+    CHECK(q.magnetics.p3m_accuracy == 1e-4);
+    CHECK_THROWS_AS(parse_preset(R"({"version": 1, "magnetics": {"p3m_accuracy": 0}})"), PresetError);
+  }
+}
