@@ -1,6 +1,8 @@
 #include "engine/core/thread_team.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -33,6 +35,18 @@ constexpr int kWorkerSpins = 2000;
 // one does not, its thread may have been descheduled, and blocking frees this core for it.
 constexpr int kCallerSpins = 2000;
 
+// LODESTONE_THREAD_PARTS=static (environment, read once) hands part p to thread p mod size, as before issue
+// 26: the caller then waits for a partner that has been descheduled. For comparing the two on a given
+// machine (bench/contention.sh); the results are the same bits either way.
+const bool claim_parts = [] {
+  const char* v = std::getenv("LODESTONE_THREAD_PARTS");
+  return !(v && std::strcmp(v, "static") == 0);
+}();
+
+// The thread's index in its team (0: the caller) and the last round it served, for LODESTONE_THREAD_PARTS=static.
+thread_local int team_index = 0;
+thread_local std::uint32_t served_generation = 0;
+
 constexpr std::uint64_t round_word(std::uint32_t generation, int parts, int next) {
   return (std::uint64_t{generation} << 32) | (static_cast<std::uint64_t>(parts) << 16) |
          static_cast<std::uint64_t>(next);
@@ -45,7 +59,11 @@ ThreadTeam::ThreadTeam(int threads) {
   errors_.resize(kMaxParts);
   partials_.resize((static_cast<size_t>(helpers) + 1) * kPairPartsPerThread);
   workers_.reserve(static_cast<size_t>(helpers));
-  for (int k = 1; k <= helpers; ++k) workers_.emplace_back([this] { work(); });
+  for (int k = 1; k <= helpers; ++k)
+    workers_.emplace_back([this, k] {
+      team_index = k;
+      work();
+    });
 }
 
 ThreadTeam::~ThreadTeam() {
@@ -62,11 +80,24 @@ ThreadTeam& ThreadTeam::serial() {
 
 void ThreadTeam::run_claimed_parts() {
   std::uint64_t word = round_.load(std::memory_order_acquire);
+  int own = team_index;  // LODESTONE_THREAD_PARTS=static: this thread's parts are own, own + size, ...
+  if (!claim_parts) {
+    const auto generation = static_cast<std::uint32_t>(word >> 32);
+    if (team_index > 0 && generation == served_generation) return;  // woken late: this round is served
+    served_generation = generation;
+    if (own == 0) own = size();  // the caller has run part 0
+  }
   for (;;) {
     const int parts = static_cast<int>((word >> 16) & 0xffff);
-    const int next = static_cast<int>(word & 0xffff);
-    if (next >= parts) return;
-    if (!round_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    int next = static_cast<int>(word & 0xffff);
+    if (claim_parts) {
+      if (next >= parts) return;
+      if (!round_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    } else {
+      if (own >= parts) return;
+      next = own;
+      own += size();
+    }
     // Claimed: the round cannot end (nor task_ change) before this part is counted as done.
     std::exception_ptr error;
     try {
