@@ -13,9 +13,9 @@ namespace {
 
 // Polls `ready` for up to `spins` pauses (about 50 ns each on current x86 cores) before giving up (false).
 // No sched_yield in between: the kernel's EEVDF scheduler sends a thread that yields to the back of the
-// queue, and on a busy machine that cost the team whole time slices (measured: a team that yielded while it
-// waited ran two threads no faster than one). A thread that blocks instead keeps its claim to the CPU and
-// runs soon after it is woken.
+// queue, which on a busy machine can cost a whole time slice per wait (a version that yielded ran two
+// threads no faster than one on the loaded development machine). A thread that blocks instead keeps its
+// claim to the CPU and runs soon after it is woken.
 template <class Ready>
 bool spin_until(Ready&& ready, int spins) {
   for (int k = 0; k < spins; ++k) {
