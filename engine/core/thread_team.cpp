@@ -1,6 +1,8 @@
 #include "engine/core/thread_team.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -9,10 +11,14 @@
 namespace lodestone {
 namespace {
 
-// Polls `ready` about 0.1 ms before giving up (false): the other thread usually answers within that.
+// Polls `ready` for up to `spins` pauses (about 50 ns each on current x86 cores) before giving up (false).
+// No sched_yield in between: the kernel's EEVDF scheduler sends a thread that yields to the back of the
+// queue, which on a busy machine can cost a whole time slice per wait (a version that yielded ran two
+// threads no faster than one on the loaded development machine). A thread that blocks instead keeps its
+// claim to the CPU and runs soon after it is woken.
 template <class Ready>
-bool spin_until(Ready&& ready) {
-  for (int k = 0; k < 2000; ++k) {
+bool spin_until(Ready&& ready, int spins) {
+  for (int k = 0; k < spins; ++k) {
     if (ready()) return true;
 #if defined(__x86_64__)
     _mm_pause();
@@ -21,22 +27,49 @@ bool spin_until(Ready&& ready) {
   return ready();
 }
 
+// A worker polls for the next round about 0.1 ms before it blocks: the rounds of a step follow each other
+// within tens of microseconds, and waking a blocked thread costs about that much. A worker that is not
+// running when a round starts costs nothing but its help: the caller claims the parts it would have run.
+constexpr int kWorkerSpins = 2000;
+// The caller waits only for parts other threads have begun; they usually end together with its own. If
+// one does not, its thread may have been descheduled, and blocking frees this core for it.
+constexpr int kCallerSpins = 2000;
+
+// LODESTONE_THREAD_PARTS=static (environment, read once) hands part p to thread p mod size, as before issue
+// 26: the caller then waits for a partner that has been descheduled. For comparing the two on a given
+// machine (bench/contention.sh); the results are the same bits either way.
+const bool claim_parts = [] {
+  const char* v = std::getenv("LODESTONE_THREAD_PARTS");
+  return !(v && std::strcmp(v, "static") == 0);
+}();
+
+// The thread's index in its team (0: the caller) and the last round it served, for LODESTONE_THREAD_PARTS=static.
+thread_local int team_index = 0;
+thread_local std::uint32_t served_generation = 0;
+
+constexpr std::uint64_t round_word(std::uint32_t generation, int parts, int next) {
+  return (std::uint64_t{generation} << 32) | (static_cast<std::uint64_t>(parts) << 16) |
+         static_cast<std::uint64_t>(next);
+}
+
 }  // namespace
 
 ThreadTeam::ThreadTeam(int threads) {
   const int helpers = std::max(threads, 1) - 1;
-  errors_.resize(static_cast<size_t>(helpers) + 1);
-  partials_.resize(static_cast<size_t>(helpers) + 1);
+  errors_.resize(kMaxParts);
+  partials_.resize((static_cast<size_t>(helpers) + 1) * kPairPartsPerThread);
   workers_.reserve(static_cast<size_t>(helpers));
-  for (int k = 1; k <= helpers; ++k) workers_.emplace_back([this, k] { work(k); });
+  for (int k = 1; k <= helpers; ++k)
+    workers_.emplace_back([this, k] {
+      team_index = k;
+      work();
+    });
 }
 
 ThreadTeam::~ThreadTeam() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_.store(true, std::memory_order_release);
-  }
-  start_.notify_all();
+  stopping_.store(true, std::memory_order_release);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
 
@@ -45,69 +78,88 @@ ThreadTeam& ThreadTeam::serial() {
   return team;
 }
 
+void ThreadTeam::run_claimed_parts() {
+  std::uint64_t word = round_.load(std::memory_order_acquire);
+  int own = team_index;  // LODESTONE_THREAD_PARTS=static: this thread's parts are own, own + size, ...
+  if (!claim_parts) {
+    const auto generation = static_cast<std::uint32_t>(word >> 32);
+    if (team_index > 0 && generation == served_generation) return;  // woken late: this round is served
+    served_generation = generation;
+    if (own == 0) own = size();  // the caller has run part 0
+  }
+  for (;;) {
+    const int parts = static_cast<int>((word >> 16) & 0xffff);
+    int next = static_cast<int>(word & 0xffff);
+    if (claim_parts) {
+      if (next >= parts) return;
+      if (!round_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    } else {
+      if (own >= parts) return;
+      next = own;
+      own += size();
+    }
+    // Claimed: the round cannot end (nor task_ change) before this part is counted as done.
+    std::exception_ptr error;
+    try {
+      (*task_)(next);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    // Moved, not copied: this thread keeps no reference to the exception, which the caller may be
+    // handling (and destroying) as soon as pending_ reaches zero.
+    errors_[static_cast<size_t>(next)] = std::move(error);
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      pending_.notify_one();  // the caller may be blocked on it (a no-op unless someone waits)
+      return;
+    }
+    word = round_.load(std::memory_order_acquire);
+  }
+}
+
 void ThreadTeam::run(int parts, const std::function<void(int)>& task) {
-  parts = std::clamp(parts, 1, size());
+  parts = std::clamp(parts, 1, workers_.empty() ? 1 : kMaxParts);
   if (parts == 1) {
     task(0);
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    task_ = &task;
-    parts_ = parts;
-    std::fill(errors_.begin(), errors_.end(), nullptr);
-    pending_.store(parts - 1, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
-  }
-  start_.notify_all();
+  // The previous round has ended (pending_ reached zero, acquire), so no thread reads these now.
+  task_ = &task;
+  std::fill(errors_.begin(), errors_.begin() + parts, nullptr);
+  pending_.store(static_cast<std::uint32_t>(parts - 1), std::memory_order_relaxed);
+  const std::uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  round_.store(round_word(generation, parts, 1), std::memory_order_release);  // part 0 is the caller's
+  generation_.store(generation, std::memory_order_release);
+  generation_.notify_all();  // wakes the workers that sleep (a no-op unless someone waits)
   std::exception_ptr own;
   try {
     task(0);
   } catch (...) {
     own = std::current_exception();
   }
+  run_claimed_parts();  // the parts no worker has started yet
   auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
-  if (!spin_until(all_done)) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, all_done);
+  if (!spin_until(all_done, kCallerSpins)) {
+    for (std::uint32_t left = pending_.load(std::memory_order_acquire); left != 0;
+         left = pending_.load(std::memory_order_acquire))
+      pending_.wait(left, std::memory_order_acquire);
   }
   if (own) std::rethrow_exception(own);
-  for (const std::exception_ptr& e : errors_)
-    if (e) std::rethrow_exception(e);
+  for (int k = 1; k < parts; ++k)
+    if (errors_[static_cast<size_t>(k)]) std::rethrow_exception(errors_[static_cast<size_t>(k)]);
 }
 
-void ThreadTeam::work(int part) {
-  unsigned long long seen = 0;
-  auto new_round = [&] {
-    return stopping_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
-  };
+void ThreadTeam::work() {
+  std::uint32_t seen = 0;
+  auto new_round = [&] { return generation_.load(std::memory_order_acquire) != seen; };
   for (;;) {
-    if (!spin_until(new_round)) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      start_.wait(lock, new_round);
+    if (!spin_until(new_round, kWorkerSpins)) {
+      for (std::uint32_t g = generation_.load(std::memory_order_acquire); g == seen;
+           g = generation_.load(std::memory_order_acquire))
+        generation_.wait(g, std::memory_order_acquire);
     }
     if (stopping_.load(std::memory_order_acquire)) return;
-    const std::function<void(int)>* task = nullptr;
-    {
-      // Under the lock: a round that did not need this thread may already be followed by the next one.
-      std::lock_guard<std::mutex> lock(mutex_);
-      seen = generation_.load(std::memory_order_acquire);
-      if (part < parts_) task = task_;
-    }
-    if (!task) continue;  // this round needs fewer parts
-    std::exception_ptr error;
-    try {
-      (*task)(part);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    // Moved, not copied: this thread keeps no reference to the exception, which the caller may be
-    // handling (and destroying) as soon as pending_ reaches zero.
-    errors_[static_cast<size_t>(part)] = std::move(error);
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      std::lock_guard<std::mutex> lock(mutex_);  // the caller checks pending_ under it before it sleeps
-      done_.notify_one();
-    }
+    seen = generation_.load(std::memory_order_acquire);
+    run_claimed_parts();
   }
 }
 
@@ -121,6 +173,14 @@ std::vector<size_t> split_evenly(size_t n, int parts) {
 int parts_for(const ThreadTeam& team, size_t n, size_t grain) {
   const size_t wanted = grain == 0 ? n : n / grain;
   return static_cast<int>(std::clamp<size_t>(wanted, 1, static_cast<size_t>(team.size())));
+}
+
+int fine_parts_for(const ThreadTeam& team, size_t n, size_t grain, int per_thread) {
+  if (team.size() == 1) return 1;
+  const size_t wanted = grain == 0 ? n : n / grain;
+  const size_t most = std::min<size_t>(static_cast<size_t>(team.size()) * static_cast<size_t>(std::max(per_thread, 1)),
+                                       ThreadTeam::kMaxParts);
+  return static_cast<int>(std::clamp<size_t>(wanted, 1, most));
 }
 
 }  // namespace lodestone

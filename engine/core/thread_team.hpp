@@ -1,22 +1,24 @@
 #pragma once
 // A fixed team of threads that runs the parallel parts of a step (issue 7). The work of a stage is
-// split into as many contiguous parts as the team has threads, always the same way for the same
-// scene and team size, and partial results (forces on other threads' particles, energies, events)
-// are combined in part order: two runs with the same thread count give bit-identical results, and
-// runs with different counts agree to round-off (the sums are grouped differently).
+// split into contiguous parts, always the same way for the same scene and team size, and partial
+// results (forces on other threads' particles, energies, events) are combined in part order: two runs
+// with the same thread count give bit-identical results, and runs with different counts agree to
+// round-off (the sums are grouped differently).
 //
-// Part 0 runs on the calling thread; a team of one runs everything there, with no thread at all.
-// Plain std::thread, atomics, mutex and condition variable, so ThreadSanitizer sees every hand-over.
-// A step hands out a dozen rounds of work; waking a sleeping thread through the condition variable
-// costs tens of microseconds each time, so the threads spin for about 0.1 ms before they sleep.
+// Which thread runs which part does not matter for the result, so the parts are handed out as they
+// are claimed (issue 26): the calling thread runs part 0, then claims whatever part no other thread has
+// started, so a partner the scheduler has descheduled (another program busy on the machine) costs at
+// most the parts it had begun, never a wait for it to be scheduled again. Waiting threads spin for a
+// few microseconds, then block on a futex (std::atomic wait/notify): no busy-wait on a partner that is
+// not running. A team of one runs everything on the calling thread, with no thread at all.
+// Plain std::thread and atomics, so ThreadSanitizer sees every hand-over.
 
 #include "engine/core/math.hpp"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -31,8 +33,14 @@ class ThreadTeam {
   ThreadTeam& operator=(const ThreadTeam&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
-  // Calls task(part) for part = 0 .. parts - 1, parts <= size(), concurrently; returns when all are
-  // done. An exception thrown by a part is rethrown here (the first, by part order).
+  // Most parts one run() takes (more parts than threads balance the load when a thread is held up).
+  static constexpr int kMaxParts = 256;
+  // Parts per thread of a pair loop (run_pair_parts). Each part beyond the first has force and torque
+  // arrays of its own to add up at the end, so pair loops are cut less finely than the others.
+  static constexpr int kPairPartsPerThread = 1;
+  // Calls task(part) for part = 0 .. parts - 1 (parts <= kMaxParts), each exactly once, on the team's
+  // threads (part 0 on the calling thread, the others on whichever thread claims them first); returns
+  // when all are done. An exception thrown by a part is rethrown here (the first, by part order).
   void run(int parts, const std::function<void(int)>& task);
 
   // The team of one that stages use when no team is given (tests, tools): runs inline, holds no
@@ -47,17 +55,20 @@ class ThreadTeam {
   PartialForces& partial_forces(int part) { return partials_[static_cast<size_t>(part)]; }
 
  private:
-  void work(int part);
+  void work();
+  // Claims and runs parts of the current round until none is left unclaimed.
+  void run_claimed_parts();
 
   std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable start_, done_;
-  // Written under mutex_ before generation_ moves on (release); read after seeing it move (acquire).
-  const std::function<void(int)>* task_ = nullptr;
-  int parts_ = 0;
-  std::atomic<int> pending_{0};
-  std::atomic<unsigned long long> generation_{0};
+  // The round being handed out: generation (bits 32-63), parts (16-31), next unclaimed part (0-15).
+  // task_ is written before the round is published here (release) and read after a claim (acquire).
+  std::atomic<std::uint64_t> round_{0};
+  // Moves on with each round; the workers wait on it (a futex), the caller notifies.
+  std::atomic<std::uint32_t> generation_{0};
+  // Parts of the current round other than part 0 not finished yet; the caller waits on it.
+  std::atomic<std::uint32_t> pending_{0};
   std::atomic<bool> stopping_{false};
+  const std::function<void(int)>* task_ = nullptr;
   std::vector<std::exception_ptr> errors_;
   std::vector<PartialForces> partials_;
 };
@@ -70,6 +81,10 @@ std::vector<size_t> split_evenly(size_t n, int parts);
 // scenes stay on one thread, where waking the others would cost more than it saves.
 int parts_for(const ThreadTeam& team, size_t n, size_t grain);
 
+// Like parts_for, but up to `per_thread` parts per thread (for loops whose parts cost nothing to add
+// up): finer parts let the threads that are running take over the work of one that is held up.
+int fine_parts_for(const ThreadTeam& team, size_t n, size_t grain, int per_thread);
+
 // Runs fn(part, begin, end, force, torque) -> Result over [0, items) split evenly into parts (one per
 // `grain` items, at most the team's size) and returns the parts' results in part order. Part 0 adds its
 // forces and torques to `force` and `torque` (n particles) directly, the other parts to their own arrays,
@@ -77,7 +92,7 @@ int parts_for(const ThreadTeam& team, size_t n, size_t grain);
 template <class Result, class Fn>
 std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain, size_t n, Vec3* force, Vec3* torque,
                                    Fn&& fn) {
-  const int parts = parts_for(team, items, grain);
+  const int parts = fine_parts_for(team, items, grain, ThreadTeam::kPairPartsPerThread);
   const std::vector<size_t> bounds = split_evenly(items, parts);
   std::vector<Result> results(static_cast<size_t>(parts));
   team.run(parts, [&](int k) {
@@ -107,9 +122,10 @@ std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain,
 
 // Runs fn(begin, end) over [0, n) split evenly into parts (one per `grain` items, at most the team's size).
 // For loops whose iterations write only their own items: the result does not depend on the split.
+// Up to four parts per thread, handed out as claimed: a held-up thread leaves less work behind.
 template <class Fn>
 void for_each_range(ThreadTeam& team, size_t n, size_t grain, Fn&& fn) {
-  const int parts = parts_for(team, n, grain);
+  const int parts = fine_parts_for(team, n, grain, 4);
   const std::vector<size_t> bounds = split_evenly(n, parts);
   team.run(parts, [&](int k) { fn(bounds[static_cast<size_t>(k)], bounds[static_cast<size_t>(k) + 1]); });
 }

@@ -96,10 +96,10 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
   std::atomic<int> total{0};
   team.run(3, [&](int k) { total += k + 1; });
   CHECK(total.load() == 6);
-  // More parts than threads are clamped to the team's size.
-  total = 0;
-  team.run(10, [&](int) { ++total; });
-  CHECK(total.load() == 3);
+  // More parts than threads: each runs once, on whichever thread claims it first.
+  std::vector<std::atomic<int>> many(10);
+  team.run(10, [&](int k) { many[static_cast<size_t>(k)].fetch_add(1); });
+  for (const std::atomic<int>& c : many) CHECK(c.load() == 1);
 
   const std::vector<size_t> b = split_evenly(10, 3);
   CHECK(b == std::vector<size_t>{0, 3, 6, 10});
@@ -108,6 +108,9 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
   CHECK(parts_for(team, 2500, 1000) == 2);
   CHECK(parts_for(team, 1'000'000, 1000) == 3);
   CHECK(parts_for(ThreadTeam::serial(), 1'000'000, 1) == 1);
+  CHECK(fine_parts_for(team, 2500, 1000, 4) == 2);
+  CHECK(fine_parts_for(team, 1'000'000, 1000, 4) == 12);
+  CHECK(fine_parts_for(ThreadTeam::serial(), 1'000'000, 1, 4) == 1);
 }
 
 TEST_CASE("threads: two runs with the same thread count are bit-identical", "[parallel]") {

@@ -1,0 +1,103 @@
+// The cost of one dipole pair in the cutoff pass (issue 26; docs/performance.md "Dipole pair kernel").
+// Run on demand, never in CI.
+//
+//   lodestone-dipole-kernel PRESET [REPEATS=200] [WARM_STEPS=5]
+//
+// Runs PRESET (a cutoff-method scene, e.g. bench/workloads/a-dilute-10k.json) for WARM_STEPS steps on one
+// thread so that the dipole Verlet list is built, then times the pass's kernel (dipole_cutoff_kernel over
+// the whole list, one thread, into zeroed force and torque arrays) REPEATS times. Prints the list's
+// pairs, the pairs within the cutoff (the ones the kernel evaluates; the rest lie in the skin), the median
+// time of a pass (wall clock and this thread's CPU time, which a loaded machine disturbs less), and nanoseconds per
+// pair within the cutoff and per list pair. For perf stat: instructions and cycles of the whole program divided by
+// REPEATS x pairs, with REPEATS large, approach the kernel's.
+
+#include "engine/magnetic/dipole_kernel.hpp"
+
+#include "bench/timing.hpp"
+#include "engine/io/preset_io.hpp"
+#include "engine/session/session.hpp"
+
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <vector>
+
+using namespace lodestone;
+using namespace lodestone::bench;
+
+namespace {
+
+// CPU time of this thread [s]: unlike the wall clock it does not count the time the thread waits for a
+// core, so it stays meaningful on a loaded machine (virtual machines often give perf no cycle counter).
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: lodestone-dipole-kernel PRESET [REPEATS=200] [WARM_STEPS=5]\n");
+    return 2;
+  }
+  try {
+    const int repeats = argc > 2 ? std::atoi(argv[2]) : 200;
+    const int warm = argc > 3 ? std::atoi(argv[3]) : 5;
+    if (repeats < 1 || warm < 1) {
+      std::fprintf(stderr, "lodestone-dipole-kernel: REPEATS and WARM_STEPS must be positive integers\n");
+      return 2;
+    }
+    Session sim(load_preset_file(argv[1]));
+    if (sim.model().magnetics.method != DipoleMethod::Cutoff) {
+      std::fprintf(stderr, "lodestone-dipole-kernel: %s does not use magnetics.method cutoff\n", argv[1]);
+      return 2;
+    }
+    sim.run(warm);
+    const State& s = sim.state();
+    const Particles& p = s.particles;
+    const std::vector<IndexPair>& pairs = s.neighbors.dipole_pairs;
+    const Model& model = sim.model();
+    const DipoleKernelInput in{pairs.data(),        p.position.data(),          p.moment.data(),
+                               model.dipole_cutoff, model.magnetics.dipole_cap, model.periodic_length};
+    // Pairs within the cutoff, counted as the kernel counts them (minimum image, 0 < r^2 <= cutoff^2).
+    size_t within = 0;
+    for (const IndexPair& q : pairs) {
+      Vec3 d = p.position[static_cast<size_t>(q.i)] - p.position[static_cast<size_t>(q.j)];
+      for (int a = 0; a < 3; ++a)
+        if (model.periodic_length[a] > 0.0)
+          d[a] -= model.periodic_length[a] * std::nearbyint(d[a] / model.periodic_length[a]);
+      const double rsq = d.squaredNorm();
+      within += static_cast<size_t>(rsq > 0.0 && rsq <= model.dipole_cutoff * model.dipole_cutoff);
+    }
+    std::vector<Vec3> force(p.size()), torque(p.size());
+    std::vector<double> times, cpu_times;
+    double energy = 0.0;
+    for (int r = 0; r < repeats; ++r) {
+      for (size_t i = 0; i < p.size(); ++i) {
+        force[i].setZero();
+        torque[i].setZero();
+      }
+      const Clock::time_point start = Clock::now();
+      const double cpu_start = thread_seconds();
+      energy = dipole_cutoff_kernel(in, 0, pairs.size(), force.data(), torque.data());
+      cpu_times.push_back(thread_seconds() - cpu_start);
+      times.push_back(seconds_since(start));
+    }
+    const double t = median(times), cpu = median(cpu_times);
+    std::printf("%zu particles, %zu list pairs, %zu within the cutoff (%.1f %%), energy %.17g J\n", p.size(),
+                pairs.size(), within, 100.0 * static_cast<double>(within) / static_cast<double>(pairs.size()), energy);
+    std::printf("pass, wall clock %.4g ms (median of %d): %.3g ns per pair within the cutoff, %.3g ns per list pair\n",
+                t * 1e3, repeats, t * 1e9 / static_cast<double>(within), t * 1e9 / static_cast<double>(pairs.size()));
+    std::printf(
+        "pass, thread CPU time %.4g ms (median of %d): %.3g ns per pair within the cutoff, %.3g ns per list pair\n",
+        cpu * 1e3, repeats, cpu * 1e9 / static_cast<double>(within), cpu * 1e9 / static_cast<double>(pairs.size()));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lodestone-dipole-kernel: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
