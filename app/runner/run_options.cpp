@@ -265,10 +265,14 @@ std::optional<int> refuse_single_run_options(const CLI::App& app) {
   if (!sweeping && app.count("--collect-sweep") == 0) return std::nullopt;
   for (const char* name : kSingleRunOptions) {
     if (app.count(name) == 0 || (sweeping && std::string(name) == "PRESET")) continue;
+    // What to do instead: --set is a value every job shares, i.e. a one-value sweep of the same key.
+    const bool set = std::string(name) == "--set";
     std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
-              << (sweeping ? " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
-                             "sweep them)"
-                           : "")
+              << (!sweeping ? ""
+                  : set     ? " (the jobs' presets are written before they run: put the value in the preset, or give "
+                              "it as a sweep of one value, --sweep PATH=VALUE)"
+                            : " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
+                              "sweep them)")
               << "\nRun with --help for the options.\n";
     return kExitBadArguments;
   }
