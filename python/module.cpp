@@ -174,9 +174,14 @@ PYBIND11_MODULE(lodestone, m) {
       "Writes the whole state and its preset (atomically), bit for bit: Simulation.from_checkpoint and "
       "lodestone-run --restart continue it.");
   c.def(
-      "export_frame", [](Simulation& s, py::handle path) { s.export_frame(path_text(path)); }, "path"_a,
+      "export_frame",
+      [](Simulation& s, py::handle path, const std::string& vtk_encoding) {
+        s.export_frame(path_text(path), vtk_encoding);
+      },
+      "path"_a, "vtk_encoding"_a = "ascii",
       "Writes the particles now to a file whose extension picks the format: .vtp (ParaView), .xyz (OVITO), .dump "
-      "or .lammpstrj (LAMMPS), .csv (docs/outputs.md). Raises ExportError.");
+      "or .lammpstrj (LAMMPS), .csv (docs/outputs.md); bonds included. vtk_encoding: a .vtp's arrays as ascii, "
+      "base64 or raw (binary appended). Raises ExportError, or ValueError for an unknown encoding.");
   c.def_property_readonly("preset", &Simulation::document,
                           "The preset save_preset writes, as a dict: the one loaded, with its timeline of changes.");
 }

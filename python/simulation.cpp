@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -146,9 +148,11 @@ void Simulation::save_checkpoint(const std::string& path) {
   lodestone::save_checkpoint(path, a.session().folded_document(), a.session().state());
 }
 
-void Simulation::export_frame(const std::string& path) {
+void Simulation::export_frame(const std::string& path, const std::string& vtk_encoding) {
+  const std::optional<VtkEncoding> encoding = vtk_encoding_of(vtk_encoding);
+  if (!encoding) throw std::invalid_argument("vtk_encoding '" + vtk_encoding + "': allowed are ascii, base64 and raw");
   Access a = access();
-  lodestone::export_frame(path, frame_fields(a.session().model(), a.session().state()));
+  lodestone::export_frame(path, frame_fields(a.session().model(), a.session().state()), *encoding);
 }
 
 py::dict Simulation::document() {

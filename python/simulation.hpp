@@ -40,7 +40,7 @@ class Simulation {
 
   void save_preset(const std::string& path);
   void save_checkpoint(const std::string& path);
-  void export_frame(const std::string& path);
+  void export_frame(const std::string& path, const std::string& vtk_encoding = "ascii");
   pybind11::dict document();  // the preset a save writes: the loaded one with its timeline of edits
 
   // Serialises access: run() holds the lock without the GIL, so another Python thread that calls in meanwhile

@@ -35,8 +35,8 @@ RADIUS = 10e-9  # [m] the grains of [Dominik-Nubold] Fig. 2 (20 nm diameter)
 def read_csv(path):
     if not os.path.exists(path):
         return []
-    with open(path) as f:
-        return list(csv.DictReader(f))
+    with open(path) as f:  # lines starting with '#' (the writer's version, the unit system) are comments
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
 def fit_c(sigma_rows):

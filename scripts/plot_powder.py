@@ -205,8 +205,8 @@ def plot_curves(field_rows, figs):
             series = os.path.join(r["dir"], f"{r['job']}.csv")
             if not os.path.exists(series):
                 continue
-            with open(series) as f:
-                data = list(csv.DictReader(f))
+            with open(series) as f:  # the series starts with a '#' comment line (the writer's version)
+                data = list(csv.DictReader(line for line in f if not line.startswith("#")))
             last = max(int(row["stage"]) for row in data)
             t = [float(row["stage_time"]) for row in data if int(row["stage"]) == last]
             c = [float(row["alignment"]) for row in data if int(row["stage"]) == last]

@@ -14,6 +14,16 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// The lines of a CSV file from its header on: the '#' comment lines before it (the writer's version, the unit
+// system; engine/io/output.hpp) left out.
+inline std::vector<std::string> csv_lines(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  size_t comments = 0;
+  while (comments < lines.size() && lines[comments].rfind('#', 0) == 0) ++comments;
+  lines.erase(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(comments));
+  return lines;
+}
+
 inline std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> fields;
   std::istringstream in(text);

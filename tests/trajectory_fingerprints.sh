@@ -30,12 +30,17 @@ steps_for() {
 }
 
 # SHA-256 (16 hex digits) of a checkpoint's state: after the magic line, the format version and byte-order
-# mark (4 + 4 bytes) and the preset text (8-byte length, then the text); the final checksum left out.
+# mark (4 + 4 bytes), from format version 6 the writing program's version (8-byte length, then the text), and the
+# preset text (8-byte length, then the text); the final checksum left out.
 state_sha() {
   python3 - "$1" <<'PY'
 import hashlib, struct, sys
 data = open(sys.argv[1], "rb").read()
-at = len(b"LODESTONE-CHECKPOINT\n") + 8
+at = len(b"LODESTONE-CHECKPOINT\n")
+version = struct.unpack_from("<I", data, at)[0]
+at += 8
+if version >= 6:  # the writing program's version string, metadata: left out so a version bump changes nothing
+    at += 8 + struct.unpack_from("<Q", data, at)[0]
 length = struct.unpack_from("<Q", data, at)[0]
 print(hashlib.sha256(data[at + 8 + length:-8]).hexdigest()[:16])
 PY
@@ -50,6 +55,7 @@ for preset in "$here"/presets/*.json "$here"/bench/workloads/*.json; do
   "$runner" "$preset" --steps "$steps" --threads 1 --quiet --table 0 --checkpoint "$out/$name.ckpt" \
     --frames "$out/$name.xyz" --frames-every "$every" >"$out/$name.log" 2>&1 || true
   ckpt=$( [ -f "$out/$name.ckpt" ] && state_sha "$out/$name.ckpt" || echo none)
-  frames=$( [ -f "$out/$name.xyz" ] && sha256sum <"$out/$name.xyz" | cut -c1-16 || echo none)
+  # The writer's version (the comment lines' Program key) is left out: a version bump changes no trajectory.
+  frames=$( [ -f "$out/$name.xyz" ] && sed -E 's/ Program="[^"]*"//' "$out/$name.xyz" | sha256sum | cut -c1-16 || echo none)
   echo "$name $steps $ckpt $frames"
 done

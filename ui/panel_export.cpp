@@ -75,6 +75,13 @@ void export_panel(PanelContext& c) {
                             .replace_extension(frame_format_extension(static_cast<FrameFormat>(format)))
                             .string();
   ImGui::InputText("file##export", &state.export_path);
+  if (chosen == FrameFormat::VtkPolyData) {
+    const char* encodings[kVtkEncodingCount];
+    for (int k = 0; k < kVtkEncodingCount; ++k) encodings[k] = vtk_encoding_name(static_cast<VtkEncoding>(k));
+    ImGui::Combo("encoding##export", &state.export_vtk_encoding, encodings, kVtkEncodingCount);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("ascii: text; base64: binary inline; raw: binary appended, smallest (large scenes)");
+  }
   ImGui::BeginDisabled(state.pending_export.has_value());
   if (ImGui::Button("Export frame")) request_export(state, state.export_path, c.send);
   ImGui::EndDisabled();

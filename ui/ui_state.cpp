@@ -143,7 +143,7 @@ void finish_export(UiState& state, const Snapshot& s) {
   const std::string path = state.pending_export->path;
   state.pending_export.reset();
   try {
-    export_frame(path, *s.frame);
+    export_frame(path, *s.frame, static_cast<VtkEncoding>(state.export_vtk_encoding));
     const FrameFormat format = *frame_format_of(path);
     state.notice = "exported step " + std::to_string(s.frame->step) + " (" + std::to_string(s.frame->size()) +
                    " particles, " + frame_format_name(format) + ") to " + path;

@@ -92,6 +92,7 @@ struct UiState {
   bool unsaved = false;
   std::optional<std::string> open_request;  // the Presets panel asks to load this file (the window confirms)
   std::string export_path = "frame.vtp";    // Export panel: where the current frame goes (format by extension)
+  int export_vtk_encoding = 0;              // Export panel: a .vtp's arrays, VtkEncoding (ascii, base64, raw)
   // An export asked of the simulation thread (CaptureFrame) and not yet written: the request id
   // and the path it goes to.
   struct PendingExport {

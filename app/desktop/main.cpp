@@ -5,6 +5,7 @@
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/remote_control.hpp"
 #include "engine/io/preset_io.hpp"
+#include "engine/io/preset_locations.hpp"
 #include "engine/live/simulation_thread.hpp"
 
 #include <QApplication>
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   Preset preset = default_preset();
   std::string source = "built-in default preset";
   if (!options.preset_path.empty()) {
+    options.preset_path = resolve_preset_argument(options.preset_path, LODESTONE_PRESETS_DIR);  // a file or a name
     try {
       preset = load_preset_file(options.preset_path);
       source = options.preset_path;
@@ -66,7 +68,9 @@ int main(int argc, char** argv) {
     }
   }
   std::string presets = options.presets_directory;
-  if (presets.empty()) presets = std::filesystem::is_directory("presets") ? "presets" : LODESTONE_PRESETS_DIR;
+  // ./presets (a checkout), else the installed share/lodestone/presets, else the source tree's (build tree).
+  if (presets.empty())
+    presets = std::filesystem::is_directory("presets") ? "presets" : presets_directory(LODESTONE_PRESETS_DIR);
   ui::scan_presets(state, presets);
 
   std::unique_ptr<SimulationThread> simulation;

@@ -5,6 +5,7 @@
 #include "engine/io/export_frames.hpp"
 #include "engine/io/field_probe.hpp"
 #include "engine/io/field_slice.hpp"
+#include "engine/io/preset_locations.hpp"
 #include "engine/io/units.hpp"
 
 #include <CLI/CLI.hpp>
@@ -58,7 +59,7 @@ constexpr const char* kSingleRunOptions[] = {
     "--clusters",      "--angles",       "--check",         "--save-preset",
     "--preset-docs",   "--restart",      "--checkpoint",    "--checkpoint-every",
     "--stop-at-phase", "--threads",      "--lammps-export", "--field-probe",
-    "--field-slice",   "--set"};
+    "--field-slice",   "--set",          "--vtk-encoding"};
 
 // A time given as "0.5", "0.5 s", "20 ms": returns an empty string when valid, else the message.
 std::function<std::string(const std::string&)> time_validator() {
@@ -86,8 +87,16 @@ struct OptionTexts {
 
 // PRESET and how long to run it.
 void add_run_length_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
-  app.add_option("PRESET", o.preset_path, "Preset JSON file (default: the built-in default scene)")
-      ->check(CLI::ExistingFile);
+  app.add_option("PRESET", o.preset_path,
+                 "Preset JSON file, or the name of a preset that ships with Lodestone (two-dipoles, chains-and-rings, "
+                 "...: found in the installed share/lodestone/presets, or the source tree's presets/ when run from "
+                 "the build tree) (default: the built-in default scene)")
+      ->transform(CLI::Validator(
+          [](std::string& text) -> std::string {
+            text = resolve_preset_argument(text, LODESTONE_PRESETS_DIR);
+            return CLI::ExistingFile(text);
+          },
+          "FILE|NAME"));
   auto* steps = app.add_option("-n,--steps", o.steps, "Number of steps to run")->check(CLI::PositiveNumber);
   auto* time = app.add_option("-t,--time", texts.duration, "Simulated time to run (default: the preset's run.duration)")
                    ->check(time_validator());
@@ -124,6 +133,10 @@ void add_output_options(CLI::App& app, RunOptions& o) {
                  "(VTK, one file per frame, FILE_000000.vtp..., and a .pvd collection beside them for ParaView), "
                  ".dump or .lammpstrj (LAMMPS dump custom, OVITO), .csv")
       ->check(check_frames_extension);
+  app.add_option("--vtk-encoding", o.vtk_encoding,
+                 "How .vtp frames hold their arrays: ascii (text, the default), base64 (binary inline, about 3/4 of "
+                 "ascii's size) or raw (binary appended, the smallest and fastest to read; docs/outputs.md)")
+      ->check(CLI::IsMember({"ascii", "base64", "raw"}));
   app.add_option("--frames-every", o.frames_every,
                  "Steps between frames (default: run.frame_interval, or 100 when that is 0)")
       ->check(CLI::PositiveNumber);
@@ -252,10 +265,14 @@ std::optional<int> refuse_single_run_options(const CLI::App& app) {
   if (!sweeping && app.count("--collect-sweep") == 0) return std::nullopt;
   for (const char* name : kSingleRunOptions) {
     if (app.count(name) == 0 || (sweeping && std::string(name) == "PRESET")) continue;
+    // What to do instead: --set is a value every job shares, i.e. a one-value sweep of the same key.
+    const bool set = std::string(name) == "--set";
     std::cerr << "lodestone-run: " << name << " cannot be used with " << (sweeping ? "--sweep" : "--collect-sweep")
-              << (sweeping ? " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
-                             "sweep them)"
-                           : "")
+              << (!sweeping ? ""
+                  : set     ? " (the jobs' presets are written before they run: put the value in the preset, or give "
+                              "it as a sweep of one value, --sweep PATH=VALUE)"
+                            : " (set run.duration, integrator.time_step or run.series_interval in the preset, or "
+                              "sweep them)")
               << "\nRun with --help for the options.\n";
     return kExitBadArguments;
   }

@@ -38,7 +38,8 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
   // The format follows the extension (checked with the options); a VTK series also keeps a .pvd.
   if (!options.frames_path.empty()) {
     try {
-      frames_.emplace(options.frames_path, *frame_format_of(options.frames_path), unit_system_note(units));
+      frames_.emplace(options.frames_path, *frame_format_of(options.frames_path), unit_system_note(units),
+                      vtk_encoding_of(options.vtk_encoding).value_or(VtkEncoding::Ascii));
     } catch (const ExportError& e) {
       std::cerr << "lodestone-run: " << e.what() << "\n";
       return kExitOutputError;
@@ -57,7 +58,7 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
 }
 
 void RunOutputs::start(const Session& sim) {
-  if (series_.is_open()) series_ << series_header(unit_system_note(units_));
+  if (series_.is_open()) series_ << csv_version_comment() << series_header(unit_system_note(units_));
   if (every_.table > 0) print_table_header();
   write(sim, true);  // step 0, before any motion
 }

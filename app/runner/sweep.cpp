@@ -540,7 +540,9 @@ SeriesSummary summarize_series(const std::string& csv_path, double threshold) {
   SeriesSummary summary;
   std::ifstream in(csv_path);
   std::string line;
-  if (!std::getline(in, line)) return summary;
+  do {  // '#' lines before the header: the writer's version, the unit system (engine/io/output.hpp)
+    if (!std::getline(in, line)) return summary;
+  } while (line.rfind('#', 0) == 0);
   // Columns by name: the series gains columns over time, and their order is not part of its format.
   const std::vector<std::string> header = split(trim(line), ',');
   auto column = [&](const char* name) {

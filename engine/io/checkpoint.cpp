@@ -1,5 +1,6 @@
 #include "engine/io/checkpoint.hpp"
 
+#include "engine/core/version.hpp"
 #include "engine/io/atomic_file.hpp"
 
 #include <unistd.h>
@@ -374,6 +375,7 @@ std::string checkpoint_to_bytes(const Preset& preset, const State& state) {
   w.raw(kMagic, kMagicSize);
   w(static_cast<std::uint32_t>(kCheckpointVersion));
   w(kByteOrderMark);
+  w(lodestone_version_line());  // version 6: which program wrote the file (metadata only)
   w(preset_to_text(preset));
   w(state);
   const std::uint64_t sum = fnv1a(w.bytes.data(), w.bytes.size());
@@ -392,13 +394,14 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
   r(version);
   r(mark);
   if (mark != kByteOrderMark) throw CheckpointError("written on a machine with another byte order");
-  if (version != static_cast<std::uint32_t>(kCheckpointVersion) && version != kOldestReadableVersion)
+  if (version > static_cast<std::uint32_t>(kCheckpointVersion) || version < kOldestReadableVersion)
     throw CheckpointError("format version " + std::to_string(version) + "; this program reads versions " +
-                          std::to_string(kOldestReadableVersion) + " and " + std::to_string(kCheckpointVersion));
+                          std::to_string(kOldestReadableVersion) + " to " + std::to_string(kCheckpointVersion));
   r.version = version;
   if (fnv1a(bytes.data(), bytes.size() - 8) != stored_sum)
     throw CheckpointError("the checksum does not match: the file is damaged or incomplete");
   Checkpoint out;
+  if (version >= 6) r(out.written_by);
   std::string preset_text;
   r(preset_text);
   try {

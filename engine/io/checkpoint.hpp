@@ -3,12 +3,12 @@
 // continues from it bit-identically (docs/outputs.md "Checkpoints"). Uses: restart a long run,
 // share one prepared packing between the jobs of a sweep (`particles.kind: "checkpoint"`).
 //
-// Format (version 1): the line "LODESTONE-CHECKPOINT", a format version, a byte-order mark, the
-// preset as JSON text (SI, every key), then every State field in a fixed order (little-endian
-// IEEE doubles, 64-bit integers, one byte per bool), and an FNV-1a checksum of all bytes before
-// it. The reader checks every length against the bytes left before allocating, every index
-// against the particle count, and the checksum, so a damaged file gives a CheckpointError, never
-// a crash or a silently wrong state.
+// Format: the line "LODESTONE-CHECKPOINT", a format version, a byte-order mark, (from version 6) the
+// program that wrote it as a string ("Lodestone 0.1.0", engine/core/version.hpp), the preset as JSON text (SI, every
+// key), then every State field in a fixed order (little-endian IEEE doubles, 64-bit integers, one byte per bool), and
+// an FNV-1a checksum of all bytes before it. The reader checks every length against the bytes left before allocating,
+// every index against the particle count, and the checksum, so a damaged file gives a CheckpointError, never a crash or
+// a silently wrong state.
 
 #include "engine/core/state.hpp"
 #include "engine/io/preset_io.hpp"
@@ -22,8 +22,9 @@ namespace lodestone {
 // 2: contact records carry the rolling or sand law state; 3: the dipole history of multiple time steps;
 // 4: beam bonds and the broken-bond count ([Voxel-beams]); rigid clumps (the clump of each particle, its
 // offset, and the clumps' state; [PFC-dipole]); 5: the user's drag spring and its work (engine/bodies/touch.hpp;
-// version 4 files are still read, without them).
-inline constexpr int kCheckpointVersion = 5;
+// version 4 files are still read, without them); 6: the writing program's version after the byte-order mark
+// (metadata: the state is the same as in version 5; versions 4 and 5 are still read, with written_by empty).
+inline constexpr int kCheckpointVersion = 6;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -32,6 +33,7 @@ struct CheckpointError : std::runtime_error {
 struct Checkpoint {
   Preset preset;  // the scene document the run was started from (its protocol included)
   State state;
+  std::string written_by;  // "Lodestone 0.1.0": the program that wrote the file ("" for format versions 4 and 5)
 };
 
 // Serialises to bytes / parses bytes (throws CheckpointError naming what is wrong).

@@ -5,6 +5,7 @@
 #include "engine/io/export_lammps_dump.hpp"
 #include "engine/io/export_vtk.hpp"
 #include "engine/io/export_xyz.hpp"
+#include "engine/io/output.hpp"
 
 #include <unistd.h>
 
@@ -81,34 +82,41 @@ std::string frame_extensions_help() {
          "(LAMMPS dump), .csv (CSV)";
 }
 
-std::string frame_file_text(FrameFormat format, const FrameFields& frame) {
+std::string frame_file_text(FrameFormat format, const FrameFields& frame, VtkEncoding vtk_encoding) {
   std::ostringstream out;
   switch (format) {
     case FrameFormat::ExtendedXyz: write_xyz_frame(out, frame); break;
-    case FrameFormat::VtkPolyData: return vtp_text(frame);
+    case FrameFormat::VtkPolyData: return vtp_text(frame, vtk_encoding);
     case FrameFormat::LammpsDump: write_lammps_dump_frame(out, frame); break;
     case FrameFormat::Csv:
-      out << frame_csv_header(frame.units);
+      out << csv_version_comment() << frame_csv_header(frame.units);
       write_csv_frame(out, frame);
       break;
   }
   return out.str();
 }
 
-void export_frame(const std::string& path, const FrameFields& frame) {
+void export_frame(const std::string& path, const FrameFields& frame, VtkEncoding vtk_encoding) {
   const std::optional<FrameFormat> format = frame_format_of(path);
   if (!format)
     throw ExportError("cannot export to " + path + ": unknown extension '" +
                       std::filesystem::path(path).extension().string() + "'; the allowed extensions are " +
                       frame_extensions_help());
-  write_export_file(path, frame_file_text(*format, frame));
+  write_export_file(path, frame_file_text(*format, frame, vtk_encoding));
+  if (*format == FrameFormat::LammpsDump && !frame.bonds.empty()) {
+    write_export_file(lammps_data_path(path), lammps_data_text(frame));
+    std::ostringstream bonds;
+    write_lammps_bond_dump_frame(bonds, frame);
+    write_export_file(lammps_bond_dump_path(path), bonds.str());
+  }
 }
 
-FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units)
-    : path_(path), format_(format) {
+FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units,
+                                     VtkEncoding vtk_encoding)
+    : path_(path), format_(format), vtk_encoding_(vtk_encoding) {
   if (format != FrameFormat::VtkPolyData) {
     out_ = open_for_writing(path, "frames to");
-    if (format == FrameFormat::Csv) out_ << frame_csv_header(units);
+    if (format == FrameFormat::Csv) out_ << csv_version_comment() << frame_csv_header(units);
     return;
   }
   const std::filesystem::path p(path);
@@ -121,7 +129,7 @@ FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format
 void FrameSeriesWriter::write(const FrameFields& frame) {
   if (format_ == FrameFormat::VtkPolyData) {
     const std::string name = vtp_frame_name(stem_, frames_);
-    write_export_file((std::filesystem::path(directory_) / name).string(), vtp_text(frame));
+    write_export_file((std::filesystem::path(directory_) / name).string(), vtp_text(frame, vtk_encoding_));
     collection_.push_back(PvdEntry{frame.time, name});
     write_export_file(collection_path_, pvd_text(collection_));
   } else {
@@ -132,6 +140,16 @@ void FrameSeriesWriter::write(const FrameFields& frame) {
       case FrameFormat::VtkPolyData: break;
     }
     if (!out_) throw ExportError("writing frames to " + path_ + " failed (disk full?)");
+    // A dump of a scene with bonds: the topology of the first frame as a data file, the bonds of every frame in
+    // a dump local beside it (engine/io/export_lammps_dump.hpp).
+    if (format_ == FrameFormat::LammpsDump && !frame.bonds.empty()) {
+      if (!bond_out_.is_open()) {
+        write_export_file(lammps_data_path(path_), lammps_data_text(frame));
+        bond_out_ = open_for_writing(lammps_bond_dump_path(path_), "bonds to");
+      }
+      write_lammps_bond_dump_frame(bond_out_, frame);
+      if (!bond_out_) throw ExportError("writing bonds to " + lammps_bond_dump_path(path_) + " failed (disk full?)");
+    }
   }
   ++frames_;
 }
@@ -140,6 +158,8 @@ void FrameSeriesWriter::finish() {
   if (format_ == FrameFormat::VtkPolyData) return;  // every file is complete once written
   errno = 0;
   if (!out_.flush()) throw ExportError("writing frames to " + path_ + " failed: " + reason());
+  if (bond_out_.is_open() && !bond_out_.flush())
+    throw ExportError("writing bonds to " + lammps_bond_dump_path(path_) + " failed: " + reason());
 }
 
 }  // namespace lodestone

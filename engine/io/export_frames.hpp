@@ -36,13 +36,18 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One frame as the whole content of a file of `format` (CSV with its header; VTK the .vtp alone).
-std::string frame_file_text(FrameFormat format, const FrameFields& frame);
+// One frame as the whole content of a file of `format` (CSV with its version comment and header; VTK the .vtp
+// alone, in `vtk_encoding`; a LAMMPS dump without its bond side files).
+std::string frame_file_text(FrameFormat format, const FrameFields& frame,
+                            VtkEncoding vtk_encoding = VtkEncoding::Ascii);
 // Writes one frame to `path` in the format of its extension, atomically. Throws ExportError for
-// an unknown extension (naming the allowed ones) or a file that cannot be written.
-void export_frame(const std::string& path, const FrameFields& frame);
+// an unknown extension (naming the allowed ones) or a file that cannot be written. A LAMMPS dump of a
+// frame with bonds also writes its data file and bond dump beside it (lammps_data_path, lammps_bond_dump_path).
+void export_frame(const std::string& path, const FrameFields& frame, VtkEncoding vtk_encoding = VtkEncoding::Ascii);
 
-// A run's frames. XYZ, LAMMPS dump and CSV append to the one file; VTK writes one .vtp per frame
+// A run's frames. XYZ, LAMMPS dump and CSV append to the one file (a dump of a scene with bonds also writes
+// the data file of its first frame and appends each frame's bonds to a dump local beside it, both named
+// after the dump: engine/io/export_lammps_dump.hpp); VTK writes one .vtp per frame
 // beside the path (stem_000000.vtp, stem_000001.vtp, ...) and keeps stem.pvd, the collection of
 // all frames with their times, valid at every moment (rewritten atomically after each frame, and
 // each .vtp written atomically before it is listed), so a crashed run leaves a readable series.
@@ -50,7 +55,8 @@ class FrameSeriesWriter {
  public:
   // Creates (truncates) the output; throws ExportError when it cannot be written. `units`: the unit-system
   // note of the frames to come (FrameFields::units), which the CSV header line carries.
-  FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units = "");
+  FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units = "",
+                    VtkEncoding vtk_encoding = VtkEncoding::Ascii);
   // Appends a frame; throws ExportError when writing fails.
   void write(const FrameFields& frame);
   // Flushes the appended file; throws ExportError when that fails (disk full).
@@ -64,8 +70,10 @@ class FrameSeriesWriter {
  private:
   std::string path_;
   FrameFormat format_;
+  VtkEncoding vtk_encoding_ = VtkEncoding::Ascii;
   std::int64_t frames_ = 0;
   std::ofstream out_;                 // XYZ, dump, CSV
+  std::ofstream bond_out_;            // dump of a scene with bonds: the dump local of the bonds
   std::string directory_, stem_;      // VTK: where the frames go, and their name
   std::string collection_path_;       // VTK: the .pvd
   std::vector<PvdEntry> collection_;  // VTK: frames written so far

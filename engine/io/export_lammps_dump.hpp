@@ -27,4 +27,22 @@ std::string lammps_boundary_flags(const FrameFields& frame);
 // One frame (one TIMESTEP block).
 void write_lammps_dump_frame(std::ostream& out, const FrameFields& frame);
 
+// Bonds (engine/bodies/bonds.hpp), the way OVITO reads them beside a dump: a LAMMPS data file with the
+// topology (open it first) and a `dump local` file with the bonds of each frame (OVITO's Load trajectory
+// modifier). A dump has no comment syntax; the data file's title line names the program and its version.
+//
+// The data file of one frame: title line, counts (atoms, atom types = materials, bonds, 2 bond types), box
+// bounds as in the dump, "Atoms # bond" (atom-ID molecule-ID atom-type x y z; ids and types from 1, molecule 0)
+// and "Bonds" (bond-ID type atom1 atom2, type 1 intact, 2 broken). Read by LAMMPS's read_data with
+// atom_style bond (masses to be set by the input) and by OVITO.
+std::string lammps_data_text(const FrameFields& frame);
+// One frame of the intact bonds as LAMMPS writes `dump local` with `dump_modify label BONDS`:
+//   ITEM: TIMESTEP / ITEM: NUMBER OF BONDS / ITEM: BOX BOUNDS / ITEM: BONDS index batom1 batom2 btype stretch
+// batom1, batom2 the atom ids (Lodestone id + 1), btype 1, stretch (|d| - L0) / L0. OVITO: map batom1 and
+// batom2 to Topology.A and .B, btype to Bond Type (docs/outputs.md).
+void write_lammps_bond_dump_frame(std::ostream& out, const FrameFields& frame);
+// The side files of a dump at `dump_path` in a scene with bonds: "run.dump" -> "run.data" and "run.bonds.dump".
+std::string lammps_data_path(const std::string& dump_path);
+std::string lammps_bond_dump_path(const std::string& dump_path);
+
 }  // namespace lodestone

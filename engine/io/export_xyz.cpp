@@ -1,5 +1,7 @@
 #include "engine/io/export_xyz.hpp"
 
+#include "engine/core/version.hpp"
+
 #include <string>
 
 namespace lodestone {
@@ -22,7 +24,18 @@ void write_xyz_frame(std::ostream& out, const FrameFields& f) {
   append_number(s, f.time);
   s += " Step=" + std::to_string(f.step);
   if (!f.units.empty()) s += " Units=\"" + f.units + "\"";
-  s += "\n";
+  // Bonds: extended XYZ has no standard bond field (OVITO's XYZ reader reads particles only), so the bond list
+  // is a per-frame key, the particles' ids in pairs ("a0 b0 a1 b1 ..."; ASE reads it into atoms.info as an
+  // integer array); broken bonds in a key of their own. Left out in scenes without bonds.
+  std::string intact, broken;
+  for (const FrameBond& b : f.bonds) {
+    std::string& list = b.intact ? intact : broken;
+    if (!list.empty()) list += ' ';
+    list += std::to_string(b.id_a) + ' ' + std::to_string(b.id_b);
+  }
+  if (!f.bonds.empty()) s += " bonds=\"" + intact + "\"";
+  if (!broken.empty()) s += " broken_bonds=\"" + broken + "\"";
+  s += " Program=\"" + lodestone_version_line() + "\"\n";
   out << s;
   for (size_t i = 0; i < f.size(); ++i) {
     s = std::to_string(f.id[i]) + ' ';

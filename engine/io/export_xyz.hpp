@@ -1,6 +1,7 @@
 #pragma once
 // Particle frames as extended XYZ (OVITO, ASE): one frame = a count line, a comment line with
-// Lattice, Origin, pbc, Properties, Time and Step, then one line per particle. Columns and units:
+// Lattice, Origin, pbc, Properties, Time, Step, (scenes with bonds) bonds and broken_bonds, the particle ids in
+// pairs, and Program (the writer and its version, "Lodestone 0.1.0"), then one line per particle. Columns and units:
 // docs/outputs.md.
 
 #include "engine/io/frame_fields.hpp"

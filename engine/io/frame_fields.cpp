@@ -4,6 +4,8 @@
 #include "engine/magnetic/field.hpp"
 
 #include <charconv>
+#include <optional>
+#include <unordered_map>
 
 namespace lodestone {
 
@@ -42,6 +44,31 @@ FrameFields frame_fields(const Model& model, const State& state, const Clusters&
     f.easy_axis[i] = p.easy_axis(i);
     f.alignment[i] = axis_alignment(f.easy_axis[i], f.field_direction);
     f.cluster[i] = clusters.label_of(i);
+  }
+  // Bonds by their particles' ids: the dense indices are refreshed when the bond stage runs, so look the ids
+  // up when an index does not match (a bond whose particle was deleted is left out of the frame).
+  std::unordered_map<std::uint64_t, size_t> index;
+  auto find = [&](int hint, std::uint64_t id) -> std::optional<size_t> {
+    if (hint >= 0 && static_cast<size_t>(hint) < n && p.id[static_cast<size_t>(hint)] == id)
+      return static_cast<size_t>(hint);
+    if (index.empty())
+      for (size_t i = 0; i < n; ++i) index.emplace(p.id[i], i);
+    const auto it = index.find(id);
+    return it == index.end() ? std::nullopt : std::optional<size_t>(it->second);
+  };
+  f.bonds.reserve(state.bonds.size());
+  for (const Bond& bond : state.bonds) {
+    const std::optional<size_t> a = find(bond.a, bond.id_a), b = find(bond.b, bond.id_b);
+    if (!a || !b) continue;
+    FrameBond fb;
+    fb.id_a = bond.id_a;
+    fb.id_b = bond.id_b;
+    fb.a = *a;
+    fb.b = *b;
+    fb.intact = !bond.broken;
+    const double length = minimum_image(model, p.position[*b] - p.position[*a]).norm();
+    fb.stretch = bond.rest_length > 0.0 ? (length - bond.rest_length) / bond.rest_length : 0.0;
+    f.bonds.push_back(fb);
   }
   return f;
 }

@@ -16,6 +16,14 @@
 
 namespace lodestone {
 
+// One beam bond of a frame (engine/bodies/bonds.hpp), broken ones included (they stay in the state's list).
+struct FrameBond {
+  std::uint64_t id_a = 0, id_b = 0;  // stable ids of its two particles
+  size_t a = 0, b = 0;               // their indices in the frame's per-particle arrays
+  bool intact = true;                // false once broken
+  double stretch = 0.0;              // (|d| - L0) / L0, d the minimum-image centre distance (dimensionless)
+};
+
 // SI as filled here; frame_in_units (engine/io/output_units.hpp) converts the values to the preset's unit system
 // and sets `units`, which each format's header then carries.
 struct FrameFields {
@@ -43,6 +51,8 @@ struct FrameFields {
   std::vector<Vec3> torque;            // [N m] total torque of the last force pass
   std::vector<double> alignment;       // |n . b|, axis_alignment() of engine/analysis/observables.hpp
   std::vector<std::uint64_t> cluster;  // label of the particle's contact cluster (its smallest id; clusters.hpp)
+
+  std::vector<FrameBond> bonds;  // every bond of the state, in its order (empty: a scene without bonds)
 
   size_t size() const { return id.size(); }
   bool periodic(int axis) const { return sides[static_cast<size_t>(axis)][0] == SideKind::Periodic; }

@@ -1,5 +1,6 @@
 #include "engine/io/output.hpp"
 
+#include "engine/core/version.hpp"
 #include "engine/io/frame_fields.hpp"
 
 #include <cmath>
@@ -33,6 +34,10 @@ std::string series_header(const std::string& units) {
          "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
          "slips_ended,packing_fraction,floor_force,lid_force,lid_height,stage,stage_time,alignment_time,"
          "clusters,mean_cluster_size,chains,mean_chain_length,rings,largest_cluster,bonds,broken_bonds,drag_work\n";
+}
+
+std::string csv_version_comment() {
+  return "# written by " + lodestone_version_line() + "\n";
 }
 
 std::string series_row(const Observables& o) {

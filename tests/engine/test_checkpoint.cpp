@@ -2,6 +2,8 @@
 // other parameters on a saved state act as a panel edit at that moment; damaged files are refused.
 
 #include "bitwise.hpp"
+#include "engine/core/state_hash.hpp"
+#include "engine/core/version.hpp"
 #include "engine/io/checkpoint.hpp"
 #include "test_support.hpp"
 
@@ -204,4 +206,29 @@ TEST_CASE("damaged or mismatched checkpoints are refused with a reason", "[check
   one_phase.particles.file = file.path;
   CHECK_THROWS_WITH(Session(one_phase), Catch::Contains("phase 2") && Catch::Contains("has 1 phases"));
   CHECK_THROWS_WITH(save_checkpoint("/nonexistent-dir/x.ckpt", preset, sim.state()), Catch::Contains("cannot write"));
+}
+
+TEST_CASE("a checkpoint names the program that wrote it, and a version 5 file without the name still loads",
+          "[checkpoint]") {
+  Session sim(magnets_in_walled_box());
+  run_checked(sim, 10);
+  const std::string bytes = checkpoint_to_bytes(sim.document(), sim.state());
+  const Checkpoint read = checkpoint_from_bytes(bytes);
+  CHECK(read.written_by == lodestone_version_line());
+
+  // The same file as format version 5 wrote it: no name after the byte-order mark, the same state after it.
+  const size_t magic = std::string("LODESTONE-CHECKPOINT\n").size();
+  const std::string name = lodestone_version_line();
+  REQUIRE(bytes.compare(magic + 8 + 8, name.size(), name) == 0);  // its length (8 bytes), then the text
+  std::string v5 = bytes.substr(0, magic) + std::string("\x05\0\0\0", 4) + bytes.substr(magic + 4, 4) +
+                   bytes.substr(magic + 8 + 8 + name.size());
+  v5 = with_checksum(v5);  // its last 8 bytes, the old checksum, replaced
+  const Checkpoint old = checkpoint_from_bytes(v5);
+  CHECK(old.written_by.empty());
+  CHECK(state_hash(old.state) == state_hash(read.state));
+  // A version this program does not know is refused with the versions it reads.
+  std::string v7 = bytes;
+  v7[magic] = 7;
+  CHECK_THROWS_WITH(checkpoint_from_bytes(with_checksum(v7)),
+                    Catch::Contains("format version 7") && Catch::Contains("4 to 6"));
 }

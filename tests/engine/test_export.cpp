@@ -7,6 +7,7 @@
 #include "bitwise.hpp"
 #include "engine/analysis/clusters.hpp"
 #include "engine/analysis/observables.hpp"
+#include "engine/core/version.hpp"
 #include "engine/io/export_csv.hpp"
 #include "engine/io/export_frames.hpp"
 #include "engine/io/export_lammps_dump.hpp"
@@ -21,13 +22,16 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -227,7 +231,9 @@ TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point
   const Session sim = stepped_scene();
   const FrameFields f = frame_fields(sim.model(), sim.state());
   const std::string xml = vtp_text(f);
-  CHECK_THAT(xml, Catch::StartsWith("<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\""));
+  CHECK_THAT(xml, Catch::StartsWith("<?xml version=\"1.0\"?>\n<!-- written by " + lodestone_version_line() +
+                                    " -->\n<VTKFile type=\"PolyData\""));
+  CHECK_THAT(xml, Catch::Contains("NumberOfLines=\"0\"") && !Catch::Contains("<CellData"));  // no bonds here
   CHECK_THAT(xml, Catch::Contains("<Piece NumberOfPoints=\"6\" NumberOfVerts=\"6\""));
   const std::vector<DataArray> arrays = data_arrays(xml);
   // Field data: one tuple each.
@@ -272,6 +278,218 @@ TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point
     check_close(number(q[4 * i]), f.orientation[i].x());
     check_close(number(q[4 * i + 3]), f.orientation[i].w());
   }
+}
+
+namespace {
+
+// RFC 4648 base64 back to bytes (the test's own decoder, independent of the writer's encoder).
+std::string base64_decode(const std::string& text) {
+  const std::string digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    if (c == '=') break;
+    const size_t v = digits.find(c);
+    REQUIRE(v != std::string::npos);
+    bits = (bits << 6) | static_cast<std::uint32_t>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out += static_cast<char>((bits >> count) & 0xFF);
+    }
+  }
+  return out;
+}
+
+// The bytes of a binary DataArray's values after its UInt64 byte count, which must match them.
+std::string counted_block(const std::string& block) {
+  REQUIRE(block.size() >= 8);
+  std::uint64_t bytes = 0;
+  std::memcpy(&bytes, block.data(), 8);
+  REQUIRE(block.size() >= 8 + bytes);
+  return block.substr(8, bytes);
+}
+
+template <typename T>
+std::string bytes_of(const std::vector<T>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+// The export scene with its touching spheres bonded: the chain 0-1-2 and the pair 4-5, three bonds.
+Session bonded_scene() {
+  Preset p = export_scene();
+  p.bonds.create = BondCreation::Touching;
+  Session sim(p);
+  run_checked(sim, 5);
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("export: base64 is RFC 4648's", "[export]") {
+  // The test vectors of RFC 4648 section 10.
+  const std::pair<std::string, std::string> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) {
+    CHECK(base64_encode(plain.data(), plain.size()) == encoded);
+    CHECK(base64_decode(encoded) == plain);
+  }
+}
+
+TEST_CASE("export: base64 and raw VTK frames hold the frame's values bit for bit", "[export]") {
+  const Session sim = bonded_scene();
+  const FrameFields f = frame_fields(sim.model(), sim.state());
+  std::vector<double> positions;
+  for (const Vec3& x : f.position) positions.insert(positions.end(), {x.x(), x.y(), x.z()});
+
+  // base64: each array inline, its count and values encoded together.
+  const std::string inline_xml = vtp_text(f, VtkEncoding::Base64);
+  const std::regex inline_re(
+      R"re(<DataArray type="(\w+)" Name="(\w+)" NumberOfComponents="\d" format="binary">\s*(\S+)\s*</DataArray>)re");
+  std::map<std::string, std::string> blocks;
+  for (auto it = std::sregex_iterator(inline_xml.begin(), inline_xml.end(), inline_re); it != std::sregex_iterator();
+       ++it)
+    blocks[std::string((*it)[2])] += counted_block(base64_decode((*it)[3]));  // connectivity, offsets: twice
+  CHECK(blocks.at("position") == bytes_of(positions));
+  CHECK(blocks.at("id") == bytes_of(f.id));
+  CHECK(blocks.at("radius") == bytes_of(f.radius));
+
+  // raw: offsets into one appended block after '_', each array its count and values.
+  const std::string raw = vtp_text(f, VtkEncoding::Raw);
+  const size_t start = raw.find("<AppendedData encoding=\"raw\">\n   _");
+  REQUIRE(start != std::string::npos);
+  const size_t data = raw.find('_', start) + 1;
+  REQUIRE(raw.substr(raw.size() - 30) == "\n  </AppendedData>\n</VTKFile>\n");
+  const std::string header = raw.substr(0, start);
+  const std::regex appended_re(R"re(Name="(\w+)" NumberOfComponents="\d" format="appended" offset="(\d+)"/>)re");
+  size_t arrays = 0, expected_offset = 0;
+  for (auto it = std::sregex_iterator(header.begin(), header.end(), appended_re); it != std::sregex_iterator(); ++it) {
+    const size_t offset = std::stoul((*it)[2]);
+    CHECK(offset == expected_offset);  // the blocks one after the other, in the order of the arrays
+    const std::string values = counted_block(raw.substr(data + offset));
+    expected_offset = offset + 8 + values.size();
+    if ((*it)[1] == "position") CHECK(values == bytes_of(positions));
+    if ((*it)[1] == "moment") {
+      std::vector<double> moments;
+      for (const Vec3& m : f.moment) moments.insert(moments.end(), {m.x(), m.y(), m.z()});
+      CHECK(values == bytes_of(moments));
+    }
+    ++arrays;
+  }
+  CHECK(arrays == 12 + 2 + 1 + 2 + 2);               // point data, cell data, points, verts, lines
+  CHECK(data + expected_offset == raw.size() - 30);  // nothing after the last block but the end tags
+  CHECK(vtk_encoding_of("raw") == VtkEncoding::Raw);
+  CHECK_FALSE(vtk_encoding_of("binary").has_value());
+}
+
+TEST_CASE("export: bonds are VTK lines with their state and stretch, XYZ keys, a LAMMPS data file and bond dump",
+          "[export]") {
+  Session sim = bonded_scene();
+  FrameFields f = frame_fields(sim.model(), sim.state());
+  REQUIRE(f.bonds.size() == 3);
+  // One bond broken by hand, to see the state written.
+  f.bonds[1].intact = false;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> pairs;
+  for (const FrameBond& b : f.bonds) {
+    CHECK(f.id[b.a] == b.id_a);
+    CHECK(f.id[b.b] == b.id_b);
+    pairs.emplace(std::min(b.id_a, b.id_b), std::max(b.id_a, b.id_b));
+    // Rest length: the centre distance when bonded, kSpacing; the scene has moved for 5 steps since.
+    const double length = (f.position[b.b] - f.position[b.a]).norm();
+    CHECK(b.stretch == Approx((length - kSpacing) / kSpacing).margin(1e-12));
+  }
+  CHECK(pairs == std::set<std::pair<std::uint64_t, std::uint64_t>>{{0, 1}, {1, 2}, {4, 5}});
+
+  const std::string xml = vtp_text(f);
+  CHECK_THAT(xml, Catch::Contains("NumberOfVerts=\"6\" NumberOfLines=\"3\""));
+  const auto arrays = data_arrays(xml);
+  CHECK(array_named(arrays, "IntactBonds").values == std::vector<std::string>{"2"});
+  CHECK(array_named(arrays, "BrokenBonds").values == std::vector<std::string>{"1"});
+  const auto& intact = array_named(arrays, "bond_intact").values;
+  REQUIRE(intact.size() == 6 + 3);
+  CHECK(std::vector<std::string>(intact.begin(), intact.begin() + 6) == std::vector<std::string>(6, "-1"));
+  CHECK(std::vector<std::string>(intact.begin() + 6, intact.end()) == std::vector<std::string>{"1", "0", "1"});
+  const auto& stretch = array_named(arrays, "bond_stretch").values;
+  REQUIRE(stretch.size() == 9);
+  for (size_t k = 0; k < 3; ++k) check_close(number(stretch[6 + k]), f.bonds[k].stretch);
+  // The line cells: the last connectivity and offsets arrays (the first are the vertices').
+  std::vector<const DataArray*> connectivity, offsets;
+  for (const DataArray& a : arrays) {
+    if (a.attributes.count("Name") && a.attributes.at("Name") == "connectivity") connectivity.push_back(&a);
+    if (a.attributes.count("Name") && a.attributes.at("Name") == "offsets") offsets.push_back(&a);
+  }
+  REQUIRE(connectivity.size() == 2);
+  REQUIRE(offsets.size() == 2);
+  CHECK(offsets[1]->values == std::vector<std::string>{"2", "4", "6"});
+  for (size_t k = 0; k < 3; ++k) {
+    CHECK(connectivity[1]->values.at(2 * k) == std::to_string(f.bonds[k].a));
+    CHECK(connectivity[1]->values.at(2 * k + 1) == std::to_string(f.bonds[k].b));
+  }
+
+  // Extended XYZ: intact pairs in bonds, the broken one in broken_bonds, by id; the writer last.
+  std::ostringstream xyz;
+  write_xyz_frame(xyz, f);
+  const std::string comment = lines_of(xyz.str()).at(1);
+  auto pair_text = [&](size_t k) { return std::to_string(f.bonds[k].id_a) + " " + std::to_string(f.bonds[k].id_b); };
+  CHECK_THAT(comment, Catch::Contains(" bonds=\"" + pair_text(0) + " " + pair_text(2) + "\""));
+  CHECK_THAT(comment, Catch::Contains(" broken_bonds=\"" + pair_text(1) + "\""));
+  CHECK_THAT(comment, Catch::EndsWith(" Program=\"" + lodestone_version_line() + "\""));
+
+  // LAMMPS: the data file's topology (ids + 1, type 1 intact, 2 broken) and the dump local of the intact bonds.
+  const auto data = lines_of(lammps_data_text(f));
+  CHECK_THAT(data.at(0), Catch::StartsWith("LAMMPS data file written by " + lodestone_version_line()));
+  CHECK(std::find(data.begin(), data.end(), "3 bonds") != data.end());
+  CHECK(std::find(data.begin(), data.end(), "2 bond types") != data.end());
+  const auto bonds_at = std::find(data.begin(), data.end(), "Bonds");
+  REQUIRE(bonds_at != data.end());
+  REQUIRE(data.end() - bonds_at >= 5);
+  for (size_t k = 0; k < 3; ++k)
+    CHECK(words(bonds_at[2 + static_cast<std::ptrdiff_t>(k)]) ==
+          std::vector<std::string>{std::to_string(k + 1), k == 1 ? "2" : "1", std::to_string(f.bonds[k].id_a + 1),
+                                   std::to_string(f.bonds[k].id_b + 1)});
+  const auto atoms_at = std::find(data.begin(), data.end(), "Atoms # bond");
+  REQUIRE(atoms_at != data.end());
+  CHECK(words(atoms_at[2]).size() == 6);  // id molecule type x y z
+  std::ostringstream local;
+  write_lammps_bond_dump_frame(local, f);
+  const auto dump = lines_of(local.str());
+  REQUIRE(dump.size() == 9 + 2);
+  CHECK(dump[2] == "ITEM: NUMBER OF BONDS");
+  CHECK(dump[3] == "2");
+  CHECK(dump[8] == "ITEM: BONDS index batom1 batom2 btype stretch");
+  CHECK(words(dump[10]).at(1) == std::to_string(f.bonds[2].id_a + 1));
+  check_close(number(words(dump[10]).at(4)), f.bonds[2].stretch);
+  CHECK(lammps_data_path("out/run.dump") == "out/run.data");
+  CHECK(lammps_bond_dump_path("out/run.dump") == "out/run.bonds.dump");
+}
+
+TEST_CASE("export: a LAMMPS dump series of a bonded scene writes its data file and bond dump beside it", "[export]") {
+  TempDir dir;
+  Session sim = bonded_scene();
+  const std::string path = (dir.path / "run.dump").string();
+  FrameSeriesWriter writer(path, FrameFormat::LammpsDump);
+  for (int frame = 0; frame < 2; ++frame) {
+    if (frame > 0) run_checked(sim, 3);
+    writer.write(frame_fields(sim.model(), sim.state()));
+  }
+  writer.finish();
+  CHECK_THAT(read_text(dir.path / "run.data"), Catch::Contains("\nBonds\n"));
+  const std::string local = read_text(dir.path / "run.bonds.dump");
+  CHECK(std::count(local.begin(), local.end(), '\n') == 2 * (9 + 3));
+  // A scene without bonds writes no side files.
+  TempDir plain;
+  Session unbonded(export_scene());
+  FrameSeriesWriter other((plain.path / "run.dump").string(), FrameFormat::LammpsDump);
+  other.write(frame_fields(unbonded.model(), unbonded.state()));
+  other.finish();
+  CHECK_FALSE(fs::exists(plain.path / "run.data"));
+  CHECK_FALSE(fs::exists(plain.path / "run.bonds.dump"));
 }
 
 TEST_CASE("export: a VTK series writes numbered frames and a .pvd listing each with its time", "[export]") {
@@ -511,8 +729,8 @@ TEST_CASE("export: one frame per file, atomically, with the reason when it canno
     export_frame(path.string(), f);
     CHECK(read_text(path) == frame_file_text(format, f));
   }
-  CHECK_THAT(read_text(dir.path / "frame.csv"), Catch::StartsWith(frame_csv_header()));
-  CHECK(lines_of(read_text(dir.path / "frame.csv")).size() == 7);
+  CHECK_THAT(read_text(dir.path / "frame.csv"), Catch::StartsWith(csv_version_comment() + frame_csv_header()));
+  CHECK(lines_of(read_text(dir.path / "frame.csv")).size() == 2 + 6);
 
   // A missing directory: the message names the path and says why.
   const std::string missing = (dir.path / "no-such-dir" / "frame.vtp").string();

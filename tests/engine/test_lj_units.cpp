@@ -333,7 +333,8 @@ TEST_CASE("frames and series in lj units say so in their headers, SI ones do not
   CHECK(frame_file_text(FrameFormat::ExtendedXyz, fa) ==
         frame_file_text(FrameFormat::ExtendedXyz, frame_fields(a.model(), a.state())));
   CHECK_THAT(frame_file_text(FrameFormat::ExtendedXyz, fb), Catch::Contains("Units=\"lj: sigma = 0.002 m"));
-  CHECK_THAT(frame_file_text(FrameFormat::Csv, fb), Catch::StartsWith("# units: lj: sigma = 0.002 m"));
+  CHECK_THAT(frame_file_text(FrameFormat::Csv, fb),
+             Catch::StartsWith(csv_version_comment() + "# units: lj: sigma = 0.002 m"));
   CHECK_THAT(frame_file_text(FrameFormat::LammpsDump, fb), Catch::StartsWith("ITEM: UNITS\nlj\nITEM: TIMESTEP"));
   CHECK_THAT(frame_file_text(FrameFormat::VtkPolyData, fb), Catch::Contains("<!-- units: lj: sigma"));
   CHECK(relative_difference(fb.position[1].z(), 2.25) < 1e-15);  // 2.25 sigma in, 2.25 out (times and divided by sigma)

@@ -39,7 +39,8 @@ def test_arrays_are_in_id_order_after_a_reorder(tmp_path):
     # or this test would not test the reordering, and every array must be that frame's rows sorted by id.
     frame = tmp_path / "frame.csv"
     sim.export_frame(frame)
-    rows = np.genfromtxt(frame, delimiter=",", names=True)
+    # skip_header: the version comment line (genfromtxt would take a first '#' line for the names).
+    rows = np.genfromtxt(frame, delimiter=",", names=True, skip_header=1)
     dense_ids = rows["id"].astype(np.uint64)
     assert not np.all(np.diff(dense_ids.astype(np.int64)) > 0), "the neighbour sort did not reorder the scene"
     order = np.argsort(dense_ids)

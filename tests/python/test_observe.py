@@ -13,7 +13,8 @@ def test_observe_has_the_series_columns_of_the_runner(runner, tmp_path):
     series = tmp_path / "series.csv"
     done = runner(preset, "--steps", 40, "--threads", 1, "--series", series, "--series-every", 40, "--quiet")
     assert done.returncode == 0, done.stderr
-    header, *rows = series.read_text().splitlines()
+    version, header, *rows = series.read_text().splitlines()
+    assert version == f"# written by Lodestone {lodestone.__version__}"
     last = dict(zip(header.split(","), rows[-1].split(",")))
 
     sim = lodestone.Simulation(preset, threads=1)

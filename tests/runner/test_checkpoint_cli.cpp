@@ -19,11 +19,12 @@ namespace {
 
 using Workdir = lodestone::test::RunnerWorkdir;
 
+// The header and rows of a series ('#' lines before the header, the writer's version, left out).
 std::vector<std::string> csv_rows(const std::string& text) {
   std::vector<std::string> rows;
   size_t start = 0;
   for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-    rows.push_back(text.substr(start, end - start));
+    if (!(rows.empty() && text[start] == '#')) rows.push_back(text.substr(start, end - start));
   return rows;
 }
 

@@ -87,20 +87,21 @@ TEST_CASE("runner: --frames writes the format of its extension, every format the
   }
   z_at_40.push_back(words(dump[22 + 10])[4]);
 
-  // CSV: one header, a row per particle per frame.
+  // CSV: the writer's version, one header, a row per particle per frame.
   const auto csv = lines_of(read_file(dir.path() / "run.csv"));
-  REQUIRE(csv.size() == 1 + 3 * 2);
-  const auto header = split(csv[0], ',');
+  REQUIRE(csv.size() == 2 + 3 * 2);
+  CHECK_THAT(csv[0], Catch::StartsWith("# written by Lodestone "));
+  const auto header = split(csv[1], ',');
   CHECK(header[0] == "step");
   CHECK(header[1] == "time");
   CHECK(header[7] == "z");
-  for (size_t row = 1; row < csv.size(); ++row) {
+  for (size_t row = 2; row < csv.size(); ++row) {
     const auto cells = split(csv[row], ',');
     CHECK(cells.size() == header.size());
-    CHECK(cells[0] == std::to_string(20 * ((row - 1) / 2)));
-    CHECK(cells[2] == std::to_string((row - 1) % 2));
+    CHECK(cells[0] == std::to_string(20 * ((row - 2) / 2)));
+    CHECK(cells[2] == std::to_string((row - 2) % 2));
   }
-  z_at_40.push_back(split(csv[6], ',')[7]);
+  z_at_40.push_back(split(csv[7], ',')[7]);
 
   INFO("z of id 1 at step 40 in xyz, vtp, dump, csv");
   CHECK(z_at_40 == std::vector<std::string>(4, z_at_40[0]));
@@ -142,4 +143,44 @@ TEST_CASE("runner: a VTK series goes beside the path, the .pvd named after its s
   std::sort(files.begin(), files.end());
   CHECK(files == std::vector<std::string>{"field.pvd", "field_000000.vtp", "field_000001.vtp", "field_000002.vtp"});
   CHECK_FALSE(fs::exists(dir.path() / "out" / "field.vtp"));
+}
+
+TEST_CASE("runner: --vtk-encoding writes binary .vtp frames holding the ascii frames' values, a bad name is refused",
+          "[runner][export]") {
+  Workdir dir;
+  for (const char* encoding : {"ascii", "base64", "raw"})
+    REQUIRE(dir.run(preset_argument("magnetic-walker.json") + " --steps 20 --frames-every 10 --quiet --table 0 " +
+                    "--frames " + encoding + ".vtp --vtk-encoding " + encoding)
+                .code == 0);
+  const std::string ascii = read_file(dir.path() / "ascii_000002.vtp");
+  const std::string inline_binary = read_file(dir.path() / "base64_000002.vtp");
+  const std::string raw = read_file(dir.path() / "raw_000002.vtp");
+  // The bonds as lines in all three; the binary ones smaller (the decoding is checked bit for bit by
+  // tests/engine/test_export.cpp and, with meshio, tests/python/test_readers.py).
+  for (const std::string* text : {&ascii, &inline_binary, &raw})
+    CHECK_THAT(*text, Catch::Contains("NumberOfVerts=\"20\" NumberOfLines=\"28\""));
+  CHECK_THAT(inline_binary, Catch::Contains("format=\"binary\"") && !Catch::Contains("format=\"appended\""));
+  CHECK_THAT(raw, Catch::Contains("<AppendedData encoding=\"raw\">") && !Catch::Contains("format=\"binary\""));
+  CHECK(raw.size() < inline_binary.size());
+  CHECK(inline_binary.size() < ascii.size());
+
+  const Result bad = dir.run(two_dipoles() + " --steps 2 --frames x.vtp --vtk-encoding binary");
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.output, Catch::Contains("--vtk-encoding") && Catch::Contains("binary"));
+}
+
+TEST_CASE("runner: a preset by name, the series and frames headed by the writer's version", "[runner][export]") {
+  Workdir dir;  // a fresh directory: no presets/ here, the name is found in the source tree's presets/
+  const Result r = dir.run("two-dipoles --steps 10 --quiet --table 0 --series s.csv --frames f.xyz");
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("presets/two-dipoles.json"));
+  const auto series = lines_of(read_file(dir.path() / "s.csv"));
+  REQUIRE(series.size() >= 3);
+  CHECK_THAT(series[0], Catch::StartsWith("# written by Lodestone "));
+  CHECK_THAT(series[1], Catch::StartsWith("step,time,"));
+  CHECK_THAT(lines_of(read_file(dir.path() / "f.xyz")).at(1),
+             Catch::EndsWith("Program=\"Lodestone " + split(series[0], ' ').back() + "\""));
+  const Result unknown = dir.run("no-such-scene --check");
+  CHECK(unknown.code == 1);
+  CHECK_THAT(unknown.output, Catch::Contains("no-such-scene"));
 }

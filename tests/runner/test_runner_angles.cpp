@@ -29,11 +29,12 @@ std::vector<std::string> split(const std::string& line) {
   return out;
 }
 
-// A CSV file as its header and rows of fields (text).
+// A CSV file as its header and rows of fields (text); '#' lines before the header (the writer's version) skipped.
 std::pair<std::string, std::vector<std::vector<std::string>>> read_rows(const fs::path& path) {
   std::istringstream in(read_file(path));
   std::string header, line;
-  std::getline(in, header);
+  while (std::getline(in, header) && header.rfind('#', 0) == 0) {
+  }
   std::vector<std::vector<std::string>> rows;
   while (std::getline(in, line)) rows.push_back(split(line));
   return {header, rows};

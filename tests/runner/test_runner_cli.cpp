@@ -153,8 +153,9 @@ TEST_CASE("a short run writes the CSV time series and extended-XYZ frames from s
                            "--frames-every 20 --quiet");
   REQUIRE(r.code == 0);
 
-  // CSV: a header and one row per 10 steps, step 0 included.
-  const auto csv = lines_of(read_file(dir.path() / "out.csv"));
+  // CSV: the writer's version, a header and one row per 10 steps, step 0 included.
+  CHECK_THAT(read_file(dir.path() / "out.csv"), Catch::StartsWith("# written by Lodestone "));
+  const auto csv = lodestone::test::csv_lines(read_file(dir.path() / "out.csv"));
   REQUIRE(csv.size() == 6);
   const auto header = split(csv[0], ',');
   CHECK(header.size() > 10);

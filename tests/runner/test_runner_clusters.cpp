@@ -24,12 +24,13 @@ namespace {
 
 using Workdir = lodestone::test::RunnerWorkdir;
 
-// A CSV file as rows of column name -> number.
+// A CSV file as rows of column name -> number; '#' lines before the header (the writer's version) skipped.
 std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
   std::istringstream in(read_file(path));
   std::string line;
   std::vector<std::string> names;
-  std::getline(in, line);
+  while (std::getline(in, line) && line.rfind('#', 0) == 0) {
+  }
   std::istringstream header(line);
   for (std::string name; std::getline(header, name, ',');) names.push_back(name);
   std::vector<std::map<std::string, double>> rows;

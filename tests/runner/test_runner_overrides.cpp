@@ -79,3 +79,11 @@ TEST_CASE("option --version of every program prints the project version", "[runn
     CHECK_THAT(r.output, Catch::Contains(LODESTONE_VERSION));
   }
 }
+
+TEST_CASE("option --set is refused in a sweep, saying to sweep the key with one value instead", "[runner][set]") {
+  Workdir dir;
+  const Result r = dir.run(preset_argument("two-dipoles.json") +
+                           " --sweep field.strength=1mT,2mT --set materials.0.friction=0.3 --sweep-dir sweep");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.output, Catch::Contains("--set cannot be used with --sweep") && Catch::Contains("--sweep PATH=VALUE"));
+}

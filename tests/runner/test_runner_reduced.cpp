@@ -44,6 +44,7 @@ std::vector<std::vector<std::string>> read_rows(const fs::path& path) {
   std::vector<std::vector<std::string>> rows;
   std::istringstream in(read_file(path));
   for (std::string line; std::getline(in, line);) {
+    if (rows.empty() && line.rfind('#', 0) == 0) continue;  // the writer's version before the header
     std::vector<std::string> fields(1);
     for (char c : line)
       if (c == ',')

@@ -69,12 +69,14 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
-// A CSV file as rows of column name -> text.
+// A CSV file as rows of column name -> text ('#' lines before the header, the writer's version, skipped).
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& path) {
   std::istringstream in(read_file(path));
   std::string line;
   std::vector<std::map<std::string, std::string>> rows;
-  if (!std::getline(in, line)) return rows;
+  do {
+    if (!std::getline(in, line)) return rows;
+  } while (line.rfind('#', 0) == 0);
   const std::vector<std::string> header = csv_fields(line);
   while (std::getline(in, line)) {
     const std::vector<std::string> fields = csv_fields(line);
