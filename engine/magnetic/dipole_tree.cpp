@@ -7,8 +7,6 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
-#include <cstdio>
-#include <cstdlib>
 
 namespace lodestone {
 namespace {
@@ -115,7 +113,11 @@ inline void add_second_order(const Vec3& r_vec, const std::array<Mat3, 3>& s, co
 
 struct GroupLists {
   std::vector<std::array<int, 2>> near_ranges;        // slot ranges of the near source leaves, in traversal order
+  std::vector<int> far_nodes;                         // far cells, in traversal order
   std::vector<double> px, py, pz, mx, my, mz, clump;  // near particles: position [m], moment [A m^2], clump key
+  std::vector<double> cx, cy, cz, bmx, bmy, bmz;      // far cells: centre [m], M [A m^2]
+  std::vector<double> q[9];                           // far cells: Q_ab = q[3a + b] [A m^3]
+  std::vector<double> s[18];                          // far cells: S_b, upper triangle row by row [A m^4]
   std::vector<double> out[6];                         // per entry: B (3) [T], F (3) [N]
 };
 
@@ -155,6 +157,116 @@ LODESTONE_SIMD_CLONES void near_block(const double x[3], const double m[3], doub
   }
 }
 
+// add_expansion for `count` far cells (the same formula, component by component).
+LODESTONE_SIMD_CLONES void far_block(const double x[3], const double m[3], int count, const GroupLists& l,
+                                     double* __restrict bx, double* __restrict by, double* __restrict bz,
+                                     double* __restrict fx, double* __restrict fy, double* __restrict fz) {
+  const double x0 = x[0], x1 = x[1], x2 = x[2], m0 = m[0], m1 = m[1], m2 = m[2];
+  const double *cx = l.cx.data(), *cy = l.cy.data(), *cz = l.cz.data();
+  const double *bmx = l.bmx.data(), *bmy = l.bmy.data(), *bmz = l.bmz.data();
+  const double *q00 = l.q[0].data(), *q01 = l.q[1].data(), *q02 = l.q[2].data(), *q10 = l.q[3].data(),
+               *q11 = l.q[4].data(), *q12 = l.q[5].data(), *q20 = l.q[6].data(), *q21 = l.q[7].data(),
+               *q22 = l.q[8].data();
+  // S_b's upper triangles: s<b>_<row><column>.
+  const double *s0_00 = l.s[0].data(), *s0_01 = l.s[1].data(), *s0_02 = l.s[2].data(), *s0_11 = l.s[3].data(),
+               *s0_12 = l.s[4].data(), *s0_22 = l.s[5].data(), *s1_00 = l.s[6].data(), *s1_01 = l.s[7].data(),
+               *s1_02 = l.s[8].data(), *s1_11 = l.s[9].data(), *s1_12 = l.s[10].data(), *s1_22 = l.s[11].data(),
+               *s2_00 = l.s[12].data(), *s2_01 = l.s[13].data(), *s2_02 = l.s[14].data(), *s2_11 = l.s[15].data(),
+               *s2_12 = l.s[16].data(), *s2_22 = l.s[17].data();
+#pragma omp simd
+  for (int k = 0; k < count; ++k) {
+    const double rx = x0 - cx[k], ry = x1 - cy[k], rz = x2 - cz[k];
+    const double rsq = rx * rx + ry * ry + rz * rz;
+    const double inv_r2 = 1.0 / rsq;
+    const double inv_r = std::sqrt(inv_r2);
+    const double inv_r3 = mu0_over_4pi * inv_r * inv_r2;
+    const double inv_r5 = inv_r3 * inv_r2;
+    const double inv_r7 = inv_r5 * inv_r2;
+    const double inv_r9 = inv_r7 * inv_r2;
+    const double big_x = bmx[k], big_y = bmy[k], big_z = bmz[k];
+    const double r_m = rx * big_x + ry * big_y + rz * big_z;
+    const double qrx = q00[k] * rx + q01[k] * ry + q02[k] * rz;  // Q R
+    const double qry = q10[k] * rx + q11[k] * ry + q12[k] * rz;
+    const double qrz = q20[k] * rx + q21[k] * ry + q22[k] * rz;
+    const double qtrx = q00[k] * rx + q10[k] * ry + q20[k] * rz;  // Q^T R
+    const double qtry = q01[k] * rx + q11[k] * ry + q21[k] * rz;
+    const double qtrz = q02[k] * rx + q12[k] * ry + q22[k] * rz;
+    const double qmx = q00[k] * m0 + q01[k] * m1 + q02[k] * m2;  // Q m
+    const double qmy = q10[k] * m0 + q11[k] * m1 + q12[k] * m2;
+    const double qmz = q20[k] * m0 + q21[k] * m1 + q22[k] * m2;
+    const double qtmx = q00[k] * m0 + q10[k] * m1 + q20[k] * m2;  // Q^T m
+    const double qtmy = q01[k] * m0 + q11[k] * m1 + q21[k] * m2;
+    const double qtmz = q02[k] * m0 + q12[k] * m1 + q22[k] * m2;
+    const double r_q_r = rx * qrx + ry * qry + rz * qrz;
+    const double tr_q = q00[k] + q11[k] + q22[k];
+    const double coefficient_m = 3.0 * r_m * inv_r5 + 15.0 * r_q_r * inv_r7 - 3.0 * tr_q * inv_r5;
+    const double sx = qrx + qtrx, sy = qry + qtry, sz = qrz + qtrz;
+    bx[k] = coefficient_m * rx - inv_r3 * big_x - (3.0 * inv_r5) * sx;
+    by[k] = coefficient_m * ry - inv_r3 * big_y - (3.0 * inv_r5) * sy;
+    bz[k] = coefficient_m * rz - inv_r3 * big_z - (3.0 * inv_r5) * sz;
+    const double m_r = m0 * rx + m1 * ry + m2 * rz;
+    const double m_q_r = m0 * qrx + m1 * qry + m2 * qrz;
+    const double r_q_m = qtrx * m0 + qtry * m1 + qtrz * m2;
+    const double coefficient_r = 3.0 * (m0 * big_x + m1 * big_y + m2 * big_z) * inv_r5 - 15.0 * m_r * r_m * inv_r7 -
+                                 105.0 * m_r * r_q_r * inv_r9 + 15.0 * (m_q_r + r_q_m + m_r * tr_q) * inv_r7;
+    const double a = 3.0 * m_r * inv_r5, c = 15.0 * m_r * inv_r7, d = 3.0 * inv_r5;
+    fx[k] = coefficient_r * rx + coefficient_m * m0 + a * big_x + c * sx - d * (qtmx + qmx);
+    fy[k] = coefficient_r * ry + coefficient_m * m1 + a * big_y + c * sy - d * (qtmy + qmy);
+    fz[k] = coefficient_r * rz + coefficient_m * m2 + a * big_z + c * sz - d * (qtmz + qmz);
+    // The second-order term (add_second_order).
+    const double rr[3] = {rx, ry, rz}, mm[3] = {m0, m1, m2};
+    double g[3][3], hm[3][3], u[3], v[3] = {0, 0, 0}, t[3] = {0, 0, 0}, p[3], n[3] = {0, 0, 0}, kv[3], h[3] = {0, 0, 0};
+    const double all[3][3][3] = {
+        {{s0_00[k], s0_01[k], s0_02[k]}, {s0_01[k], s0_11[k], s0_12[k]}, {s0_02[k], s0_12[k], s0_22[k]}},
+        {{s1_00[k], s1_01[k], s1_02[k]}, {s1_01[k], s1_11[k], s1_12[k]}, {s1_02[k], s1_12[k], s1_22[k]}},
+        {{s2_00[k], s2_01[k], s2_02[k]}, {s2_01[k], s2_11[k], s2_12[k]}, {s2_02[k], s2_12[k], s2_22[k]}}};
+#pragma GCC unroll 3
+    for (int bb = 0; bb < 3; ++bb) {
+      const double(&sb)[3][3] = all[bb];
+#pragma GCC unroll 3
+      for (int e = 0; e < 3; ++e) {
+        g[bb][e] = sb[e][0] * rx + sb[e][1] * ry + sb[e][2] * rz;
+        hm[bb][e] = sb[e][0] * m0 + sb[e][1] * m1 + sb[e][2] * m2;
+        t[e] += sb[bb][e];
+      }
+      p[bb] = sb[0][0] + sb[1][1] + sb[2][2];
+      u[bb] = rx * g[bb][0] + ry * g[bb][1] + rz * g[bb][2];
+    }
+#pragma GCC unroll 3
+    for (int e = 0; e < 3; ++e) {
+#pragma GCC unroll 3
+      for (int bb = 0; bb < 3; ++bb) {
+        v[e] += rr[bb] * g[bb][e];
+        n[e] += rr[bb] * hm[bb][e];
+        h[e] += mm[bb] * g[bb][e];
+      }
+      kv[e] = m0 * g[e][0] + m1 * g[e][1] + m2 * g[e][2];
+    }
+    const double w = rx * u[0] + ry * u[1] + rz * u[2];
+    const double t_r = t[0] * rx + t[1] * ry + t[2] * rz, p_r = p[0] * rx + p[1] * ry + p[2] * rz;
+    const double m_u = m0 * u[0] + m1 * u[1] + m2 * u[2], m_v = m0 * v[0] + m1 * v[1] + m2 * v[2];
+    const double m_p = m0 * p[0] + m1 * p[1] + m2 * p[2], m_t = m0 * t[0] + m1 * t[1] + m2 * t[2];
+    const double inv_r11 = inv_r9 * inv_r2;
+    const double c2_m = 105.0 * w * inv_r9 - 15.0 * (2.0 * t_r + p_r) * inv_r7;
+    const double c2_r = -945.0 * m_r * w * inv_r11 + 105.0 * (m_u + 2.0 * m_v + m_r * (2.0 * t_r + p_r)) * inv_r9 -
+                        15.0 * (m_p + 2.0 * m_t) * inv_r7;
+    const double c2_uv = 105.0 * m_r * inv_r9, c15 = 15.0 * inv_r7, c3 = 3.0 * inv_r5;
+    double b2[3], f2[3];
+#pragma GCC unroll 3
+    for (int e = 0; e < 3; ++e) {
+      b2[e] = 0.5 * (c2_m * rr[e] - c15 * (u[e] + 2.0 * v[e]) + c3 * (p[e] + 2.0 * t[e]));
+      f2[e] = 0.5 * (c2_r * rr[e] + c2_m * mm[e] + c2_uv * (u[e] + 2.0 * v[e]) -
+                     c15 * (m_r * (p[e] + 2.0 * t[e]) + 2.0 * n[e] + 2.0 * h[e] + 2.0 * kv[e]));
+    }
+    bx[k] += b2[0];
+    by[k] += b2[1];
+    bz[k] += b2[2];
+    fx[k] += f2[0];
+    fy[k] += f2[1];
+    fz[k] += f2[2];
+  }
+}
+
 // Sum of v[0..n) in a fixed order whatever the vector width: four running sums over k mod 4, then the tail.
 inline double lane_sum(const double* v, int n) {
   double acc[4] = {0.0, 0.0, 0.0, 0.0};
@@ -164,105 +276,6 @@ inline double lane_sum(const double* v, int n) {
   double sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
   for (; k < n; ++k) sum += v[k];
   return sum;
-}
-
-}  // namespace
-
-// [SECTION] Cell-cell interactions (the force pass, add_forces)
-// Cartesian Taylor series (docs/physics.md, "Long-range dipoles: the tree"). With G(R) = 1/|R| and the scalar
-// Psi(x) = sum_j m_j . grad G(x - x_j), the field is B = c0 grad Psi and the force on m at x is
-// F = c0 grad(m . grad Psi). Multi-indices n = (n_x, n_y, n_z), |n| their order, n! = n_x! n_y! n_z!,
-// d^n = d_x^n_x d_y^n_y d_z^n_z, D_n = d^n G / dR^n.
-//   Source cell B (centre c_B, particles at c_B + d_j):  Psi(x) = sum_g W_g D_g(x - c_B) + O((rho_B/R)^(p+1)),
-//     W_g = sum_j sum_b sum_{beta + e_b = g, |beta| <= p} m_b,j (-1)^|beta| d_j^beta / beta!      (p = kMultipoleOrder)
-//   Target cell A (centre c_A): Psi(c_A + delta) = sum_{|a| <= P} L_a delta^a / a!,  L_a = sum_g W_g D_{a+g}(c_A - c_B)
-//     (the M2L step; P = kLocalOrder), shifted to a child at c_A + s by L'_b = sum_n L_{b+n} s^n / n! (L2L)
-//   At a target c_A + delta:  B_a = c0 sum_n L_{n+e_a} delta^n / n!,  F_e = c0 m_a sum_n L_{n+e_a+e_e} delta^n / n!
-// D_n from the recurrence for the Taylor coefficients b_n = D_n (-1)^|n| / n! of 1/|R| (about the source point):
-//   |n| R^2 b_n = (2|n| - 1) sum_i R_i b_{n-e_i} - (|n| - 1) sum_i b_{n-2e_i},  b_0 = 1/|R|.
-// A truncated source expansion leaves a relative error ~ (rho_B/R)^(p+1) and a truncated local one
-// ~ (rho_A/R)^(P-1) in the force (two derivatives of Psi), so p = 2, P = 4 matches the per-target expansion's
-// third order.
-namespace {
-
-#ifndef TREE_P
-#define TREE_P 2
-#define TREE_L 4
-#endif
-constexpr int kMultipoleOrder = TREE_P;
-// The cells' opening angle relative to the per-target one: a pair of cells of radii rho_A, rho_B at distance R
-// interacts through the series when rho_A + rho_B < kCellOpeningFactor theta R.
-constexpr double kCellOpeningFactor = 1.5;
-constexpr int kLocalOrder = TREE_L;
-constexpr int kMaxOrder = kLocalOrder + kMultipoleOrder + 1;
-constexpr int count_up_to(int order) {
-  return (order + 1) * (order + 2) * (order + 3) / 6;
-}
-constexpr int kTerms = count_up_to(kMaxOrder);                  // multi-indices of order <= kMaxOrder
-constexpr int kSourceTerms = count_up_to(kMultipoleOrder + 1);  // W_g, |g| <= p + 1 (W_0 = 0)
-constexpr int kLocalTerms = count_up_to(kLocalOrder);           // L_a, |a| <= P
-
-struct MultiIndices {
-  std::array<std::array<int, 3>, kTerms> n{};  // multi-index of each term, by order, then x, y descending
-  std::array<int, kTerms> order{};
-  std::array<double, kTerms> factorial{};                     // n!
-  std::array<std::array<int, 3>, kTerms> minus_one{};         // n - e_i (-1: none)
-  std::array<std::array<int, 3>, kTerms> minus_two{};         // n - 2 e_i (-1: none)
-  std::array<std::array<int, 3>, kTerms> plus_one{};          // n + e_i (-1: beyond kMaxOrder)
-  int at[kMaxOrder + 1][kMaxOrder + 1][kMaxOrder + 1] = {};   // multi-index -> term
-  std::array<std::array<int, kSourceTerms>, kLocalTerms> sum{};  // a + g
-  std::array<double, kTerms> sign_factorial{};                // (-1)^|n| n!
-
-  MultiIndices() {
-    int t = 0;
-    for (int o = 0; o <= kMaxOrder; ++o)
-      for (int i = o; i >= 0; --i)
-        for (int j = o - i; j >= 0; --j) {
-          const int k = o - i - j;
-          n[static_cast<size_t>(t)] = {i, j, k};
-          order[static_cast<size_t>(t)] = o;
-          at[i][j][k] = t++;
-        }
-    auto fact = [](int v) {
-      double f = 1.0;
-      for (int q = 2; q <= v; ++q) f *= q;
-      return f;
-    };
-    for (size_t t2 = 0; t2 < static_cast<size_t>(kTerms); ++t2) {
-      const auto& m = n[t2];
-      factorial[t2] = fact(m[0]) * fact(m[1]) * fact(m[2]);
-      sign_factorial[t2] = (order[t2] % 2 == 0 ? 1.0 : -1.0) * factorial[t2];
-      for (int a = 0; a < 3; ++a) {
-        std::array<int, 3> q = m;
-        q[static_cast<size_t>(a)] -= 1;
-        minus_one[t2][static_cast<size_t>(a)] = q[static_cast<size_t>(a)] >= 0 ? at[q[0]][q[1]][q[2]] : -1;
-        q[static_cast<size_t>(a)] -= 1;
-        minus_two[t2][static_cast<size_t>(a)] = q[static_cast<size_t>(a)] >= 0 ? at[q[0]][q[1]][q[2]] : -1;
-        q = m;
-        q[static_cast<size_t>(a)] += 1;
-        plus_one[t2][static_cast<size_t>(a)] = order[t2] < kMaxOrder ? at[q[0]][q[1]][q[2]] : -1;
-      }
-    }
-    for (size_t a = 0; a < static_cast<size_t>(kLocalTerms); ++a)
-      for (size_t g = 0; g < static_cast<size_t>(kSourceTerms); ++g)
-        sum[a][g] = at[n[a][0] + n[g][0]][n[a][1] + n[g][1]][n[a][2] + n[g][2]];
-  }
-};
-
-const MultiIndices& multi_indices() {
-  static const MultiIndices tables;
-  return tables;
-}
-
-// d^n / n! for |n| <= order, in term order.
-template <int kOrder>
-void scaled_monomials(const MultiIndices& mi, const Vec3& d, double* out) {
-  out[0] = 1.0;
-  for (int t = 1; t < count_up_to(kOrder); ++t) {
-    const auto& n = mi.n[static_cast<size_t>(t)];
-    const int a = n[0] > 0 ? 0 : (n[1] > 0 ? 1 : 2);  // lower one power of the first axis present
-    out[t] = out[mi.minus_one[static_cast<size_t>(t)][static_cast<size_t>(a)]] * d[a] / n[static_cast<size_t>(a)];
-  }
 }
 
 }  // namespace
@@ -314,14 +327,19 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
     }
     particle_soa_[6][s] = static_cast<double>(clump_[s]);
   }
-  // Parents' centres (the L2L shifts) and the source terms W of every cell.
-  parent_centre_.assign(nodes_.size(), Vec3::Zero());
-  for (size_t k = 0; k < nodes_.size(); ++k)
-    for (int c = nodes_[k].first_child; c >= 0 && c < nodes_[k].first_child + nodes_[k].child_count; ++c)
-      parent_centre_[static_cast<size_t>(c)] = nodes_[k].centre;
-  source_terms_.assign(nodes_.size() * static_cast<size_t>(kSourceTerms), 0.0);
-  for (size_t k = 0; k < nodes_.size(); ++k) set_source_terms(static_cast<int>(k));
-  cell_opening_ = std::min(1.0, (getenv("TKAPPA") ? atof(getenv("TKAPPA")) : kCellOpeningFactor) * settings.opening_angle);
+  for (auto& v : cell_soa_) v.resize(nodes_.size());
+  for (size_t k = 0; k < nodes_.size(); ++k) {
+    const Node& nd = nodes_[k];
+    for (int a = 0; a < 3; ++a) {
+      cell_soa_[static_cast<size_t>(a)][k] = nd.centre[a];
+      cell_soa_[static_cast<size_t>(3 + a)][k] = nd.moment[a];
+      for (int b = 0; b < 3; ++b) cell_soa_[static_cast<size_t>(6 + 3 * a + b)][k] = nd.spread(a, b);
+      int e = 0;
+      for (int r = 0; r < 3; ++r)
+        for (int c = r; c < 3; ++c)
+          cell_soa_[static_cast<size_t>(15 + 6 * a + e++)][k] = nd.second[static_cast<size_t>(a)](r, c);
+    }
+  }
 }
 
 // Sets the expansion of nodes_[node] over slots [begin, end) of order_ and splits it (recursively).
@@ -466,174 +484,44 @@ Vec3 DipoleTree::field_at(const Vec3& x) const {
   return traverse<false>(x, Vec3::Zero(), -1, -1).field;
 }
 
-// W of node `node` over slots [begin, end) (positions and moments in slot order).
-void DipoleTree::set_source_terms(int node) {
-  const MultiIndices& mi = multi_indices();
-  const Node& nd = nodes_[static_cast<size_t>(node)];
-  double* w = &source_terms_[static_cast<size_t>(node) * kSourceTerms];
-  std::fill(w, w + kSourceTerms, 0.0);
-  double mono[count_up_to(kMultipoleOrder)];
-  for (int s = nd.begin; s < nd.end; ++s) {
-    const Vec3& m = moment_[static_cast<size_t>(s)];
-    scaled_monomials<kMultipoleOrder>(mi, position_[static_cast<size_t>(s)] - nd.centre, mono);
-    for (int t = 0; t < count_up_to(kMultipoleOrder); ++t) {
-      const double c = (mi.order[static_cast<size_t>(t)] % 2 == 0 ? 1.0 : -1.0) * mono[t];
-      for (int b = 0; b < 3; ++b) w[mi.plus_one[static_cast<size_t>(t)][static_cast<size_t>(b)]] += m[b] * c;
+// The lists of target leaf `leaf`: a source cell acts through its expansion on all the leaf's targets when
+// it passes the per-target test for each of them, which the leaf's bounding sphere (centre c_g, radius rho_g)
+// guarantees with rho < theta (|c - c_g| - rho_g), |c - c_g| - rho_g - rho > cap, and no pebble of a clump
+// of the leaf's targets inside; otherwise it is opened, and source leaves add their particles to the near
+// list. The lists depend only on the leaf, so a target's result does not depend on the split of targets.
+void DipoleTree::build_lists(int leaf, GroupLists& l) const {
+  l.near_ranges.clear();
+  l.far_nodes.clear();
+  const Node& group = nodes_[static_cast<size_t>(leaf)];
+  const double theta = settings_.opening_angle;
+  const double cap = settings_.cap;
+  std::array<int, 8 * kMaxDepth + 8> stack;
+  int top = 0;
+  stack[static_cast<size_t>(top++)] = 0;
+  while (top > 0) {
+    const Node& nd = nodes_[static_cast<size_t>(stack[static_cast<size_t>(--top)])];
+    // Leaves are never expanded (see traverse); a cell holding the group is always opened.
+    bool far = nd.first_child >= 0 && (group.begin < nd.begin || group.begin >= nd.end);
+    if (far) {
+      const double gap = (nd.centre - group.centre).norm() - group.radius;  // least target distance from c
+      far = nd.radius < theta * gap && gap - nd.radius > cap;
     }
-  }
-}
-
-namespace {
-
-// L_a += sum_g W_g D_{a+g}(r) (the M2L step).
-void add_cell_to_local(const MultiIndices& mi, const Vec3& r, const double* w, double* local) {
-  double b[kTerms];
-  const double rsq = r.squaredNorm();
-  const double inv_rsq = 1.0 / rsq;
-  b[0] = std::sqrt(inv_rsq);
-  for (int t = 1; t < kTerms; ++t) {
-    const auto& m1 = mi.minus_one[static_cast<size_t>(t)];
-    const auto& m2 = mi.minus_two[static_cast<size_t>(t)];
-    double first = 0.0, second = 0.0;
-    for (int i = 0; i < 3; ++i) {
-      if (m1[static_cast<size_t>(i)] >= 0) first += r[i] * b[m1[static_cast<size_t>(i)]];
-      if (m2[static_cast<size_t>(i)] >= 0) second += b[m2[static_cast<size_t>(i)]];
-    }
-    const int o = mi.order[static_cast<size_t>(t)];
-    b[t] = ((2 * o - 1) * first - (o - 1) * second) * inv_rsq / o;
-  }
-  for (int t = 0; t < kTerms; ++t) b[t] *= mi.sign_factorial[static_cast<size_t>(t)];  // now D_n
-  for (int a = 0; a < kLocalTerms; ++a) {
-    const auto& row = mi.sum[static_cast<size_t>(a)];
-    double acc = 0.0;
-    for (int g = 1; g < kSourceTerms; ++g) acc += w[g] * b[row[static_cast<size_t>(g)]];
-    local[a] += acc;
-  }
-}
-
-// The parent's local series shifted by s to the child's centre (the L2L step).
-void shift_local(const MultiIndices& mi, const double* parent, const Vec3& s, double* child) {
-  double mono[kLocalTerms];
-  scaled_monomials<kLocalOrder>(mi, s, mono);
-  for (int b = 0; b < kLocalTerms; ++b) {
-    const auto& nb = mi.n[static_cast<size_t>(b)];
-    double acc = 0.0;
-    for (int t = 0; t < count_up_to(kLocalOrder - mi.order[static_cast<size_t>(b)]); ++t) {
-      const auto& nt = mi.n[static_cast<size_t>(t)];
-      acc += parent[mi.at[nb[0] + nt[0]][nb[1] + nt[1]][nb[2] + nt[2]]] * mono[t];
-    }
-    child[b] = acc;
-  }
-}
-
-}  // namespace
-
-// Everything one add_forces call needs besides the tree: the local series and candidate lists by depth, and the
-// interaction list of the current target leaf.
-struct FmmScratch {
-  std::vector<std::vector<double>> local;      // by depth: L_a of the cell being visited
-  std::vector<std::vector<int>> candidates;    // by depth: source cells handed down to the cells of that depth
-  std::vector<int> stack;
-  GroupLists lists;
-};
-
-bool DipoleTree::well_separated(const Node& a, const Node& b) const {
-  if (a.clump_lo >= 0 && b.clump_lo >= 0 && a.clump_lo <= b.clump_hi && b.clump_lo <= a.clump_hi) return false;
-  const double r = (a.centre - b.centre).norm();
-  const double reach = a.radius + b.radius;
-  return reach < cell_opening_ * r && r - reach > settings_.cap;
-}
-
-void DipoleTree::descend(int node, int depth, size_t begin, size_t end, FmmScratch& w,
-                         std::span<const unsigned char> torque_free, Vec3* force, Vec3* torque,
-                         double* energy_share) const {
-  const MultiIndices& mi = multi_indices();
-  const Node& a = nodes_[static_cast<size_t>(node)];
-  if (w.local.size() <= static_cast<size_t>(depth) + 1) {
-    w.local.resize(static_cast<size_t>(depth) + 2, std::vector<double>(kLocalTerms));
-    w.candidates.resize(static_cast<size_t>(depth) + 2);
-  }
-  double* local = w.local[static_cast<size_t>(depth)].data();
-  if (depth == 0)
-    std::fill(local, local + kLocalTerms, 0.0);
-  else
-    shift_local(mi, w.local[static_cast<size_t>(depth) - 1].data(), a.centre - parent_centre_[static_cast<size_t>(node)],
-                local);
-  const bool leaf = a.first_child < 0;
-  std::vector<int>& handed_down = w.candidates[static_cast<size_t>(depth) + 1];
-  handed_down.clear();
-  GroupLists& l = w.lists;
-  if (leaf) l.near_ranges.clear();
-  for (const int candidate : w.candidates[static_cast<size_t>(depth)]) {
-    w.stack.assign(1, candidate);
-    while (!w.stack.empty()) {
-      const int k = w.stack.back();
-      w.stack.pop_back();
-      const Node& b = nodes_[static_cast<size_t>(k)];
-      if (well_separated(a, b)) {
-
-        add_cell_to_local(mi, a.centre - b.centre, &source_terms_[static_cast<size_t>(k) * kSourceTerms], local);
-      } else if (leaf && b.first_child < 0) {
-        l.near_ranges.push_back({b.begin, b.end});
-      } else if (leaf || (b.first_child >= 0 && b.radius >= a.radius)) {
-        for (int c = b.first_child + b.child_count - 1; c >= b.first_child; --c) w.stack.push_back(c);
-      } else {
-        handed_down.push_back(k);
+    if (far && group.clump_lo >= 0 && nd.clump_lo >= 0 && nd.clump_lo <= group.clump_hi &&
+        group.clump_lo <= nd.clump_hi) {
+      for (int s = group.begin; s < group.end && far; ++s) {
+        const int k = clump_[static_cast<size_t>(s)];
+        if (k >= 0 && nd.clump_lo <= k && k <= nd.clump_hi) far = false;
       }
     }
-  }
-  if (!leaf) {
-    for (int c = a.first_child; c < a.first_child + a.child_count; ++c) {
-      const Node& child = nodes_[static_cast<size_t>(c)];
-      if (static_cast<size_t>(child.end) <= begin || static_cast<size_t>(child.begin) >= end) continue;
-      descend(c, depth + 1, begin, end, w, torque_free, force, torque, energy_share);
+    if (far) {
+      l.far_nodes.push_back(static_cast<int>(&nd - nodes_.data()));
+    } else if (nd.first_child < 0) {
+      l.near_ranges.push_back({nd.begin, nd.end});
+    } else {
+      for (int c = nd.first_child + nd.child_count - 1; c >= nd.first_child; --c) stack[static_cast<size_t>(top++)] = c;
     }
-    return;
   }
-  gather_near(l);
-  const size_t first = std::max(begin, static_cast<size_t>(a.begin)), last = std::min(end, static_cast<size_t>(a.end));
-  double mono[count_up_to(kLocalOrder - 1)];
-  for (size_t s = first; s < last; ++s) {
-    const size_t i = static_cast<size_t>(order_[s]);
-    const Vec3& m = moment_[s];
-    energy_share[i] = 0.0;
-    if (m.squaredNorm() == 0.0) continue;  // no force, torque or energy on a zero moment
-    const Vec3& xs = position_[s];
-    const double x[3] = {xs.x(), xs.y(), xs.z()}, mv[3] = {m.x(), m.y(), m.z()};
-    // Clump key: -1 (no clump) never matches, since it is replaced by -2 for the target.
-    const double own = clump_[s] >= 0 ? static_cast<double>(clump_[s]) : -2.0;
-    double* o[6];
-    for (int q = 0; q < 6; ++q) o[q] = l.out[static_cast<size_t>(q)].data();
-    const int near = static_cast<int>(l.px.size());
-    near_block(x, mv, own, settings_.cap, near, l, o[0], o[1], o[2], o[3], o[4], o[5]);
-    Vec3 b(lane_sum(o[0], near), lane_sum(o[1], near), lane_sum(o[2], near));
-    Vec3 f(lane_sum(o[3], near), lane_sum(o[4], near), lane_sum(o[5], near));
-    // The far field from the local series: B_a = c0 sum_n L_{n+e_a} delta^n/n!, F_e = c0 m_a sum_n L_{n+e_a+e_e} ...
-    scaled_monomials<kLocalOrder - 1>(mi, xs - a.centre, mono);
-    Vec3 gradient = Vec3::Zero(), pull = Vec3::Zero();
-    for (int t = 0; t < count_up_to(kLocalOrder - 1); ++t) {
-      const auto& up = mi.plus_one[static_cast<size_t>(t)];
-      for (int q = 0; q < 3; ++q) gradient[q] += local[up[static_cast<size_t>(q)]] * mono[t];
-    }
-    for (int t = 0; t < count_up_to(kLocalOrder - 2); ++t) {
-      const auto& up = mi.plus_one[static_cast<size_t>(t)];
-      for (int q = 0; q < 3; ++q) {
-        const auto& up2 = mi.plus_one[static_cast<size_t>(up[static_cast<size_t>(q)])];
-        double hm = 0.0;
-        for (int e = 0; e < 3; ++e) hm += m[e] * local[up2[static_cast<size_t>(e)]];
-        pull[q] += hm * mono[t];
-      }
-    }
-    b += mu0_over_4pi * gradient;
-    f += mu0_over_4pi * pull;
-    force[i] += f;
-    if (torque_free.empty() || !torque_free[i]) torque[i] += m.cross(b);
-    energy_share[i] = -0.5 * m.dot(b);
-  }
-}
-
-// The near particles of the current leaf's list, gathered from contiguous slot ranges.
-void DipoleTree::gather_near(GroupLists& l) const {
+  // Gathers: contiguous slot ranges of the particle arrays, single entries of the cell arrays.
   size_t near = 0;
   for (const auto& r : l.near_ranges) near += static_cast<size_t>(r[1] - r[0]);
   std::vector<double>* const near_out[7] = {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump};
@@ -645,17 +533,53 @@ void DipoleTree::gather_near(GroupLists& l) const {
     for (const auto& r : l.near_ranges)
       for (int t = r[0]; t < r[1]; ++t) v[k++] = src[t];
   }
+  const size_t far = l.far_nodes.size();
+  std::vector<double>* far_out[kCellArrays] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
+                                               &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
+  for (int a = 0; a < 18; ++a) far_out[15 + a] = &l.s[a];
+  for (size_t a = 0; a < kCellArrays; ++a) {
+    std::vector<double>& v = *far_out[a];
+    v.resize(far);
+    const double* src = cell_soa_[a].data();
+    for (size_t k = 0; k < far; ++k) v[k] = src[l.far_nodes[k]];
+  }
+  const size_t most = std::max(near, far);
   for (auto& v : l.out)
-    if (v.size() < near) v.resize(near);
+    if (v.size() < most) v.resize(most);
 }
 
 void DipoleTree::add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force,
                             Vec3* torque, double* energy_share) const {
-  if (nodes_.empty() || begin >= end) return;
-  FmmScratch w;
-  w.local.assign(1, std::vector<double>(kLocalTerms));
-  w.candidates.assign(1, std::vector<int>{0});
-  descend(0, 0, begin, end, w, torque_free, force, torque, energy_share);
+  GroupLists lists;  // this call's interaction lists, rebuilt per target leaf (their vectors grow once per call)
+  int listed = -1;   // the leaf whose lists are in `lists`
+  for (size_t s = begin; s < end; ++s) {
+    const size_t i = static_cast<size_t>(order_[s]);
+    const Vec3& m = moment_[s];
+    energy_share[i] = 0.0;
+    if (m.squaredNorm() == 0.0) continue;  // no force, torque or energy on a zero moment
+    const int leaf = leaf_of_slot_[s];
+    if (leaf != listed) {
+      build_lists(leaf, lists);
+      listed = leaf;
+    }
+    const Vec3& xs = position_[s];
+    const double x[3] = {xs.x(), xs.y(), xs.z()}, mv[3] = {m.x(), m.y(), m.z()};
+    // Clump key: -1 (no clump) never matches, since it is replaced by -2 for the target.
+    const double own = clump_[s] >= 0 ? static_cast<double>(clump_[s]) : -2.0;
+    double* o[6];
+    for (int a = 0; a < 6; ++a) o[a] = lists.out[static_cast<size_t>(a)].data();
+    Vec3 b = Vec3::Zero(), f = Vec3::Zero();
+    const int near = static_cast<int>(lists.px.size()), far = static_cast<int>(lists.cx.size());
+    near_block(x, mv, own, settings_.cap, near, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
+    b += Vec3(lane_sum(o[0], near), lane_sum(o[1], near), lane_sum(o[2], near));
+    f += Vec3(lane_sum(o[3], near), lane_sum(o[4], near), lane_sum(o[5], near));
+    far_block(x, mv, far, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
+    b += Vec3(lane_sum(o[0], far), lane_sum(o[1], far), lane_sum(o[2], far));
+    f += Vec3(lane_sum(o[3], far), lane_sum(o[4], far), lane_sum(o[5], far));
+    force[i] += f;
+    if (torque_free.empty() || !torque_free[i]) torque[i] += m.cross(b);
+    energy_share[i] = -0.5 * m.dot(b);
+  }
 }
 
 }  // namespace lodestone

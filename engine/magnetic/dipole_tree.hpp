@@ -36,7 +36,6 @@
 namespace lodestone {
 
 struct GroupLists;  // dipole_tree.cpp: interaction lists of one target leaf
-struct FmmScratch;  // dipole_tree.cpp: the working storage of one add_forces call
 
 struct DipoleTreeSettings {
   double opening_angle = 0.5;  // theta (dimensionless, (0, 1]): a cell of radius rho acts as a whole beyond rho/theta
@@ -95,11 +94,7 @@ class DipoleTree {
   };
 
   void build_node(int node, int begin, int end, int depth);
-  void set_source_terms(int node);
-  bool well_separated(const Node& a, const Node& b) const;
-  void descend(int node, int depth, size_t begin, size_t end, FmmScratch& scratch,
-               std::span<const unsigned char> torque_free, Vec3* force, Vec3* torque, double* energy_share) const;
-  void gather_near(GroupLists& lists) const;
+  void build_lists(int leaf, GroupLists& lists) const;
   // The walk for a target at x with moment m: `self` its slot (-1: a free point), `own_clump` the clump whose
   // pebbles are left out (-1: none).
   template <bool kForce>
@@ -115,11 +110,9 @@ class DipoleTree {
   std::vector<int> leaf_of_slot_;  // slot -> the leaf node holding it
   // The same data as structures of arrays, which the group traversal gathers into its lists:
   std::vector<double> particle_soa_[7];  // by slot: x, y, z [m], m_x, m_y, m_z [A m^2], clump (-1: none)
-  // By node: the source terms W_g of the cell-cell pass (dipole_tree.cpp, kSourceTerms per node) and the
-  // parent's centre (the root's: zero).
-  std::vector<double> source_terms_;
-  std::vector<Vec3> parent_centre_;
-  double cell_opening_ = 0.0;  // the cell-cell opening angle
+  static constexpr size_t kCellArrays = 33;
+  // by node: centre (3) [m], M (3) [A m^2], Q row by row (9) [A m^3], S_0..S_2 upper triangles (18) [A m^4]
+  std::vector<double> cell_soa_[kCellArrays];
   std::vector<unsigned char> octant_scratch_;  // build only: the octant of each slot of the cell being split
 };
 
