@@ -21,13 +21,14 @@
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/magnetics.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <time.h>
 #include <unordered_map>
 #include <vector>
 

@@ -516,7 +516,8 @@ void DipoleTree::build_lists(int leaf, GroupLists& l) const {
     // Leaves are never expanded (see traverse); a cell holding the group is always opened.
     bool far = nd.first_child >= 0 && (group.begin < nd.begin || group.begin >= nd.end);
     if (far) {
-      const double gap = (Vec3(nd.centre[0], nd.centre[1], nd.centre[2]) - group_centre).norm() - group.radius;  // least target distance from c
+      const double gap = (Vec3(nd.centre[0], nd.centre[1], nd.centre[2]) - group_centre).norm() -
+                         group.radius;  // least target distance from c
       far = nd.radius < theta * gap && gap - nd.radius > cap;
     }
     if (far && group.clump_lo >= 0 && nd.clump_lo >= 0 && nd.clump_lo <= group.clump_hi &&
