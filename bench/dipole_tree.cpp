@@ -11,13 +11,17 @@
 // formula of engine/magnetic/dipole.hpp with the direct pass's checks), and the pass is that time x N / (2 SUBSET)
 // (the pass evaluates each pair once for both particles). Where both exist the two direct figures are
 // printed side by side, which checks the estimate. The RMS relative error sqrt(sum |F_tree - F|^2 / sum |F|^2)
-// of force and torque is over all particles where the direct pass ran, else over the SUBSET targets.
+// of force and torque is over all particles where the direct pass ran, else over the SUBSET targets. The tree's
+// process CPU time is printed beside its wall time (on a shared machine the CPU time is the steadier figure),
+// and the last line gives the spread of the cost per N log2 N over the sizes (largest / smallest).
 
 #include "engine/core/model.hpp"
 #include "engine/core/random.hpp"
 #include "engine/core/state.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/magnetics.hpp"
+
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -82,15 +86,26 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// One dipole pass of the engine; returns the time [s].
-double timed_pass(const Model& model, State& state) {
+// CPU time of this process [s]: on a shared machine (more runnable jobs than cores) the one-thread pass's CPU
+// time is far steadier than its wall time.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// One dipole pass of the engine; returns the wall time [s] and adds the CPU time to *cpu.
+double timed_pass(const Model& model, State& state, double* cpu = nullptr) {
   for (size_t i = 0; i < state.particles.size(); ++i) {
     state.particles.force[i].setZero();
     state.particles.torque[i].setZero();
   }
+  const double cpu_start = cpu_seconds();
   const auto start = Clock::now();
   compute_dipole_forces(model, state);
-  return seconds_since(start);
+  const double wall = seconds_since(start);
+  if (cpu) *cpu = cpu_seconds() - cpu_start;
+  return wall;
 }
 
 }  // namespace
@@ -111,8 +126,9 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("# dipole pass, tree (theta %.3g) vs direct; medians of %d; phi 0.15, random moments\n", theta, repeats);
-  std::printf("# %8s %12s %14s %14s %9s %12s %12s %12s %14s\n", "N", "tree_ms", "direct_ms", "direct_est_ms", "speedup",
-              "force_err", "torque_err", "energy_err", "tree_ns/NlogN");
+  std::printf("# %8s %12s %14s %14s %9s %12s %12s %12s %14s %12s %14s\n", "N", "tree_ms", "direct_ms", "direct_est_ms",
+              "speedup", "force_err", "torque_err", "energy_err", "tree_ns/NlogN", "tree_cpu_ms", "cpu_ns/NlogN");
+  std::vector<double> per_wall, per_cpu;  // tree ns per N log2 N, by size
   for (const size_t n : sizes) {
     State state;
     state.particles = random_scene(n, 0.15, 7 + n);
@@ -121,8 +137,13 @@ int main(int argc, char** argv) {
     tree_model.magnetics.tree_opening_angle = theta;
     direct_model.magnetics.method = DipoleMethod::Direct;
 
-    std::vector<double> tree_times;
-    for (int k = 0; k < repeats; ++k) tree_times.push_back(timed_pass(tree_model, state));
+    std::vector<double> tree_times, tree_cpu;
+    for (int k = 0; k < repeats; ++k) {
+      double cpu = 0.0;
+      tree_times.push_back(timed_pass(tree_model, state, &cpu));
+      tree_cpu.push_back(cpu);
+    }
+    const double tree_cpu_s = median(tree_cpu);
     const std::vector<Vec3> tree_force = state.particles.force, tree_torque = state.particles.torque;
     const double tree_energy = state.energy.dipole;
     const double tree_s = median(tree_times);
@@ -173,10 +194,20 @@ int main(int argc, char** argv) {
     estimate_s = median(times) * static_cast<double>(n) / (2.0 * static_cast<double>(targets.size()));
     if (n > 10000) force_err = std::sqrt(df / f), torque_err = std::sqrt(dt / t);
     const double reference_s = std::isnan(direct_s) ? estimate_s : direct_s;
-    std::printf("  %8zu %12.3f %14.1f %14.1f %9.1f %12.3g %12.3g %12.3g %14.2f\n", n, 1e3 * tree_s, 1e3 * direct_s,
-                1e3 * estimate_s, reference_s / tree_s, force_err, torque_err, energy_err,
-                1e9 * tree_s / (static_cast<double>(n) * std::log2(static_cast<double>(n))));
+    const double n_log_n = static_cast<double>(n) * std::log2(static_cast<double>(n));
+    std::printf("  %8zu %12.3f %14.1f %14.1f %9.1f %12.3g %12.3g %12.3g %14.2f %12.3f %14.2f\n", n, 1e3 * tree_s,
+                1e3 * direct_s, 1e3 * estimate_s, reference_s / tree_s, force_err, torque_err, energy_err,
+                1e9 * tree_s / n_log_n, 1e3 * tree_cpu_s, 1e9 * tree_cpu_s / n_log_n);
     std::fflush(stdout);
+    per_wall.push_back(1e9 * tree_s / n_log_n);
+    per_cpu.push_back(1e9 * tree_cpu_s / n_log_n);
+  }
+  if (per_wall.size() > 1) {
+    auto spread = [](const std::vector<double>& v) {
+      return *std::max_element(v.begin(), v.end()) / *std::min_element(v.begin(), v.end());
+    };
+    std::printf("# tree cost per N log2 N, largest / smallest over the sizes: wall %.2f, cpu %.2f\n", spread(per_wall),
+                spread(per_cpu));
   }
   return 0;
 }

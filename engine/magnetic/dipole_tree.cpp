@@ -327,18 +327,29 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
     }
     particle_soa_[6][s] = static_cast<double>(clump_[s]);
   }
-  for (auto& v : cell_soa_) v.resize(nodes_.size());
+  // The cells' expansions row by row (one far cell's gather reads one contiguous record), and the compact
+  // records the list walk reads (one cache line per visited cell instead of the whole Node).
+  cell_data_.resize(nodes_.size() * kCellArrays);
+  walk_.resize(nodes_.size());
   for (size_t k = 0; k < nodes_.size(); ++k) {
     const Node& nd = nodes_[k];
+    double* row = &cell_data_[k * kCellArrays];
     for (int a = 0; a < 3; ++a) {
-      cell_soa_[static_cast<size_t>(a)][k] = nd.centre[a];
-      cell_soa_[static_cast<size_t>(3 + a)][k] = nd.moment[a];
-      for (int b = 0; b < 3; ++b) cell_soa_[static_cast<size_t>(6 + 3 * a + b)][k] = nd.spread(a, b);
+      row[a] = nd.centre[a];
+      row[3 + a] = nd.moment[a];
+      for (int b = 0; b < 3; ++b) row[6 + 3 * a + b] = nd.spread(a, b);
       int e = 0;
       for (int r = 0; r < 3; ++r)
-        for (int c = r; c < 3; ++c)
-          cell_soa_[static_cast<size_t>(15 + 6 * a + e++)][k] = nd.second[static_cast<size_t>(a)](r, c);
+        for (int c = r; c < 3; ++c) row[15 + 6 * a + e++] = nd.second[static_cast<size_t>(a)](r, c);
     }
+    walk_[k] = WalkNode{{nd.centre.x(), nd.centre.y(), nd.centre.z()},
+                        nd.radius,
+                        nd.begin,
+                        nd.end,
+                        nd.first_child,
+                        nd.child_count,
+                        nd.clump_lo,
+                        nd.clump_hi};
   }
 }
 
@@ -492,18 +503,21 @@ Vec3 DipoleTree::field_at(const Vec3& x) const {
 void DipoleTree::build_lists(int leaf, GroupLists& l) const {
   l.near_ranges.clear();
   l.far_nodes.clear();
-  const Node& group = nodes_[static_cast<size_t>(leaf)];
+  const WalkNode& group = walk_[static_cast<size_t>(leaf)];
+  const Vec3 group_centre(group.centre[0], group.centre[1], group.centre[2]);
   const double theta = settings_.opening_angle;
   const double cap = settings_.cap;
   std::array<int, 8 * kMaxDepth + 8> stack;
   int top = 0;
   stack[static_cast<size_t>(top++)] = 0;
   while (top > 0) {
-    const Node& nd = nodes_[static_cast<size_t>(stack[static_cast<size_t>(--top)])];
+    const int node = stack[static_cast<size_t>(--top)];
+    const WalkNode& nd = walk_[static_cast<size_t>(node)];
     // Leaves are never expanded (see traverse); a cell holding the group is always opened.
     bool far = nd.first_child >= 0 && (group.begin < nd.begin || group.begin >= nd.end);
     if (far) {
-      const double gap = (nd.centre - group.centre).norm() - group.radius;  // least target distance from c
+      const double gap = (Vec3(nd.centre[0], nd.centre[1], nd.centre[2]) - group_centre).norm() -
+                         group.radius;  // least target distance from c
       far = nd.radius < theta * gap && gap - nd.radius > cap;
     }
     if (far && group.clump_lo >= 0 && nd.clump_lo >= 0 && nd.clump_lo <= group.clump_hi &&
@@ -514,7 +528,7 @@ void DipoleTree::build_lists(int leaf, GroupLists& l) const {
       }
     }
     if (far) {
-      l.far_nodes.push_back(static_cast<int>(&nd - nodes_.data()));
+      l.far_nodes.push_back(node);
     } else if (nd.first_child < 0) {
       l.near_ranges.push_back({nd.begin, nd.end});
     } else {
@@ -537,11 +551,14 @@ void DipoleTree::build_lists(int leaf, GroupLists& l) const {
   std::vector<double>* far_out[kCellArrays] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
                                                &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
   for (int a = 0; a < 18; ++a) far_out[15 + a] = &l.s[a];
+  double* dst[kCellArrays];
   for (size_t a = 0; a < kCellArrays; ++a) {
-    std::vector<double>& v = *far_out[a];
-    v.resize(far);
-    const double* src = cell_soa_[a].data();
-    for (size_t k = 0; k < far; ++k) v[k] = src[l.far_nodes[k]];
+    far_out[a]->resize(far);
+    dst[a] = far_out[a]->data();
+  }
+  for (size_t k = 0; k < far; ++k) {
+    const double* row = &cell_data_[static_cast<size_t>(l.far_nodes[k]) * kCellArrays];
+    for (size_t a = 0; a < kCellArrays; ++a) dst[a][k] = row[a];
   }
   const size_t most = std::max(near, far);
   for (auto& v : l.out)

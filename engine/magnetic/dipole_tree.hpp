@@ -111,8 +111,16 @@ class DipoleTree {
   // The same data as structures of arrays, which the group traversal gathers into its lists:
   std::vector<double> particle_soa_[7];  // by slot: x, y, z [m], m_x, m_y, m_z [A m^2], clump (-1: none)
   static constexpr size_t kCellArrays = 33;
-  // by node: centre (3) [m], M (3) [A m^2], Q row by row (9) [A m^3], S_0..S_2 upper triangles (18) [A m^4]
-  std::vector<double> cell_soa_[kCellArrays];
+  // kCellArrays per node, node by node: centre (3) [m], M (3) [A m^2], Q row by row (9) [A m^3], S_0..S_2 upper
+  // triangles (18) [A m^4]
+  std::vector<double> cell_data_;
+  // What the group traversal's walk reads of a node, in one cache line.
+  struct alignas(64) WalkNode {
+    double centre[3];  // [m]
+    double radius;     // [m]
+    int begin, end, first_child, child_count, clump_lo, clump_hi;
+  };
+  std::vector<WalkNode> walk_;
   std::vector<unsigned char> octant_scratch_;  // build only: the octant of each slot of the cell being split
 };
 
