@@ -17,7 +17,7 @@ packages=(
   # export tests: the VTK files parsed by Python's XML parser, the LAMMPS dump read by LAMMPS (lmp)
   python3 lammps
   # the Python module (python/, docs/python.md) and its tests; our frames read by ASE and meshio (tests/python/test_readers.py)
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-ase python3-meshio
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-ase python3-meshio python3-vtk9
   # cmake --install: man pages from --help, and the install test's check of the desktop entry
   help2man desktop-file-utils
   # movies from the app (MP4 through ffmpeg) and their test (ffprobe)

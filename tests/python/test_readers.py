@@ -1,5 +1,6 @@
 """Our frames read by other people's readers (docs/outputs.md): extended XYZ by ASE (python3-ase), the VTK PolyData
-(.vtp) in its three encodings by meshio's VTK XML array decoder (python3-meshio), the bonds included.
+(.vtp) in its three encodings by meshio's VTK XML array decoder (python3-meshio) and by VTK's own reader (python3-vtk9),
+the bonds included.
 
 meshio reads VTK's XML UnstructuredGrid (.vtu) but has no PolyData (.vtp) reader, so the .vtp's DataArrays are
 decoded one by one with meshio's own VtuReader.read_data (ascii, inline base64 and appended data) after its
@@ -138,3 +139,38 @@ def test_vtp_read_by_meshio_in_every_encoding_with_bonds_as_lines(tmp_path):
     # Same formula in another order of operations: a few ulps of the length, relative to the rest length.
     assert np.max(np.abs(stretch[n:] - expected)) < 1e-12
     assert np.max(np.abs(stretch[n:])) > 1e-9, "no bond is stretched after 300 steps: the check would be empty"
+
+
+def test_vtp_read_by_vtk_in_every_encoding(tmp_path):
+    """VTK's own vtkXMLPolyDataReader (python3-vtk9), the reader ParaView uses: points, ids, the bonds as line cells."""
+    vtk = pytest.importorskip("vtkmodules.vtkIOXML", reason="python3-vtk9 is not installed (scripts/install-deps.sh)")
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+    from vtkmodules.vtkCommonCore import vtkIdList
+
+    sim = lodestone.Simulation(WALKER, threads=1)
+    rest = touching_pairs(sim)
+    sim.run(steps=300)
+    for encoding in ("ascii", "base64", "raw"):
+        path = tmp_path / f"{encoding}.vtp"
+        sim.export_frame(path, vtk_encoding=encoding)
+        reader = vtk.vtkXMLPolyDataReader()
+        reader.SetFileName(str(path))
+        reader.Update()
+        assert reader.GetErrorCode() == 0, encoding
+        poly = reader.GetOutput()
+        n = len(sim.ids)
+        assert poly.GetNumberOfPoints() == n and poly.GetNumberOfLines() == len(rest), encoding
+        ids = vtk_to_numpy(poly.GetPointData().GetArray("id")).astype(np.uint64)
+        order = np.argsort(ids)
+        assert np.array_equal(ids[order], sim.ids), encoding
+        assert np.array_equal(vtk_to_numpy(poly.GetPoints().GetData())[order], sim.positions), encoding
+        lines = poly.GetLines()
+        lines.InitTraversal()
+        cell = vtkIdList()
+        pairs = set()
+        while lines.GetNextCell(cell):
+            assert cell.GetNumberOfIds() == 2
+            pairs.add(tuple(sorted((int(ids[cell.GetId(0)]), int(ids[cell.GetId(1)])))))
+        assert pairs == set(rest), encoding
+        intact = vtk_to_numpy(poly.GetCellData().GetArray("bond_intact"))
+        assert len(intact) == n + len(rest) and np.all(intact[n:] == 1), encoding
