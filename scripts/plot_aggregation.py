@@ -200,13 +200,13 @@ def clusters_from_frame(frame, gap=0.04):
     # contacts (a long chain may span more than half the box, so no single nearest image would do).
     gyration = []
     for g in groups.values():
-        unwrapped, todo = {g[0]: np.zeros(3)}, [g[0]]
-        while todo:
-            i = todo.pop()
+        unwrapped, frontier = {g[0]: np.zeros(3)}, [g[0]]
+        while frontier:
+            i = frontier.pop()
             for j, rij in edges[i]:
                 if j not in unwrapped:
                     unwrapped[j] = unwrapped[i] + rij
-                    todo.append(j)
+                    frontier.append(j)
         r = np.array(list(unwrapped.values()))
         gyration.append(float(np.sqrt(((r - r.mean(axis=0)) ** 2).sum(axis=1).mean())))
     return time, sizes, moments, float(np.linalg.norm(mom[0])), np.array(gyration)
