@@ -7,8 +7,8 @@
 # docs/reproduction-aggregation.md are made from them.
 #   scripts/reproduce-aggregation.sh [OUT]      (default OUT: /work/runs/aggregation)
 # BUILD=dir chooses the build (default build/; it needs lodestone-capture and lodestone-run).
-# RUNS=n sets the shots per (b, v) cell of the two main maps (default 100). About 20 minutes on
-# 2 cores (19 measured, with the cores shared).
+# RUNS=n sets the shots per (b, v) cell of the two main maps (default 100). Resumable: started again
+# with the same OUT, it skips every step that finished (a marker file per step, OUT/.done_STEP).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD:-$root/build}"
@@ -31,28 +31,37 @@ cores=$(nproc)
 speeds=0.3,0.4,0.5,0.7,1,1.4,2,3
 
 # 1. The aggregation run (one thread) starts first and runs beside the maps.
-: > "$out/timings.txt"
+touch "$out/timings.txt"
+finished() { [ -f "$out/.done_$1" ]; }  # step name
+mark() { touch "$out/.done_$1"; }
 (
-  t0=$(date +%s)
-  "$run" "$root/presets/aggregation.json" --series "$out/aggregation_series.csv" \
-    --clusters "$out/aggregation_clusters.csv" --frames "$out/aggregation_frames.xyz" --frames-every 100000 \
-    --quiet > "$out/aggregation.log" 2>&1
-  code=$?
-  echo "aggregation run: $(( $(date +%s) - t0 )) s (exit $code)" >> "$out/timings.txt"
+  code=0
+  if ! finished aggregation; then
+    t0=$(date +%s)
+    "$run" "$root/presets/aggregation.json" --series "$out/aggregation_series.csv" \
+      --clusters "$out/aggregation_clusters.csv" --frames "$out/aggregation_frames.xyz" --frames-every 100000 \
+      --quiet > "$out/aggregation.log" 2>&1 || code=$?
+    echo "aggregation run: $(( $(date +%s) - t0 )) s (exit $code)" >> "$out/timings.txt"
+    [ $code = 0 ] && mark aggregation
+  fi
   # A second realisation: the velocity spread 0.2045 instead of 0.2046 m/s, otherwise identical (a
   # different trajectory from the first step on).
-  t1=$(date +%s)
-  "$run" "$root/presets/aggregation.json" --set particles.velocity_spread=0.2045m/s \
-    --series "$out/aggregation2_series.csv" --quiet > "$out/aggregation2.log" 2>&1 ||
-    echo "the second realisation did not finish: see $out/aggregation2.log"
-  echo "second realisation: $(( $(date +%s) - t1 )) s" >> "$out/timings.txt"
+  if ! finished aggregation2; then
+    t1=$(date +%s)
+    "$run" "$root/presets/aggregation.json" --set particles.velocity_spread=0.2045m/s \
+      --series "$out/aggregation2_series.csv" --quiet > "$out/aggregation2.log" 2>&1 && mark aggregation2 ||
+      echo "the second realisation did not finish: see $out/aggregation2.log"
+    echo "second realisation: $(( $(date +%s) - t1 )) s" >> "$out/timings.txt"
+  fi
   # The weak-bath trial: a 10 times weaker bath (friction time 24 us) to 6 us; the grains heat up.
-  t1=$(date +%s)
-  "$run" "$root/presets/aggregation.json" --set environment.translational_damping=1.35e-15kg/s \
-    --set environment.rotational_damping=1.8e-15kg/s --time 6us \
-    --series "$out/weakbath_series.csv" --quiet > "$out/weakbath.log" 2>&1 ||
-    echo "the weak-bath trial did not finish: see $out/weakbath.log"
-  echo "weak-bath trial: $(( $(date +%s) - t1 )) s" >> "$out/timings.txt"
+  if ! finished weakbath; then
+    t1=$(date +%s)
+    "$run" "$root/presets/aggregation.json" --set environment.translational_damping=1.35e-15kg/s \
+      --set environment.rotational_damping=1.8e-15kg/s --time 6us \
+      --series "$out/weakbath_series.csv" --quiet > "$out/weakbath.log" 2>&1 && mark weakbath ||
+      echo "the weak-bath trial did not finish: see $out/weakbath.log"
+    echo "weak-bath trial: $(( $(date +%s) - t1 )) s" >> "$out/timings.txt"
+  fi
   exit $code
 ) &
 agg=$!
@@ -61,9 +70,11 @@ agg=$!
 jobs=$(( cores > 1 ? cores - 1 : 1 ))
 map() {  # name, speeds, then lodestone-capture options (--speeds given twice would add up)
   local name=$1 v=$2; shift 2
+  finished "map-$name" && return 0
   local t0=$(date +%s)
   "$capture" --speeds "$v" --b-top 1.5 --b-step 0.05 --jobs "$jobs" -q \
     -o "$out/capture_$name.csv" --summary "$out/capture_${name}_sigma.csv" "$@" > "$out/capture_$name.log"
+  mark "map-$name"
   echo "map $name: $(( $(date +%s) - t0 )) s" | tee -a "$out/timings.txt"
 }
 # The paper's set-up: random orientations, thermal spins (Fig. 2's caption), the projectile placed
@@ -78,17 +89,20 @@ map thermal-far 1 --spin thermal --start 3 --runs 50
 
 # The non-magnetic control: the same grains, box, bath and contacts with the dipoles switched off, so
 # grains meet only by their thermal (Brownian, here nearly ballistic between captures) motion.
-t0=$(date +%s)
-"$run" "$root/presets/aggregation.json" --set magnetics.method=off --series "$out/control_series.csv" \
-  --clusters "$out/control_clusters.csv" --quiet > "$out/control.log" 2>&1 ||
-  echo "the control run did not finish: see $out/control.log"
-echo "control run (no dipoles): $(( $(date +%s) - t0 )) s" | tee -a "$out/timings.txt"
+if ! finished control; then
+  t0=$(date +%s)
+  "$run" "$root/presets/aggregation.json" --set magnetics.method=off --series "$out/control_series.csv" \
+    --clusters "$out/control_clusters.csv" --quiet > "$out/control.log" 2>&1 && mark control ||
+    echo "the control run did not finish: see $out/control.log"
+  echo "control run (no dipoles): $(( $(date +%s) - t0 )) s" | tee -a "$out/timings.txt"
+fi
 # The cost of the all-pairs sum (magnetics.method direct) against the cutoff at R_m, 2000 steps each,
 # one thread: the runner's last line gives the time per step.
 for method in direct cutoff; do
+  finished "cost-$method" && continue
   "$run" "$root/presets/aggregation.json" --set magnetics.method=$method --steps 2000 --threads 1 --quiet \
     > "$out/cost_$method.log" 2>&1 && grep -h "Time per step" "$out/cost_$method.log" | sed "s/^/$method: /" \
-    | tee -a "$out/timings.txt"
+    | tee -a "$out/timings.txt" && mark "cost-$method"
 done
 # [Dominik-Nubold] Fig. 4: a grain hits the end of a chain (a minute).
 t0=$(date +%s)
