@@ -8,7 +8,9 @@
 #include "engine/live/snapshot.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -259,6 +261,31 @@ TEST_CASE("labels are the smallest particle id, whatever the order in memory", "
     for (size_t i = 0; i < 3; ++i) CHECK(c.label_of(i) == 7 * scale);
     CHECK(c.label_of(3) == 3 * scale);
     CHECK(c.size_of(0) == 3);
+  }
+}
+
+TEST_CASE("clusters found in a shuffled id order come out sorted, each particle keeping its own", "[clusters]") {
+  // 500 separate spheres whose ids are a random permutation: the sort by label moves the clusters
+  // along long cycles of that permutation (the in-place path), in the bucket and the comparison sort.
+  for (const std::uint64_t scale : {std::uint64_t{1}, std::uint64_t{1000000000}}) {
+    INFO("ids x " << scale);
+    const int n = 500;
+    std::vector<std::uint64_t> ids(n);
+    for (int k = 0; k < n; ++k) ids[static_cast<size_t>(k)] = static_cast<std::uint64_t>(k) * scale;
+    std::mt19937 rng(7);
+    std::shuffle(ids.begin(), ids.end(), rng);
+    Particles particles;
+    const double mass = 7500.0 * sphere_volume(kRadius);
+    for (int k = 0; k < n; ++k)
+      particles.add(ids[static_cast<size_t>(k)], Vec3(4 * kRadius * k, 0, 0), kRadius, mass, 0);
+    Simulation sim(make_model(bare_preset()), particles);
+    const Clusters c = find_clusters(sim.state());
+    REQUIRE(c.clusters.size() == static_cast<size_t>(n));
+    for (size_t k = 0; k < c.clusters.size(); ++k) CHECK(c.clusters[k].label == k * scale);
+    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+      CHECK(c.label_of(i) == sim.state().particles.id[i]);
+      CHECK(c.size_of(i) == 1);
+    }
   }
 }
 
