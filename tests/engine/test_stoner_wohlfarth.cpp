@@ -123,3 +123,39 @@ TEST_CASE(
     CHECK(torque.dot(n.cross(m)) * m.dot(n) > 0.0);
   }
 }
+
+TEST_CASE(
+    "Stoner-Wohlfarth in 3-D: a field that moved a little since the last step gives the angle solver's "
+    "minimum, on either branch",
+    "[stoner_wohlfarth]") {
+  // Between steps the moment starts next to its new minimum, where sw_moment_direction iterates on the
+  // unit vector of the plane instead of the angle. The reference is the angle solver itself
+  // (sw_equilibrium_angle, from the angles taken with atan2) in the same plane.
+  const double scale = 1.8421;  // [T] mu0 H_K of Sr-ferrite
+  const Vec3 n = Vec3(0.3, -0.5, 0.81).normalized();
+  const Vec3 across = n.cross(Vec3(1, 0, 0)).normalized();  // a fixed direction perpendicular to n
+  for (double h : {0.05, 0.3, 0.6, 0.9, 1.5, 5.0})
+    for (double theta_deg : {5.0, 30.0, 60.0, 89.0, 120.0, 160.0, 178.0})
+      for (double start_deg : {2.0, 178.0}) {  // the branch near +n and the one near -n
+        INFO("h " << h << ", theta " << theta_deg << " deg, branch from " << start_deg << " deg");
+        const double theta = theta_deg * deg;
+        const Vec3 b_before = h * scale * (std::cos(theta) * n + std::sin(theta) * across);
+        const double psi_before = sw_equilibrium_angle(h, theta, start_deg * deg);
+        const Vec3 m_before = std::cos(psi_before) * n + std::sin(psi_before) * across;
+        // The field turns by 0.2 deg out of the plane and grows by 0.1 %.
+        const Vec3 b = 1.001 * (b_before + 0.0035 * b_before.norm() * n.cross(across));
+        const Vec3 m = sw_moment_direction(n, b, scale, m_before);
+        Vec3 e2 = b - b.dot(n) * n;
+        e2.normalize();
+        const double theta_now = std::atan2(b.dot(e2), b.dot(n));
+        const double psi_ref =
+            sw_equilibrium_angle(b.norm() / scale, theta_now, std::atan2(m_before.dot(e2), m_before.dot(n)));
+        const Vec3 m_ref = std::cos(psi_ref) * n + std::sin(psi_ref) * e2;
+        CHECK((m - m_ref).norm() < 1e-12);
+        CHECK(m.norm() == Approx(1.0).epsilon(1e-14));
+        // Eq. 2 holds and the angle is a minimum.
+        const double psi = std::atan2(m.dot(e2), m.dot(n));
+        CHECK(std::abs(sw_slope(b.norm() / scale, theta_now, psi)) < 1e-12);
+        CHECK(sw_curvature(b.norm() / scale, theta_now, psi) > 0.0);
+      }
+}
