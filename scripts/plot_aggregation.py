@@ -288,6 +288,15 @@ def fractal_dimension(sizes, gyration, radius, figs):
               f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
 
 
+def growth_fits(t, S):
+    """The two readings of S(t) the document quotes: S ~ t^z over the second half of the run (the
+    late-time power law), and S - 1 ~ t^z' over the whole run (S - 1 grows from 0). Returns the
+    second half's rows and the two power_law fits (None where a fit has too few points)."""
+    second = (t >= 0.5 * t[-1] * (1 - 1e-9)) & (t > 0)
+    grown = (t > 0) & (S > 1)
+    return second, power_law(t[second], S[second]), power_law(t[grown], S[grown] - 1)
+
+
 def plot_aggregation(runs, figs):
     series = read_csv(os.path.join(runs, "aggregation_series.csv"))
     if not series:
@@ -299,11 +308,7 @@ def plot_aggregation(runs, figs):
     clusters = np.array([float(r["clusters"]) for r in series])
     keep = np.concatenate(([True], np.diff(t) > 0))  # a row repeated at the same time counts once
     t, S, chains, clusters = t[keep], S[keep], chains[keep], clusters[keep]
-    second = (t >= 0.5 * t[-1] * (1 - 1e-9)) & (t > 0)
-    z = power_law(t[second], S[second])
-    # S - 1 grows from 0: its power law over the whole run is the other common reading.
-    early = (t > 0) & (S > 1)
-    z_all = power_law(t[early], S[early] - 1)
+    second, z, z_all = growth_fits(t, S)
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
     a.loglog(t * 1e6, S, ".", ms=3, label="S(t), eq. 17")
     if z:
@@ -343,10 +348,7 @@ def plot_aggregation(runs, figs):
         print(f"S - 1 ~ t^z' over the whole run: z' = {z_all[0]:.3f} +- {z_all[1]:.3f}")
     print(f"S at the end: {S[-1]:.3f}; at half time: {S[second][0]:.3f}")
     if control:
-        half = (tc >= 0.5 * tc[-1] * (1 - 1e-9)) & (tc > 0)
-        zc = power_law(tc[half], Sc[half])
-        grown = (tc > 0) & (Sc > 1)
-        zc_all = power_law(tc[grown], Sc[grown] - 1)
+        _, zc, zc_all = growth_fits(tc, Sc)
         print(f"control without dipoles: S at the end {Sc[-1]:.3f}"
               + (f"; z (second half) = {zc[0]:.2f} +- {zc[1]:.2f}" if zc else "")
               + (f"; S - 1 ~ t^{zc_all[0]:.2f} +- {zc_all[1]:.2f} over the run" if zc_all else ""))
