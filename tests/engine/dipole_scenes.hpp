@@ -69,6 +69,29 @@ inline Dipoles random_dipoles(size_t n, const Vec3& box, double gap, double m0, 
   return d;
 }
 
+// A simple cubic lattice of cells^3 sites of spacing a, the site (x, y, z) at a ((x, y, z) + offset), every moment m
+// along z, in the periodic box of side cells a.
+inline Dipoles aligned_cubic_lattice(int cells, double a, double m, const Vec3& offset) {
+  Dipoles d;
+  d.box = Vec3::Constant(cells * a);
+  for (int x = 0; x < cells; ++x)
+    for (int y = 0; y < cells; ++y)
+      for (int z = 0; z < cells; ++z) {
+        d.position.push_back(a * Vec3(x + offset.x(), y + offset.y(), z + offset.z()));
+        d.moment.push_back(Vec3(0, 0, m));
+      }
+  return d;
+}
+
+// That lattice's energy per dipole with tin-foil surroundings, -2 pi c m^2 / (3 a^3), and the field at every site,
+// the Lorentz field 4 pi c m / (3 a^3) along the moments (the closed form: test_ewald.cpp).
+inline double lorentz_energy_per_dipole(double a, double m) {
+  return -2.0 * pi * mu0_over_4pi * m * m / (3.0 * a * a * a);
+}
+inline Vec3 lorentz_field(double a, double m) {
+  return Vec3(0, 0, 4.0 * pi * mu0_over_4pi * m / (3.0 * a * a * a));
+}
+
 // The dipoles of a state, in the box `box`.
 inline Dipoles dipoles_of(const State& state, const Vec3& box) {
   Dipoles d;
@@ -136,6 +159,33 @@ inline DipoleSums p3m_sums(const Dipoles& d, const P3MTuning& tuning,
   P3MSum sum;
   sum.build(p3m_system_of(d, tuning, surroundings), &team);
   return with_torques(d.moment, particle_terms(sum, d.position.size(), team));
+}
+
+// The sum of the forces and the sum of their sizes, the scale a vanishing total is measured on.
+struct ForceBalance {
+  Vec3 total = Vec3::Zero();
+  double sum_norm = 0.0;
+};
+inline ForceBalance force_balance(const std::vector<Vec3>& force) {
+  ForceBalance b;
+  for (const Vec3& f : force) {
+    b.total += f;
+    b.sum_norm += f.norm();
+  }
+  return b;
+}
+
+// A built sum's field_at (EwaldSum, P3MSum) against the fields the particles feel: at each centre, where the
+// particle's own term is left out as for the particle (the same terms, summed in another order), and at a periodic
+// copy of the point between two centres (rounding of the shifted coordinates only).
+template <class Sum>
+void check_field_at(const Sum& sum, const Dipoles& d, const std::vector<Vec3>& field) {
+  for (size_t i = 0; i < d.position.size(); ++i) {
+    CHECK((sum.field_at(d.position[i]) - field[i]).norm() < 1e-12 * field[i].norm());
+    const Vec3 x = 0.5 * (d.position[i] + d.position[(i + 1) % d.position.size()]);
+    const Vec3 b = sum.field_at(x);
+    CHECK((sum.field_at(x + d.box.cwiseProduct(Vec3(1, -2, 1))) - b).norm() < 1e-9 * b.norm());
+  }
 }
 
 // Three magnetized spheres of 1 mm at general positions, their axes along z, x and (y + z) / sqrt 2, in an open

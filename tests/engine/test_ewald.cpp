@@ -92,16 +92,9 @@ TEST_CASE("ewald: a simple cubic lattice of aligned dipoles has the Lorentz ener
   const double a = 2e-3, m = 3e-4;
   for (const int cells : {1, 2}) {
     INFO(cells << " cells per side");
-    Dipoles d;
-    d.box = Vec3::Constant(cells * a);
-    for (int x = 0; x < cells; ++x)
-      for (int y = 0; y < cells; ++y)
-        for (int z = 0; z < cells; ++z) {
-          d.position.push_back(a * Vec3(x + 0.3, y + 0.3, z + 0.3));
-          d.moment.push_back(Vec3(0, 0, m));
-        }
+    const Dipoles d = aligned_cubic_lattice(cells, a, m, Vec3::Constant(0.3));
     const double n = static_cast<double>(d.position.size());
-    const double lorentz = -2.0 * pi * c0 * m * m / (3.0 * a * a * a);
+    const double lorentz = lorentz_energy_per_dipole(a, m);
     const EwaldSplitting split = choose_ewald_splitting(1e-12, d.box, d.position.size());
     const DipoleSums tin = ewald_sums(d, split, EwaldSurroundings::Conducting);
     const DipoleSums vacuum = ewald_sums(d, split, EwaldSurroundings::Vacuum);
@@ -110,8 +103,7 @@ TEST_CASE("ewald: a simple cubic lattice of aligned dipoles has the Lorentz ener
     // By symmetry no force and no torque; the field at each site is the Lorentz field.
     CHECK(max_norm(tin.force) < 1e-10 * 6 * c0 * m * m / std::pow(a, 4));
     for (const Vec3& b : tin.field)
-      CHECK((b - Vec3(0, 0, 4.0 * pi * c0 * m / (3.0 * a * a * a))).norm() <
-            1e-9 * c0 * m / std::pow(a, 3));  // 2e-10 relative
+      CHECK((b - lorentz_field(a, m)).norm() < 1e-9 * c0 * m / std::pow(a, 3));  // 2e-10 relative
   }
 }
 
@@ -188,15 +180,10 @@ TEST_CASE("ewald: total force vanishes and results repeat bit for bit on any num
   const DipoleSums again = ewald_sums(d, split, EwaldSurroundings::Vacuum);
   ThreadTeam team(3);
   const DipoleSums three = ewald_sums(d, split, EwaldSurroundings::Vacuum, team);
-  Vec3 total = Vec3::Zero();
-  double sum_norm = 0.0;
-  for (const Vec3& f : one.force) {
-    total += f;
-    sum_norm += f.norm();
-  }
+  const ForceBalance balance = force_balance(one.force);
   // Newton's third law holds term by term in the real-space part (each pair is met from both ends with opposite
   // separations) and in the k part (sum_i of the i-th force is Im(S* S) = 0): only rounding remains.
-  CHECK(total.norm() < 1e-12 * sum_norm);
+  CHECK(balance.total.norm() < 1e-12 * balance.sum_norm);
   for (const DipoleSums* other : {&again, &three}) {
     CHECK(other->energy == one.energy);
     for (size_t i = 0; i < d.position.size(); ++i) {
@@ -213,14 +200,7 @@ TEST_CASE("ewald: the field at a point is the field the particles feel", "[ewald
   sum.build(ewald_system_of(d, choose_ewald_splitting(1e-8, box, 10), EwaldSurroundings::Vacuum));
   std::vector<Vec3> field(d.position.size(), Vec3::Zero());
   sum.add_particle_terms(nullptr, field.data(), ThreadTeam::serial());
-  for (size_t i = 0; i < d.position.size(); ++i) {
-    // At a centre the particle's own term is left out.
-    CHECK((sum.field_at(d.position[i]) - field[i]).norm() < 1e-12 * field[i].norm());
-    // Between two centres, and at a periodic copy of that point (rounding of the shifted coordinates only).
-    const Vec3 x = 0.5 * (d.position[i] + d.position[(i + 1) % d.position.size()]);
-    const Vec3 b = sum.field_at(x);
-    CHECK((sum.field_at(x + box.cwiseProduct(Vec3(1, -2, 1))) - b).norm() < 1e-9 * b.norm());
-  }
+  check_field_at(sum, d, field);
 }
 
 TEST_CASE("ewald: the engine's dipole pass, and boxes not periodic along x, y and z refused by name", "[ewald]") {

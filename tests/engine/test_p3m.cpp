@@ -15,8 +15,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double c0 = mu0_over_4pi;
-
 // The reference: the Ewald sum with every dropped term below double rounding.
 DipoleSums ewald_reference(const Dipoles& d, EwaldSurroundings s = EwaldSurroundings::Conducting) {
   return ewald_sums(d, choose_ewald_splitting(1e-13, d.box, d.position.size()), s);
@@ -116,16 +114,9 @@ TEST_CASE("p3m: a simple cubic lattice of aligned dipoles has the Lorentz energy
   // (CBLH Sec. IV): without it the mean mesh self-interaction of every site would stay in U.
   const double a = 2e-3, m = 3e-4;
   const int cells = 5;
-  Dipoles d;
-  d.box = Vec3::Constant(cells * a);
-  for (int x = 0; x < cells; ++x)
-    for (int y = 0; y < cells; ++y)
-      for (int z = 0; z < cells; ++z) {
-        d.position.push_back(a * Vec3(x + 0.31, y + 0.27, z + 0.35));
-        d.moment.push_back(Vec3(0, 0, m));
-      }
+  const Dipoles d = aligned_cubic_lattice(cells, a, m, Vec3(0.31, 0.27, 0.35));
   const double n = static_cast<double>(d.position.size());
-  const double lorentz = -2.0 * pi * c0 * m * m / (3.0 * a * a * a);
+  const double lorentz = lorentz_energy_per_dipole(a, m);
   const P3MTuning tuning = choose_p3m_tuning(1e-5, d.box, d.position.size());
   const DipoleSums tin = p3m_sums(d, tuning, EwaldSurroundings::Conducting);
   const DipoleSums vacuum = p3m_sums(d, tuning, EwaldSurroundings::Vacuum);
@@ -133,7 +124,7 @@ TEST_CASE("p3m: a simple cubic lattice of aligned dipoles has the Lorentz energy
                << " J; vacuum " << vacuum.energy / n << " J");
   CHECK(tin.energy / n == Approx(lorentz).epsilon(1e-5));
   CHECK(std::abs(vacuum.energy) < 1e-5 * std::abs(tin.energy));
-  const Vec3 field(0, 0, 4.0 * pi * c0 * m / (3.0 * a * a * a));
+  const Vec3 field = lorentz_field(a, m);
   for (const Vec3& b : tin.field) CHECK((b - field).norm() < 1e-5 * field.norm());
 }
 
@@ -148,13 +139,8 @@ TEST_CASE("p3m: total force vanishes, results repeat bit for bit, and thread cou
   const DipoleSums again = p3m_sums(d, tuning, EwaldSurroundings::Vacuum);
   ThreadTeam team(3);
   const DipoleSums three = p3m_sums(d, tuning, EwaldSurroundings::Vacuum, team);
-  Vec3 total = Vec3::Zero();
-  double sum_norm = 0.0;
-  for (const Vec3& f : one.force) {
-    total += f;
-    sum_norm += f.norm();
-  }
-  CHECK(total.norm() < 1e-12 * sum_norm);
+  const ForceBalance balance = force_balance(one.force);
+  CHECK(balance.total.norm() < 1e-12 * balance.sum_norm);
   // The same thread count: the same bits. Three threads split the real-space pairs into three parts whose sums
   // are added in another grouping: round-off only (1e-12 of each vector, far above 1e-16 x a few hundred terms).
   CHECK(again.energy == one.energy);
@@ -180,14 +166,7 @@ TEST_CASE("p3m: the field at a point is the field the particles feel", "[p3m]") 
   std::vector<Vec3> field(d.position.size(), Vec3::Zero());
   sum.add_particle_terms(nullptr, field.data(), ThreadTeam::serial());
   const DipoleSums reference = ewald_reference(d, EwaldSurroundings::Vacuum);
-  for (size_t i = 0; i < d.position.size(); ++i) {
-    // At a centre its own moment is left out, as for the particle (the same terms, summed in another order).
-    CHECK((sum.field_at(d.position[i]) - field[i]).norm() < 1e-12 * field[i].norm());
-    // At a periodic copy of a point between two centres: the same field (rounding of the shifted coordinates).
-    const Vec3 x = 0.5 * (d.position[i] + d.position[(i + 1) % d.position.size()]);
-    const Vec3 b = sum.field_at(x);
-    CHECK((sum.field_at(x + box.cwiseProduct(Vec3(1, -2, 1))) - b).norm() < 1e-9 * b.norm());
-  }
+  check_field_at(sum, d, field);
   CHECK(rms_relative(field, reference.field) < 1e-4);
 }
 
