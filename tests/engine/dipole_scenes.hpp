@@ -227,6 +227,15 @@ inline FieldEvaluator particle_field_view(const Model& model, const State& state
   return FieldEvaluator(model, state, settings);
 }
 
+// The field view sums as the force pass does: at a point of the three_magnets box outside the spheres, the view's
+// field is the built sum's field_at (EwaldSum, P3MSum), bit for bit.
+template <class Sum>
+void check_field_view_is(const Sum& sum, const Model& model, const State& state) {
+  const FieldEvaluator field = particle_field_view(model, state);
+  const Vec3 x(5e-3, 5e-3, 8e-3);
+  CHECK(field.at(x) == sum.field_at(x));
+}
+
 // A method that sums a box periodic along x, y and z refuses the open box and one periodic along x and z only (two
 // periodic axes other than x and y: periodic x and y with walls along z is a slab, summed with the layer correction,
 // test_dlc.cpp). The error names $.magnetics.method and the axes that are not periodic; `says` checks the rest of it.

@@ -220,11 +220,9 @@ TEST_CASE("ewald: the engine's dipole pass, and boxes not periodic along x, y an
     const Dipoles d = dipoles_of(state, model.periodic_length);
     check_same_bits(state, ewald_sums(d, model.ewald));
     // The field view sums the same way: outside the spheres, FieldEvaluator is EwaldSum::field_at.
-    const FieldEvaluator field = particle_field_view(model, state);
-    const Vec3 x(5e-3, 5e-3, 8e-3);
     EwaldSum sum;
     sum.build(ewald_system_of(d, model.ewald));
-    CHECK(field.at(x) == sum.field_at(x));
+    check_field_view_is(sum, model, state);
   }
   SECTION("preset text: method, accuracy and surroundings") {
     const Preset q = parse_preset(

@@ -200,11 +200,9 @@ TEST_CASE("p3m: the engine's dipole pass, field view and refusals", "[p3m]") {
     const DipoleSums reference = ewald_reference(d);
     CHECK(rms_relative(r.force, reference.force) < 1e-3);
     // The field view sums the same way: outside the spheres, FieldEvaluator is P3MSum::field_at.
-    const FieldEvaluator field = particle_field_view(model, state);
-    const Vec3 x(5e-3, 5e-3, 8e-3);
     P3MSum sum;
     sum.build(p3m_system_of(d, model.p3m));
-    CHECK(field.at(x) == sum.field_at(x));
+    check_field_view_is(sum, model, state);
   }
   SECTION("preset text: method and accuracy") {
     const Preset q = parse_preset(R"({"version": 1, "magnetics": {"method": "p3m", "p3m_accuracy": 1e-4}})");
