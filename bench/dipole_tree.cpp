@@ -20,24 +20,24 @@
 #include "engine/core/state.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/magnetics.hpp"
+#include "scenes.hpp"
+#include "timing.hpp"
 
 #include <time.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 using namespace lodestone;
-using Clock = std::chrono::steady_clock;
+using namespace lodestone::bench;
 
 namespace {
 
-// Random sequential addition on a hash grid of cells 3 mm wide (the largest diameter).
+// The radii are drawn first (uniform in 0.5 to 1.5 mm), the cube sized for the volume fraction phi.
 Particles random_scene(size_t n, double phi, std::uint64_t seed) {
   Random rng(seed);
   std::vector<double> radii(n);
@@ -46,44 +46,7 @@ Particles random_scene(size_t n, double phi, std::uint64_t seed) {
     r = rng.uniform(0.5e-3, 1.5e-3);
     volume += sphere_volume(r);
   }
-  const double side = std::cbrt(volume / phi), cell = 3e-3;
-  const long cells = static_cast<long>(side / cell) + 1;
-  std::unordered_map<long, std::vector<size_t>> grid;
-  auto key = [&](long x, long y, long z) { return (x * cells + y) * cells + z; };
-  Particles p;
-  p.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    for (;;) {
-      const Vec3 x(rng.uniform(0, side), rng.uniform(0, side), rng.uniform(0, side));
-      const long cx = static_cast<long>(x.x() / cell), cy = static_cast<long>(x.y() / cell),
-                 cz = static_cast<long>(x.z() / cell);
-      bool free = true;
-      for (long a = cx - 1; a <= cx + 1 && free; ++a)
-        for (long b = cy - 1; b <= cy + 1 && free; ++b)
-          for (long c = cz - 1; c <= cz + 1 && free; ++c) {
-            const auto it = grid.find(key(a, b, c));
-            if (it == grid.end()) continue;
-            for (size_t j : it->second)
-              if ((x - p.position[j]).norm() < radii[i] + p.radius[j]) free = false;
-          }
-      if (!free) continue;
-      p.position[i] = x;
-      p.radius[i] = radii[i];
-      p.moment[i] = 8e5 * sphere_volume(radii[i]) * (rng.orientation() * Vec3::UnitZ());
-      grid[key(cx, cy, cz)].push_back(i);
-      break;
-    }
-  }
-  return p;
-}
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return random_sequential_addition(radii, std::cbrt(volume / phi), 3e-3, false, rng);
 }
 
 // CPU time of this process [s]: on a shared machine (more runnable jobs than cores) the one-thread pass's CPU

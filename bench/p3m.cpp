@@ -15,18 +15,17 @@
 
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
-#include "engine/core/random.hpp"
 #include "engine/core/state.hpp"
 #include "engine/magnetic/magnetics.hpp"
 #include "engine/step/model_preparation.hpp"
 #include "engine/step/neighbor.hpp"
+#include "scenes.hpp"
 #include "timing.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 using namespace lodestone;
@@ -35,43 +34,6 @@ using namespace lodestone::bench;
 namespace {
 
 constexpr double kDiameter = 1e-3;
-
-// Random sequential addition on a periodic grid of cells one diameter wide.
-Particles random_scene(size_t n, double phi, double side, std::uint64_t seed) {
-  Random rng(seed);
-  const double r = 0.5 * kDiameter;
-  const long cells = std::max(3L, static_cast<long>(side / kDiameter));
-  const double cell = side / static_cast<double>(cells);
-  std::vector<std::vector<size_t>> grid(static_cast<size_t>(cells * cells * cells));
-  auto wrap = [&](long c) { return ((c % cells) + cells) % cells; };
-  Particles p;
-  p.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    for (;;) {
-      const Vec3 x(rng.uniform(0, side), rng.uniform(0, side), rng.uniform(0, side));
-      const long cx = static_cast<long>(x.x() / cell), cy = static_cast<long>(x.y() / cell),
-                 cz = static_cast<long>(x.z() / cell);
-      bool free = true;
-      for (long a = cx - 1; a <= cx + 1 && free; ++a)
-        for (long b = cy - 1; b <= cy + 1 && free; ++b)
-          for (long c = cz - 1; c <= cz + 1 && free; ++c)
-            for (size_t j : grid[static_cast<size_t>((wrap(a) * cells + wrap(b)) * cells + wrap(c))]) {
-              Vec3 d = x - p.position[j];
-              for (int k = 0; k < 3; ++k) d[k] -= side * std::round(d[k] / side);
-              if (d.squaredNorm() < 4.0 * r * r) free = false;
-            }
-      if (!free) continue;
-      p.position[i] = x;
-      p.radius[i] = r;
-      p.moment[i] = 8e5 * sphere_volume(r) * (rng.orientation() * Vec3::UnitZ());
-      p.moment_body[i] = p.moment[i];
-      grid[static_cast<size_t>((wrap(cx) * cells + wrap(cy)) * cells + wrap(cz))].push_back(i);
-      break;
-    }
-  }
-  (void)phi;
-  return p;
-}
 
 Preset periodic_preset(double side, DipoleMethod method) {
   Preset p;
@@ -120,7 +82,8 @@ int main(int argc, char** argv) {
   for (const size_t n : sizes) {
     const double side = std::cbrt(static_cast<double>(n) * sphere_volume(0.5 * kDiameter) / 0.1);
     State state;
-    state.particles = random_scene(n, 0.1, side, 11 + n);
+    Random rng(11 + n);
+    state.particles = random_sequential_addition(std::vector<double>(n, 0.5 * kDiameter), side, kDiameter, true, rng);
 
     Model cutoff = make_model(periodic_preset(side, DipoleMethod::Cutoff));
     cutoff.magnetics.cutoff = 4.0 * kDiameter;

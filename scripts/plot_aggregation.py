@@ -233,6 +233,17 @@ def runner_fits(log):
     return out
 
 
+def save_figure(fig, ax, xlabel, ylabel, title, path):
+    """The single-panel figures' common finish: axis labels, a small title and legend, saved at 110 dpi."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot_size_distribution(runs, figs):
     """n_s(t) at five times spread over the run (aggregation_clusters.csv: step, time, size, count)."""
     rows = read_csv(os.path.join(runs, "aggregation_clusters.csv"))
@@ -247,13 +258,8 @@ def plot_size_distribution(runs, figs):
         t = min(times, key=lambda x: abs(x - frac * times[-1]))
         sizes, counts = zip(*sorted(by_time[t]))
         ax.loglog(sizes, counts, "o-", ms=3, lw=0.8, label=f"t = {t * 1e6:.2g} µs")
-    ax.set_xlabel("cluster size s")
-    ax.set_ylabel("number of clusters n_s")
-    ax.set_title("Cluster-size distribution n_s(t)", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(figs, "aggregation-size-distribution.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ax, "cluster size s", "number of clusters n_s", "Cluster-size distribution n_s(t)",
+                os.path.join(figs, "aggregation-size-distribution.png"))
 
 
 def rad_of(frame):
@@ -276,16 +282,20 @@ def fractal_dimension(sizes, gyration, radius, figs):
     # A straight chain of s touching grains has R_g = R sqrt((s^2 - 1) / 3).
     chain = np.arange(3, sizes.max() + 1)
     ax.loglog(np.sqrt((chain**2 - 1) / 3.0), chain, "k:", lw=0.8, label="straight chains (D_f = 1)")
-    ax.set_xlabel("radius of gyration R_g / R")
-    ax.set_ylabel("cluster size s")
-    ax.set_title("Fractal dimension of the final clusters", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(figs, "aggregation-fractal-dimension.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ax, "radius of gyration R_g / R", "cluster size s", "Fractal dimension of the final clusters",
+                os.path.join(figs, "aggregation-fractal-dimension.png"))
     if fit:
         print(f"fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
               f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
+
+
+def growth_fits(t, S):
+    """The two readings of S(t) the document quotes: S ~ t^z over the second half of the run (the
+    late-time power law), and S - 1 ~ t^z' over the whole run (S - 1 grows from 0). Returns the
+    second half's rows and the two power_law fits (None where a fit has too few points)."""
+    second = (t >= 0.5 * t[-1] * (1 - 1e-9)) & (t > 0)
+    grown = (t > 0) & (S > 1)
+    return second, power_law(t[second], S[second]), power_law(t[grown], S[grown] - 1)
 
 
 def plot_aggregation(runs, figs):
@@ -299,11 +309,7 @@ def plot_aggregation(runs, figs):
     clusters = np.array([float(r["clusters"]) for r in series])
     keep = np.concatenate(([True], np.diff(t) > 0))  # a row repeated at the same time counts once
     t, S, chains, clusters = t[keep], S[keep], chains[keep], clusters[keep]
-    second = (t >= 0.5 * t[-1] * (1 - 1e-9)) & (t > 0)
-    z = power_law(t[second], S[second])
-    # S - 1 grows from 0: its power law over the whole run is the other common reading.
-    early = (t > 0) & (S > 1)
-    z_all = power_law(t[early], S[early] - 1)
+    second, z, z_all = growth_fits(t, S)
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
     a.loglog(t * 1e6, S, ".", ms=3, label="S(t), eq. 17")
     if z:
@@ -343,10 +349,7 @@ def plot_aggregation(runs, figs):
         print(f"S - 1 ~ t^z' over the whole run: z' = {z_all[0]:.3f} +- {z_all[1]:.3f}")
     print(f"S at the end: {S[-1]:.3f}; at half time: {S[second][0]:.3f}")
     if control:
-        half = (tc >= 0.5 * tc[-1] * (1 - 1e-9)) & (tc > 0)
-        zc = power_law(tc[half], Sc[half])
-        grown = (tc > 0) & (Sc > 1)
-        zc_all = power_law(tc[grown], Sc[grown] - 1)
+        _, zc, zc_all = growth_fits(tc, Sc)
         print(f"control without dipoles: S at the end {Sc[-1]:.3f}"
               + (f"; z (second half) = {zc[0]:.2f} +- {zc[1]:.2f}" if zc else "")
               + (f"; S - 1 ~ t^{zc_all[0]:.2f} +- {zc_all[1]:.2f} over the run" if zc_all else ""))
@@ -369,13 +372,8 @@ def plot_aggregation(runs, figs):
     ax.loglog(s, s**0.63, "k--", lw=0.8, label="μ s^0.63 (eq. 16)")
     ax.loglog(s, s**1.0, "k:", lw=0.8, label="μ s (aligned chain, eq. 15)")
     ax.loglog(s, s**0.5, "g:", lw=0.8, label="μ s^0.5 (random moments)")
-    ax.set_xlabel("cluster size s")
-    ax.set_ylabel("|Σ m| / μ")
-    ax.set_title("Accretional remanence (eq. 16)", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(figs, "aggregation-remanence.png"), dpi=110)
-    plt.close(fig)
+    save_figure(fig, ax, "cluster size s", "|Σ m| / μ", "Accretional remanence (eq. 16)",
+                os.path.join(figs, "aggregation-remanence.png"))
     if rem:
         print(f"remanence from the last frame (t = {time:.4g} s, {big.sum()} clusters with s >= 2, sizes "
               f"{sizes[big].min()}-{sizes.max()}): b = {rem[0]:.3f} +- {rem[1]:.3f}"

@@ -3,6 +3,7 @@
 #include "engine/core/simd.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/field.hpp"
+#include "engine/magnetic/periodic_systems.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -130,34 +131,12 @@ FieldEvaluator::FieldEvaluator(const Model& model, const State& state, const Fie
     tree.opening_angle = model.magnetics.tree_opening_angle;
     tree_.build(p.position, p.moment, {}, tree);
   }
-  if (method_ == DipoleMethod::Ewald) {
-    // The force pass's sum without clumps (see the header).
-    EwaldSystem system;
-    system.position = p.position;
-    system.moment = p.moment;
-    system.box_length = ewald_box(model);
-    system.split = model.ewald;
-    system.surroundings = model.magnetics.ewald_surroundings;
-    ewald_.build(system);
-  }
-  if (method_ == DipoleMethod::P3M) {
-    P3MSystem system;
-    system.position = p.position;
-    system.moment = p.moment;
-    system.box_length = ewald_box(model);
-    system.tuning = model.p3m;
-    system.surroundings = model.magnetics.ewald_surroundings;
-    p3m_.build(system);
-  }
+  // The force pass's sums (engine/magnetic/periodic_systems.hpp), the Ewald sum without clumps (see the header).
+  if (method_ == DipoleMethod::Ewald) ewald_.build(ewald_system_of(model, p));
+  if (method_ == DipoleMethod::P3M) p3m_.build(p3m_system_of(model, p));
   if ((method_ == DipoleMethod::Ewald || method_ == DipoleMethod::P3M) && is_slab(model)) {
     slab_ = true;
-    DlcSystem system;
-    system.position = p.position;
-    system.moment = p.moment;
-    system.box_length = ewald_box(model);
-    system.accuracy = layer_correction_accuracy(method_ == DipoleMethod::P3M ? model.magnetics.p3m_accuracy
-                                                                             : model.magnetics.ewald_accuracy);
-    layers_.build(system);
+    layers_.build(layer_correction_system_of(model, p));
   }
 }
 

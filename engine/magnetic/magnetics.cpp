@@ -8,6 +8,7 @@
 #include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/magnetic/p3m.hpp"
+#include "engine/magnetic/periodic_systems.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 
 #include <algorithm>
@@ -28,27 +29,11 @@ DipoleTreeSettings tree_settings(const Model& model) {
   return s;
 }
 
-// The Ewald sum of the state's moments (prepare_model refuses it unless all three axes are periodic).
+// The Ewald sum of the state's moments (prepare_model refuses it unless the box is periodic along all three axes or
+// a slab), pebbles of one clump taken out of each other's nearest images.
 EwaldSystem ewald_system(const Model& model, const Particles& p) {
-  EwaldSystem s;
-  s.position = p.position;
-  s.moment = p.moment;
+  EwaldSystem s = ewald_system_of(model, p);
   if (p.clump.size() == p.size()) s.clump = p.clump;
-  s.box_length = ewald_box(model);
-  s.split = model.ewald;
-  s.surroundings = model.magnetics.ewald_surroundings;
-  return s;
-}
-
-// The P3M sum of the state's moments (prepare_model refuses it unless all three axes are periodic). Clumps are not
-// taken out of it: prepare_model refuses p3m with clumps.
-P3MSystem p3m_system(const Model& model, const Particles& p) {
-  P3MSystem s;
-  s.position = p.position;
-  s.moment = p.moment;
-  s.box_length = ewald_box(model);
-  s.tuning = model.p3m;
-  s.surroundings = model.magnetics.ewald_surroundings;
   return s;
 }
 
@@ -56,13 +41,19 @@ P3MSystem p3m_system(const Model& model, const Particles& p) {
 // sum's; returns its energy (0 in a fully periodic box).
 double add_layer_correction(const Model& model, const Particles& p, Vec3* force, Vec3* field) {
   if (!is_slab(model)) return 0.0;
-  DlcSystem s;
-  s.position = p.position;
-  s.moment = p.moment;
-  s.box_length = ewald_box(model);
-  s.accuracy = layer_correction_accuracy(model.magnetics.method == DipoleMethod::P3M ? model.magnetics.p3m_accuracy
-                                                                                     : model.magnetics.ewald_accuracy);
-  return add_dlc_correction(s, force, field);
+  return add_dlc_correction(layer_correction_system_of(model, p), force, field);
+}
+
+// The Ewald or P3M sum of the particles (Sum: EwaldSum or P3MSum) plus, in a slab, the layer correction: adds the
+// forces (if force is given) and the fields; returns the energy. Per target, as the sums are
+// (engine/magnetic/ewald.hpp, p3m.hpp): the same bits for any number of threads.
+template <class Sum, class System>
+double add_periodic_sum(const Model& model, const Particles& p, const System& system, Vec3* force, Vec3* field,
+                        ThreadTeam& team) {
+  Sum sum;
+  sum.build(system, &team);
+  const double energy = sum.add_particle_terms(force, field, team);
+  return energy + add_layer_correction(model, p, force, field);
 }
 
 // Dipole fields of all other moments at each particle (cutoff list, direct sum, tree or Ewald sum).
@@ -93,15 +84,9 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
     tree.build(p.position, p.moment, p.clump, tree_settings(model));
     for (size_t i = 0; i < p.size(); ++i) b[i] += tree.field(i);
   } else if (model.magnetics.method == DipoleMethod::Ewald) {
-    EwaldSum sum;
-    sum.build(ewald_system(model, p), &team);
-    sum.add_particle_terms(nullptr, b.data(), team);
-    add_layer_correction(model, p, nullptr, b.data());
+    add_periodic_sum<EwaldSum>(model, p, ewald_system(model, p), nullptr, b.data(), team);
   } else if (model.magnetics.method == DipoleMethod::P3M) {
-    P3MSum sum;
-    sum.build(p3m_system(model, p), &team);
-    sum.add_particle_terms(nullptr, b.data(), team);
-    add_layer_correction(model, p, nullptr, b.data());
+    add_periodic_sum<P3MSum>(model, p, p3m_system_of(model, p), nullptr, b.data(), team);
   }
 }
 
@@ -239,24 +224,12 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       for (size_t i = 0; i < n; ++i) energy += share[i];
       break;
     }
-    case DipoleMethod::Ewald: {
-      // Per target as well (engine/magnetic/ewald.hpp): the same bits for any number of threads.
-      EwaldSum sum;
-      sum.build(ewald_system(model, p), &team);
-      std::vector<Vec3> b(p.size(), Vec3::Zero());
-      energy = sum.add_particle_terms(force, b.data(), team);
-      energy += add_layer_correction(model, p, force, b.data());
-      for (size_t i = 0; i < p.size(); ++i)
-        if (!moment_is_induced(model, p, i)) torque[i] += p.moment[i].cross(b[i]);
-      break;
-    }
+    case DipoleMethod::Ewald:
     case DipoleMethod::P3M: {
-      // Per target as well (engine/magnetic/p3m.hpp): the same bits for any number of threads.
-      P3MSum sum;
-      sum.build(p3m_system(model, p), &team);
       std::vector<Vec3> b(p.size(), Vec3::Zero());
-      energy = sum.add_particle_terms(force, b.data(), team);
-      energy += add_layer_correction(model, p, force, b.data());
+      energy = model.magnetics.method == DipoleMethod::Ewald
+                   ? add_periodic_sum<EwaldSum>(model, p, ewald_system(model, p), force, b.data(), team)
+                   : add_periodic_sum<P3MSum>(model, p, p3m_system_of(model, p), force, b.data(), team);
       for (size_t i = 0; i < p.size(); ++i)
         if (!moment_is_induced(model, p, i)) torque[i] += p.moment[i].cross(b[i]);
       break;

@@ -2,17 +2,14 @@
 // Ewald sum (and P3M) in a box with a gap above the slab plus the correction against a direct sum over the images
 // in x and y, the truncation bound, and the engine's slab boxes.
 
+#include "dipole_scenes.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/dlc.hpp"
 #include "engine/magnetic/ewald.hpp"
-#include "engine/magnetic/field_evaluation.hpp"
-#include "engine/magnetic/magnetics.hpp"
 #include "engine/magnetic/p3m.hpp"
-#include "test_support.hpp"
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -21,42 +18,17 @@ namespace {
 
 constexpr double c0 = mu0_over_4pi;
 
-double uniform(std::mt19937_64& g) {
-  return static_cast<double>(g() >> 11) * 0x1.0p-53;
-}
-
 struct Slab {
   std::vector<Vec3> position, moment;
   double side = 0.0;  // Lx = Ly
 };
 
 // n dipoles at least `gap` apart in a square cell of side L (periodic in x and y), z in [z0, z0 + h].
+// Moments of size 0.5 to 1.5 mA m^2.
 Slab random_slab(size_t n, double side, double z0, double h, double gap, std::uint64_t seed) {
-  std::mt19937_64 g(seed);
-  Slab s;
-  s.side = side;
-  while (s.position.size() < n) {
-    const Vec3 x(uniform(g) * side, uniform(g) * side, z0 + uniform(g) * h);
-    bool free = true;
-    for (const Vec3& y : s.position) {
-      Vec3 r = x - y;
-      for (int a = 0; a < 2; ++a) r[a] -= side * std::round(r[a] / side);
-      if (r.norm() < gap) free = false;
-    }
-    if (!free) continue;
-    s.position.push_back(x);
-    Vec3 dir;
-    do dir = Vec3(2 * uniform(g) - 1, 2 * uniform(g) - 1, 2 * uniform(g) - 1);
-    while (dir.squaredNorm() > 1.0 || dir.squaredNorm() < 1e-3);
-    s.moment.push_back(1e-3 * (0.5 + uniform(g)) * dir.normalized());
-  }
-  return s;
+  Dipoles d = scatter_dipoles(n, Vec3(0.0, 0.0, z0), Vec3(side, side, h), 2, gap, 1e-3, seed);
+  return Slab{std::move(d.position), std::move(d.moment), side};
 }
-
-struct Result {
-  std::vector<Vec3> force, field, torque;
-  double energy = 0.0;
-};
 
 // The independent reference: the bare pair sum over the image cells (nx, ny) with |n| L <= R within a disk, plus
 // the rest of the plane as a continuum: beyond R the images of j form a sheet of density 1/A, whose pair energy
@@ -64,10 +36,10 @@ struct Result {
 // field is c (mj_par / 2 - mj_z z) 2 pi / (A R). The next terms fall as (dz / R)^2 and with the lattice's
 // discreteness at the disk's edge: measured, the reference moves by 2e-6 (energy) between R = 50 and 100 cells
 // and by 1e-7 between 100 and 200.
-Result direct_plane_sum(const Slab& s, int cells) {
+DipoleSums direct_plane_sum(const Slab& s, int cells) {
   const size_t n = s.position.size();
   const double area = s.side * s.side, radius = cells * s.side;
-  Result r;
+  DipoleSums r;
   r.force.assign(n, Vec3::Zero());
   r.field.assign(n, Vec3::Zero());
   for (int ix = -cells; ix <= cells; ++ix)
@@ -92,44 +64,33 @@ Result direct_plane_sum(const Slab& s, int cells) {
       r.energy += 0.5 * tail * (mi.z() * mj.z() - 0.5 * (mi.x() * mj.x() + mi.y() * mj.y()));
       r.field[i] += tail * Vec3(0.5 * mj.x(), 0.5 * mj.y(), -mj.z());
     }
-  for (size_t i = 0; i < n; ++i) r.torque.push_back(s.moment[i].cross(r.field[i]));
-  return r;
+  return with_torques(s.moment, std::move(r));
 }
 
 // The 3-D sum (Ewald converged, or P3M at an accuracy) in the box (L, L, Lz) plus the layer correction.
-Result corrected_sum(const Slab& s, double lz, double p3m_accuracy, double dlc_accuracy) {
+DipoleSums corrected_sum(const Slab& s, double lz, double p3m_accuracy, double dlc_accuracy) {
   const size_t n = s.position.size();
-  const Vec3 box(s.side, s.side, lz);
-  Result r;
-  r.force.assign(n, Vec3::Zero());
-  r.field.assign(n, Vec3::Zero());
+  Dipoles d;
+  d.position = s.position;
+  d.moment = s.moment;
+  d.box = Vec3(s.side, s.side, lz);
+  DipoleSums r;
   if (p3m_accuracy > 0.0) {
-    P3MSystem system;
-    system.position = s.position;
-    system.moment = s.moment;
-    system.box_length = box;
-    system.tuning = choose_p3m_tuning(p3m_accuracy, box, n);
     P3MSum sum;
-    sum.build(system);
-    r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), ThreadTeam::serial());
+    sum.build(p3m_system_of(d, choose_p3m_tuning(p3m_accuracy, d.box, n)));
+    r = particle_terms(sum, n);
   } else {
-    EwaldSystem system;
-    system.position = s.position;
-    system.moment = s.moment;
-    system.box_length = box;
-    system.split = choose_ewald_splitting(1e-14, box, n);
     EwaldSum sum;
-    sum.build(system);
-    r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), ThreadTeam::serial());
+    sum.build(ewald_system_of(d, choose_ewald_splitting(1e-14, d.box, n)));
+    r = particle_terms(sum, n);
   }
   DlcSystem dlc;
   dlc.position = s.position;
   dlc.moment = s.moment;
-  dlc.box_length = box;
+  dlc.box_length = d.box;
   dlc.accuracy = dlc_accuracy;
   r.energy += add_dlc_correction(dlc, r.force.data(), r.field.data());
-  for (size_t i = 0; i < n; ++i) r.torque.push_back(s.moment[i].cross(r.field[i]));
-  return r;
+  return with_torques(s.moment, std::move(r));
 }
 
 }  // namespace
@@ -140,9 +101,9 @@ TEST_CASE("dlc: the Ewald sum with the layer correction is the sum over the plan
   // with it the sums agree to the reference's own accuracy (measured 2e-9 energy, 1e-8 force, 2e-8 torque at 100
   // cells).
   const Slab s = random_slab(5, 1e-2, 3e-3, 4e-3, 1e-3, 3);
-  const Result reference = direct_plane_sum(s, 100);
+  const DipoleSums reference = direct_plane_sum(s, 100);
   for (const double gap : {1e-2, 3e-3}) {
-    const Result r = corrected_sum(s, 4e-3 + gap + 1e-9, 0.0, 1e-12);
+    const DipoleSums r = corrected_sum(s, 4e-3 + gap + 1e-9, 0.0, 1e-12);
     INFO("gap " << gap << " m: energy " << r.energy << " J against " << reference.energy << " J");
     CHECK(r.energy == Approx(reference.energy).epsilon(1e-6));
     CHECK(rms_relative(r.force, reference.force) < 1e-6);
@@ -163,9 +124,9 @@ TEST_CASE("dlc: P3M with the layer correction, and the truncation bound", "[dlc]
   // 60 spheres of 1 mm in a 1 cm cell, a slab 3 mm thick (a few layers on a floor), the 3-D box twice as high. P3M at
   // its default accuracy: the RMS relative errors stay below the issue's 1e-4.
   const Slab s = random_slab(60, 1e-2, 0.5e-3, 2e-3, 1e-3, 9);
-  const Result reference = direct_plane_sum(s, 60);
+  const DipoleSums reference = direct_plane_sum(s, 60);
   const double accuracy = MagneticParameters{}.p3m_accuracy;
-  const Result r = corrected_sum(s, 6e-3, accuracy, layer_correction_accuracy(accuracy));
+  const DipoleSums r = corrected_sum(s, 6e-3, accuracy, layer_correction_accuracy(accuracy));
   INFO("force " << rms_relative(r.force, reference.force) << ", torque " << rms_relative(r.torque, reference.torque)
                 << ", energy " << std::abs(r.energy / reference.energy - 1.0));
   CHECK(rms_relative(r.force, reference.force) < 1e-4);
@@ -210,24 +171,19 @@ TEST_CASE("dlc: the engine sums slab boxes with the layer correction", "[dlc]") 
     Simulation sim = simulation_of(p);
     const Model& model = sim.model();
     CHECK(ewald_box(model).z() == Approx(1e-2));
-    State state = sim.state();
-    for (Vec3& f : state.particles.force) f.setZero();
-    for (Vec3& t : state.particles.torque) t.setZero();
-    compute_dipole_forces(model, state);
+    const State state = dipole_pass(model, sim.state());
     Slab s;
     s.side = 1e-2;
     s.position = state.particles.position;
     s.moment = state.particles.moment;
-    const Result reference = direct_plane_sum(s, 100);
+    const DipoleSums reference = direct_plane_sum(s, 100);
     // Four particles: the P3M estimate is for many random ones, so the P3M bound here is loose.
     const double tolerance = method == DipoleMethod::P3M ? 1e-3 : 1e-6;
     CHECK(state.energy.dipole == Approx(reference.energy).epsilon(tolerance));
     CHECK(rms_relative(state.particles.force, reference.force) < tolerance);
     CHECK(rms_relative(state.particles.torque, reference.torque) < tolerance);
     // The field view adds the same correction: at a point between the particles it is the plane sum's field.
-    FieldEvaluationSettings settings;
-    settings.applied = false;
-    const FieldEvaluator field(model, state, settings);
+    const FieldEvaluator field = particle_field_view(model, state);
     const Vec3 x(5e-3, 5e-3, 4.2e-3);
     Vec3 b = Vec3::Zero();
     for (int ix = -100; ix <= 100; ++ix)

@@ -3,15 +3,11 @@
 // pair in a huge box), the vacuum sum against growing spheres of images, the error at the default accuracy,
 // determinism, and the refusal of boxes that are not periodic along all three axes.
 
+#include "dipole_scenes.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/ewald.hpp"
-#include "engine/magnetic/field_evaluation.hpp"
-#include "engine/magnetic/magnetics.hpp"
-#include "test_support.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <random>
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -20,71 +16,10 @@ namespace {
 
 constexpr double c0 = mu0_over_4pi;
 
-// Uniform in [0, 1) from the raw generator output, so the numbers do not depend on the standard library.
-double uniform(std::mt19937_64& g) {
-  return static_cast<double>(g() >> 11) * 0x1.0p-53;
-}
-
-struct Dipoles {
-  std::vector<Vec3> position, moment;
-  Vec3 box = Vec3::Zero();
-};
-
-// n points at least `gap` apart (minimum image) in a box, moments of random direction and size in [0.5, 1.5] m0.
-Dipoles random_dipoles(size_t n, const Vec3& box, double gap, double m0, std::uint64_t seed) {
-  std::mt19937_64 g(seed);
-  Dipoles d;
-  d.box = box;
-  while (d.position.size() < n) {
-    const Vec3 x(uniform(g) * box.x(), uniform(g) * box.y(), uniform(g) * box.z());
-    bool free = true;
-    for (const Vec3& y : d.position) {
-      Vec3 r = x - y;
-      for (int a = 0; a < 3; ++a) r[a] -= box[a] * std::round(r[a] / box[a]);
-      if (r.norm() < gap) free = false;
-    }
-    if (!free) continue;
-    d.position.push_back(x);
-    Vec3 dir;
-    do dir = Vec3(2 * uniform(g) - 1, 2 * uniform(g) - 1, 2 * uniform(g) - 1);
-    while (dir.squaredNorm() > 1.0 || dir.squaredNorm() < 1e-3);
-    d.moment.push_back(m0 * (0.5 + uniform(g)) * dir.normalized());
-  }
-  return d;
-}
-
-struct Result {
-  std::vector<Vec3> force, field, torque;
-  double energy = 0.0;
-};
-
-Result ewald(const Dipoles& d, const EwaldSplitting& split,
-             EwaldSurroundings surroundings = EwaldSurroundings::Conducting, ThreadTeam& team = ThreadTeam::serial()) {
-  EwaldSystem system;
-  system.position = d.position;
-  system.moment = d.moment;
-  system.box_length = d.box;
-  system.split = split;
-  system.surroundings = surroundings;
-  EwaldSum sum;
-  sum.build(system, &team);
-  Result r;
-  r.force.assign(d.position.size(), Vec3::Zero());
-  r.field.assign(d.position.size(), Vec3::Zero());
-  r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), team);
-  for (size_t i = 0; i < d.position.size(); ++i) r.torque.push_back(d.moment[i].cross(r.field[i]));
-  return r;
-}
-
+// The energy alone (no forces or fields): the finite differences call it many times.
 double energy_of(const Dipoles& d, const EwaldSplitting& split, EwaldSurroundings s) {
-  EwaldSystem system;
-  system.position = d.position;
-  system.moment = d.moment;
-  system.box_length = d.box;
-  system.split = split;
-  system.surroundings = s;
   EwaldSum sum;
-  sum.build(system);
+  sum.build(ewald_system_of(d, split, s));
   return sum.add_particle_terms(nullptr, nullptr, ThreadTeam::serial());
 }
 
@@ -108,10 +43,10 @@ TEST_CASE("ewald: the energy and forces do not depend on the splitting parameter
   const Vec3 box = 1e-2 * Vec3(1.0, 1.2, 0.9);
   const Dipoles d = random_dipoles(12, box, 1.5e-3, 1e-3, 11);
   for (const EwaldSurroundings s : {EwaldSurroundings::Conducting, EwaldSurroundings::Vacuum}) {
-    const Result reference = ewald(d, converged(6.0 / box.x()), s);
+    const DipoleSums reference = ewald_sums(d, converged(6.0 / box.x()), s);
     for (const double alpha_l : {3.0, 4.5, 9.0}) {
       INFO("alpha L = " << alpha_l << (s == EwaldSurroundings::Vacuum ? ", vacuum" : ", conducting"));
-      const Result r = ewald(d, converged(alpha_l / box.x()), s);
+      const DipoleSums r = ewald_sums(d, converged(alpha_l / box.x()), s);
       CHECK(std::abs(r.energy - reference.energy) < 1e-10 * std::abs(reference.energy));
       CHECK(rms_relative(r.force, reference.force) < 1e-9);
       CHECK(rms_relative(r.torque, reference.torque) < 1e-9);
@@ -125,7 +60,7 @@ TEST_CASE("ewald: forces are minus the energy gradient and torques its derivativ
   const EwaldSplitting split = converged(5.0 / box.x());
   for (const EwaldSurroundings s : {EwaldSurroundings::Conducting, EwaldSurroundings::Vacuum}) {
     INFO((s == EwaldSurroundings::Vacuum ? "vacuum" : "conducting"));
-    const Result r = ewald(d, split, s);
+    const DipoleSums r = ewald_sums(d, split, s);
     const double f_scale = max_norm(r.force), t_scale = max_norm(r.torque);
     // Central differences: truncation (h/L)^2 ~ 1e-10 of the scale, rounding 1e-16 |U| / h ~ 1e-9 of it.
     const double h = 1e-6 * box.x(), angle = 1e-6;
@@ -157,26 +92,18 @@ TEST_CASE("ewald: a simple cubic lattice of aligned dipoles has the Lorentz ener
   const double a = 2e-3, m = 3e-4;
   for (const int cells : {1, 2}) {
     INFO(cells << " cells per side");
-    Dipoles d;
-    d.box = Vec3::Constant(cells * a);
-    for (int x = 0; x < cells; ++x)
-      for (int y = 0; y < cells; ++y)
-        for (int z = 0; z < cells; ++z) {
-          d.position.push_back(a * Vec3(x + 0.3, y + 0.3, z + 0.3));
-          d.moment.push_back(Vec3(0, 0, m));
-        }
+    const Dipoles d = aligned_cubic_lattice(cells, a, m, Vec3::Constant(0.3));
     const double n = static_cast<double>(d.position.size());
-    const double lorentz = -2.0 * pi * c0 * m * m / (3.0 * a * a * a);
+    const double lorentz = lorentz_energy_per_dipole(a, m);
     const EwaldSplitting split = choose_ewald_splitting(1e-12, d.box, d.position.size());
-    const Result tin = ewald(d, split, EwaldSurroundings::Conducting);
-    const Result vacuum = ewald(d, split, EwaldSurroundings::Vacuum);
+    const DipoleSums tin = ewald_sums(d, split, EwaldSurroundings::Conducting);
+    const DipoleSums vacuum = ewald_sums(d, split, EwaldSurroundings::Vacuum);
     CHECK(tin.energy / n == Approx(lorentz).epsilon(1e-10));
     CHECK(std::abs(vacuum.energy) < 1e-10 * std::abs(tin.energy));
     // By symmetry no force and no torque; the field at each site is the Lorentz field.
     CHECK(max_norm(tin.force) < 1e-10 * 6 * c0 * m * m / std::pow(a, 4));
     for (const Vec3& b : tin.field)
-      CHECK((b - Vec3(0, 0, 4.0 * pi * c0 * m / (3.0 * a * a * a))).norm() <
-            1e-9 * c0 * m / std::pow(a, 3));  // 2e-10 relative
+      CHECK((b - lorentz_field(a, m)).norm() < 1e-9 * c0 * m / std::pow(a, 3));  // 2e-10 relative
   }
 }
 
@@ -217,7 +144,7 @@ TEST_CASE("ewald: a pair in a huge box has the bare pair energy", "[ewald]") {
   d.box = Vec3::Constant(100 * r);
   d.position = {Vec3::Constant(50 * r), Vec3(50 * r, 50 * r, 51 * r)};
   d.moment = {Vec3(0, 0, m), Vec3(0, 0, m)};
-  const Result e = ewald(d, choose_ewald_splitting(1e-10, d.box, 2));
+  const DipoleSums e = ewald_sums(d, choose_ewald_splitting(1e-10, d.box, 2));
   const double bare = -2.0 * c0 * m * m / (r * r * r);
   CHECK(e.energy == Approx(bare).epsilon(1e-5));
   // The force on the lower one points up: 6 c m^2 / r^4.
@@ -233,8 +160,8 @@ TEST_CASE("ewald: RMS force and torque errors at the default accuracy", "[ewald]
   const Dipoles d = random_dipoles(200, Vec3::Constant(side), d_sphere, 1e-4, 17);
   const double accuracy = MagneticParameters{}.ewald_accuracy;
   const EwaldSplitting split = choose_ewald_splitting(accuracy, d.box, 200);
-  const Result r = ewald(d, split);
-  const Result tight = ewald(d, converged(split.alpha * 1.3));
+  const DipoleSums r = ewald_sums(d, split);
+  const DipoleSums tight = ewald_sums(d, converged(split.alpha * 1.3));
   const double force_error = rms_relative(r.force, tight.force);
   const double torque_error = rms_relative(r.torque, tight.torque);
   INFO("alpha L " << split.alpha * side << ", rc/L " << split.real_cutoff / side << ", kc L/2pi "
@@ -249,20 +176,15 @@ TEST_CASE("ewald: total force vanishes and results repeat bit for bit on any num
   const Vec3 box = Vec3::Constant(8e-3);
   const Dipoles d = random_dipoles(150, box, 1e-3, 1e-4, 23);
   const EwaldSplitting split = choose_ewald_splitting(1e-5, box, 150);
-  const Result one = ewald(d, split, EwaldSurroundings::Vacuum);
-  const Result again = ewald(d, split, EwaldSurroundings::Vacuum);
+  const DipoleSums one = ewald_sums(d, split, EwaldSurroundings::Vacuum);
+  const DipoleSums again = ewald_sums(d, split, EwaldSurroundings::Vacuum);
   ThreadTeam team(3);
-  const Result three = ewald(d, split, EwaldSurroundings::Vacuum, team);
-  Vec3 total = Vec3::Zero();
-  double sum_norm = 0.0;
-  for (const Vec3& f : one.force) {
-    total += f;
-    sum_norm += f.norm();
-  }
+  const DipoleSums three = ewald_sums(d, split, EwaldSurroundings::Vacuum, team);
+  const ForceBalance balance = force_balance(one.force);
   // Newton's third law holds term by term in the real-space part (each pair is met from both ends with opposite
   // separations) and in the k part (sum_i of the i-th force is Im(S* S) = 0): only rounding remains.
-  CHECK(total.norm() < 1e-12 * sum_norm);
-  for (const Result* other : {&again, &three}) {
+  CHECK(balance.total.norm() < 1e-12 * balance.sum_norm);
+  for (const DipoleSums* other : {&again, &three}) {
     CHECK(other->energy == one.energy);
     for (size_t i = 0; i < d.position.size(); ++i) {
       CHECK(other->force[i] == one.force[i]);
@@ -274,86 +196,33 @@ TEST_CASE("ewald: total force vanishes and results repeat bit for bit on any num
 TEST_CASE("ewald: the field at a point is the field the particles feel", "[ewald]") {
   const Vec3 box = 1e-2 * Vec3(1.0, 1.1, 0.9);
   const Dipoles d = random_dipoles(10, box, 1.5e-3, 1e-3, 29);
-  EwaldSystem system;
-  system.position = d.position;
-  system.moment = d.moment;
-  system.box_length = box;
-  system.split = choose_ewald_splitting(1e-8, box, 10);
-  system.surroundings = EwaldSurroundings::Vacuum;
   EwaldSum sum;
-  sum.build(system);
+  sum.build(ewald_system_of(d, choose_ewald_splitting(1e-8, box, 10), EwaldSurroundings::Vacuum));
   std::vector<Vec3> field(d.position.size(), Vec3::Zero());
   sum.add_particle_terms(nullptr, field.data(), ThreadTeam::serial());
-  for (size_t i = 0; i < d.position.size(); ++i) {
-    // At a centre the particle's own term is left out.
-    CHECK((sum.field_at(d.position[i]) - field[i]).norm() < 1e-12 * field[i].norm());
-    // Between two centres, and at a periodic copy of that point (rounding of the shifted coordinates only).
-    const Vec3 x = 0.5 * (d.position[i] + d.position[(i + 1) % d.position.size()]);
-    const Vec3 b = sum.field_at(x);
-    CHECK((sum.field_at(x + box.cwiseProduct(Vec3(1, -2, 1))) - b).norm() < 1e-9 * b.norm());
-  }
+  check_field_at(sum, d, field);
 }
 
 TEST_CASE("ewald: the engine's dipole pass, and boxes not periodic along x, y and z refused by name", "[ewald]") {
-  Preset p = bare_preset();
-  p.materials[0].magnetization = 8e5;
-  p.magnetics.method = DipoleMethod::Ewald;
-  p.box.min = Vec3::Zero();
-  p.box.max = Vec3::Constant(1e-2);
-  p.particles.particles = {sphere(Vec3(2e-3, 3e-3, 4e-3), 5e-4), sphere(Vec3(5e-3, 6e-3, 2e-3), 5e-4),
-                           sphere(Vec3(8e-3, 1e-3, 7e-3), 5e-4)};
-  p.particles.particles[1].axis = Vec3(1, 0, 0);
-  p.particles.particles[2].axis = Vec3(0, 1, 1).normalized();
+  Preset p = three_magnets(DipoleMethod::Ewald);
   SECTION("open and partly periodic boxes are refused") {
-    for (const int periodic_axes : {0, 2}) {
-      Preset q = p;
-      // Two periodic axes other than x and y (periodic x and y with walls along z is a slab, summed with the
-      // layer correction: test_dlc.cpp).
-      if (periodic_axes == 2) q.box.x_min = q.box.x_max = q.box.z_min = q.box.z_max = SideKind::Periodic;
-      try {
-        Session sim(q);
-        FAIL("ewald without three periodic axes was accepted");
-      } catch (const PresetError& e) {
-        CHECK(e.path() == "$.magnetics.method");
-        CHECK_THAT(e.message(), Catch::Contains("periodic along x, y and z") && Catch::Contains("\"direct\""));
-        CHECK_THAT(e.message(), Catch::Contains(periodic_axes == 2 ? "along y " : "along xyz "));
-      }
-    }
+    check_refuses_boxes_not_periodic_along_xyz(
+        p, Catch::Contains("periodic along x, y and z") && Catch::Contains("\"direct\""));
   }
-  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Periodic;
+  make_periodic_along_xyz(p);
   SECTION("a periodic box runs the Ewald sum with the automatic cutoffs") {
     Simulation sim = simulation_of(p);
     const Model& model = sim.model();
     CHECK(model.ewald.alpha > 0.0);
     CHECK(model.ewald.real_cutoff > 0.0);
     CHECK(model.ewald.k_cutoff > 0.0);
-    State state = sim.state();
-    for (Vec3& f : state.particles.force) f.setZero();
-    for (Vec3& t : state.particles.torque) t.setZero();
-    compute_dipole_forces(model, state);
-    Dipoles d;
-    d.position = state.particles.position;
-    d.moment = state.particles.moment;
-    d.box = model.periodic_length;
-    const Result r = ewald(d, model.ewald);
-    CHECK(state.energy.dipole == r.energy);
-    for (size_t i = 0; i < 3; ++i) {
-      CHECK(state.particles.force[i] == r.force[i]);
-      CHECK(state.particles.torque[i] == r.torque[i]);
-    }
+    const State state = dipole_pass(model, sim.state());
+    const Dipoles d = dipoles_of(state, model.periodic_length);
+    check_same_bits(state, ewald_sums(d, model.ewald));
     // The field view sums the same way: outside the spheres, FieldEvaluator is EwaldSum::field_at.
-    FieldEvaluationSettings settings;
-    settings.applied = false;
-    const FieldEvaluator field(model, state, settings);
-    const Vec3 x(5e-3, 5e-3, 8e-3);
-    EwaldSystem system;
-    system.position = d.position;
-    system.moment = d.moment;
-    system.box_length = d.box;
-    system.split = model.ewald;
     EwaldSum sum;
-    sum.build(system);
-    CHECK(field.at(x) == sum.field_at(x));
+    sum.build(ewald_system_of(d, model.ewald));
+    check_field_view_is(sum, model, state);
   }
   SECTION("preset text: method, accuracy and surroundings") {
     const Preset q = parse_preset(

@@ -3,107 +3,21 @@
 // a-priori error estimate against the measured error, the Lorentz energy of a simple cubic lattice, the total
 // force, determinism across thread counts, and the engine's pass, field view and refusals.
 
+#include "dipole_scenes.hpp"
 #include "engine/magnetic/ewald.hpp"
-#include "engine/magnetic/field_evaluation.hpp"
-#include "engine/magnetic/magnetics.hpp"
 #include "engine/magnetic/p3m.hpp"
-#include "test_support.hpp"
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 
 using namespace lodestone;
 using namespace lodestone::testing;
 
 namespace {
 
-constexpr double c0 = mu0_over_4pi;
-
-// Uniform in [0, 1) from the raw generator output, so the numbers do not depend on the standard library.
-double uniform(std::mt19937_64& g) {
-  return static_cast<double>(g() >> 11) * 0x1.0p-53;
-}
-
-struct Dipoles {
-  std::vector<Vec3> position, moment;
-  Vec3 box = Vec3::Zero();
-  double sum_m2() const {
-    double s = 0.0;
-    for (const Vec3& m : moment) s += m.squaredNorm();
-    return s;
-  }
-};
-
-// n spheres of diameter d (centres at least d apart, minimum image) in a box, moments of random direction and size
-// in [0.5, 1.5] m0.
-Dipoles random_dipoles(size_t n, const Vec3& box, double d, double m0, std::uint64_t seed) {
-  std::mt19937_64 g(seed);
-  Dipoles out;
-  out.box = box;
-  while (out.position.size() < n) {
-    const Vec3 x(uniform(g) * box.x(), uniform(g) * box.y(), uniform(g) * box.z());
-    bool free = true;
-    for (const Vec3& y : out.position) {
-      Vec3 r = x - y;
-      for (int a = 0; a < 3; ++a) r[a] -= box[a] * std::round(r[a] / box[a]);
-      if (r.squaredNorm() < d * d) {
-        free = false;
-        break;
-      }
-    }
-    if (!free) continue;
-    out.position.push_back(x);
-    Vec3 dir;
-    do dir = Vec3(2 * uniform(g) - 1, 2 * uniform(g) - 1, 2 * uniform(g) - 1);
-    while (dir.squaredNorm() > 1.0 || dir.squaredNorm() < 1e-3);
-    out.moment.push_back(m0 * (0.5 + uniform(g)) * dir.normalized());
-  }
-  return out;
-}
-
-struct Result {
-  std::vector<Vec3> force, field, torque;
-  double energy = 0.0;
-};
-
-Result finish(const Dipoles& d, Result r) {
-  for (size_t i = 0; i < d.position.size(); ++i) r.torque.push_back(d.moment[i].cross(r.field[i]));
-  return r;
-}
-
-Result p3m(const Dipoles& d, const P3MTuning& tuning, EwaldSurroundings s = EwaldSurroundings::Conducting,
-           ThreadTeam& team = ThreadTeam::serial()) {
-  P3MSystem system;
-  system.position = d.position;
-  system.moment = d.moment;
-  system.box_length = d.box;
-  system.tuning = tuning;
-  system.surroundings = s;
-  P3MSum sum;
-  sum.build(system, &team);
-  Result r;
-  r.force.assign(d.position.size(), Vec3::Zero());
-  r.field.assign(d.position.size(), Vec3::Zero());
-  r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), team);
-  return finish(d, std::move(r));
-}
-
 // The reference: the Ewald sum with every dropped term below double rounding.
-Result ewald_reference(const Dipoles& d, EwaldSurroundings s = EwaldSurroundings::Conducting) {
-  EwaldSystem system;
-  system.position = d.position;
-  system.moment = d.moment;
-  system.box_length = d.box;
-  system.split = choose_ewald_splitting(1e-13, d.box, d.position.size());
-  system.surroundings = s;
-  EwaldSum sum;
-  sum.build(system);
-  Result r;
-  r.force.assign(d.position.size(), Vec3::Zero());
-  r.field.assign(d.position.size(), Vec3::Zero());
-  r.energy = sum.add_particle_terms(r.force.data(), r.field.data(), ThreadTeam::serial());
-  return finish(d, std::move(r));
+DipoleSums ewald_reference(const Dipoles& d, EwaldSurroundings s = EwaldSurroundings::Conducting) {
+  return ewald_sums(d, choose_ewald_splitting(1e-13, d.box, d.position.size()), s);
 }
 
 double rms_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
@@ -149,8 +63,8 @@ TEST_CASE("p3m: forces, torques and energy against the Ewald sum at the default 
     const Vec3 box = std::cbrt(volume / (c.shape.x() * c.shape.y() * c.shape.z())) * c.shape;
     const Dipoles d = random_dipoles(c.n, box, d_sphere, m0, seed++);
     const P3MTuning tuning = choose_p3m_tuning(accuracy, box, c.n);
-    const Result r = p3m(d, tuning, c.surroundings);
-    const Result reference = ewald_reference(d, c.surroundings);
+    const DipoleSums r = p3m_sums(d, tuning, c.surroundings);
+    const DipoleSums reference = ewald_reference(d, c.surroundings);
     const double force_error = rms_relative(r.force, reference.force);
     const double torque_error = rms_relative(r.torque, reference.torque);
     const double energy_error = std::abs(r.energy / reference.energy - 1.0);
@@ -176,11 +90,11 @@ TEST_CASE("p3m: the error estimate follows the measured error as the accuracy ch
   const double d_sphere = 1e-3;
   const double side = std::cbrt(400 * sphere_volume(0.5 * d_sphere) / 0.1);
   const Dipoles d = random_dipoles(400, Vec3::Constant(side), d_sphere, 1e-4, 7);
-  const Result reference = ewald_reference(d);
+  const DipoleSums reference = ewald_reference(d);
   double previous = INFINITY;
   for (const double accuracy : {1e-2, 1e-3, 1e-4}) {
     const P3MTuning tuning = choose_p3m_tuning(accuracy, d.box, 400);
-    const Result r = p3m(d, tuning);
+    const DipoleSums r = p3m_sums(d, tuning);
     const double measured = rms_difference(r.force, reference.force);
     const double ratio = measured / p3m_error_estimate(tuning, d.box, 400, d.sum_m2()).total();
     INFO("accuracy " << accuracy << ": mesh " << tuning.mesh[0] << ", order " << tuning.order << ", rc/d "
@@ -200,24 +114,17 @@ TEST_CASE("p3m: a simple cubic lattice of aligned dipoles has the Lorentz energy
   // (CBLH Sec. IV): without it the mean mesh self-interaction of every site would stay in U.
   const double a = 2e-3, m = 3e-4;
   const int cells = 5;
-  Dipoles d;
-  d.box = Vec3::Constant(cells * a);
-  for (int x = 0; x < cells; ++x)
-    for (int y = 0; y < cells; ++y)
-      for (int z = 0; z < cells; ++z) {
-        d.position.push_back(a * Vec3(x + 0.31, y + 0.27, z + 0.35));
-        d.moment.push_back(Vec3(0, 0, m));
-      }
+  const Dipoles d = aligned_cubic_lattice(cells, a, m, Vec3(0.31, 0.27, 0.35));
   const double n = static_cast<double>(d.position.size());
-  const double lorentz = -2.0 * pi * c0 * m * m / (3.0 * a * a * a);
+  const double lorentz = lorentz_energy_per_dipole(a, m);
   const P3MTuning tuning = choose_p3m_tuning(1e-5, d.box, d.position.size());
-  const Result tin = p3m(d, tuning, EwaldSurroundings::Conducting);
-  const Result vacuum = p3m(d, tuning, EwaldSurroundings::Vacuum);
+  const DipoleSums tin = p3m_sums(d, tuning, EwaldSurroundings::Conducting);
+  const DipoleSums vacuum = p3m_sums(d, tuning, EwaldSurroundings::Vacuum);
   INFO("mesh " << tuning.mesh[0] << ", order " << tuning.order << ": U/N " << tin.energy / n << " J against " << lorentz
                << " J; vacuum " << vacuum.energy / n << " J");
   CHECK(tin.energy / n == Approx(lorentz).epsilon(1e-5));
   CHECK(std::abs(vacuum.energy) < 1e-5 * std::abs(tin.energy));
-  const Vec3 field(0, 0, 4.0 * pi * c0 * m / (3.0 * a * a * a));
+  const Vec3 field = lorentz_field(a, m);
   for (const Vec3& b : tin.field) CHECK((b - field).norm() < 1e-5 * field.norm());
 }
 
@@ -228,17 +135,12 @@ TEST_CASE("p3m: total force vanishes, results repeat bit for bit, and thread cou
   const double side = std::cbrt(600 * sphere_volume(0.5 * d_sphere) / 0.2);
   const Dipoles d = random_dipoles(600, Vec3::Constant(side), d_sphere, 1e-4, 23);
   const P3MTuning tuning = choose_p3m_tuning(1e-3, d.box, 600);
-  const Result one = p3m(d, tuning, EwaldSurroundings::Vacuum);
-  const Result again = p3m(d, tuning, EwaldSurroundings::Vacuum);
+  const DipoleSums one = p3m_sums(d, tuning, EwaldSurroundings::Vacuum);
+  const DipoleSums again = p3m_sums(d, tuning, EwaldSurroundings::Vacuum);
   ThreadTeam team(3);
-  const Result three = p3m(d, tuning, EwaldSurroundings::Vacuum, team);
-  Vec3 total = Vec3::Zero();
-  double sum_norm = 0.0;
-  for (const Vec3& f : one.force) {
-    total += f;
-    sum_norm += f.norm();
-  }
-  CHECK(total.norm() < 1e-12 * sum_norm);
+  const DipoleSums three = p3m_sums(d, tuning, EwaldSurroundings::Vacuum, team);
+  const ForceBalance balance = force_balance(one.force);
+  CHECK(balance.total.norm() < 1e-12 * balance.sum_norm);
   // The same thread count: the same bits. Three threads split the real-space pairs into three parts whose sums
   // are added in another grouping: round-off only (1e-12 of each vector, far above 1e-16 x a few hundred terms).
   CHECK(again.energy == one.energy);
@@ -246,7 +148,7 @@ TEST_CASE("p3m: total force vanishes, results repeat bit for bit, and thread cou
     CHECK(again.force[i] == one.force[i]);
     CHECK(again.field[i] == one.field[i]);
   }
-  const Result three_again = p3m(d, tuning, EwaldSurroundings::Vacuum, team);
+  const DipoleSums three_again = p3m_sums(d, tuning, EwaldSurroundings::Vacuum, team);
   CHECK(three_again.energy == three.energy);
   CHECK(std::abs(three.energy - one.energy) < 1e-12 * std::abs(one.energy));
   for (size_t i = 0; i < d.position.size(); ++i) {
@@ -259,55 +161,21 @@ TEST_CASE("p3m: total force vanishes, results repeat bit for bit, and thread cou
 TEST_CASE("p3m: the field at a point is the field the particles feel", "[p3m]") {
   const Vec3 box = 1e-2 * Vec3(1.0, 1.1, 0.9);
   const Dipoles d = random_dipoles(40, box, 1.5e-3, 1e-3, 29);
-  P3MSystem system;
-  system.position = d.position;
-  system.moment = d.moment;
-  system.box_length = box;
-  system.tuning = choose_p3m_tuning(1e-4, box, d.position.size());
-  system.surroundings = EwaldSurroundings::Vacuum;
   P3MSum sum;
-  sum.build(system);
+  sum.build(p3m_system_of(d, choose_p3m_tuning(1e-4, box, d.position.size()), EwaldSurroundings::Vacuum));
   std::vector<Vec3> field(d.position.size(), Vec3::Zero());
   sum.add_particle_terms(nullptr, field.data(), ThreadTeam::serial());
-  const Result reference = ewald_reference(d, EwaldSurroundings::Vacuum);
-  for (size_t i = 0; i < d.position.size(); ++i) {
-    // At a centre its own moment is left out, as for the particle (the same terms, summed in another order).
-    CHECK((sum.field_at(d.position[i]) - field[i]).norm() < 1e-12 * field[i].norm());
-    // At a periodic copy of a point between two centres: the same field (rounding of the shifted coordinates).
-    const Vec3 x = 0.5 * (d.position[i] + d.position[(i + 1) % d.position.size()]);
-    const Vec3 b = sum.field_at(x);
-    CHECK((sum.field_at(x + box.cwiseProduct(Vec3(1, -2, 1))) - b).norm() < 1e-9 * b.norm());
-  }
+  const DipoleSums reference = ewald_reference(d, EwaldSurroundings::Vacuum);
+  check_field_at(sum, d, field);
   CHECK(rms_relative(field, reference.field) < 1e-4);
 }
 
 TEST_CASE("p3m: the engine's dipole pass, field view and refusals", "[p3m]") {
-  Preset p = bare_preset();
-  p.materials[0].magnetization = 8e5;
-  p.magnetics.method = DipoleMethod::P3M;
-  p.box.min = Vec3::Zero();
-  p.box.max = Vec3::Constant(1e-2);
-  p.particles.particles = {sphere(Vec3(2e-3, 3e-3, 4e-3), 5e-4), sphere(Vec3(5e-3, 6e-3, 2e-3), 5e-4),
-                           sphere(Vec3(8e-3, 1e-3, 7e-3), 5e-4)};
-  p.particles.particles[1].axis = Vec3(1, 0, 0);
-  p.particles.particles[2].axis = Vec3(0, 1, 1).normalized();
+  Preset p = three_magnets(DipoleMethod::P3M);
   SECTION("open and partly periodic boxes are refused by name") {
-    for (const int periodic_axes : {0, 2}) {
-      Preset q = p;
-      // Two periodic axes other than x and y (periodic x and y with walls along z is a slab, summed with the
-      // layer correction: test_dlc.cpp).
-      if (periodic_axes == 2) q.box.x_min = q.box.x_max = q.box.z_min = q.box.z_max = SideKind::Periodic;
-      try {
-        Session sim(q);
-        FAIL("p3m without three periodic axes was accepted");
-      } catch (const PresetError& e) {
-        CHECK(e.path() == "$.magnetics.method");
-        CHECK_THAT(e.message(), Catch::Contains("\"p3m\" needs a box periodic along x, y and z"));
-        CHECK_THAT(e.message(), Catch::Contains(periodic_axes == 2 ? "along y " : "along xyz "));
-      }
-    }
+    check_refuses_boxes_not_periodic_along_xyz(p, Catch::Contains("\"p3m\" needs a box periodic along x, y and z"));
   }
-  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Periodic;
+  make_periodic_along_xyz(p);
   SECTION("a cap or an activity distance is refused by name") {
     Preset q = p;
     q.magnetics.dipole_cap = 1e-4;
@@ -324,36 +192,17 @@ TEST_CASE("p3m: the engine's dipole pass, field view and refusals", "[p3m]") {
     CHECK(model.p3m.alpha > 0.0);
     CHECK(model.p3m.real_cutoff > 0.0);
     CHECK(model.p3m.estimated_error <= model.magnetics.p3m_accuracy * 1.0001);
-    State state = sim.state();
-    for (Vec3& f : state.particles.force) f.setZero();
-    for (Vec3& t : state.particles.torque) t.setZero();
-    compute_dipole_forces(model, state);
-    Dipoles d;
-    d.position = state.particles.position;
-    d.moment = state.particles.moment;
-    d.box = model.periodic_length;
-    const Result r = p3m(d, model.p3m);
-    CHECK(state.energy.dipole == r.energy);
-    for (size_t i = 0; i < 3; ++i) {
-      CHECK(state.particles.force[i] == r.force[i]);
-      CHECK(state.particles.torque[i] == r.torque[i]);
-    }
+    const State state = dipole_pass(model, sim.state());
+    const Dipoles d = dipoles_of(state, model.periodic_length);
+    const DipoleSums r = p3m_sums(d, model.p3m);
+    check_same_bits(state, r);
     // Three spheres against the converged Ewald sum (the estimate is for many random dipoles; here just close).
-    const Result reference = ewald_reference(d);
+    const DipoleSums reference = ewald_reference(d);
     CHECK(rms_relative(r.force, reference.force) < 1e-3);
     // The field view sums the same way: outside the spheres, FieldEvaluator is P3MSum::field_at.
-    FieldEvaluationSettings settings;
-    settings.applied = false;
-    const FieldEvaluator field(model, state, settings);
-    const Vec3 x(5e-3, 5e-3, 8e-3);
-    P3MSystem system;
-    system.position = d.position;
-    system.moment = d.moment;
-    system.box_length = d.box;
-    system.tuning = model.p3m;
     P3MSum sum;
-    sum.build(system);
-    CHECK(field.at(x) == sum.field_at(x));
+    sum.build(p3m_system_of(d, model.p3m));
+    check_field_view_is(sum, model, state);
   }
   SECTION("preset text: method and accuracy") {
     const Preset q = parse_preset(R"({"version": 1, "magnetics": {"method": "p3m", "p3m_accuracy": 1e-4}})");

@@ -1,0 +1,59 @@
+#pragma once
+// The benches' random scenes of magnetized spheres (bench/p3m.cpp, bench/dipole_tree.cpp).
+
+#include "engine/core/math.hpp"
+#include "engine/core/random.hpp"
+#include "engine/core/state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace lodestone::bench {
+
+// Random sequential addition in the cube [0, side)^3: sphere i (radius radii[i]) is placed at uniform random points
+// drawn from rng until it overlaps none placed before, the cube periodic (minimum image) or not. A grid of cells at
+// least max_diameter wide finds the spheres near a trial point. Moments 8e5 A/m x V in uniformly random directions
+// (moment_body the same: the bodies start unrotated).
+inline Particles random_sequential_addition(const std::vector<double>& radii, double side, double max_diameter,
+                                            bool periodic, Random& rng) {
+  const size_t n = radii.size();
+  const long cells = std::max(1L, static_cast<long>(side / max_diameter));
+  const double cell = side / static_cast<double>(cells);
+  std::vector<std::vector<size_t>> grid(static_cast<size_t>(cells * cells * cells));
+  auto cell_of = [&](double x) { return std::min(cells - 1, static_cast<long>(x / cell)); };
+  auto wrap = [&](long c) { return ((c % cells) + cells) % cells; };
+  Particles p;
+  p.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (;;) {
+      const Vec3 x(rng.uniform(0, side), rng.uniform(0, side), rng.uniform(0, side));
+      const long cx = cell_of(x.x()), cy = cell_of(x.y()), cz = cell_of(x.z());
+      bool free = true;
+      // The 3 x 3 x 3 cells around the trial point (fewer at an open cube's faces; with fewer than 3 cells a side a
+      // periodic cube's cells are met more than once, which changes nothing).
+      for (long a = cx - 1; a <= cx + 1 && free; ++a)
+        for (long b = cy - 1; b <= cy + 1 && free; ++b)
+          for (long c = cz - 1; c <= cz + 1 && free; ++c) {
+            if (!periodic && (a < 0 || b < 0 || c < 0 || a >= cells || b >= cells || c >= cells)) continue;
+            for (size_t j : grid[static_cast<size_t>((wrap(a) * cells + wrap(b)) * cells + wrap(c))]) {
+              Vec3 d = x - p.position[j];
+              if (periodic)
+                for (int k = 0; k < 3; ++k) d[k] -= side * std::round(d[k] / side);
+              const double contact = radii[i] + p.radius[j];
+              if (d.squaredNorm() < contact * contact) free = false;
+            }
+          }
+      if (!free) continue;
+      p.position[i] = x;
+      p.radius[i] = radii[i];
+      p.moment[i] = 8e5 * sphere_volume(radii[i]) * (rng.orientation() * Vec3::UnitZ());
+      p.moment_body[i] = p.moment[i];
+      grid[static_cast<size_t>((cx * cells + cy) * cells + cz)].push_back(i);
+      break;
+    }
+  }
+  return p;
+}
+
+}  // namespace lodestone::bench

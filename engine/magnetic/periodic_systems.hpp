@@ -1,0 +1,49 @@
+#pragma once
+// The systems the periodic sums are built from for a model's particles. The force pass (magnetics.cpp) and the
+// field view (field_evaluation.cpp) must sum the same moments in the same box with the same parameters, so both
+// build them here. The systems refer to the particles' arrays (spans): they must outlive the system's use.
+
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+#include "engine/magnetic/dlc.hpp"
+#include "engine/magnetic/ewald.hpp"
+#include "engine/magnetic/p3m.hpp"
+
+namespace lodestone {
+
+// The Ewald sum of the particles' moments in ewald_box (the periodic box, or a slab's box with its gap). Clumps are
+// left to the caller: the force pass takes pebbles of one clump out of each other's nearest images, the field view
+// does not (engine/magnetic/field_evaluation.hpp).
+inline EwaldSystem ewald_system_of(const Model& model, const Particles& p) {
+  EwaldSystem s;
+  s.position = p.position;
+  s.moment = p.moment;
+  s.box_length = ewald_box(model);
+  s.split = model.ewald;
+  s.surroundings = model.magnetics.ewald_surroundings;
+  return s;
+}
+
+// The P3M sum, likewise (prepare_model refuses p3m with clumps).
+inline P3MSystem p3m_system_of(const Model& model, const Particles& p) {
+  P3MSystem s;
+  s.position = p.position;
+  s.moment = p.moment;
+  s.box_length = ewald_box(model);
+  s.tuning = model.p3m;
+  s.surroundings = model.magnetics.ewald_surroundings;
+  return s;
+}
+
+// A slab's layer correction (engine/magnetic/dlc.hpp), truncated at 1 % of the 3-D method's accuracy.
+inline DlcSystem layer_correction_system_of(const Model& model, const Particles& p) {
+  DlcSystem s;
+  s.position = p.position;
+  s.moment = p.moment;
+  s.box_length = ewald_box(model);
+  s.accuracy = layer_correction_accuracy(model.magnetics.method == DipoleMethod::P3M ? model.magnetics.p3m_accuracy
+                                                                                     : model.magnetics.ewald_accuracy);
+  return s;
+}
+
+}  // namespace lodestone
