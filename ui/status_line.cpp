@@ -1,4 +1,4 @@
-// The status line and the start hint: fixed places at the bottom and the top centre of the 3-D view, so
+// The status line and the start hint: fixed places at the bottom and the top left of the 3-D view, so
 // that a message never moves a control under the mouse or covers the Plots window's header.
 
 #include "ui/panels.hpp"
@@ -53,15 +53,16 @@ void status_line(PanelContext& c) {
 void start_hint(PanelContext& c) {
   const Snapshot& s = c.snapshot;
   if (s.running || s.step != 0 || !s.scene || !s.scene->view.start_paused) return;
-  // Just above the status line's place, at the left of the 3-D view: clear of the Plots window at any size.
-  const ImVec4 r = status_line_rect(c.state, ImGui::GetIO().DisplaySize);
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y - 6.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  // At the top left of the 3-D view, beside the side bar: scenes are framed in the middle of the view, and
+  // what happens first is often at the bottom (the chain of chain-falls lands there; the hint used to sit on
+  // it). Short, so that it ends left of the Plots header even at 1024 px.
+  ImGui::SetNextWindowPos(ImVec2(sidebar_extent(c.state) + 10.0f, 10.0f), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("start hint", nullptr, flags))
-    ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.5f, 1.0f), "Paused at the start: press space to start");
+    ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.5f, 1.0f), "Paused: press space to start");
   ImGui::End();
 }
 
