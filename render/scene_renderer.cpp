@@ -176,10 +176,16 @@ void SceneRenderer::create_arrow_array() {
   gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
   for (GLuint attribute : {0u, 1u, 2u}) {
     gl_.glEnableVertexAttribArray(attribute);
-    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, kArrowFloats * sizeof(float),
-                              reinterpret_cast<void*>(3 * attribute * sizeof(float)));
     gl_.glVertexAttribDivisor(attribute, 1);
   }
+  set_arrow_attributes(0);
+}
+
+// The arrow attributes read from instance `first_instance` of arrow_vbo_ on (OpenGL 3.3 has no base instance).
+void SceneRenderer::set_arrow_attributes(size_t first_instance) {
+  for (GLuint attribute : {0u, 1u, 2u})
+    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, kArrowFloats * sizeof(float),
+                              reinterpret_cast<void*>((kArrowFloats * first_instance + 3 * attribute) * sizeof(float)));
 }
 
 // The phases in drawing order: spheres; moment arrows, then easy axes and the box as lines, all depth-tested;
@@ -198,7 +204,7 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
 
   lines_.clear();
   arrows_.clear();
-  collect_moments_and_axes(p, options);
+  collect_moments_and_axes(p, options, view, pixels_per_unit);
   if (options.show_box && s.scene) push_box(lines_, vec(s.scene->box.min), vec(s.scene->box.max));
   draw_moment_arrows(view, projection);
   draw_lines(view, projection);
@@ -257,7 +263,7 @@ void SceneRenderer::upload_sphere_instances(const ParticleSnapshot& p, const glm
   for (size_t i = 0; i < n; ++i) {
     const glm::vec3 centre = xyz(p.position, i);
     const float depth = -(view * glm::vec4(centre, 1.0f)).z;
-    const bool exact = depth <= 0.0f || p.radius[i] * pixels_per_unit >= kExactDepthRadius * depth;
+    const bool exact = sphere_detail(projected_pixels(p.radius[i], depth, pixels_per_unit)) == SphereDetail::RayCast;
     const Rgb color =
         static_cast<long>(i) == selected ? kSelectedColor : Rgb{colors_[3 * i], colors_[3 * i + 1], colors_[3 * i + 2]};
     float* out = &instances_[kSphereFloats * (exact ? exact_count++ : --point_end)];
@@ -299,31 +305,63 @@ void SceneRenderer::draw_spheres(const glm::mat4& view, const glm::mat4& project
 }
 
 // [SECTION] moments, easy axes, box
-// Moments go to arrows_ (one instance each), easy axes to lines_.
-void SceneRenderer::collect_moments_and_axes(const ParticleSnapshot& p, const ViewOptions& options) {
-  for (size_t i = 0; i < p.size(); ++i) {
+// Moments go to arrows_ (one instance each: those with the cone head first, then the flat ones; the
+// smallest left out, render/level_of_detail.hpp), easy axes to lines_.
+void SceneRenderer::collect_moments_and_axes(const ParticleSnapshot& p, const ViewOptions& options,
+                                             const glm::mat4& view, float pixels_per_unit) {
+  const size_t n = p.size();
+  cone_arrows_ = flat_arrows_ = 0;
+  if (options.show_moments) arrows_.resize(kArrowFloats * n);
+  size_t flat_begin = n;  // the flat arrows fill arrows_ from the back
+  for (size_t i = 0; i < n; ++i) {
     const glm::vec3 c = xyz(p.position, i), m = xyz(p.moment, i), axis = xyz(p.easy_axis, i);
     const float r = p.radius[i];
     const float m_norm = glm::length(m);
     if (options.show_moments && m_norm > 0.0f) {
-      const glm::vec3 half = (options.arrow_length * r / m_norm) * m;
-      arrows_.insert(arrows_.end(),
-                     {c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]});
+      const float half_length = options.arrow_length * r;
+      const float depth = -(view[0][2] * c.x + view[1][2] * c.y + view[2][2] * c.z + view[3][2]);
+      const ArrowDetail detail = arrow_detail(projected_pixels(2.0f * half_length, depth, pixels_per_unit));
+      if (detail != ArrowDetail::Hidden) {
+        const glm::vec3 half = (half_length / m_norm) * m;
+        float* out = &arrows_[kArrowFloats * (detail == ArrowDetail::Cone ? cone_arrows_++ : --flat_begin)];
+        const float values[kArrowFloats] = {
+            c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]};
+        std::copy(values, values + kArrowFloats, out);
+      }
     }
     // The easy axis is drawn apart only where it differs visibly from the moment direction.
     if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))
       push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, kAxisColor, false);
   }
+  if (!options.show_moments) {
+    arrows_.clear();
+    return;
+  }
+  // Close the gap: the flat arrows right after the cone ones.
+  flat_arrows_ = n - flat_begin;
+  std::copy(arrows_.begin() + static_cast<std::ptrdiff_t>(kArrowFloats * flat_begin), arrows_.end(),
+            arrows_.begin() + static_cast<std::ptrdiff_t>(kArrowFloats * cone_arrows_));
+  arrows_.resize(kArrowFloats * (cone_arrows_ + flat_arrows_));
 }
 
 void SceneRenderer::draw_moment_arrows(const glm::mat4& view, const glm::mat4& projection) {
   if (arrows_.empty()) return;
   use_program(arrow_program_, view, projection);
+  const GLint flat_head = gl_.glGetUniformLocation(arrow_program_, "flat_head");
   gl_.glBindVertexArray(arrow_vao_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
   gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(arrows_.size() * sizeof(float)), arrows_.data(),
                    GL_STREAM_DRAW);
-  gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, static_cast<GLsizei>(arrows_.size() / kArrowFloats));
+  if (cone_arrows_ > 0) {
+    set_arrow_attributes(0);
+    gl_.glUniform1i(flat_head, 0);
+    gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, static_cast<GLsizei>(cone_arrows_));
+  }
+  if (flat_arrows_ > 0) {
+    set_arrow_attributes(cone_arrows_);
+    gl_.glUniform1i(flat_head, 1);
+    gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kFlatArrowVertices, static_cast<GLsizei>(flat_arrows_));
+  }
 }
 
 // [SECTION] bonds
