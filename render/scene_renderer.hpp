@@ -9,6 +9,7 @@
 #include "render/camera.hpp"
 #include "render/colors.hpp"
 #include "render/level_of_detail.hpp"
+#include "render/occlusion.hpp"
 
 #include <QOpenGLFunctions_3_3_Core>
 #include <cstdint>
@@ -49,7 +50,7 @@ class SceneRenderer {
             int framebuffer_height);
   const ColorScale& legend() const { return legend_; }
   const GizmoLabels& gizmo_labels() const { return gizmo_labels_; }
-  size_t drawn_spheres() const { return drawn_spheres_; }
+  size_t drawn_spheres() const { return drawn_spheres_; }  // not hidden behind others (render/occlusion.hpp)
   size_t exact_depth_spheres() const { return exact_depth_spheres_; }  // drawn ray-cast, not as points
   size_t cone_arrows() const { return cone_arrows_; }                  // moment arrows with the cone head
   size_t flat_arrows() const { return flat_arrows_; }                  // moment arrows drawn flat
@@ -63,6 +64,8 @@ class SceneRenderer {
   void create_arrow_array();
   // The phases of draw(), in order.
   void clear(int framebuffer_width, int framebuffer_height);
+  void cull_hidden(const ParticleSnapshot& particles, const ViewOptions& options, const glm::mat4& view,
+                   const glm::mat4& projection, float pixels_per_unit, int width, int height);
   void upload_sphere_instances(const ParticleSnapshot& particles, const glm::mat4& view, float pixels_per_unit,
                                const std::optional<std::uint64_t>& selected);
   void draw_spheres(const glm::mat4& view, const glm::mat4& projection, float framebuffer_pixels_per_unit);
@@ -101,6 +104,13 @@ class SceneRenderer {
   GizmoLabels gizmo_labels_;
   size_t drawn_spheres_ = 0, exact_depth_spheres_ = 0;
   size_t cone_arrows_ = 0, flat_arrows_ = 0;
+  // Occlusion culling (cull_hidden): the particles roughly front to back, and what of each is drawn.
+  static constexpr std::uint8_t kSphereShown = 1, kArrowShown = 2;
+  OcclusionGrid occlusion_;
+  std::vector<std::uint32_t> order_, bucket_start_;
+  std::vector<float> depth_;
+  std::vector<std::uint8_t> shown_;
+  bool flat_arrows_allowed_ = true, occlusion_culling_ = true;  // LODESTONE_LOD (initialize())
 };
 
 // The particle whose sphere the ray hits first, if any (double precision, all particles).
