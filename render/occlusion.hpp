@@ -32,11 +32,11 @@ class OcclusionGrid {
   float& cell(int i, int j) { return cells_[static_cast<std::size_t>(j) * cells_x_ + static_cast<std::size_t>(i)]; }
   void update_tile(int ti, int tj);
 
-  int width_ = 0, height_ = 0;    // [pixels]
+  int width_ = 0, height_ = 0;     // [pixels]
   int cells_x_ = 0, cells_y_ = 0;  // whole tiles: the cells past the screen's edge count as hidden
   int tiles_x_ = 0, tiles_y_ = 0;
-  std::vector<float> cells_;  // nearest depth behind which the cell is hidden (+inf: not hidden)
-  std::vector<float> tiles_;  // the farthest of its cells
+  std::vector<float> cells_;               // nearest depth behind which the cell is hidden (+inf: not hidden)
+  std::vector<float> tiles_;               // the farthest of its cells
   std::vector<unsigned char> open_cells_;  // per tile: cells not hidden behind anything yet
 };
 
