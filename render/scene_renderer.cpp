@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
 
 namespace lodestone::render {
 namespace {
@@ -114,6 +117,12 @@ bool SceneRenderer::initialize(std::string& error) {
   line_program_ = compile(line_vertex_shader(), line_fragment_shader(), error);
   arrow_program_ = compile(arrow_vertex_shader(), line_fragment_shader(), error);
   if (!error.empty()) return false;
+  // For measurements (bench/desktop.sh, docs/performance.md): LODESTONE_LOD=none draws every arrow with its cone
+  // and culls nothing, =arrows only simplifies the arrows; unset (or anything else), both.
+  if (const char* lod = std::getenv("LODESTONE_LOD")) {
+    flat_arrows_allowed_ = std::strcmp(lod, "none") != 0;
+    occlusion_culling_ = std::strcmp(lod, "none") != 0 && std::strcmp(lod, "arrows") != 0;
+  }
 
   create_sphere_arrays();
   create_line_array();
@@ -176,10 +185,16 @@ void SceneRenderer::create_arrow_array() {
   gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
   for (GLuint attribute : {0u, 1u, 2u}) {
     gl_.glEnableVertexAttribArray(attribute);
-    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, kArrowFloats * sizeof(float),
-                              reinterpret_cast<void*>(3 * attribute * sizeof(float)));
     gl_.glVertexAttribDivisor(attribute, 1);
   }
+  set_arrow_attributes(0);
+}
+
+// The arrow attributes read from instance `first_instance` of arrow_vbo_ on (OpenGL 3.3 has no base instance).
+void SceneRenderer::set_arrow_attributes(size_t first_instance) {
+  for (GLuint attribute : {0u, 1u, 2u})
+    gl_.glVertexAttribPointer(attribute, 3, GL_FLOAT, GL_FALSE, kArrowFloats * sizeof(float),
+                              reinterpret_cast<void*>((kArrowFloats * first_instance + 3 * attribute) * sizeof(float)));
 }
 
 // The phases in drawing order: spheres; moment arrows, then easy axes and the box as lines, all depth-tested;
@@ -193,12 +208,13 @@ void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const Vie
   // [window pixels per metre at unit depth]: a sphere of radius r at depth d is r * this / d pixels in radius.
   const float pixels_per_unit =
       0.5f * static_cast<float>(camera.height()) / std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
+  cull_hidden(p, options, view, projection, pixels_per_unit, camera.width(), camera.height());
   upload_sphere_instances(p, view, pixels_per_unit, options.selected);
   draw_spheres(view, projection, pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height()));
 
   lines_.clear();
   arrows_.clear();
-  collect_moments_and_axes(p, options);
+  collect_moments_and_axes(p, options, view, pixels_per_unit);
   if (options.show_box && s.scene) push_box(lines_, vec(s.scene->box.min), vec(s.scene->box.max));
   draw_moment_arrows(view, projection);
   draw_lines(view, projection);
@@ -242,6 +258,80 @@ void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projectio
   gl_.glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
 }
 
+// [SECTION] occlusion culling
+// Goes through the particles front to back (a counting sort on depth into 1024 slices: the order within a
+// slice only changes how much is culled), marks what is hidden behind the spheres already drawn
+// (render/occlusion.hpp), and lets each drawn sphere hide what is behind it. Rectangles are padded by 25 %
+// and a pixel (a sphere off the axis projects a little larger than its disc; at the corners of a
+// 35-degree view by 1 / cos 31 deg = 1.17) and occluders shrunk to 90 % of their disc. Spheres that reach
+// the eye's plane are never culled, nor used as occluders; nor is a sphere whose centre is off screen
+// (a point sprite is clipped by its centre). The draw order follows: front to back, which also lets the
+// rasteriser's early depth test skip the shading of hidden fragments.
+void SceneRenderer::cull_hidden(const ParticleSnapshot& p, const ViewOptions& options, const glm::mat4& view,
+                                const glm::mat4& projection, float pixels_per_unit, int width, int height) {
+  const size_t n = p.size();
+  depth_.resize(n);
+  shown_.assign(n, kSphereShown | kArrowShown);
+  order_.resize(n);
+  if (!occlusion_culling_) {  // the snapshot's order, nothing culled
+    std::iota(order_.begin(), order_.end(), 0u);
+    return;
+  }
+  float nearest = INFINITY, farthest = -INFINITY;
+  for (size_t i = 0; i < n; ++i) {
+    const glm::vec3 c = xyz(p.position, i);
+    depth_[i] = -(view[0][2] * c.x + view[1][2] * c.y + view[2][2] * c.z + view[3][2]);
+    nearest = std::min(nearest, depth_[i]);
+    farthest = std::max(farthest, depth_[i]);
+  }
+  constexpr size_t kSlices = 1024;
+  bucket_start_.assign(kSlices + 1, 0);
+  const float per_slice = farthest > nearest ? static_cast<float>(kSlices) / (farthest - nearest) : 0.0f;
+  auto slice = [&](size_t i) { return std::min(static_cast<size_t>((depth_[i] - nearest) * per_slice), kSlices - 1); };
+  for (size_t i = 0; i < n; ++i) ++bucket_start_[slice(i) + 1];
+  for (size_t k = 0; k < kSlices; ++k) bucket_start_[k + 1] += bucket_start_[k];
+  for (size_t i = 0; i < n; ++i) order_[bucket_start_[slice(i)]++] = static_cast<std::uint32_t>(i);
+
+  occlusion_.reset(width, height);
+  const glm::mat4 clip_from_world = projection * view;
+  const float w = static_cast<float>(width), h = static_cast<float>(height);
+  const float arrow_reach = options.show_moments ? 1.05f * options.arrow_length : 0.0f;  // in radii (head included)
+  const glm::mat3 rotation(view);
+  for (const std::uint32_t i : order_) {
+    const float d = depth_[i], r = p.radius[i];
+    if (d <= r) continue;  // reaches the eye's plane: drawn whole
+    const glm::vec3 c = xyz(p.position, i);
+    const glm::vec4 clip = clip_from_world * glm::vec4(c, 1.0f);
+    const float x = (clip.x / clip.w + 1.0f) * 0.5f * w, y = (1.0f - clip.y / clip.w) * 0.5f * h;
+    // Off the axis by theta, a sphere's silhouette reaches 1 / cos(theta) times its disc to first order.
+    const glm::vec3 c_view = rotation * c + glm::vec3(view[3]);
+    const float stretch = 1.03f * glm::length(c_view) / d;
+    const float radius_pixels = projected_pixels(r, d, pixels_per_unit);
+    const float pad = stretch * radius_pixels + 1.0f;
+    std::uint8_t shown = 0;
+    if (!occlusion_.hidden(x - pad, y - pad, x + pad, y + pad, d - r)) shown |= kSphereShown;
+    const glm::vec3 m = xyz(p.moment, i);
+    const float m_norm = glm::length(m);
+    if (arrow_reach > 0.0f && m_norm > 0.0f && d > arrow_reach * r) {
+      // The arrow's rectangle: tail to tip on screen (the half vector seen at the arrow's nearest depth) and
+      // the head's radius (0.2 half lengths, assets/shaders/arrow.vert) round it.
+      const float near = d - arrow_reach * r;
+      const glm::vec3 half = rotation * ((options.arrow_length * r / m_norm) * m);
+      const float scale = stretch * pixels_per_unit / near;
+      const float around = 0.25f * options.arrow_length * r * scale + 1.0f;
+      // Seen off the axis, the half vector's depth part moves the tip across the screen too.
+      const float ex = (std::abs(half.x) + std::abs(half.z * c_view.x) / near) * scale + around;
+      const float ey = (std::abs(half.y) + std::abs(half.z * c_view.y) / near) * scale + around;
+      if (!occlusion_.hidden(x - ex, y - ey, x + ex, y + ey, near)) shown |= kArrowShown;
+    } else {
+      shown |= kArrowShown;
+    }
+    shown_[i] = shown;
+    if ((shown & kSphereShown) && x >= 0.0f && x < w && y >= 0.0f && y < h)
+      occlusion_.add_occluder(x, y, 0.9f * radius_pixels, d + r);
+  }
+}
+
 // [SECTION] spheres
 // Level of detail: spheres at least kExactDepthRadius pixels in radius on screen are ray-cast
 // quads writing their exact depth (intersections and contacts look right up close); smaller ones
@@ -254,10 +344,11 @@ void SceneRenderer::upload_sphere_instances(const ParticleSnapshot& p, const glm
   const long selected = selected_id ? p.index_of(*selected_id) : -1;
   instances_.resize(kSphereFloats * n);
   size_t exact_count = 0, point_end = n;  // ray-cast quads from the front, points from the back
-  for (size_t i = 0; i < n; ++i) {
+  for (const std::uint32_t i : order_) {
+    if (!(shown_[i] & kSphereShown)) continue;
     const glm::vec3 centre = xyz(p.position, i);
     const float depth = -(view * glm::vec4(centre, 1.0f)).z;
-    const bool exact = depth <= 0.0f || p.radius[i] * pixels_per_unit >= kExactDepthRadius * depth;
+    const bool exact = sphere_detail(projected_pixels(p.radius[i], depth, pixels_per_unit)) == SphereDetail::RayCast;
     const Rgb color =
         static_cast<long>(i) == selected ? kSelectedColor : Rgb{colors_[3 * i], colors_[3 * i + 1], colors_[3 * i + 2]};
     float* out = &instances_[kSphereFloats * (exact ? exact_count++ : --point_end)];
@@ -269,9 +360,17 @@ void SceneRenderer::upload_sphere_instances(const ParticleSnapshot& p, const glm
     out[5] = color[1];
     out[6] = color[2];
   }
-  drawn_spheres_ = n;
+  // Close the gap: the points (back to front from the end) right after the quads, and reversed, front to back.
+  const size_t point_count = n - point_end;
+  std::copy(instances_.begin() + static_cast<std::ptrdiff_t>(kSphereFloats * point_end), instances_.end(),
+            instances_.begin() + static_cast<std::ptrdiff_t>(kSphereFloats * exact_count));
+  instances_.resize(kSphereFloats * (exact_count + point_count));
+  for (size_t a = exact_count, b = exact_count + point_count; a + 1 < b; ++a, --b)
+    std::swap_ranges(&instances_[kSphereFloats * a], &instances_[kSphereFloats * (a + 1)],
+                     &instances_[kSphereFloats * (b - 1)]);
+  drawn_spheres_ = exact_count + point_count;
   exact_depth_spheres_ = exact_count;
-  if (n == 0) return;
+  if (drawn_spheres_ == 0) return;
   gl_.glBindVertexArray(sphere_vao_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, instance_vbo_);
   gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances_.size() * sizeof(float)), instances_.data(),
@@ -299,31 +398,65 @@ void SceneRenderer::draw_spheres(const glm::mat4& view, const glm::mat4& project
 }
 
 // [SECTION] moments, easy axes, box
-// Moments go to arrows_ (one instance each), easy axes to lines_.
-void SceneRenderer::collect_moments_and_axes(const ParticleSnapshot& p, const ViewOptions& options) {
-  for (size_t i = 0; i < p.size(); ++i) {
+// Moments go to arrows_ (one instance each: those with the cone head first, then the flat ones; the
+// smallest left out, render/level_of_detail.hpp), easy axes to lines_.
+void SceneRenderer::collect_moments_and_axes(const ParticleSnapshot& p, const ViewOptions& options,
+                                             const glm::mat4& view, float pixels_per_unit) {
+  const size_t n = p.size();
+  cone_arrows_ = flat_arrows_ = 0;
+  if (options.show_moments) arrows_.resize(kArrowFloats * n);
+  size_t flat_begin = n;  // the flat arrows fill arrows_ from the back
+  for (size_t i = 0; i < n; ++i) {
     const glm::vec3 c = xyz(p.position, i), m = xyz(p.moment, i), axis = xyz(p.easy_axis, i);
     const float r = p.radius[i];
     const float m_norm = glm::length(m);
-    if (options.show_moments && m_norm > 0.0f) {
-      const glm::vec3 half = (options.arrow_length * r / m_norm) * m;
-      arrows_.insert(arrows_.end(),
-                     {c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]});
+    if (options.show_moments && m_norm > 0.0f && (shown_[i] & kArrowShown)) {
+      const float half_length = options.arrow_length * r;
+      const float depth = -(view[0][2] * c.x + view[1][2] * c.y + view[2][2] * c.z + view[3][2]);
+      const ArrowDetail detail = flat_arrows_allowed_
+                                     ? arrow_detail(projected_pixels(2.0f * half_length, depth, pixels_per_unit))
+                                     : ArrowDetail::Cone;
+      if (detail != ArrowDetail::Hidden) {
+        const glm::vec3 half = (half_length / m_norm) * m;
+        float* out = &arrows_[kArrowFloats * (detail == ArrowDetail::Cone ? cone_arrows_++ : --flat_begin)];
+        const float values[kArrowFloats] = {
+            c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]};
+        std::copy(values, values + kArrowFloats, out);
+      }
     }
     // The easy axis is drawn apart only where it differs visibly from the moment direction.
     if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))
       push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, kAxisColor, false);
   }
+  if (!options.show_moments) {
+    arrows_.clear();
+    return;
+  }
+  // Close the gap: the flat arrows right after the cone ones.
+  flat_arrows_ = n - flat_begin;
+  std::copy(arrows_.begin() + static_cast<std::ptrdiff_t>(kArrowFloats * flat_begin), arrows_.end(),
+            arrows_.begin() + static_cast<std::ptrdiff_t>(kArrowFloats * cone_arrows_));
+  arrows_.resize(kArrowFloats * (cone_arrows_ + flat_arrows_));
 }
 
 void SceneRenderer::draw_moment_arrows(const glm::mat4& view, const glm::mat4& projection) {
   if (arrows_.empty()) return;
   use_program(arrow_program_, view, projection);
+  const GLint flat_head = gl_.glGetUniformLocation(arrow_program_, "flat_head");
   gl_.glBindVertexArray(arrow_vao_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_);
   gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(arrows_.size() * sizeof(float)), arrows_.data(),
                    GL_STREAM_DRAW);
-  gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, static_cast<GLsizei>(arrows_.size() / kArrowFloats));
+  if (cone_arrows_ > 0) {
+    set_arrow_attributes(0);
+    gl_.glUniform1i(flat_head, 0);
+    gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, static_cast<GLsizei>(cone_arrows_));
+  }
+  if (flat_arrows_ > 0) {
+    set_arrow_attributes(cone_arrows_);
+    gl_.glUniform1i(flat_head, 1);
+    gl_.glDrawArraysInstanced(GL_TRIANGLES, 0, kFlatArrowVertices, static_cast<GLsizei>(flat_arrows_));
+  }
 }
 
 // [SECTION] bonds

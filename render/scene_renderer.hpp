@@ -1,12 +1,15 @@
 #pragma once
 // Draws a Snapshot with OpenGL 3.3 core: spheres as instanced ray-cast impostors with exact depth,
 // or as point sprites when they are only a few pixels across; lit and coloured by the chosen
-// mode; moments as needle arrows (one triangle each) and easy axes as lines (lines are several times cheaper than
+// mode; moments as arrows (a cone head up close, a flat head when small, none when a few pixels:
+// render/level_of_detail.hpp) and easy axes as lines (lines are several times cheaper than
 // meshes on a software renderer); the box; an axes gizmo with the field direction in a corner.
 // Never touches live engine state.
 
 #include "render/camera.hpp"
 #include "render/colors.hpp"
+#include "render/level_of_detail.hpp"
+#include "render/occlusion.hpp"
 
 #include <QOpenGLFunctions_3_3_Core>
 #include <cstdint>
@@ -47,8 +50,10 @@ class SceneRenderer {
             int framebuffer_height);
   const ColorScale& legend() const { return legend_; }
   const GizmoLabels& gizmo_labels() const { return gizmo_labels_; }
-  size_t drawn_spheres() const { return drawn_spheres_; }
+  size_t drawn_spheres() const { return drawn_spheres_; }  // not hidden behind others (render/occlusion.hpp)
   size_t exact_depth_spheres() const { return exact_depth_spheres_; }  // drawn ray-cast, not as points
+  size_t cone_arrows() const { return cone_arrows_; }                  // moment arrows with the cone head
+  size_t flat_arrows() const { return flat_arrows_; }                  // moment arrows drawn flat
 
  private:
   GLuint compile(const std::string& vertex, const std::string& fragment, std::string& error);
@@ -59,10 +64,14 @@ class SceneRenderer {
   void create_arrow_array();
   // The phases of draw(), in order.
   void clear(int framebuffer_width, int framebuffer_height);
+  void cull_hidden(const ParticleSnapshot& particles, const ViewOptions& options, const glm::mat4& view,
+                   const glm::mat4& projection, float pixels_per_unit, int width, int height);
   void upload_sphere_instances(const ParticleSnapshot& particles, const glm::mat4& view, float pixels_per_unit,
                                const std::optional<std::uint64_t>& selected);
   void draw_spheres(const glm::mat4& view, const glm::mat4& projection, float framebuffer_pixels_per_unit);
-  void collect_moments_and_axes(const ParticleSnapshot& particles, const ViewOptions& options);
+  void collect_moments_and_axes(const ParticleSnapshot& particles, const ViewOptions& options, const glm::mat4& view,
+                                float pixels_per_unit);
+  void set_arrow_attributes(size_t first_instance);
   void draw_moment_arrows(const glm::mat4& view, const glm::mat4& projection);
   void draw_bonds(const ParticleSnapshot& particles, const glm::mat4& view, const glm::mat4& projection);
   void draw_drag_spring(const Snapshot& s, const glm::mat4& view, const glm::mat4& projection);
@@ -81,7 +90,7 @@ class SceneRenderer {
   static constexpr size_t kLineFloats = 6;          // per line vertex: position (3), colour (3)
   static constexpr size_t kArrowFloats = 9;         // per moment arrow: centre (3), half vector (3), colour (3)
   static constexpr int kArrowVertices = 6 + 3 * 8;  // assets/shaders/arrow.vert: a shaft quad and an 8-sided cone
-  static constexpr float kExactDepthRadius = 8.0f;  // [pixels] smaller spheres are point sprites
+  static constexpr int kFlatArrowVertices = 6 + 3;  // the same shaft and a flat head
   GLuint sphere_program_ = 0, point_sphere_program_ = 0, line_program_ = 0, arrow_program_ = 0;
   GLuint sphere_vao_ = 0, point_vao_ = 0, corner_vbo_ = 0, instance_vbo_ = 0;
   GLuint line_vao_ = 0, line_vbo_ = 0;
@@ -90,10 +99,18 @@ class SceneRenderer {
   std::vector<float> instances_;    // kSphereFloats per sphere, exact-depth spheres first
   std::vector<float> colors_;
   std::vector<float> lines_;   // kLineFloats per vertex
-  std::vector<float> arrows_;  // kArrowFloats per moment arrow
+  std::vector<float> arrows_;  // kArrowFloats per moment arrow: cone_arrows_ with the cone head, then the flat ones
   ColorScale legend_;
   GizmoLabels gizmo_labels_;
   size_t drawn_spheres_ = 0, exact_depth_spheres_ = 0;
+  size_t cone_arrows_ = 0, flat_arrows_ = 0;
+  // Occlusion culling (cull_hidden): the particles roughly front to back, and what of each is drawn.
+  static constexpr std::uint8_t kSphereShown = 1, kArrowShown = 2;
+  OcclusionGrid occlusion_;
+  std::vector<std::uint32_t> order_, bucket_start_;
+  std::vector<float> depth_;
+  std::vector<std::uint8_t> shown_;
+  bool flat_arrows_allowed_ = true, occlusion_culling_ = true;  // LODESTONE_LOD (initialize())
 };
 
 // The particle whose sphere the ray hits first, if any (double precision, all particles).

@@ -15,10 +15,56 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <utility>
 #include <variant>
 
+#ifdef __linux__
+#include <unistd.h>
+#endif
+
 namespace lodestone::desktop {
+namespace {
+
+// [SECTION] benchmark: CPU time of the app's threads (Linux /proc), so that the cost of a frame can be told
+// apart from the share of the machine the app was given: the GUI thread (this one; it also runs llvmpipe's
+// vertex work and binning), llvmpipe's rasteriser threads, and the rest (the physics).
+ThreadCpu thread_cpu() {
+  ThreadCpu cpu;
+#ifdef __linux__
+  const double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  const std::string self = std::to_string(getpid());
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
+    std::ifstream stat_file(task.path() / "stat");
+    std::string line;
+    if (!std::getline(stat_file, line)) continue;
+    // pid (comm) state ... utime stime: fields 14 and 15, counted after the comm's closing parenthesis.
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    const std::string comm = line.substr(line.find('(') + 1, close - line.find('(') - 1);
+    std::istringstream rest(line.substr(close + 2));
+    std::string field;
+    double utime = 0.0, stime = 0.0;
+    for (int k = 3; k <= 15 && rest >> field; ++k) {
+      if (k == 14) utime = std::stod(field);
+      if (k == 15) stime = std::stod(field);
+    }
+    const double seconds = (utime + stime) * tick;
+    if (task.path().filename() == self)
+      cpu.gui += seconds;
+    else if (comm.rfind("llvmpipe", 0) == 0)
+      cpu.rasteriser += seconds;
+    else
+      cpu.other += seconds;
+  }
+#endif
+  return cpu;
+}
+
+}  // namespace
 
 SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
     : simulation_(simulation), state_(state), options_(options) {
@@ -141,14 +187,24 @@ void SceneView::after_frame() {
     } else if (benchmark_clock_.isValid() && benchmark_first_step_ < 0 && benchmark_clock_.elapsed() >= 1000) {
       benchmark_first_step_ = s.step;
       benchmark_frames_ = 0;
+      benchmark_cpu_ = thread_cpu();
       benchmark_clock_.restart();
     } else if (benchmark_first_step_ >= 0) {
       ++benchmark_frames_;
       const double elapsed = static_cast<double>(benchmark_clock_.nsecsElapsed()) * 1e-9;
       if (elapsed >= options_.benchmark_seconds) {
-        std::printf("particles %zu frames_per_second %.2f steps_per_second %.1f seconds %.2f\n", s.particles.size(),
-                    static_cast<double>(benchmark_frames_) / elapsed,
-                    static_cast<double>(s.step - benchmark_first_step_) / elapsed, elapsed);
+        const ThreadCpu cpu = thread_cpu();
+        const double frames = static_cast<double>(std::max(benchmark_frames_, 1LL));
+        const double steps = static_cast<double>(std::max<std::int64_t>(s.step - benchmark_first_step_, 1));
+        // Then the CPU milliseconds per frame of the GUI thread and of llvmpipe's rasterisers, and per step of the
+        // other threads (the physics), from /proc (0 elsewhere).
+        std::printf(
+            "particles %zu frames_per_second %.2f steps_per_second %.1f seconds %.2f gui_ms_per_frame %.1f "
+            "rasteriser_ms_per_frame %.1f physics_ms_per_step %.1f\n",
+            s.particles.size(), static_cast<double>(benchmark_frames_) / elapsed,
+            static_cast<double>(s.step - benchmark_first_step_) / elapsed, elapsed,
+            1e3 * (cpu.gui - benchmark_cpu_.gui) / frames, 1e3 * (cpu.rasteriser - benchmark_cpu_.rasteriser) / frames,
+            1e3 * (cpu.other - benchmark_cpu_.other) / steps);
         std::fflush(stdout);
         options_.benchmark_seconds = 0.0;
         emit finished(0);

@@ -22,6 +22,11 @@
 
 namespace lodestone::desktop {
 
+// CPU seconds used so far by the app's threads (--benchmark).
+struct ThreadCpu {
+  double gui = 0.0, rasteriser = 0.0, other = 0.0;
+};
+
 class SceneView : public QOpenGLWindow {
   Q_OBJECT
 
@@ -101,6 +106,7 @@ class SceneView : public QOpenGLWindow {
   QElapsedTimer benchmark_clock_;
   long long benchmark_frames_ = 0;
   std::int64_t benchmark_first_step_ = -1;
+  ThreadCpu benchmark_cpu_;
 };
 
 }  // namespace lodestone::desktop

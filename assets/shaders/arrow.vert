@@ -2,12 +2,15 @@
 // Moment arrow, from tail to head (instanced, 30 vertices): a flat shaft of even width facing the camera
 // from the tail to the base of the head, and a real cone for the head (eight sides, shaded so that it
 // reads as a solid from any side). Reads unambiguously as pointing from the tail to the tip.
+// With flat_head (arrows a few pixels long, render/level_of_detail.hpp), 9 vertices: the same shaft and
+// a flat triangle facing the camera with the cone's outline seen side on.
 layout(location = 0) in vec3 center;       // world [m]
 layout(location = 1) in vec3 half_vector;  // world [m], from the centre to the tip
 layout(location = 2) in vec3 color;
 
 uniform mat4 view;
 uniform mat4 projection;
+uniform bool flat_head;
 
 out vec3 v_color;
 
@@ -24,11 +27,19 @@ void main() {
   vec3 tip = c + v;
   vec3 base = tip - kHeadLength * v;
   vec3 p;
-  if (gl_VertexID < 6) {
+  if (gl_VertexID < 6 || flat_head) {
     // The shaft: a band across the line of sight, tail to the head's base.
     vec3 side = cross(v, c);
     float norm = length(side);
-    side = norm > 0.0 ? side * (kShaftHalfWidth * half_length / norm) : vec3(0.0);
+    side = norm > 0.0 ? side * (half_length / norm) : vec3(0.0);  // across, as long as the half arrow
+    if (gl_VertexID >= 6) {
+      // The flat head: tip, then the base's two ends.
+      p = gl_VertexID == 6 ? tip : base + (gl_VertexID == 7 ? kHeadRadius : -kHeadRadius) * side;
+      v_color = color;
+      gl_Position = projection * vec4(p, 1.0);
+      return;
+    }
+    side *= kShaftHalfWidth;
     const int corners[6] = int[6](0, 1, 2, 1, 3, 2);  // 0 tail-left, 1 tail-right, 2 base-left, 3 base-right
     int corner = corners[gl_VertexID];
     vec3 end = corner < 2 ? c - v : base;
