@@ -3,6 +3,7 @@
 #include "engine/core/simd.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace lodestone {
 namespace detail {
@@ -60,61 +61,100 @@ LODESTONE_SIMD_CLONES void dipole_block(const double mi[3], DipoleBlock& b, int 
 
 }  // namespace detail
 
+namespace {
+
+// The box lengths of the minimum image (0: open axis) and their inverses.
+struct Images {
+  double length[3], inverse[3];
+  explicit Images(const Vec3& periodic_length) {
+    for (int a = 0; a < 3; ++a) {
+      length[a] = periodic_length[a];
+      inverse[a] = length[a] > 0.0 ? 1.0 / length[a] : 0.0;
+    }
+  }
+};
+
+// Step 1 for one partner j of the particle at xi: its separation (minimum image) and moment go into slot
+// `count` of the block; returns 1 when it lies within the cutoff (the slot is kept), 0 otherwise (the next
+// partner overwrites it). No branch: a fifth of a Verlet list lies in the skin, at random.
+inline int gather_partner(detail::DipoleBlock& b, int count, int j, const double xi[3], const Vec3* position,
+                          const Vec3* moment, const Images& im, double cutoff_sq) {
+  const double* xj = position[j].data();
+  const double* mj = moment[j].data();
+  // Written out per axis (not a loop over a): at -O2 g++ kept the loop, with d[] on the stack.
+  double dx = xi[0] - xj[0], dy = xi[1] - xj[1], dz = xi[2] - xj[2];
+  dx -= im.length[0] * round_to_integer(dx * im.inverse[0]);
+  dy -= im.length[1] * round_to_integer(dy * im.inverse[1]);
+  dz -= im.length[2] * round_to_integer(dz * im.inverse[2]);
+  const double rsq = dx * dx + dy * dy + dz * dz;
+  b.j[count] = j;
+  b.dx[count] = dx;
+  b.dy[count] = dy;
+  b.dz[count] = dz;
+  b.mx[count] = mj[0];
+  b.my[count] = mj[1];
+  b.mz[count] = mj[2];
+  return static_cast<int>((rsq <= cutoff_sq) & (rsq > 0.0));
+}
+
+// Steps 2 and 3 for the `count` partners of i gathered in the block: the pair formula, then the sums in
+// partner order, to i and to each j, and to the running energy (one sum over all pairs, in order).
+void pairs_of_block(detail::DipoleBlock& b, int count, int i, const Vec3* moment, double cap, Vec3* force, Vec3* torque,
+                    double& energy) {
+  const double mi[3] = {moment[i].x(), moment[i].y(), moment[i].z()};
+  detail::dipole_block(mi, b, count, cap);
+  Vec3 fi = Vec3::Zero(), ti = Vec3::Zero();
+  for (int c = 0; c < count; ++c) {
+    const auto j = static_cast<size_t>(b.j[c]);
+    const Vec3 f(b.fx[c], b.fy[c], b.fz[c]);
+    fi += f;
+    force[j] -= f;
+    ti += Vec3(b.tix[c], b.tiy[c], b.tiz[c]);
+    torque[j] += Vec3(b.tjx[c], b.tjy[c], b.tjz[c]);
+    energy += b.e[c];
+  }
+  force[i] += fi;
+  torque[i] += ti;
+}
+
+}  // namespace
+
 double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t end, Vec3* force, Vec3* torque) {
   detail::DipoleBlock b;  // 8 KiB of scratch on the stack: no allocation, nothing shared between threads
   const double cutoff_sq = in.cutoff * in.cutoff;
-  double length[3], inverse_length[3];
-  for (int a = 0; a < 3; ++a) {
-    length[a] = in.periodic_length[a];
-    inverse_length[a] = length[a] > 0.0 ? 1.0 / length[a] : 0.0;
-  }
+  const Images im(in.periodic_length);
   double energy = 0.0;
   size_t k = begin;
   while (k < end) {
-    // Step 1: the partners of i that follow in the list (at most one block), reduced to the minimum image;
-    // those within the cutoff are kept without a branch (a fifth of a Verlet list lies in the skin, at
-    // random: a branch would mispredict often).
+    // The partners of i that follow in the list (at most one block).
     const int i = in.pairs[k].i;
-    const Vec3& xi = in.position[i];
+    const double xi[3] = {in.position[i].x(), in.position[i].y(), in.position[i].z()};
     int count = 0;
     size_t next = k;
-    const double xix = xi.x(), xiy = xi.y(), xiz = xi.z();
     const size_t last = std::min(end, k + static_cast<size_t>(detail::kBlock));
-    for (; next < last && in.pairs[next].i == i; ++next) {
-      const int j = in.pairs[next].j;
-      const double* xj = in.position[j].data();
-      const double* mj = in.moment[j].data();
-      // Written out per axis (not a loop over a): at -O2 g++ kept the loop, with d[] on the stack.
-      double dx = xix - xj[0], dy = xiy - xj[1], dz = xiz - xj[2];
-      dx -= length[0] * round_to_integer(dx * inverse_length[0]);
-      dy -= length[1] * round_to_integer(dy * inverse_length[1]);
-      dz -= length[2] * round_to_integer(dz * inverse_length[2]);
-      const double rsq = dx * dx + dy * dy + dz * dz;
-      b.j[count] = j;
-      b.dx[count] = dx;
-      b.dy[count] = dy;
-      b.dz[count] = dz;
-      b.mx[count] = mj[0];
-      b.my[count] = mj[1];
-      b.mz[count] = mj[2];
-      count += static_cast<int>((rsq <= cutoff_sq) & (rsq > 0.0));
-    }
-    const double mi[3] = {in.moment[i].x(), in.moment[i].y(), in.moment[i].z()};
-    detail::dipole_block(mi, b, count, in.cap);
-    // Step 3: the sums, in list order.
-    Vec3 fi = Vec3::Zero(), ti = Vec3::Zero();
-    for (int c = 0; c < count; ++c) {
-      const auto j = static_cast<size_t>(b.j[c]);
-      const Vec3 f(b.fx[c], b.fy[c], b.fz[c]);
-      fi += f;
-      force[j] -= f;
-      ti += Vec3(b.tix[c], b.tiy[c], b.tiz[c]);
-      torque[j] += Vec3(b.tjx[c], b.tjy[c], b.tjz[c]);
-      energy += b.e[c];
-    }
-    force[i] += fi;
-    torque[i] += ti;
+    for (; next < last && in.pairs[next].i == i; ++next)
+      count += gather_partner(b, count, in.pairs[next].j, xi, in.position, in.moment, im, cutoff_sq);
+    pairs_of_block(b, count, i, in.moment, in.cap, force, torque, energy);
     k = next;
+  }
+  return energy;
+}
+
+double dipole_all_pairs_kernel(const DipoleKernelInput& in, size_t n, size_t i_begin, size_t i_end, Vec3* force,
+                               Vec3* torque) {
+  detail::DipoleBlock b;
+  const Images im(in.periodic_length);
+  double energy = 0.0;
+  for (size_t i = i_begin; i < i_end; ++i) {
+    const double xi[3] = {in.position[i].x(), in.position[i].y(), in.position[i].z()};
+    // The partners j > i in index order, a block at a time (read one after the other: no list to load).
+    for (size_t j0 = i + 1; j0 < n; j0 += detail::kBlock) {
+      const size_t j1 = std::min(n, j0 + static_cast<size_t>(detail::kBlock));
+      int count = 0;
+      for (size_t j = j0; j < j1; ++j)
+        count += gather_partner(b, count, static_cast<int>(j), xi, in.position, in.moment, im, INFINITY);
+      pairs_of_block(b, count, static_cast<int>(i), in.moment, in.cap, force, torque, energy);
+    }
   }
   return energy;
 }

@@ -29,4 +29,10 @@ struct DipoleKernelInput {
 // Adds the pairs [begin, end) to force and torque; returns their energy [J].
 double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t end, Vec3* force, Vec3* torque);
 
+// The `direct` method's pass for the same common case: every pair (i, j > i) of the n particles for i in
+// [i_begin, i_end), each at its minimum image, no cutoff (in.pairs and in.cutoff are not used). The same
+// steps, the partners read in index order instead of from a list.
+double dipole_all_pairs_kernel(const DipoleKernelInput& in, size_t n, size_t i_begin, size_t i_end, Vec3* force,
+                               Vec3* torque);
+
 }  // namespace lodestone

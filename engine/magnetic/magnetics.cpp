@@ -204,8 +204,34 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
     }
     case DipoleMethod::Direct: {
       const size_t n = p.size();
-      for (size_t i = 0; i < n; ++i)
-        for (size_t j = i + 1; j < n; ++j) energy += add_dipole_pair(model, p, i, j, INFINITY, force, torque);
+      const bool plain = state.clumps.id.empty() && !model.magnetics.activity_distance && !any_induced_material(model);
+      if (!plain) {
+        for (size_t i = 0; i < n; ++i)
+          for (size_t j = i + 1; j < n; ++j) energy += add_dipole_pair(model, p, i, j, INFINITY, force, torque);
+        break;
+      }
+      // The SIMD kernel over all pairs, split between the threads by equal numbers of pairs: particle i
+      // (pairs (i, j > i), of which there are before it c(i) = i n - i (i + 1) / 2) goes to the part whose
+      // range of pair numbers holds c(i).
+      const auto pairs_before = [n](size_t i) { return i * n - i * (i + 1) / 2; };
+      const auto first_particle_from = [&](size_t pair) {
+        size_t lo = 0, hi = n;  // the smallest i with c(i) >= pair
+        while (lo < hi) {
+          const size_t mid = (lo + hi) / 2;
+          if (pairs_before(mid) >= pair)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+        return lo;
+      };
+      const DipoleKernelInput kernel{nullptr, p.position.data(),          p.moment.data(),
+                                     0.0,     model.magnetics.dipole_cap, model.periodic_length};
+      const std::vector<double> energies = run_pair_parts<double>(
+          team, pairs_before(n), kPairGrain, n, force, torque, [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
+            return dipole_all_pairs_kernel(kernel, n, first_particle_from(begin), first_particle_from(end), f, t);
+          });
+      for (double e : energies) energy += e;
       break;
     }
     case DipoleMethod::Tree: {
