@@ -124,7 +124,7 @@ TEST_CASE("the cutoff method ignores pairs beyond the cutoff and sums the rest",
 }
 
 TEST_CASE("the direct method sums every pair at its nearest image, to round-off on any number of threads",
-          "[magnetics]") {
+          "[magnetics][threading]") {
   // 400 magnetised spheres at random in a box periodic along x and y, open along z, moments in random
   // directions. The engine's pass (the SIMD kernel over all pairs, the pairs split between the threads in
   // equal numbers) against the pair formula of engine/magnetic/dipole.hpp summed here over every pair, each
