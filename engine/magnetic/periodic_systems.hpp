@@ -15,35 +15,30 @@ namespace lodestone {
 // left to the caller: the force pass takes pebbles of one clump out of each other's nearest images, the field view
 // does not (engine/magnetic/field_evaluation.hpp).
 inline EwaldSystem ewald_system_of(const Model& model, const Particles& p) {
-  EwaldSystem s;
-  s.position = p.position;
-  s.moment = p.moment;
-  s.box_length = ewald_box(model);
-  s.split = model.ewald;
-  s.surroundings = model.magnetics.ewald_surroundings;
-  return s;
+  return {.position = p.position,
+          .moment = p.moment,
+          .box_length = ewald_box(model),
+          .split = model.ewald,
+          .surroundings = model.magnetics.ewald_surroundings};
 }
 
 // The P3M sum, likewise (prepare_model refuses p3m with clumps).
 inline P3MSystem p3m_system_of(const Model& model, const Particles& p) {
-  P3MSystem s;
-  s.position = p.position;
-  s.moment = p.moment;
-  s.box_length = ewald_box(model);
-  s.tuning = model.p3m;
-  s.surroundings = model.magnetics.ewald_surroundings;
-  return s;
+  return {.position = p.position,
+          .moment = p.moment,
+          .box_length = ewald_box(model),
+          .tuning = model.p3m,
+          .surroundings = model.magnetics.ewald_surroundings};
 }
 
 // A slab's layer correction (engine/magnetic/dlc.hpp), truncated at 1 % of the 3-D method's accuracy.
 inline DlcSystem layer_correction_system_of(const Model& model, const Particles& p) {
-  DlcSystem s;
-  s.position = p.position;
-  s.moment = p.moment;
-  s.box_length = ewald_box(model);
-  s.accuracy = layer_correction_accuracy(model.magnetics.method == DipoleMethod::P3M ? model.magnetics.p3m_accuracy
-                                                                                     : model.magnetics.ewald_accuracy);
-  return s;
+  const double accuracy =
+      model.magnetics.method == DipoleMethod::P3M ? model.magnetics.p3m_accuracy : model.magnetics.ewald_accuracy;
+  return {.position = p.position,
+          .moment = p.moment,
+          .box_length = ewald_box(model),
+          .accuracy = layer_correction_accuracy(accuracy)};
 }
 
 }  // namespace lodestone

@@ -2,6 +2,7 @@
 // activity distance (PFC dipole_d), the capping distance, the cutoff, and the pair sum.
 
 #include "bitwise.hpp"
+#include "dipole_scenes.hpp"
 #include "engine/core/thread_team.hpp"
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/magnetics.hpp"
@@ -146,24 +147,12 @@ TEST_CASE("the direct method sums every pair at its nearest image, to round-off 
   const Session sim(p);
   const Particles& s = sim.state().particles;
   const size_t n = s.size();
-  std::vector<Vec3> force(n, Vec3::Zero()), torque(n, Vec3::Zero());
-  double energy = 0.0;
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = i + 1; j < n; ++j) {
-      Vec3 r = s.position[i] - s.position[j];
-      for (int a = 0; a < 2; ++a) r[a] -= box[a] * std::round(r[a] / box[a]);
-      const DipolePair d = dipole_pair(r, s.moment[i], s.moment[j], 0.0);
-      force[i] += d.force_i;
-      force[j] -= d.force_i;
-      torque[i] += d.torque_i;
-      torque[j] += d.torque_j;
-      energy += d.energy;
-    }
-  double force_scale = 0.0, torque_scale = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    force_scale = std::max(force_scale, force[i].norm());
-    torque_scale = std::max(torque_scale, torque[i].norm());
-  }
+  const DipoleSums expected = pair_formula_sum(s, [&](size_t i, size_t j) {
+    Vec3 r = s.position[i] - s.position[j];
+    for (int a = 0; a < 2; ++a) r[a] -= box[a] * std::round(r[a] / box[a]);
+    return std::optional<Vec3>(r);
+  });
+  const double force_scale = largest_norm(expected.force), torque_scale = largest_norm(expected.torque);
   for (int threads : {1, 3}) {
     INFO(threads << " threads");
     ThreadTeam team(threads);
@@ -172,11 +161,11 @@ TEST_CASE("the direct method sums every pair at its nearest image, to round-off 
     for (Vec3& t : state.particles.torque) t.setZero();
     compute_dipole_forces(sim.model(), state, team);
     // Round-off of sums of 399 terms of either sign: 1e-12 of the largest force.
-    CHECK(state.energy.dipole == Approx(energy).epsilon(1e-12));
+    CHECK(state.energy.dipole == Approx(expected.energy).epsilon(1e-12));
     double worst_force = 0.0, worst_torque = 0.0;
     for (size_t i = 0; i < n; ++i) {
-      worst_force = std::max(worst_force, (state.particles.force[i] - force[i]).norm());
-      worst_torque = std::max(worst_torque, (state.particles.torque[i] - torque[i]).norm());
+      worst_force = std::max(worst_force, (state.particles.force[i] - expected.force[i]).norm());
+      worst_torque = std::max(worst_torque, (state.particles.torque[i] - expected.torque[i]).norm());
     }
     CHECK(worst_force < 1e-12 * force_scale);
     CHECK(worst_torque < 1e-12 * torque_scale);
