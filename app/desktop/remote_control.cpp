@@ -198,8 +198,17 @@ void RemoteControl::execute(const std::string& line) {
       std::string path, value_text;
       words >> path;
       std::getline(words >> std::ws, value_text);
-      if (path.empty() || value_text.empty()) return refuse("usage: set PATH VALUE (VALUE as JSON)");
-      const json value = json::parse(value_text);
+      if (path.empty() || value_text.empty())
+        return refuse("usage: set PATH VALUE (VALUE as JSON, or text: set field.strength 40 mT)");
+      // JSON (0.04, "40 mT", [0, 0, 1], true); other text is taken as a string, as a preset would write it,
+      // so that `set field.strength 40 mT` works and a bad value is refused by the schema, which names the
+      // field, the value and what is allowed (not by the JSON parser).
+      json value;
+      try {
+        value = json::parse(value_text);
+      } catch (const json::parse_error&) {
+        value = value_text;
+      }
       json document = preset_to_json(state_.edited);
       set_json_path(document, path, value, "$");
       Preset edited = preset_from_json(document);  // the schema's checks: field, value, what is allowed
@@ -300,9 +309,20 @@ void RemoteControl::execute(const std::string& line) {
           std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
       });
     } else if (verb == "load") {
+      const std::uint64_t revision = simulation_.snapshot().message_revision;
       ui::load_preset(state_, rest, send_);
       if (state_.notice_is_error) return refuse(state_.notice);
-      std::printf("ok load %s\n", rest.c_str());
+      // Answered once the simulation thread holds the scene and the panels' copy has adopted it (poll adopts
+      // before it asks), so that a `set` or `get` after it acts on the new scene; or when the thread refused it.
+      waiting_ = [this, line, rest, revision](const Snapshot& s) {
+        if (s.scene_loads == 1 + state_.loads_sent) {
+          std::printf("ok load %s\n", rest.c_str());
+          return true;
+        }
+        if (s.message_revision == revision || !s.message_is_error) return false;
+        std::printf("refused: %s: %s\n", line.c_str(), s.message.c_str());
+        return true;
+      };
     } else if (verb == "save") {
       simulation_.update_snapshot();  // the newest document (adopted once every edit is acknowledged)
       ui::adopt_snapshot(state_, simulation_.snapshot());

@@ -76,3 +76,32 @@ TEST_CASE("Remote step, hash, rewind, undo, redo, history and recover answer as 
   CHECK(r.output.find("undone: materials.0.kn 100000") != std::string::npos);
   CHECK(r.output.find("value materials.0.kn 100000") != std::string::npos);  // the panels show it too
 }
+
+TEST_CASE("Remote load answers once the scene is in: a set right after it acts on the new scene", "[remote]") {
+  // `set` builds on the panels' copy of the scene; answered before the simulation thread held the loaded scene,
+  // `load` let a `set` edit the old one (refused: the old box did not hold the new particles). Values given as
+  // text are read as a preset would read them, and a bad one is refused naming the field.
+  require_display();
+  Workdir work;
+  const std::string preset = std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles.json";
+  const std::string commands = "load " + preset +
+                               "\n"
+                               "set field.strength 40 mT\n"
+                               "get field.strength\n"
+                               "set field.strength banana\n"
+                               "load /nonexistent/scene.json\n"
+                               "status\n"
+                               "quit\n";
+  lodestone::test::write_file(work.path() / "commands.txt", commands);
+  const auto r = work.run("--remote --paused --size 640x400 < commands.txt");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK(lines_starting(r.output, "ok load ").size() == 1);
+  CHECK(lines_starting(r.output, "ok set field.strength").size() == 1);
+  CHECK(lines_starting(r.output, "value field.strength 0.04").size() == 1);
+  const std::vector<std::string> refused = lines_starting(r.output, "refused: ");
+  REQUIRE(refused.size() == 2);
+  CHECK(refused[0].find("field.strength: 'banana'") != std::string::npos);
+  CHECK(refused[1].find("not loaded (the current scene is kept)") != std::string::npos);
+  CHECK(lines_starting(r.output, "status step=0 time=0 particles=2 ").size() == 1);  // two-dipoles kept
+}
