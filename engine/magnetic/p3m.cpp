@@ -552,6 +552,13 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
     cell_size_[a] = length_[a] / cells_[a];
     reach_[a] = static_cast<int>(std::ceil(rc / cell_size_[a]));
     total_cells *= cells_[a];
+    wrapped_cell_[a].resize(static_cast<size_t>(cells_[a] + 2 * reach_[a]));
+    image_shift_[a].resize(wrapped_cell_[a].size());
+    for (int u = -reach_[a]; u < cells_[a] + reach_[a]; ++u) {
+      const int c = ((u % cells_[a]) + cells_[a]) % cells_[a];
+      wrapped_cell_[a][static_cast<size_t>(u + reach_[a])] = c;
+      image_shift_[a][static_cast<size_t>(u + reach_[a])] = (u - c) / cells_[a] * length_[a];
+    }
   }
   std::vector<int> cell_of(n);
   cell_start_.assign(static_cast<size_t>(total_cells) + 1, 0);
@@ -657,15 +664,41 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
   (void)team;
 }
 
+template <class Visit>
+void P3MSum::for_each_cell_within(const Vec3& x, double reach_sq, Visit&& visit) const {
+  int home[3];
+  for (int a = 0; a < 3; ++a)
+    home[a] = std::clamp(static_cast<int>(std::floor(x[a] / cell_size_[a])), 0, cells_[a] - 1);
+  auto gap_sq = [&](int a, int u) {  // squared distance from x to the unwrapped slab u along axis a
+    const double lo = u * cell_size_[a], hi = (u + 1) * cell_size_[a];
+    const double g = std::max({0.0, lo - x[a], x[a] - hi});
+    return g * g;
+  };
+  for (int ux = home[0] - reach_[0]; ux <= home[0] + reach_[0]; ++ux) {
+    const double gx = gap_sq(0, ux);
+    if (gx > reach_sq) continue;
+    const auto kx = static_cast<size_t>(ux + reach_[0]);
+    for (int uy = home[1] - reach_[1]; uy <= home[1] + reach_[1]; ++uy) {
+      const double gxy = gx + gap_sq(1, uy);
+      if (gxy > reach_sq) continue;
+      const auto ky = static_cast<size_t>(uy + reach_[1]);
+      const int row = (wrapped_cell_[0][kx] * cells_[1] + wrapped_cell_[1][ky]) * cells_[2];
+      for (int uz = home[2] - reach_[2]; uz <= home[2] + reach_[2]; ++uz) {
+        if (gxy + gap_sq(2, uz) > reach_sq) continue;
+        const auto kz = static_cast<size_t>(uz + reach_[2]);
+        visit(row + wrapped_cell_[2][kz], Vec3(image_shift_[0][kx], image_shift_[1][ky], image_shift_[2][kz]));
+      }
+    }
+  }
+}
+
 void P3MSum::real_space(const Vec3& x_in, const Vec3* m_target, long self, Vec3& force, Vec3& field) const {
   RealBlock b;
   const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
   Vec3 x;
-  int home[3];
   for (int a = 0; a < 3; ++a) {
     const double u = x_in[a] / length_[a];
     x[a] = (u - std::floor(u)) * length_[a];
-    home[a] = std::clamp(static_cast<int>(std::floor(x[a] / cell_size_[a])), 0, cells_[a] - 1);
   }
   const double mi[3] = {m_target ? m_target->x() : 0.0, m_target ? m_target->y() : 0.0, m_target ? m_target->z() : 0.0};
   int count = 0;
@@ -678,52 +711,27 @@ void P3MSum::real_space(const Vec3& x_in, const Vec3* m_target, long self, Vec3&
     }
     count = 0;
   };
-  // Every unwrapped cell within reach once: each image of each particle lies in exactly one of them. Cells whose
-  // nearest point is beyond the cutoff are skipped (the margin covers rounding of the shifted coordinates).
-  const double prune_sq = rc_sq * (1.0 + 1e-9);
-  auto gap_sq = [&](int a, int u) {
-    const double lo = u * cell_size_[a], hi = (u + 1) * cell_size_[a];
-    const double g = std::max({0.0, lo - x[a], x[a] - hi});
-    return g * g;
-  };
-  for (int ox = -reach_[0]; ox <= reach_[0]; ++ox) {
-    const int ux = home[0] + ox;
-    const int cx = ((ux % cells_[0]) + cells_[0]) % cells_[0];
-    const double shift_x = (ux - cx) / cells_[0] * length_[0];
-    const double gx = gap_sq(0, ux);
-    if (gx > prune_sq) continue;
-    for (int oy = -reach_[1]; oy <= reach_[1]; ++oy) {
-      const int uy = home[1] + oy;
-      const int cy = ((uy % cells_[1]) + cells_[1]) % cells_[1];
-      const double shift_y = (uy - cy) / cells_[1] * length_[1];
-      const double gxy = gx + gap_sq(1, uy);
-      if (gxy > prune_sq) continue;
-      for (int oz = -reach_[2]; oz <= reach_[2]; ++oz) {
-        const int uz = home[2] + oz;
-        if (gxy + gap_sq(2, uz) > prune_sq) continue;
-        const int cz = ((uz % cells_[2]) + cells_[2]) % cells_[2];
-        const double shift_z = (uz - cz) / cells_[2] * length_[2];
-        const int cell = (cx * cells_[1] + cy) * cells_[2] + cz;
-        const int begin = cell_start_[static_cast<size_t>(cell)], end = cell_start_[static_cast<size_t>(cell) + 1];
-        for (int s = begin; s < end; ++s) {
-          const double dx = x.x() - (sx_[static_cast<size_t>(s)] + shift_x);
-          const double dy = x.y() - (sy_[static_cast<size_t>(s)] + shift_y);
-          const double dz = x.z() - (sz_[static_cast<size_t>(s)] + shift_z);
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          b.dx[count] = dx;
-          b.dy[count] = dy;
-          b.dz[count] = dz;
-          b.mx[count] = smx_[static_cast<size_t>(s)];
-          b.my[count] = smy_[static_cast<size_t>(s)];
-          b.mz[count] = smz_[static_cast<size_t>(s)];
-          // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
-          count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
-          if (count == kBlock) flush();
-          if (!m_target && rsq == 0.0) coincident += Vec3(b.mx[count], b.my[count], b.mz[count]);
-        }
-      }
+  // Cells whose nearest point is beyond the cutoff are skipped (the margin covers rounding of the shifted
+  // coordinates).
+  for_each_cell_within(x, rc_sq * (1.0 + 1e-9), [&](int cell, const Vec3& shift) {
+    const int begin = cell_start_[static_cast<size_t>(cell)], end = cell_start_[static_cast<size_t>(cell) + 1];
+    for (int s = begin; s < end; ++s) {
+      const double dx = x.x() - (sx_[static_cast<size_t>(s)] + shift.x());
+      const double dy = x.y() - (sy_[static_cast<size_t>(s)] + shift.y());
+      const double dz = x.z() - (sz_[static_cast<size_t>(s)] + shift.z());
+      const double rsq = dx * dx + dy * dy + dz * dz;
+      b.dx[count] = dx;
+      b.dy[count] = dy;
+      b.dz[count] = dz;
+      b.mx[count] = smx_[static_cast<size_t>(s)];
+      b.my[count] = smy_[static_cast<size_t>(s)];
+      b.mz[count] = smz_[static_cast<size_t>(s)];
+      // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
+      count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+      if (count == kBlock) flush();
+      if (!m_target && rsq == 0.0) coincident += Vec3(b.mx[count], b.my[count], b.mz[count]);
     }
-  }
+  });
   flush();
   // A centre exactly at a free point: the field of the others there, as at a particle (the mesh holds the
   // moment's own smeared field, which the self terms take off).
@@ -768,9 +776,6 @@ double P3MSum::add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) co
       for (size_t s = bounds[static_cast<size_t>(k)]; s < bounds[static_cast<size_t>(k) + 1]; ++s) {
         const Vec3 x(sx_[s], sy_[s], sz_[s]);  // wrapped into the box
         const double mi[3] = {smx_[s], smy_[s], smz_[s]};
-        int home[3];
-        for (int a = 0; a < 3; ++a)
-          home[a] = std::clamp(static_cast<int>(std::floor(x[a] / cell_size_[a])), 0, cells_[a] - 1);
         Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
         int count = 0;
         auto flush = [&] {
@@ -787,52 +792,28 @@ double P3MSum::add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) co
           }
           count = 0;
         };
-        auto gap_sq = [&](int a, int u) {
-          const double lo = u * cell_size_[a], hi = (u + 1) * cell_size_[a];
-          const double g = std::max({0.0, lo - x[a], x[a] - hi});
-          return g * g;
-        };
-        for (int ox = -reach_[0]; ox <= reach_[0]; ++ox) {
-          const int ux = home[0] + ox;
-          const double gx = gap_sq(0, ux);
-          if (gx > prune_sq) continue;
-          const int cx = ((ux % cells_[0]) + cells_[0]) % cells_[0];
-          const double shift_x = (ux - cx) / cells_[0] * length_[0];
-          for (int oy = -reach_[1]; oy <= reach_[1]; ++oy) {
-            const int uy = home[1] + oy;
-            const double gxy = gx + gap_sq(1, uy);
-            if (gxy > prune_sq) continue;
-            const int cy = ((uy % cells_[1]) + cells_[1]) % cells_[1];
-            const double shift_y = (uy - cy) / cells_[1] * length_[1];
-            for (int oz = -reach_[2]; oz <= reach_[2]; ++oz) {
-              const int uz = home[2] + oz;
-              if (gxy + gap_sq(2, uz) > prune_sq) continue;
-              const int cz = ((uz % cells_[2]) + cells_[2]) % cells_[2];
-              const double shift_z = (uz - cz) / cells_[2] * length_[2];
-              const int cell = (cx * cells_[1] + cy) * cells_[2] + cz;
-              // Sources from the target's own slot on (earlier ones met this pair from their side).
-              const int begin = std::max(cell_start_[static_cast<size_t>(cell)], static_cast<int>(s));
-              const int end = cell_start_[static_cast<size_t>(cell) + 1];
-              for (int t = begin; t < end; ++t) {
-                const auto ts = static_cast<size_t>(t);
-                const double dx = x.x() - (sx_[ts] + shift_x);
-                const double dy = x.y() - (sy_[ts] + shift_y);
-                const double dz = x.z() - (sz_[ts] + shift_z);
-                const double rsq = dx * dx + dy * dy + dz * dz;
-                blk.dx[count] = dx;
-                blk.dy[count] = dy;
-                blk.dz[count] = dz;
-                blk.mx[count] = smx_[ts];
-                blk.my[count] = smy_[ts];
-                blk.mz[count] = smz_[ts];
-                blk.slot[count] = t;
-                // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
-                count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
-                if (count == kBlock) flush();
-              }
-            }
+        for_each_cell_within(x, prune_sq, [&](int cell, const Vec3& shift) {
+          // Sources from the target's own slot on (earlier ones met this pair from their side).
+          const int begin = std::max(cell_start_[static_cast<size_t>(cell)], static_cast<int>(s));
+          const int end = cell_start_[static_cast<size_t>(cell) + 1];
+          for (int t = begin; t < end; ++t) {
+            const auto ts = static_cast<size_t>(t);
+            const double dx = x.x() - (sx_[ts] + shift.x());
+            const double dy = x.y() - (sy_[ts] + shift.y());
+            const double dz = x.z() - (sz_[ts] + shift.z());
+            const double rsq = dx * dx + dy * dy + dz * dz;
+            blk.dx[count] = dx;
+            blk.dy[count] = dy;
+            blk.dz[count] = dz;
+            blk.mx[count] = smx_[ts];
+            blk.my[count] = smy_[ts];
+            blk.mz[count] = smz_[ts];
+            blk.slot[count] = t;
+            // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
+            count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+            if (count == kBlock) flush();
           }
-        }
+        });
         flush();
         pf[s] += fi;
         pb[s] += bi;

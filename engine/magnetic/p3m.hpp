@@ -108,6 +108,10 @@ class P3MSum {
   void stencil_of(const Vec3& x, int* index, double* weight) const;
   // Real-space sum for target x (self: its own index or -1): adds the force on m_target (if given) and the field.
   void real_space(const Vec3& x, const Vec3* m_target, long self, Vec3& force, Vec3& field) const;
+  // Calls visit(cell, shift) for every unwrapped cell with a point within sqrt(reach_sq) of x (wrapped into the
+  // box): each image of each particle lies in exactly one of them; shift is the image's offset [m].
+  template <class Visit>
+  void for_each_cell_within(const Vec3& x, double reach_sq, Visit&& visit) const;
 
   std::shared_ptr<const Plan> plan_;
   mutable P3MTimings timings_;
@@ -125,6 +129,10 @@ class P3MSum {
   int reach_[3] = {1, 1, 1};
   Vec3 cell_size_ = Vec3::Zero();
   std::vector<int> cell_start_;  // cells + 1
+  // Per axis, for the unwrapped cell u in [-reach, cells + reach): its cell in the box and the image's offset [m]
+  // (index u + reach); so the walk needs no integer division.
+  std::vector<int> wrapped_cell_[3];
+  std::vector<double> image_shift_[3];
   std::vector<int> sorted_index_;
   std::vector<double> sx_, sy_, sz_, smx_, smy_, smz_;
 };
