@@ -13,6 +13,8 @@
 # in the alignment phase, as in the paper's figures.
 # The field grid starts at 5 kOe: 2 kOe (tau 185-250 s, the earlier 300-grain sweeps) alone would cost
 # 40 % of the 1000-grain sweeps and says nothing about the optimum.
+# SWEEPS="friction pressure ..." runs only the sweeps named (default: all six; the packings are always made,
+# and they are the same bits for the same seeds and build), e.g. to add sweeps to a run whose others are done.
 # Resumable: an interrupted run started again with the same OUT keeps the packings and the jobs
 # that finished (GNU parallel's --resume over each sweep's job log).
 set -euo pipefail
@@ -24,6 +26,7 @@ run="$build/app/runner/lodestone-run"
 grains="${GRAINS:-1000}"
 jobs="${JOBS:-$(nproc)}"
 read -r -a seeds <<< "${SEEDS:-1 2 3}"
+only=" ${SWEEPS:-field friction pressure pressure-field check-step check-slip} "
 [ -x "$run" ] || { echo "build first: cmake -S . -B build && cmake --build build" >&2; exit 1; }
 command -v parallel > /dev/null || { echo "needs GNU parallel (apt-get install parallel)" >&2; exit 1; }
 # Debian's numpy and matplotlib (the system python, not one a version manager puts first on PATH).
@@ -71,6 +74,7 @@ friction=materials.0.friction
 pressure=protocol.2.set.pressure.pressure
 sweep() {  # name, then --sweep options; a job that does not finish is recorded, not fatal
   local name=$1; shift
+  [[ "$only" == *" $name "* ]] || return 0
   if [ ! -f "$out/$name/sweep.json" ]; then
     "$run" "$out/alignment.json" "$@" --sweep-dir "$out/$name" --cluster-script "$out/$name/run.sh" \
       --cluster-format parallel > /dev/null
