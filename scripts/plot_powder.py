@@ -235,6 +235,7 @@ def main():
     if at40:
         plot_tau_simple(at40, FRICTION, "friction coefficient μ", "powder-tau-friction.png",
                         "Fig. 6b, tau_0.95 at 40 kOe, 0.5 atm, against friction", figs)
+        contacts_against_friction(friction_rows)
     # Fig. 7 is at mu = 0.05: its 0.5 atm point is the friction sweep's.
     pressure = [r for r in friction_rows if number(r[FRICTION]) == 0.05]
     for r in pressure:
@@ -247,6 +248,22 @@ def main():
         extremes = [r for r in pressure if number(r[PRESSURE]) in (0.5, 10)]
         plot_tau_pressure_field(extremes + rows(runs, "pressure-field"), figs)
     checks(runs, field_rows)
+
+
+def contacts_against_friction(friction_rows):
+    """What the contacts did while the grains turned (scripts/powder_data.py's CONTACT_SUMMARY), per friction:
+    means over the packings of the friction loss, the slips that started and the contacts lost."""
+    known = [r for r in friction_rows if r.get("alignment_slips_started")]
+    if not known:
+        return
+    print("  contacts during the alignment (mean over packings): friction loss, slips started, contacts at field on -> end")
+    for mu, group in by(known, FRICTION).items():
+        loss = statistics.mean(float(r["alignment_friction_loss_J"]) for r in group)
+        slips = statistics.mean(float(r["alignment_slips_started"]) for r in group)
+        before = statistics.mean(float(r["contacts_at_field_on"]) for r in group)
+        after = statistics.mean(float(r["contacts_at_end"]) for r in group)
+        print(f"  mu {mu:g}: {loss:.3g} J, {slips:.0f} slips started, {before:.0f} -> {after:.0f} contacts "
+              f"({100 * (after - before) / before:+.1f} %)")
 
 
 def checks(runs, field_rows):
