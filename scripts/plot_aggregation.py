@@ -10,6 +10,7 @@ against size, eq. 16) and aggregation.log (the runner's own fits). Writes aggreg
 FIGURES_DIR and prints the numbers the document quotes. Needs python3-matplotlib and
 python3-numpy (Debian)."""
 import csv
+import glob
 import math
 import os
 import re
@@ -382,6 +383,67 @@ def plot_aggregation(runs, figs):
         print(f"clusters by touching in the last frame: {len(sizes)}")
 
 
+def read_parts(paths):
+    """The rows of a run written in parts (a restart continues from a checkpoint and rewrites the rows
+    after it): merged by step, a later part's row replacing an earlier one, in step order."""
+    rows = {}
+    for path in sorted(paths, key=lambda q: int(re.search(r"_(\d+)\.csv$", q).group(1))):
+        for r in read_csv(path):
+            rows[int(r["step"])] = r
+    return [rows[k] for k in sorted(rows)]
+
+
+def plot_long_range(runs, figs):
+    """The long-range rerun (scripts/reproduce-aggregation-long-range.sh): P3M, 2500 grains in 4.8 um,
+    against the cutoff runs (500 grains in 2.8 um, the same number density) at equal times."""
+    series = read_parts(glob.glob(os.path.join(runs, "long-range", "series_*.csv")))
+    if not series:
+        return
+
+    def s_of(rows):
+        t = np.array([float(r["time"]) for r in rows])
+        S = np.array([float(r["mean_cluster_size"]) for r in rows])
+        keep = np.concatenate(([True], np.diff(t) > 0))
+        return t[keep], S[keep]
+
+    t, S = s_of(series)
+    cut = {name: s_of(read_csv(os.path.join(runs, f"{name}_series.csv")))
+           for name in ["aggregation", "aggregation2", "control"] if read_csv(os.path.join(runs, f"{name}_series.csv"))}
+    label = {"aggregation": "cutoff at R_m, 500 grains (1st)", "aggregation2": "cutoff at R_m, 500 grains (2nd)",
+             "control": "no dipoles, 500 grains"}
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for name, (tc, Sc) in cut.items():
+        ax.loglog(tc[tc > 0] * 1e6, Sc[tc > 0], ".", ms=2, label=label[name])
+    ax.loglog(t[t > 0] * 1e6, S[t > 0], "r.", ms=4, zorder=3, label="P3M (all images), 2500 grains in 4.8 µm")
+    save_figure(fig, ax, "t [µs]", "mean cluster size S",
+                "Long-range rerun against the cutoff runs (equal number density)",
+                os.path.join(figs, "aggregation-long-range.png"))
+    print("== long-range rerun (P3M, 2500 grains, 4.8 um box) ==")
+    print(f"reached t = {t[-1]:.4g} s (step {series[-1]['step']}) of 1.6e-05 s; S = {S[-1]:.3f}; "
+          f"largest cluster {series[-1].get('largest_cluster', '?')}")
+    for frac in [0.25, 0.5, 1.0]:
+        at = frac * t[-1]
+        row = [f"t = {at * 1e6:.2f} us: P3M S - 1 = {np.interp(at, t, S) - 1:.4f}"]
+        for name, (tc, Sc) in cut.items():
+            row.append(f"{name} {np.interp(at, tc, Sc) - 1:.4f}")
+        print("  " + "; ".join(row))
+    _, _, z_all = growth_fits(t, S)
+    if z_all:
+        print(f"  S - 1 ~ t^z' over the run: z' = {z_all[0]:.3f} +- {z_all[1]:.3f}")
+    for name, (tc, Sc) in cut.items():
+        within = tc <= t[-1] * (1 + 1e-9)
+        _, _, zc = growth_fits(tc[within], Sc[within])
+        if zc:
+            print(f"  {name} over the same times: z' = {zc[0]:.3f} +- {zc[1]:.3f}")
+    log = os.path.join(runs, "long-range", "run.log")
+    if os.path.exists(log):
+        for line in open(log):
+            if "dipoles P3M" in line:
+                print("  " + line.strip()[line.find("dipoles P3M"):])
+            elif "Time per step" in line:
+                print("  " + line.strip().split(":")[0])
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -389,6 +451,7 @@ def main():
     os.makedirs(figs, exist_ok=True)
     maps = {name: plot_map(runs, figs, name) for name in MAPS}
     plot_sigma(figs, maps)
+    plot_long_range(runs, figs)
     for name, m in maps.items():
         if not m:
             continue
