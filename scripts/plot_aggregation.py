@@ -11,6 +11,7 @@ FIGURES_DIR and prints the numbers the document quotes. Needs python3-matplotlib
 python3-numpy (Debian)."""
 import csv
 import glob
+import gzip
 import math
 import os
 import re
@@ -144,7 +145,7 @@ def read_last_frame(path):
     """Last frame of the extended XYZ: box lengths and the columns of each particle."""
     if not os.path.exists(path):
         return None
-    with open(path) as f:
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         lines = f.read().splitlines()
     k, last = 0, None
     while k < len(lines) and lines[k].strip():
@@ -268,7 +269,7 @@ def rad_of(frame):
     return float(d[0, cols["radius"]].ravel()[0])
 
 
-def fractal_dimension(sizes, gyration, radius, figs):
+def fractal_dimension(sizes, gyration, radius, figs, name="aggregation-fractal-dimension.png"):
     """D_f from s ∝ (R_g / R)^D_f over the clusters of three grains or more (two grains always give
     R_g = R); D_f = 1 is a straight chain, about 1.8-2 hit-and-stick cluster-cluster aggregates."""
     big = sizes >= 3
@@ -284,7 +285,7 @@ def fractal_dimension(sizes, gyration, radius, figs):
     chain = np.arange(3, sizes.max() + 1)
     ax.loglog(np.sqrt((chain**2 - 1) / 3.0), chain, "k:", lw=0.8, label="straight chains (D_f = 1)")
     save_figure(fig, ax, "radius of gyration R_g / R", "cluster size s", "Fractal dimension of the final clusters",
-                os.path.join(figs, "aggregation-fractal-dimension.png"))
+                os.path.join(figs, name))
     if fit:
         print(f"fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
               f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
@@ -435,6 +436,25 @@ def plot_long_range(runs, figs):
         _, _, zc = growth_fits(tc[within], Sc[within])
         if zc:
             print(f"  {name} over the same times: z' = {zc[0]:.3f} +- {zc[1]:.3f}")
+    second, z, _ = growth_fits(t, S)
+    if z and t[-1] >= 16e-6 * (1 - 1e-6):
+        print(f"  z (S ~ t^z, second half, {second.sum()} rows): {z[0]:.3f} +- {z[1]:.3f}; "
+              f"S at half time {S[second][0]:.3f}, at the end {S[-1]:.3f}")
+        for name, (tc, Sc) in cut.items():
+            _, zc, _ = growth_fits(tc, Sc)
+            if zc:
+                print(f"  {name}, z over its own second half: {zc[0]:.3f} +- {zc[1]:.3f}")
+    frame = read_last_frame(os.path.join(runs, "long-range", "last_frame.xyz.gz"))
+    if frame is not None:
+        time, sizes, moments, mu, gyration = clusters_from_frame(frame)
+        print(f"  last frame t = {time:.4g} s: {len(sizes)} clusters by touching, largest {sizes.max()}")
+        print("  ", end="")
+        fractal_dimension(sizes, gyration, rad_of(frame), figs, "aggregation-long-range-fractal-dimension.png")
+        big = sizes >= 2
+        rem = power_law(sizes[big], moments[big])
+        if rem:
+            print(f"  remanence ({big.sum()} clusters with s >= 2, sizes {sizes[big].min()}-{sizes.max()}): "
+                  f"b = {rem[0]:.3f} +- {rem[1]:.3f}")
     log = os.path.join(runs, "long-range", "run.log")
     if os.path.exists(log):
         for line in open(log):

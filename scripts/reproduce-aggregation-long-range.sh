@@ -40,8 +40,32 @@ if [ ! -f "$out/.done" ]; then
   echo "long-range run, part $part: $(( $(date +%s) - t0 )) s" | tee -a "$out/timings.txt"
   touch "$out/.done"
 fi
+# The final state as one frame (the cluster shapes and moments at the end: fractal dimension, remanence), from the
+# checkpoint the run wrote when it ended: a restart writes its first frame before it moves. Only the columns the
+# figures read (id, radius, position, moment), compressed: 2500 grains.
+if [ -f "$out/.done" ] && [ ! -s "$out/last_frame.xyz.gz" ]; then
+  "$run" --restart "$out/run.ckpt" --steps 1 --frames "$out/last_frame.xyz" --frames-every 1000 --quiet > /dev/null
+  /usr/bin/python3 - "$out/last_frame.xyz" <<'PY'
+import gzip, re, sys
+keep = ["id", "radius", "pos", "moment"]
+lines = open(sys.argv[1]).read().splitlines()
+props = re.search(r"Properties=(\S+)", lines[1]).group(1).split(":")
+columns, at = {}, 0
+for j in range(0, len(props), 3):
+    columns[props[j]] = (props[j:j + 3], at, at + int(props[j + 2]))
+    at += int(props[j + 2])
+head = lines[1].replace("Properties=" + ":".join(props), "Properties=" + ":".join(sum((columns[k][0] for k in keep), [])))
+with gzip.open(sys.argv[1] + ".gz", "wt", compresslevel=9) as f:
+    f.write(lines[0] + "\n" + head + "\n")
+    for line in lines[2:2 + int(lines[0])]:
+        x = line.split()
+        f.write(" ".join(sum((x[columns[k][1]:columns[k][2]] for k in keep), [])) + "\n")
+PY
+  rm "$out/last_frame.xyz"
+fi
 mkdir -p "$data"
 cp "$out"/series_*.csv "$out"/clusters_*.csv "$out/timings.txt" "$data"/
+[ -s "$out/last_frame.xyz.gz" ] && cp "$out/last_frame.xyz.gz" "$data"/
 grep -h "dipoles P3M\|Time per step\|Clusters at\|Accretional\|Dynamic exponent" "$out"/run_*.log > "$data/run.log" || true
 /usr/bin/python3 "$root/scripts/plot_aggregation.py" "$root/docs/data/aggregation" "$root/docs/figures" \
   | tee "$root/docs/data/aggregation/numbers.txt"
