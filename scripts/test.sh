@@ -36,8 +36,8 @@ case "$mode" in
   --tsan)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLODESTONE_ENGINE_ONLY=ON \
       -DLODESTONE_SANITIZE=thread -DCMAKE_CXX_FLAGS="-O1" "${sanitizer_debug_flags[@]}" "${launcher[@]}"
-    cmake --build build-tsan --target engine_tests
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/tests/engine_tests "[threading]"
+    cmake --build build-tsan --target threading_tests
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/tests/threading_tests "[threading]"
     ;;
   *)
     echo "usage: $0 [--sanitize | --tsan]" >&2

@@ -1,4 +1,3 @@
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 // The desktop app as a user sees it: start the real `lodestone` binary (LODESTONE_APP) in scripted
 // mode on a small known scene, load the PNG it writes, and look at it: the spheres where the

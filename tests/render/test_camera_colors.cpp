@@ -1,4 +1,3 @@
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 // The CPU side of render/: the orbit camera (projection, picking rays, framing, mouse gestures),
 // the sphere colours and their legend, and picking. No OpenGL context, no display.

@@ -2,7 +2,6 @@
 // included, stays in step with the time axis when the history thins itself. No ImGui frame, no
 // display.
 
-#define CATCH_CONFIG_MAIN
 #include "ui/ui_state.hpp"
 
 #include <catch2/catch.hpp>

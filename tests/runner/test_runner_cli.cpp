@@ -1,4 +1,3 @@
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 // lodestone-run as a user meets it: options, exit codes, messages, and the files it writes.
 // Each test starts the binary (LODESTONE_RUNNER) in a fresh temporary directory.
