@@ -395,8 +395,9 @@ def read_parts(paths):
 
 
 def plot_long_range(runs, figs):
-    """The long-range rerun (scripts/reproduce-aggregation-long-range.sh): P3M, 2500 grains in 4.8 um,
-    against the cutoff runs (500 grains in 2.8 um, the same number density) at equal times."""
+    """The long-range rerun (scripts/reproduce-aggregation-long-range.sh): P3M, 2500 grains in 4.8 um, against
+    the same grains from the same start with the dipoles cut at R_m (long-range/cutoff/), and against the
+    500-grain runs (2.8 um, the same number density) at equal times."""
     series = read_parts(glob.glob(os.path.join(runs, "long-range", "series_*.csv")))
     if not series:
         return
@@ -408,14 +409,17 @@ def plot_long_range(runs, figs):
         return t[keep], S[keep]
 
     t, S = s_of(series)
-    cut = {name: s_of(read_csv(os.path.join(runs, f"{name}_series.csv")))
-           for name in ["aggregation", "aggregation2", "control"] if read_csv(os.path.join(runs, f"{name}_series.csv"))}
-    label = {"aggregation": "cutoff at R_m, 500 grains (1st)", "aggregation2": "cutoff at R_m, 500 grains (2nd)",
+    sources = {"cutoff2500": os.path.join(runs, "long-range", "cutoff", "series.csv")}
+    sources.update({name: os.path.join(runs, f"{name}_series.csv") for name in ["aggregation", "aggregation2", "control"]})
+    cut = {name: s_of(read_csv(path)) for name, path in sources.items() if read_csv(path)}
+    label = {"cutoff2500": "cutoff at R_m, the same 2500 grains and start",
+             "aggregation": "cutoff at R_m, 500 grains (1st)", "aggregation2": "cutoff at R_m, 500 grains (2nd)",
              "control": "no dipoles, 500 grains"}
+    style = {"cutoff2500": "b.", "aggregation": "c.", "aggregation2": "y.", "control": "g."}
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for name, (tc, Sc) in cut.items():
-        ax.loglog(tc[tc > 0] * 1e6, Sc[tc > 0], ".", ms=2, label=label[name])
-    ax.loglog(t[t > 0] * 1e6, S[t > 0], "r.", ms=4, zorder=3, label="P3M (all images), 2500 grains in 4.8 µm")
+        ax.loglog(tc[tc > 0] * 1e6, Sc[tc > 0], style[name], ms=2, label=label[name])
+    ax.loglog(t[t > 0] * 1e6, S[t > 0], "r.", ms=3, zorder=3, label="P3M (all images), 2500 grains in 4.8 µm")
     save_figure(fig, ax, "t [µs]", "mean cluster size S",
                 "Long-range rerun against the cutoff runs (equal number density)",
                 os.path.join(figs, "aggregation-long-range.png"))
@@ -441,27 +445,40 @@ def plot_long_range(runs, figs):
         print(f"  z (S ~ t^z, second half, {second.sum()} rows): {z[0]:.3f} +- {z[1]:.3f}; "
               f"S at half time {S[second][0]:.3f}, at the end {S[-1]:.3f}")
         for name, (tc, Sc) in cut.items():
-            _, zc, _ = growth_fits(tc, Sc)
+            sc, zc, _ = growth_fits(tc, Sc)
             if zc:
-                print(f"  {name}, z over its own second half: {zc[0]:.3f} +- {zc[1]:.3f}")
-    frame = read_last_frame(os.path.join(runs, "long-range", "last_frame.xyz.gz"))
-    if frame is not None:
+                print(f"  {name}, z over its own second half: {zc[0]:.3f} +- {zc[1]:.3f}; "
+                      f"S at half time {Sc[sc][0]:.3f}, at the end {Sc[-1]:.3f}")
+    for name, path, figure in [("P3M", os.path.join(runs, "long-range", "last_frame.xyz.gz"),
+                                "aggregation-long-range-fractal-dimension.png"),
+                               ("cutoff2500", os.path.join(runs, "long-range", "cutoff", "last_frame.xyz.gz"), None)]:
+        frame = read_last_frame(path)
+        if frame is None:
+            continue
         time, sizes, moments, mu, gyration = clusters_from_frame(frame)
-        print(f"  last frame t = {time:.4g} s: {len(sizes)} clusters by touching, largest {sizes.max()}")
-        print("  ", end="")
-        fractal_dimension(sizes, gyration, rad_of(frame), figs, "aggregation-long-range-fractal-dimension.png")
+        print(f"  {name}, last frame t = {time:.4g} s: {len(sizes)} clusters by touching, largest {sizes.max()}")
+        if figure:
+            print("  ", end="")
+            fractal_dimension(sizes, gyration, rad_of(frame), figs, figure)
+        else:
+            big = sizes >= 3
+            fit = power_law(gyration[big] / rad_of(frame), sizes[big])
+            if fit:
+                print(f"  fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
+                      f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
         big = sizes >= 2
         rem = power_law(sizes[big], moments[big])
         if rem:
             print(f"  remanence ({big.sum()} clusters with s >= 2, sizes {sizes[big].min()}-{sizes.max()}): "
                   f"b = {rem[0]:.3f} +- {rem[1]:.3f}")
-    log = os.path.join(runs, "long-range", "run.log")
-    if os.path.exists(log):
-        for line in open(log):
-            if "dipoles P3M" in line:
-                print("  " + line.strip()[line.find("dipoles P3M"):])
-            elif "Time per step" in line:
-                print("  " + line.strip().split(":")[0])
+    for name, log in [("P3M", os.path.join(runs, "long-range", "run.log")),
+                      ("cutoff2500", os.path.join(runs, "long-range", "cutoff", "run.log"))]:
+        if os.path.exists(log):
+            for line in open(log):
+                if "Time per step" in line:
+                    print(f"  {name}: " + line.strip().split(":")[0])
+                elif "dipoles P3M" in line:
+                    print("  " + line[line.find("dipoles P3M"):].strip())
 
 
 def main():
