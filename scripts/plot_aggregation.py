@@ -269,13 +269,19 @@ def rad_of(frame):
     return float(d[0, cols["radius"]].ravel()[0])
 
 
-def fractal_dimension(sizes, gyration, radius, figs, name="aggregation-fractal-dimension.png"):
+def fractal_dimension(sizes, gyration, radius, figs, name="aggregation-fractal-dimension.png", indent=""):
     """D_f from s ∝ (R_g / R)^D_f over the clusters of three grains or more (two grains always give
-    R_g = R); D_f = 1 is a straight chain, about 1.8-2 hit-and-stick cluster-cluster aggregates."""
+    R_g = R); D_f = 1 is a straight chain, about 1.8-2 hit-and-stick cluster-cluster aggregates.
+    Printed, and drawn into figs/name unless name is None."""
     big = sizes >= 3
     if big.sum() < 3:
         return
     fit = power_law(gyration[big] / radius, sizes[big])
+    if fit:
+        print(f"{indent}fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
+              f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
+    if name is None:
+        return
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     ax.loglog(gyration[big] / radius, sizes[big], "o", ms=4, alpha=0.6, label="clusters, s >= 3")
     g = np.linspace((gyration[big] / radius).min(), (gyration[big] / radius).max(), 50)
@@ -286,9 +292,6 @@ def fractal_dimension(sizes, gyration, radius, figs, name="aggregation-fractal-d
     ax.loglog(np.sqrt((chain**2 - 1) / 3.0), chain, "k:", lw=0.8, label="straight chains (D_f = 1)")
     save_figure(fig, ax, "radius of gyration R_g / R", "cluster size s", "Fractal dimension of the final clusters",
                 os.path.join(figs, name))
-    if fit:
-        print(f"fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
-              f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
 
 
 def growth_fits(t, S):
@@ -457,15 +460,7 @@ def plot_long_range(runs, figs):
             continue
         time, sizes, moments, mu, gyration = clusters_from_frame(frame)
         print(f"  {name}, last frame t = {time:.4g} s: {len(sizes)} clusters by touching, largest {sizes.max()}")
-        if figure:
-            print("  ", end="")
-            fractal_dimension(sizes, gyration, rad_of(frame), figs, figure)
-        else:
-            big = sizes >= 3
-            fit = power_law(gyration[big] / rad_of(frame), sizes[big])
-            if fit:
-                print(f"  fractal dimension (s ~ R_g^D over {big.sum()} clusters of sizes 3-{sizes.max()}): "
-                      f"D_f = {fit[0]:.2f} +- {fit[1]:.2f}")
+        fractal_dimension(sizes, gyration, rad_of(frame), figs, figure, indent="  ")
         big = sizes >= 2
         rem = power_law(sizes[big], moments[big])
         if rem:

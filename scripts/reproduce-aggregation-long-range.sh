@@ -56,7 +56,7 @@ fi
 # The final state as one frame (the cluster shapes and moments at the end: fractal dimension, remanence), from the
 # checkpoint the run wrote when it ended: a restart writes its first frame before it moves. Only the columns the
 # figures read (id, radius, position, moment), compressed: 2500 grains.
-last_frame() {  # checkpoint, frame: the frame gzipped with the columns the figures read
+last_frame() {  # CHECKPOINT FRAME: writes FRAME.gz
   "$run" --restart "$1" --steps 1 --frames "$2" --frames-every 1000 --quiet > /dev/null
   /usr/bin/python3 - "$2" <<'PY'
 import gzip, re, sys
