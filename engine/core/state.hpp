@@ -93,7 +93,7 @@ struct IndexPair {
 struct NeighborLists {
   std::vector<IndexPair> contact_pairs;         // pairs that may touch before the next rebuild
   std::vector<ContactHistory> contact_history;  // beside contact_pairs
-  std::vector<IndexPair> dipole_pairs;          // pairs within the dipole cutoff + skin
+  std::vector<IndexPair> dipole_pairs;          // pairs within the dipole cutoff (or P3M's real-space cutoff) + skin
   std::vector<Vec3> reference_position;         // positions at the last build
   bool valid = false;                           // false: rebuild before the next use
   std::uint64_t builds = 0;

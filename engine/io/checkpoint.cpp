@@ -411,6 +411,7 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
   }
   r(out.state);
   if (r.left() != 0) throw CheckpointError(std::to_string(r.left()) + " unexpected bytes after the state");
+  if (version < 7 && out.preset.magnetics.method == DipoleMethod::P3M) out.state.neighbors.valid = false;
   check_state(out.state);
   for (int m : out.state.particles.material)
     if (static_cast<size_t>(m) >= out.preset.materials.size())

@@ -23,8 +23,10 @@ namespace lodestone {
 // 4: beam bonds and the broken-bond count ([Voxel-beams]); rigid clumps (the clump of each particle, its
 // offset, and the clumps' state; [PFC-dipole]); 5: the user's drag spring and its work (engine/bodies/touch.hpp;
 // version 4 files are still read, without them); 6: the writing program's version after the byte-order mark
-// (metadata: the state is the same as in version 5; versions 4 and 5 are still read, with written_by empty).
-inline constexpr int kCheckpointVersion = 6;
+// (metadata: the state is the same as in version 5; versions 4 and 5 are still read, with written_by empty); 7: the
+// dipole Verlet list of a p3m run holds its real-space pairs (the same fields; in a p3m run from a version 4-6
+// file, which kept none there, the lists are marked for a rebuild before the first pass).
+inline constexpr int kCheckpointVersion = 7;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

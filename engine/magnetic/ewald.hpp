@@ -51,7 +51,7 @@ struct EwaldSystem {
   std::span<const Vec3> moment;    // [A m^2] (N)
   // Rigid clump of each particle (-1: none), or empty. Two pebbles of one clump do not act on each other
   // through their nearest images (as in the direct sum: engine/bodies/clumps.hpp); other images do.
-  std::span<const int> clump;
+  std::span<const int> clump = {};
   Vec3 box_length = Vec3::Zero();  // [m] periodic lengths, all > 0
   EwaldSplitting split;
   EwaldSurroundings surroundings = EwaldSurroundings::Conducting;

@@ -56,6 +56,13 @@ double add_periodic_sum(const Model& model, const Particles& p, const System& sy
   return energy + add_layer_correction(model, p, force, field);
 }
 
+// The P3M system of the state, with the real-space pairs from the dipole Verlet list when the list holds them.
+P3MSystem p3m_system(const Model& model, const State& state) {
+  P3MSystem s = p3m_system_of(model, state.particles);
+  if (p3m_pairs_from_list(model)) s.pairs = &state.neighbors.dipole_pairs;
+  return s;
+}
+
 // Dipole fields of all other moments at each particle (cutoff list, direct sum, tree or Ewald sum).
 void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>& b, ThreadTeam& team) {
   const Particles& p = state.particles;
@@ -86,7 +93,7 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
   } else if (model.magnetics.method == DipoleMethod::Ewald) {
     add_periodic_sum<EwaldSum>(model, p, ewald_system(model, p), nullptr, b.data(), team);
   } else if (model.magnetics.method == DipoleMethod::P3M) {
-    add_periodic_sum<P3MSum>(model, p, p3m_system_of(model, p), nullptr, b.data(), team);
+    add_periodic_sum<P3MSum>(model, p, p3m_system(model, state), nullptr, b.data(), team);
   }
 }
 
@@ -255,7 +262,7 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       std::vector<Vec3> b(p.size(), Vec3::Zero());
       energy = model.magnetics.method == DipoleMethod::Ewald
                    ? add_periodic_sum<EwaldSum>(model, p, ewald_system(model, p), force, b.data(), team)
-                   : add_periodic_sum<P3MSum>(model, p, p3m_system_of(model, p), force, b.data(), team);
+                   : add_periodic_sum<P3MSum>(model, p, p3m_system(model, state), force, b.data(), team);
       for (size_t i = 0; i < p.size(); ++i)
         if (!moment_is_induced(model, p, i)) torque[i] += p.moment[i].cross(b[i]);
       break;

@@ -24,6 +24,8 @@ constexpr double kSqrtPi = 1.7724538509055160273;
 constexpr int kMaxOrder = 7;
 // Particles per thread below which a per-target pass stays on one thread.
 constexpr size_t kTargetGrain = 256;
+// Listed real-space pairs per thread below which the pass stays on one thread.
+constexpr size_t kPairGrain = 10000;
 
 // sin(x)/x
 double sinc(double x) {
@@ -218,7 +220,7 @@ P3MTuning tune(double accuracy, const Vec3& box_length, size_t particle_count) {
   const double density = n / volume;
   // Estimated cost per pass [arbitrary units ~ ns]: per real-space pair (each visited from both ends), per mesh
   // point of a particle's stencil (3 components spread, 9 gathered), per mesh point and FFT (12 of them).
-  constexpr double kPair = 4.0, kStencil = 0.14, kFft = 0.13;
+  constexpr double kPair = 21.0, kStencil = 1.25, kFft = 1.5;
   P3MTuning best;
   double best_cost = INFINITY;
   for (int order = 2; order <= kMaxOrder; ++order) {
@@ -537,6 +539,7 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
   length_ = system.box_length;
   tuning_ = system.tuning;
   surroundings_ = system.surroundings;
+  pairs_ = system.pairs;
   volume_ = length_.x() * length_.y() * length_.z();
   plan_ = cached_plan(tuning_.mesh, length_, tuning_.order, tuning_.alpha);
   const Plan& plan = *plan_;
@@ -743,6 +746,141 @@ void P3MSum::real_space(const Vec3& x_in, const Vec3* m_target, long self, Vec3&
   (void)self;
 }
 
+void P3MSum::add_real_space_from_cells(Vec3* f, Vec3* b, ThreadTeam& team) const {
+  const size_t n = position_.size();
+  // Real space: each pair (and each pair of images) is met once, from the particle earlier in cell order, and added
+  // to both; a particle's own images are met from it alone. The targets are split between the threads; each part
+  // adds into its own arrays (indexed by cell-order slot), which are then summed in part order: with a fixed team
+  // size every sum is grouped the same way.
+  const int parts = parts_for(team, n, kTargetGrain);
+  const std::vector<size_t> bounds = split_evenly(n, parts);
+  std::vector<std::vector<Vec3>> part_force(static_cast<size_t>(parts)), part_field(static_cast<size_t>(parts));
+  const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
+  const double prune_sq = rc_sq * (1.0 + 1e-9);
+  team.run(parts, [&](int k) {
+    std::vector<Vec3>& pf = part_force[static_cast<size_t>(k)];
+    std::vector<Vec3>& pb = part_field[static_cast<size_t>(k)];
+    pf.assign(n, Vec3::Zero());
+    pb.assign(n, Vec3::Zero());
+    RealBlock blk;
+    for (size_t s = bounds[static_cast<size_t>(k)]; s < bounds[static_cast<size_t>(k) + 1]; ++s) {
+      const Vec3 x(sx_[s], sy_[s], sz_[s]);  // wrapped into the box
+      const double mi[3] = {smx_[s], smy_[s], smz_[s]};
+      Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
+      int count = 0;
+      auto flush = [&] {
+        real_block(mi, blk, count, tuning_.alpha);
+        for (int q = 0; q < count; ++q) {
+          const Vec3 fq(blk.fx[q], blk.fy[q], blk.fz[q]);
+          fi += fq;
+          bi += Vec3(blk.bx[q], blk.by[q], blk.bz[q]);
+          const auto t = static_cast<size_t>(blk.slot[q]);
+          if (t != s) {
+            pf[t] -= fq;
+            pb[t] += Vec3(blk.cx[q], blk.cy[q], blk.cz[q]);
+          }
+        }
+        count = 0;
+      };
+      for_each_cell_within(x, prune_sq, [&](int cell, const Vec3& shift) {
+        // Sources from the target's own slot on (earlier ones met this pair from their side).
+        const int begin = std::max(cell_start_[static_cast<size_t>(cell)], static_cast<int>(s));
+        const int end = cell_start_[static_cast<size_t>(cell) + 1];
+        for (int t = begin; t < end; ++t) {
+          const auto ts = static_cast<size_t>(t);
+          const double dx = x.x() - (sx_[ts] + shift.x());
+          const double dy = x.y() - (sy_[ts] + shift.y());
+          const double dz = x.z() - (sz_[ts] + shift.z());
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          blk.dx[count] = dx;
+          blk.dy[count] = dy;
+          blk.dz[count] = dz;
+          blk.mx[count] = smx_[ts];
+          blk.my[count] = smy_[ts];
+          blk.mz[count] = smz_[ts];
+          blk.slot[count] = t;
+          // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
+          count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+          if (count == kBlock) flush();
+        }
+      });
+      flush();
+      pf[s] += fi;
+      pb[s] += bi;
+    }
+  });
+  for_each_range(team, n, kTargetGrain, [&](size_t begin, size_t end) {
+    for (size_t t = begin; t < end; ++t) {
+      Vec3 ft = part_force[0][t], bt = part_field[0][t];
+      for (size_t k = 1; k < part_force.size(); ++k) {
+        ft += part_force[k][t];
+        bt += part_field[k][t];
+      }
+      const auto i = static_cast<size_t>(sorted_index_[t]);
+      f[i] = ft;
+      b[i] = bt;
+    }
+  });
+}
+
+// The pairs of the Verlet list (ordered by (i, j)): for one particle i, its listed partners within the cutoff are
+// gathered into a block (minimum-image separations, as engine/magnetic/dipole_kernel.cpp does), the kernel runs
+// over the block, and the results are added in list order to i and to each j. The list is split between the
+// threads by pairs (run_pair_parts: each part adds into its own arrays, summed in part order).
+void P3MSum::add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team) const {
+  const std::vector<IndexPair>& pairs = *pairs_;
+  const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
+  const Vec3 inverse_length = length_.cwiseInverse();
+  run_pair_parts<int>(team, pairs.size(), kPairGrain, position_.size(), force, field,
+                      [&](int, size_t begin, size_t end, Vec3* f, Vec3* b) {
+                        RealBlock blk;
+                        for (size_t k = begin; k < end;) {
+                          const auto i = static_cast<size_t>(pairs[k].i);
+                          const Vec3 xi = position_[i];
+                          const double mi[3] = {moment_[i].x(), moment_[i].y(), moment_[i].z()};
+                          Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
+                          int count = 0;
+                          auto flush = [&] {
+                            real_block(mi, blk, count, tuning_.alpha);
+                            for (int q = 0; q < count; ++q) {
+                              const Vec3 fq(blk.fx[q], blk.fy[q], blk.fz[q]);
+                              const auto j = static_cast<size_t>(blk.slot[q]);
+                              fi += fq;
+                              bi += Vec3(blk.bx[q], blk.by[q], blk.bz[q]);
+                              f[j] -= fq;
+                              b[j] += Vec3(blk.cx[q], blk.cy[q], blk.cz[q]);
+                            }
+                            count = 0;
+                          };
+                          for (; k < end && static_cast<size_t>(pairs[k].i) == i; ++k) {
+                            const int j = pairs[k].j;
+                            const Vec3& xj = position_[static_cast<size_t>(j)];
+                            double d[3];
+                            for (int a = 0; a < 3; ++a) {
+                              d[a] = xi[a] - xj[a];
+                              d[a] -= length_[a] * round_to_integer(d[a] * inverse_length[a]);
+                            }
+                            const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                            const Vec3& mj = moment_[static_cast<size_t>(j)];
+                            blk.dx[count] = d[0];
+                            blk.dy[count] = d[1];
+                            blk.dz[count] = d[2];
+                            blk.mx[count] = mj.x();
+                            blk.my[count] = mj.y();
+                            blk.mz[count] = mj.z();
+                            blk.slot[count] = j;
+                            // Pairs beyond the cutoff (and coincident centres) are dropped without a branch.
+                            count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+                            if (count == kBlock) flush();
+                          }
+                          flush();
+                          f[i] += fi;
+                          b[i] += bi;
+                        }
+                        return 0;
+                      });
+}
+
 double P3MSum::add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) const {
   const size_t n = position_.size();
   const Plan& plan = *plan_;
@@ -757,81 +895,10 @@ double P3MSum::add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) co
   // real-space pairs first, then the mesh values (each pass keeps its own data in cache).
   const auto start = std::chrono::steady_clock::now();
   std::vector<Vec3> f(n, Vec3::Zero());
-  // Real space: each pair (and each pair of images) is met once, from the particle earlier in cell order, and added
-  // to both; a particle's own images are met from it alone. The targets are split between the threads; each part
-  // adds into its own arrays (indexed by cell-order slot), which are then summed in part order: with a fixed team
-  // size every sum is grouped the same way.
-  {
-    const int parts = parts_for(team, n, kTargetGrain);
-    const std::vector<size_t> bounds = split_evenly(n, parts);
-    std::vector<std::vector<Vec3>> part_force(static_cast<size_t>(parts)), part_field(static_cast<size_t>(parts));
-    const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
-    const double prune_sq = rc_sq * (1.0 + 1e-9);
-    team.run(parts, [&](int k) {
-      std::vector<Vec3>& pf = part_force[static_cast<size_t>(k)];
-      std::vector<Vec3>& pb = part_field[static_cast<size_t>(k)];
-      pf.assign(n, Vec3::Zero());
-      pb.assign(n, Vec3::Zero());
-      RealBlock blk;
-      for (size_t s = bounds[static_cast<size_t>(k)]; s < bounds[static_cast<size_t>(k) + 1]; ++s) {
-        const Vec3 x(sx_[s], sy_[s], sz_[s]);  // wrapped into the box
-        const double mi[3] = {smx_[s], smy_[s], smz_[s]};
-        Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
-        int count = 0;
-        auto flush = [&] {
-          real_block(mi, blk, count, tuning_.alpha);
-          for (int q = 0; q < count; ++q) {
-            const Vec3 fq(blk.fx[q], blk.fy[q], blk.fz[q]);
-            fi += fq;
-            bi += Vec3(blk.bx[q], blk.by[q], blk.bz[q]);
-            const auto t = static_cast<size_t>(blk.slot[q]);
-            if (t != s) {
-              pf[t] -= fq;
-              pb[t] += Vec3(blk.cx[q], blk.cy[q], blk.cz[q]);
-            }
-          }
-          count = 0;
-        };
-        for_each_cell_within(x, prune_sq, [&](int cell, const Vec3& shift) {
-          // Sources from the target's own slot on (earlier ones met this pair from their side).
-          const int begin = std::max(cell_start_[static_cast<size_t>(cell)], static_cast<int>(s));
-          const int end = cell_start_[static_cast<size_t>(cell) + 1];
-          for (int t = begin; t < end; ++t) {
-            const auto ts = static_cast<size_t>(t);
-            const double dx = x.x() - (sx_[ts] + shift.x());
-            const double dy = x.y() - (sy_[ts] + shift.y());
-            const double dz = x.z() - (sz_[ts] + shift.z());
-            const double rsq = dx * dx + dy * dy + dz * dz;
-            blk.dx[count] = dx;
-            blk.dy[count] = dy;
-            blk.dz[count] = dz;
-            blk.mx[count] = smx_[ts];
-            blk.my[count] = smy_[ts];
-            blk.mz[count] = smz_[ts];
-            blk.slot[count] = t;
-            // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
-            count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
-            if (count == kBlock) flush();
-          }
-        });
-        flush();
-        pf[s] += fi;
-        pb[s] += bi;
-      }
-    });
-    for_each_range(team, n, kTargetGrain, [&](size_t begin, size_t end) {
-      for (size_t t = begin; t < end; ++t) {
-        Vec3 ft = part_force[0][t], bt = part_field[0][t];
-        for (size_t k = 1; k < part_force.size(); ++k) {
-          ft += part_force[k][t];
-          bt += part_field[k][t];
-        }
-        const auto i = static_cast<size_t>(sorted_index_[t]);
-        f[i] = ft;
-        b[i] = bt;
-      }
-    });
-  }
+  if (pairs_)
+    add_real_space_from_list(f.data(), b.data(), team);
+  else
+    add_real_space_from_cells(f.data(), b.data(), team);
   const auto real_done = std::chrono::steady_clock::now();
   for_each_range(team, n, kTargetGrain, [&](size_t begin, size_t end) {
     int index[3 * kMaxOrder];

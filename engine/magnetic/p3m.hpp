@@ -14,7 +14,8 @@
 //      (aliases m in {-1,0,1}^3); nine backward FFTs;
 //   3. back-interpolation with the same W: the field B_i (torque m_i x B_i) and the force
 //      F_i,a = sum_b m_i,b d_a B_b(x_i);
-//   4. the real-space part of the Ewald sum over pairs (and images) within the real-space cutoff (a cell list),
+//   4. the real-space part of the Ewald sum over pairs (and images) within the real-space cutoff (the neighbour
+//      module's Verlet list when it can hold them, P3MSystem::pairs; else a cell list of the sum's own),
 //      the Ewald self term, the mean mesh self-interaction replaced by the Ewald one (CBLH Sec. IV: the energy
 //      correction), and the surface term of vacuum surroundings.
 // Energy U = -1/2 sum_i m_i.B_i. Units SI, c = mu0/4pi.
@@ -33,11 +34,12 @@
 //
 // Determinism: the mesh assignment and the FFTs run on one thread in a fixed order (FFTW plans made with
 // FFTW_ESTIMATE, which picks the same algorithm every time); the interpolation is per target. The real-space part
-// meets each pair once and adds it to both particles: the targets are split between the threads, each part adding
-// into its own arrays, summed in part order. So a run is the same bits for a given number of threads, and runs on
-// different numbers agree to round-off.
+// meets each pair once and adds it to both particles: the targets (or the listed pairs) are split between the
+// threads, each part adding into its own arrays, summed in part order. So a run is the same bits for a given number
+// of threads, and runs on different numbers agree to round-off.
 
 #include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
 
 #include <cstddef>
@@ -78,6 +80,11 @@ struct P3MSystem {
   Vec3 box_length = Vec3::Zero();  // [m] periodic lengths, all > 0
   P3MTuning tuning;
   EwaldSurroundings surroundings = EwaldSurroundings::Conducting;
+  // The real-space pairs from a Verlet list: every pair (i < j, ordered by (i, j)) within the real-space cutoff at
+  // its nearest image, and no pair meeting another image (or a particle its own) within the cutoff (the neighbour
+  // module's dipole list, engine/magnetic/periodic_systems.hpp). The pass then runs the pair kernel over the list
+  // instead of walking the cells around every particle. nullptr: the sum finds the pairs and images itself.
+  const std::vector<IndexPair>* pairs = nullptr;
 };
 
 class P3MSum {
@@ -106,6 +113,9 @@ class P3MSum {
 
  private:
   void stencil_of(const Vec3& x, int* index, double* weight) const;
+  // The real-space pairs into force and field (per particle, by index): from the cell walk or from the list.
+  void add_real_space_from_cells(Vec3* force, Vec3* field, ThreadTeam& team) const;
+  void add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team) const;
   // Real-space sum for target x (self: its own index or -1): adds the force on m_target (if given) and the field.
   void real_space(const Vec3& x, const Vec3* m_target, long self, Vec3& force, Vec3& field) const;
   // Calls visit(cell, shift) for every unwrapped cell with a point within sqrt(reach_sq) of x (wrapped into the
@@ -119,6 +129,7 @@ class P3MSum {
   Vec3 length_ = Vec3::Zero();
   P3MTuning tuning_;
   EwaldSurroundings surroundings_ = EwaldSurroundings::Conducting;
+  const std::vector<IndexPair>* pairs_ = nullptr;
   double volume_ = 0.0;
   Vec3 total_moment_ = Vec3::Zero();
   // Mesh results: the field (3) and its gradient (6: xx yy zz xy xz yz) at each mesh point (9 values a point),

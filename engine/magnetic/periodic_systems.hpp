@@ -9,7 +9,26 @@
 #include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/p3m.hpp"
 
+#include <optional>
+
 namespace lodestone {
+
+// Whether the P3M sum takes its real-space pairs from the neighbour module's dipole Verlet list, built to the
+// real-space cutoff plus the skin: when every pair within that range meets only its nearest image, i.e. the range
+// is at most half the period along each axis of ewald_box (a slab's z period is twice its height, and its particles
+// stay within the height). In smaller boxes the cutoff reaches further images, and the sum walks cells of its own.
+inline bool p3m_pairs_from_list(const Model& m) {
+  return m.magnetics.method == DipoleMethod::P3M && m.p3m.real_cutoff > 0.0 &&
+         2.0 * (m.p3m.real_cutoff + m.skin) <= ewald_box(m).minCoeff();
+}
+
+// The centre distance the dipole Verlet list is built to (the skin is added to it): the cutoff method's cutoff, or
+// P3M's real-space cutoff when it uses the list; none for the other methods.
+inline std::optional<double> dipole_list_cutoff(const Model& m) {
+  if (m.magnetics.method == DipoleMethod::Cutoff) return m.dipole_cutoff;
+  if (p3m_pairs_from_list(m)) return m.p3m.real_cutoff;
+  return std::nullopt;
+}
 
 // The Ewald sum of the particles' moments in ewald_box (the periodic box, or a slab's box with its gap). Clumps are
 // left to the caller: the force pass takes pebbles of one clump out of each other's nearest images, the field view

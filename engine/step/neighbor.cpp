@@ -1,6 +1,7 @@
 #include "engine/step/neighbor.hpp"
 
 #include "engine/bodies/clumps.hpp"
+#include "engine/magnetic/periodic_systems.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -143,9 +144,10 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
   lists.contact_pairs.clear();
   lists.dipole_pairs.clear();
   const double skin = model.skin;
-  const double contact_extra = model.contact_reach + skin;  // beyond Ri + Rj
-  const bool dipoles = model.magnetics.method == DipoleMethod::Cutoff;
-  const double dipole_range = model.dipole_cutoff + skin;
+  const double contact_extra = model.contact_reach + skin;                // beyond Ri + Rj
+  const std::optional<double> dipole_cutoff = dipole_list_cutoff(model);  // cutoff method, or P3M's real space
+  const bool dipoles = dipole_cutoff.has_value();
+  const double dipole_range = dipole_cutoff.value_or(0.0) + skin;
   const double dipole_range_sq = dipole_range * dipole_range;
   double cell_size = 2.0 * model.max_radius + contact_extra;
   if (dipoles) cell_size = std::max(cell_size, dipole_range);

@@ -1,7 +1,8 @@
 #pragma once
 // Neighbour search: a cell grid sorts particles into cells no smaller than the largest
 // interaction range plus the Verlet skin; pairs found in neighbouring cells go into two Verlet
-// lists (contacts, dipoles) that stay valid until some particle has moved half the skin
+// lists (contacts; dipoles: the cutoff method's pairs, or P3M's real-space pairs when its box is large enough,
+// engine/magnetic/periodic_systems.hpp) that stay valid until some particle has moved half the skin
 // ([Dominik-Nubold] App. A.7, eq. 50 with the per-particle criterion). Cost is linear in N.
 
 #include "engine/core/model.hpp"
