@@ -532,6 +532,100 @@ void P3MSum::stencil_of(const Vec3& x, int* index, double* weight) const {
   }
 }
 
+// The moments spread onto the mesh (step 1). The particles are grouped by the x plane their stencil starts on, into
+// blocks of planes at least P wide, each spread in cell order by one thread: into the mesh for its own planes, and into
+// a spill buffer of its own for the P - 1 planes its stencils reach into the next block. The spills are then added to
+// the mesh. Every mesh point so gets its terms in the same order whatever the number of threads (the blocks depend on
+// the mesh and the order alone); few, wide blocks keep the spills small.
+void P3MSum::spread_moments(ThreadTeam& threads, double* const spread[3]) const {
+  const Plan& plan = *plan_;
+  const size_t n = position_.size();
+  const int p = tuning_.order;
+  const int nx = plan.n[0], ny = plan.n[1], nz = plan.n[2];
+  const size_t plane_size = static_cast<size_t>(ny) * nz;
+  const int blocks = std::clamp(nx / (4 * p), 1, 8);
+  std::vector<int> block_of_plane(static_cast<size_t>(nx)), block_begin(static_cast<size_t>(blocks) + 1);
+  for (int b = 0; b <= blocks; ++b) block_begin[static_cast<size_t>(b)] = b * nx / blocks;
+  for (int b = 0; b < blocks; ++b)
+    for (int m = block_begin[static_cast<size_t>(b)]; m < block_begin[static_cast<size_t>(b) + 1]; ++m)
+      block_of_plane[static_cast<size_t>(m)] = b;
+  std::vector<int> block_start(static_cast<size_t>(blocks) + 1, 0), block_of(n);
+  for (size_t slot_i = 0; slot_i < n; ++slot_i) {
+    const double u = position_[static_cast<size_t>(sorted_index_[slot_i])].x() / length_.x() * nx;
+    int first = (static_cast<int>(std::floor(u - 0.5 * p)) + 1) % nx;  // as stencil_of finds it
+    if (first < 0) first += nx;
+    block_of[slot_i] = block_of_plane[static_cast<size_t>(first)];
+    ++block_start[static_cast<size_t>(block_of[slot_i]) + 1];
+  }
+  for (int b = 0; b < blocks; ++b) block_start[static_cast<size_t>(b) + 1] += block_start[static_cast<size_t>(b)];
+  std::vector<int> by_block(n);  // cell-order slots, block by block
+  {
+    std::vector<int> fill(block_start.begin(), block_start.end() - 1);
+    for (size_t slot_i = 0; slot_i < n; ++slot_i)
+      by_block[static_cast<size_t>(fill[static_cast<size_t>(block_of[slot_i])]++)] = static_cast<int>(slot_i);
+  }
+  // Spill buffers: P - 1 planes of the three components per block (one block: none, it wraps onto itself).
+  const size_t spill_planes = blocks > 1 ? static_cast<size_t>(p - 1) : 0;
+  std::vector<double> spill(static_cast<size_t>(blocks) * 3 * spill_planes * plane_size);
+  for_each_range(threads, static_cast<size_t>(blocks), 1, [&](size_t begin, size_t end) {
+    int index[3 * kMaxOrder];
+    double weight[3 * kMaxOrder];
+    double* row_x[kMaxOrder][3];  // per x point of the stencil: where its plane of each component lies
+    for (size_t b = begin; b < end; ++b) {
+      const int own_begin = block_begin[b], own_end = block_begin[b + 1];
+      const int next_begin = block_begin[(b + 1) % static_cast<size_t>(blocks)];
+      double* const own_spill = spill.data() + b * 3 * spill_planes * plane_size;
+      std::fill(own_spill, own_spill + 3 * spill_planes * plane_size, 0.0);
+      std::fill(spread[0] + own_begin * plane_size, spread[0] + own_end * plane_size, 0.0);
+      std::fill(spread[1] + own_begin * plane_size, spread[1] + own_end * plane_size, 0.0);
+      std::fill(spread[2] + own_begin * plane_size, spread[2] + own_end * plane_size, 0.0);
+      for (int k = block_start[b]; k < block_start[b + 1]; ++k) {
+        const auto i = static_cast<size_t>(sorted_index_[static_cast<size_t>(by_block[static_cast<size_t>(k)])]);
+        stencil_of(position_[i], index, weight);
+        for (int a = 0; a < p; ++a) {
+          const int m = index[a];
+          const bool own = blocks == 1 || (m >= own_begin && m < own_end);
+          for (int c = 0; c < 3; ++c)
+            row_x[a][c] = own ? spread[c] + static_cast<size_t>(m) * plane_size
+                              : own_spill + (static_cast<size_t>(c) * spill_planes +
+                                             static_cast<size_t>((m - next_begin + nx) % nx)) *
+                                                plane_size;
+        }
+        const Vec3& mo = moment_[i];
+        for (int a = 0; a < p; ++a) {
+          double* const sx = row_x[a][0];
+          double* const sy = row_x[a][1];
+          double* const sz = row_x[a][2];
+          for (int bb = 0; bb < p; ++bb) {
+            const double wab = weight[a] * weight[p + bb];
+            const size_t row = static_cast<size_t>(index[p + bb]) * nz;
+            for (int c = 0; c < p; ++c) {
+              const double w = wab * weight[2 * p + c];
+              const size_t slot = row + index[2 * p + c];
+              sx[slot] += w * mo.x();
+              sy[slot] += w * mo.y();
+              sz[slot] += w * mo.z();
+            }
+          }
+        }
+      }
+    }
+  });
+  // Each block's spill into the first planes of the next block (distinct planes for distinct blocks).
+  for_each_range(threads, static_cast<size_t>(blocks) * spill_planes, 1, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      const size_t b = k / spill_planes, q = k % spill_planes;
+      const size_t plane =
+          (static_cast<size_t>(block_begin[(b + 1) % static_cast<size_t>(blocks)]) + q) % static_cast<size_t>(nx);
+      for (size_t c = 0; c < 3; ++c) {
+        const double* from = spill.data() + ((b * 3 + c) * spill_planes + q) * plane_size;
+        double* to = spread[c] + plane * plane_size;
+        for (size_t t = 0; t < plane_size; ++t) to[t] += from[t];
+      }
+    }
+  });
+}
+
 void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
   assert(system.position.size() == system.moment.size());
   position_.assign(system.position.begin(), system.position.end());
@@ -598,73 +692,63 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
     smz_[static_cast<size_t>(slot)] = moment_[i].z();
   }
   const auto spread_start = std::chrono::steady_clock::now();
-  // 1. Spread the moments (one thread, particles in cell order).
-  const int p = tuning_.order;
-  const int ny = plan.n[1], nz = plan.n[2];
+  // 1. Spread the moments.
+  ThreadTeam& threads = team ? *team : ThreadTeam::serial();
+  const int ny = plan.n[1];
   FftwReal spread[3] = {FftwReal(plan.real_size), FftwReal(plan.real_size), FftwReal(plan.real_size)};
-  for (auto& s : spread) std::fill(s.p, s.p + plan.real_size, 0.0);
-  int index[3 * kMaxOrder];
-  double weight[3 * kMaxOrder];
-  for (size_t slot_i = 0; slot_i < n; ++slot_i) {
-    const auto i = static_cast<size_t>(sorted_index_[slot_i]);
-    stencil_of(position_[i], index, weight);
-    const Vec3& m = moment_[i];
-    for (int a = 0; a < p; ++a)
-      for (int b = 0; b < p; ++b) {
-        const double wab = weight[a] * weight[p + b];
-        const size_t row = (static_cast<size_t>(index[a]) * ny + index[p + b]) * nz;
-        for (int c = 0; c < p; ++c) {
-          const double w = wab * weight[2 * p + c];
-          const size_t slot = row + index[2 * p + c];
-          spread[0].p[slot] += w * m.x();
-          spread[1].p[slot] += w * m.y();
-          spread[2].p[slot] += w * m.z();
-        }
-      }
-  }
+  double* const spread_arrays[3] = {spread[0].p, spread[1].p, spread[2].p};
+  spread_moments(threads, spread_arrays);
   const auto fft_start = std::chrono::steady_clock::now();
   timings_.spread = std::chrono::duration<double>(fft_start - spread_start).count();
-  // 2. Forward FFTs, the products, nine backward FFTs.
+  // 2. Forward FFTs, the products, nine backward FFTs. The FFTs of different components are independent, so they
+  // are split between the threads; each runs whole on one thread, and every loop writes only its own slots, so the
+  // bits do not depend on the split.
   FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size), FftwComplex(plan.complex_size)};
-  for (int a = 0; a < 3; ++a) fftw_execute_dft_r2c(plan.forward, spread[a].p, mk[a].p);
+  for_each_range(threads, 3, 1, [&](size_t begin, size_t end) {
+    for (size_t a = begin; a < end; ++a) fftw_execute_dft_r2c(plan.forward, spread[a].p, mk[a].p);
+  });
+  const auto n0 = static_cast<size_t>(plan.n[0]);
+  const size_t plane = static_cast<size_t>(ny) * plan.nzc;  // complex slots per x plane
   // dm = D.M^ per slot, then each output's spectrum in turn.
   std::vector<std::complex<double>> dm(plan.complex_size);
-  for (int ix = 0; ix < plan.n[0]; ++ix)
-    for (int iy = 0; iy < ny; ++iy)
-      for (int iz = 0; iz < plan.nzc; ++iz) {
-        const size_t slot = (static_cast<size_t>(ix) * ny + iy) * plan.nzc + iz;
-        std::complex<double> s = 0.0;
-        const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
-        for (int a = 0; a < 3; ++a) s += d[a] * std::complex<double>(mk[a].p[slot][0], mk[a].p[slot][1]);
-        dm[slot] = s;
-      }
+  for_each_range(threads, n0, 4, [&](size_t ix_begin, size_t ix_end) {
+    for (size_t ix = ix_begin; ix < ix_end; ++ix)
+      for (int iy = 0; iy < ny; ++iy)
+        for (int iz = 0; iz < plan.nzc; ++iz) {
+          const size_t slot = ix * plane + static_cast<size_t>(iy) * plan.nzc + iz;
+          const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
+          std::complex<double> v = 0.0;
+          for (int a = 0; a < 3; ++a) v += d[a] * std::complex<double>(mk[a].p[slot][0], mk[a].p[slot][1]);
+          dm[slot] = v;
+        }
+  });
   const double pre = -mu0_over_4pi / volume_;
   // Output q: field b (q = 0..2: G_E D_b), gradient ab (q = 3..8: i G_F D_a D_b).
   static constexpr int kA[9] = {0, 1, 2, 0, 1, 2, 0, 0, 1};
   static constexpr int kB[9] = {-1, -1, -1, 0, 1, 2, 1, 2, 2};
-  FftwComplex spectrum(plan.complex_size);
-  FftwReal out(plan.real_size);
   mesh_field_.resize(plan.real_size * 9);
-  for (int q = 0; q < 9; ++q) {
-    for (int ix = 0; ix < plan.n[0]; ++ix)
-      for (int iy = 0; iy < ny; ++iy)
-        for (int iz = 0; iz < plan.nzc; ++iz) {
-          const size_t slot = (static_cast<size_t>(ix) * ny + iy) * plan.nzc + iz;
-          const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
-          std::complex<double> v;
-          if (q < 3)
-            v = (pre * plan.g_energy[slot] * d[q]) * dm[slot];
-          else
-            v = std::complex<double>(0.0, pre * plan.g_force[slot] * d[kA[q]] * d[kB[q]]) * dm[slot];
-          spectrum.p[slot][0] = v.real();
-          spectrum.p[slot][1] = v.imag();
-        }
-    fftw_execute_dft_c2r(plan.backward, spectrum.p, out.p);
-    for (size_t slot = 0; slot < plan.real_size; ++slot) mesh_field_[slot * 9 + static_cast<size_t>(q)] = out.p[slot];
-  }
+  for_each_range(threads, 9, 1, [&](size_t q_begin, size_t q_end) {
+    FftwComplex spectrum(plan.complex_size);
+    FftwReal out(plan.real_size);
+    for (auto q = static_cast<int>(q_begin); q < static_cast<int>(q_end); ++q) {
+      for (size_t ix = 0; ix < n0; ++ix)
+        for (int iy = 0; iy < ny; ++iy)
+          for (int iz = 0; iz < plan.nzc; ++iz) {
+            const size_t slot = ix * plane + static_cast<size_t>(iy) * plan.nzc + iz;
+            const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
+            std::complex<double> v;
+            if (q < 3)
+              v = (pre * plan.g_energy[slot] * d[q]) * dm[slot];
+            else
+              v = std::complex<double>(0.0, pre * plan.g_force[slot] * d[kA[q]] * d[kB[q]]) * dm[slot];
+            spectrum.p[slot][0] = v.real();
+            spectrum.p[slot][1] = v.imag();
+          }
+      fftw_execute_dft_c2r(plan.backward, spectrum.p, out.p);
+      for (size_t slot = 0; slot < plan.real_size; ++slot) mesh_field_[slot * 9 + static_cast<size_t>(q)] = out.p[slot];
+    }
+  });
   timings_.fft = std::chrono::duration<double>(std::chrono::steady_clock::now() - fft_start).count();
-
-  (void)team;
 }
 
 template <class Visit>

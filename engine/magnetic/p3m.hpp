@@ -32,8 +32,10 @@
 // dF <= accuracy x F0, F0 = c <m^2> / a^4 with a = (V/N)^(1/3) the mean spacing (the force scale of two dipoles
 // at the mean spacing).
 //
-// Determinism: the mesh assignment and the FFTs run on one thread in a fixed order (FFTW plans made with
-// FFTW_ESTIMATE, which picks the same algorithm every time); the interpolation is per target. The real-space part
+// Determinism: the FFTW plans are made with FFTW_ESTIMATE, which picks the same algorithm every time; each FFT runs
+// whole on one thread. The mesh assignment is split between the threads by blocks of x planes that cannot write
+// into each other's planes (build), so every mesh point gets its terms in the same order and the mesh part is the
+// same bits for any number of threads; the interpolation is per target. The real-space part
 // meets each pair once and adds it to both particles: the targets (or the listed pairs) are split between the
 // threads, each part adding into its own arrays, summed in part order. So a run is the same bits for a given number
 // of threads, and runs on different numbers agree to round-off.
@@ -113,6 +115,8 @@ class P3MSum {
 
  private:
   void stencil_of(const Vec3& x, int* index, double* weight) const;
+  // Step 1: the moments spread onto the mesh, into spread[component] (real-space layout of the plan).
+  void spread_moments(ThreadTeam& threads, double* const spread[3]) const;
   // The real-space pairs into force and field (per particle, by index): from the cell walk or from the list.
   void add_real_space_from_cells(Vec3* force, Vec3* field, ThreadTeam& team) const;
   void add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team) const;
