@@ -470,6 +470,22 @@ struct RealBlock {
   alignas(64) double fx[kBlock], fy[kBlock], fz[kBlock];
   alignas(64) double cx[kBlock], cy[kBlock], cz[kBlock];  // the field of m_i at the source (pairs met once)
   int slot[kBlock];
+  int count = 0;
+
+  // Appends the source `source` at separation d = target - source with moment m. It stays in the block only within
+  // the cutoff and not at zero separation (the target itself), without a branch. Returns whether the block is full.
+  bool push(const double d[3], const double m[3], int source, double rc_sq) {
+    dx[count] = d[0];
+    dy[count] = d[1];
+    dz[count] = d[2];
+    mx[count] = m[0];
+    my[count] = m[1];
+    mz[count] = m[2];
+    slot[count] = source;
+    const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
+    return count == kBlock;
+  }
 };
 
 LODESTONE_SIMD_CLONES void real_block(const double mi[3], RealBlock& b, int count, double alpha) {
@@ -507,6 +523,21 @@ LODESTONE_SIMD_CLONES void real_block(const double mi[3], RealBlock& b, int coun
     b.cy[k] = c * (cc * mi_r * dy - bb * miy);
     b.cz[k] = c * (cc * mi_r * dz - bb * miz);
   }
+}
+
+// Runs the kernel over the block for the target moment mi and adds, in block order, each pair's force and field to
+// the target's sums and, through to_source(source, force on the target, field of mi at the source), to the source;
+// empties the block.
+template <class ToSource>
+void flush_block(const double mi[3], RealBlock& b, double alpha, Vec3& force, Vec3& field, ToSource&& to_source) {
+  real_block(mi, b, b.count, alpha);
+  for (int q = 0; q < b.count; ++q) {
+    const Vec3 fq(b.fx[q], b.fy[q], b.fz[q]);
+    force += fq;
+    field += Vec3(b.bx[q], b.by[q], b.bz[q]);
+    to_source(b.slot[q], fq, Vec3(b.cx[q], b.cy[q], b.cz[q]));
+  }
+  b.count = 0;
 }
 
 }  // namespace
@@ -788,35 +819,18 @@ void P3MSum::real_space(const Vec3& x_in, const Vec3* m_target, long self, Vec3&
     x[a] = (u - std::floor(u)) * length_[a];
   }
   const double mi[3] = {m_target ? m_target->x() : 0.0, m_target ? m_target->y() : 0.0, m_target ? m_target->z() : 0.0};
-  int count = 0;
   Vec3 coincident = Vec3::Zero();  // moments centred exactly at a free point x
-  auto flush = [&] {
-    real_block(mi, b, count, tuning_.alpha);
-    for (int k = 0; k < count; ++k) {
-      field += Vec3(b.bx[k], b.by[k], b.bz[k]);
-      force += Vec3(b.fx[k], b.fy[k], b.fz[k]);
-    }
-    count = 0;
-  };
+  auto flush = [&] { flush_block(mi, b, tuning_.alpha, force, field, [](int, const Vec3&, const Vec3&) {}); };
   // Cells whose nearest point is beyond the cutoff are skipped (the margin covers rounding of the shifted
   // coordinates).
   for_each_cell_within(x, rc_sq * (1.0 + 1e-9), [&](int cell, const Vec3& shift) {
     const int begin = cell_start_[static_cast<size_t>(cell)], end = cell_start_[static_cast<size_t>(cell) + 1];
     for (int s = begin; s < end; ++s) {
-      const double dx = x.x() - (sx_[static_cast<size_t>(s)] + shift.x());
-      const double dy = x.y() - (sy_[static_cast<size_t>(s)] + shift.y());
-      const double dz = x.z() - (sz_[static_cast<size_t>(s)] + shift.z());
-      const double rsq = dx * dx + dy * dy + dz * dz;
-      b.dx[count] = dx;
-      b.dy[count] = dy;
-      b.dz[count] = dz;
-      b.mx[count] = smx_[static_cast<size_t>(s)];
-      b.my[count] = smy_[static_cast<size_t>(s)];
-      b.mz[count] = smz_[static_cast<size_t>(s)];
-      // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
-      count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
-      if (count == kBlock) flush();
-      if (!m_target && rsq == 0.0) coincident += Vec3(b.mx[count], b.my[count], b.mz[count]);
+      const auto ss = static_cast<size_t>(s);
+      const double d[3] = {x.x() - (sx_[ss] + shift.x()), x.y() - (sy_[ss] + shift.y()), x.z() - (sz_[ss] + shift.z())};
+      const double m[3] = {smx_[ss], smy_[ss], smz_[ss]};
+      if (b.push(d, m, s, rc_sq)) flush();
+      if (!m_target && d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0) coincident += Vec3(m[0], m[1], m[2]);
     }
   });
   flush();
@@ -851,20 +865,13 @@ void P3MSum::add_real_space_from_cells(Vec3* f, Vec3* b, ThreadTeam& team) const
       const Vec3 x(sx_[s], sy_[s], sz_[s]);  // wrapped into the box
       const double mi[3] = {smx_[s], smy_[s], smz_[s]};
       Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
-      int count = 0;
       auto flush = [&] {
-        real_block(mi, blk, count, tuning_.alpha);
-        for (int q = 0; q < count; ++q) {
-          const Vec3 fq(blk.fx[q], blk.fy[q], blk.fz[q]);
-          fi += fq;
-          bi += Vec3(blk.bx[q], blk.by[q], blk.bz[q]);
-          const auto t = static_cast<size_t>(blk.slot[q]);
-          if (t != s) {
-            pf[t] -= fq;
-            pb[t] += Vec3(blk.cx[q], blk.cy[q], blk.cz[q]);
-          }
-        }
-        count = 0;
+        flush_block(mi, blk, tuning_.alpha, fi, bi, [&](int source, const Vec3& f, const Vec3& c) {
+          const auto t = static_cast<size_t>(source);
+          if (t == s) return;  // the target's own image: met from it alone
+          pf[t] -= f;
+          pb[t] += c;
+        });
       };
       for_each_cell_within(x, prune_sq, [&](int cell, const Vec3& shift) {
         // Sources from the target's own slot on (earlier ones met this pair from their side).
@@ -872,20 +879,10 @@ void P3MSum::add_real_space_from_cells(Vec3* f, Vec3* b, ThreadTeam& team) const
         const int end = cell_start_[static_cast<size_t>(cell) + 1];
         for (int t = begin; t < end; ++t) {
           const auto ts = static_cast<size_t>(t);
-          const double dx = x.x() - (sx_[ts] + shift.x());
-          const double dy = x.y() - (sy_[ts] + shift.y());
-          const double dz = x.z() - (sz_[ts] + shift.z());
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          blk.dx[count] = dx;
-          blk.dy[count] = dy;
-          blk.dz[count] = dz;
-          blk.mx[count] = smx_[ts];
-          blk.my[count] = smy_[ts];
-          blk.mz[count] = smz_[ts];
-          blk.slot[count] = t;
-          // The target itself (zero separation) and sources beyond the cutoff are dropped without a branch.
-          count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
-          if (count == kBlock) flush();
+          const double d[3] = {x.x() - (sx_[ts] + shift.x()), x.y() - (sy_[ts] + shift.y()),
+                               x.z() - (sz_[ts] + shift.z())};
+          const double m[3] = {smx_[ts], smy_[ts], smz_[ts]};
+          if (blk.push(d, m, t, rc_sq)) flush();
         }
       });
       flush();
@@ -923,18 +920,11 @@ void P3MSum::add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team
                           const Vec3 xi = position_[i];
                           const double mi[3] = {moment_[i].x(), moment_[i].y(), moment_[i].z()};
                           Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
-                          int count = 0;
                           auto flush = [&] {
-                            real_block(mi, blk, count, tuning_.alpha);
-                            for (int q = 0; q < count; ++q) {
-                              const Vec3 fq(blk.fx[q], blk.fy[q], blk.fz[q]);
-                              const auto j = static_cast<size_t>(blk.slot[q]);
-                              fi += fq;
-                              bi += Vec3(blk.bx[q], blk.by[q], blk.bz[q]);
-                              f[j] -= fq;
-                              b[j] += Vec3(blk.cx[q], blk.cy[q], blk.cz[q]);
-                            }
-                            count = 0;
+                            flush_block(mi, blk, tuning_.alpha, fi, bi, [&](int source, const Vec3& fq, const Vec3& c) {
+                              f[static_cast<size_t>(source)] -= fq;
+                              b[static_cast<size_t>(source)] += c;
+                            });
                           };
                           for (; k < end && static_cast<size_t>(pairs[k].i) == i; ++k) {
                             const int j = pairs[k].j;
@@ -944,18 +934,9 @@ void P3MSum::add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team
                               d[a] = xi[a] - xj[a];
                               d[a] -= length_[a] * round_to_integer(d[a] * inverse_length[a]);
                             }
-                            const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
                             const Vec3& mj = moment_[static_cast<size_t>(j)];
-                            blk.dx[count] = d[0];
-                            blk.dy[count] = d[1];
-                            blk.dz[count] = d[2];
-                            blk.mx[count] = mj.x();
-                            blk.my[count] = mj.y();
-                            blk.mz[count] = mj.z();
-                            blk.slot[count] = j;
-                            // Pairs beyond the cutoff (and coincident centres) are dropped without a branch.
-                            count += static_cast<int>((rsq <= rc_sq) & (rsq > 0.0));
-                            if (count == kBlock) flush();
+                            const double m[3] = {mj.x(), mj.y(), mj.z()};
+                            if (blk.push(d, m, j, rc_sq)) flush();
                           }
                           flush();
                           f[i] += fi;
