@@ -595,7 +595,8 @@ void P3MSum::spread_moments(ThreadTeam& threads, double* const spread[3]) const 
     for (size_t slot_i = 0; slot_i < n; ++slot_i)
       by_block[static_cast<size_t>(fill[static_cast<size_t>(block_of[slot_i])]++)] = static_cast<int>(slot_i);
   }
-  // Spill buffers: P - 1 planes of the three components per block (one block: none, it wraps onto itself).
+  // Spill buffers, zeroed here: P - 1 planes of the three components per block (one block: none, it wraps onto
+  // itself).
   const size_t spill_planes = blocks > 1 ? static_cast<size_t>(p - 1) : 0;
   std::vector<double> spill(static_cast<size_t>(blocks) * 3 * spill_planes * plane_size);
   for_each_range(threads, static_cast<size_t>(blocks), 1, [&](size_t begin, size_t end) {
@@ -605,8 +606,7 @@ void P3MSum::spread_moments(ThreadTeam& threads, double* const spread[3]) const 
     for (size_t b = begin; b < end; ++b) {
       const int own_begin = block_begin[b], own_end = block_begin[b + 1];
       const int next_begin = block_begin[(b + 1) % static_cast<size_t>(blocks)];
-      double* const own_spill = spill.data() + b * 3 * spill_planes * plane_size;
-      std::fill(own_spill, own_spill + 3 * spill_planes * plane_size, 0.0);
+      double* const own_spill = spill.data() + b * 3 * spill_planes * plane_size;  // zero from its allocation
       std::fill(spread[0] + own_begin * plane_size, spread[0] + own_end * plane_size, 0.0);
       std::fill(spread[1] + own_begin * plane_size, spread[1] + own_end * plane_size, 0.0);
       std::fill(spread[2] + own_begin * plane_size, spread[2] + own_end * plane_size, 0.0);
