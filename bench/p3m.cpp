@@ -2,15 +2,16 @@
 // the cutoff method's dipole pass at a 4-diameter cutoff (docs/performance.md "Dipolar P3M against the cutoff
 // pass"). Run on demand, never in CI.
 //
-//   lodestone-p3m-bench [REPEATS=3] [THREADS=1] [SIZES=10000,30000,100000,300000] [ACCURACY=default]
+//   lodestone-p3m-bench [REPEATS=3] [THREADS=1] [SIZES=10000,30000,100000,300000] [ACCURACY=default] [PHI=0.1]
 //
 // For each N: spheres of 1 mm placed without overlap by random sequential addition in a periodic cube at volume
-// fraction 0.1, moments 8e5 A/m x V in random directions. Times, as medians of REPEATS runs, the engine's dipole
-// pass (compute_dipole_forces) with method p3m (the mesh assignment, FFTs, interpolation and real-space pairs; the
-// tuning is done once by prepare_model and not timed) and with method cutoff (the pair kernel over the Verlet
-// list); each method's Verlet list (P3M's holds its real-space pairs) is built once before and not timed. Prints ns per
-// particle, the ratio, P3M's cost per N log2 N, the tuned parameters and P3M's parts (spread, FFTs, real-space pairs,
-// mesh gather) from one extra pass.
+// fraction PHI (up to 0.35 by random sequential addition, which jams near 0.38; above, up to 0.7, on a face-centred
+// cubic lattice of 4 k^3 spheres with random offsets, N rounded to the nearest such count), moments 8e5 A/m x V in
+// random directions. Times, as medians of REPEATS runs, the engine's dipole pass (compute_dipole_forces) with method
+// p3m (the mesh assignment, FFTs, interpolation and real-space pairs; the tuning is done once by prepare_model and not
+// timed) and with method cutoff (the pair kernel over the Verlet list); each method's Verlet list (P3M's holds its
+// real-space pairs) is built once before and not timed. Prints ns per particle, the ratio, P3M's cost per N log2 N, the
+// tuned parameters and P3M's parts (spread, FFTs, real-space pairs, mesh gather) from one extra pass.
 
 #include "engine/magnetic/p3m.hpp"
 
@@ -76,16 +77,27 @@ int main(int argc, char** argv) {
   }
   const double accuracy =
       argc > 4 && std::string(argv[4]) != "default" ? std::atof(argv[4]) : MagneticParameters{}.p3m_accuracy;
+  const double phi = argc > 5 ? std::atof(argv[5]) : 0.1;
+  if (!(phi > 0.0 && phi <= 0.7)) {
+    std::fprintf(stderr, "PHI (volume fraction) must be in (0, 0.7], got '%s'\n", argv[5]);
+    return 2;
+  }
   ThreadTeam team(threads);
-  std::printf("# dipole pass: p3m (accuracy %.2g) vs cutoff (4 d); medians of %d; %d thread(s); phi 0.1\n", accuracy,
-              repeats, threads);
+  std::printf("# dipole pass: p3m (accuracy %.2g) vs cutoff (4 d); medians of %d; %d thread(s); phi %.3g\n", accuracy,
+              repeats, threads, phi);
   std::printf("# %7s %10s %10s %7s %12s | %-22s | %s\n", "N", "p3m_ns/p", "cut_ns/p", "ratio", "p3m_ns/NlogN",
               "mesh order alpha*d rc/d", "parts ns/p: spread fft real gather");
-  for (const size_t n : sizes) {
-    const double side = std::cbrt(static_cast<double>(n) * sphere_volume(0.5 * kDiameter) / 0.1);
+  for (size_t n : sizes) {
+    double side = std::cbrt(static_cast<double>(n) * sphere_volume(0.5 * kDiameter) / phi);
     State state;
     Random rng(11 + n);
-    state.particles = random_sequential_addition(std::vector<double>(n, 0.5 * kDiameter), side, kDiameter, true, rng);
+    if (phi <= 0.35) {
+      state.particles = random_sequential_addition(std::vector<double>(n, 0.5 * kDiameter), side, kDiameter, true, rng);
+    } else {
+      const int k = std::max(1, static_cast<int>(std::lround(std::cbrt(static_cast<double>(n) / 4.0))));
+      state.particles = jittered_fcc(k, 0.5 * kDiameter, phi, 0.9, rng, side);
+      n = state.particles.size();
+    }
 
     Model cutoff = make_model(periodic_preset(side, DipoleMethod::Cutoff));
     cutoff.magnetics.cutoff = 4.0 * kDiameter;
