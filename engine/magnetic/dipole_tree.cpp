@@ -112,13 +112,24 @@ inline void add_second_order(const Vec3& r_vec, const std::array<Mat3, 3>& s, co
 }  // namespace
 
 struct GroupLists {
-  std::vector<std::array<int, 2>> near_ranges;        // slot ranges of the near source leaves, in traversal order
-  std::vector<int> far_nodes;                         // far cells, in traversal order
   std::vector<double> px, py, pz, mx, my, mz, clump;  // near particles: position [m], moment [A m^2], clump key
   std::vector<double> cx, cy, cz, bmx, bmy, bmz;      // far cells: centre [m], M [A m^2]
   std::vector<double> q[9];                           // far cells: Q_ab = q[3a + b] [A m^3]
   std::vector<double> s[18];                          // far cells: S_b, upper triangle row by row [A m^4]
   std::vector<double> out[6];                         // per entry: B (3) [T], F (3) [N]
+};
+
+// The state of one force pass's descent (DipoleTree::add_forces): the list stacks, the undecided cells per depth
+// of the target tree, the walk's stack and the outputs.
+struct TreeDescent {
+  GroupLists lists;
+  std::vector<std::vector<int>> undecided;
+  std::vector<int> stack;
+  int depth = 0;
+  std::span<const unsigned char> torque_free;
+  Vec3* force;
+  Vec3* torque;
+  double* energy_share;
 };
 
 namespace {
@@ -495,108 +506,137 @@ Vec3 DipoleTree::field_at(const Vec3& x) const {
   return traverse<false>(x, Vec3::Zero(), -1, -1).field;
 }
 
-// The lists of target leaf `leaf`: a source cell acts through its expansion on all the leaf's targets when
-// it passes the per-target test for each of them, which the leaf's bounding sphere (centre c_g, radius rho_g)
-// guarantees with rho < theta (|c - c_g| - rho_g), |c - c_g| - rho_g - rho > cap, and no pebble of a clump
-// of the leaf's targets inside; otherwise it is opened, and source leaves add their particles to the near
-// list. The lists depend only on the leaf, so a target's result does not depend on the split of targets.
-void DipoleTree::build_lists(int leaf, GroupLists& l) const {
-  l.near_ranges.clear();
-  l.far_nodes.clear();
-  const WalkNode& group = walk_[static_cast<size_t>(leaf)];
-  const Vec3 group_centre(group.centre[0], group.centre[1], group.centre[2]);
-  const double theta = settings_.opening_angle;
-  const double cap = settings_.cap;
-  std::array<int, 8 * kMaxDepth + 8> stack;
-  int top = 0;
-  stack[static_cast<size_t>(top++)] = 0;
-  while (top > 0) {
-    const int node = stack[static_cast<size_t>(--top)];
-    const WalkNode& nd = walk_[static_cast<size_t>(node)];
-    // Leaves are never expanded (see traverse); a cell holding the group is always opened.
-    bool far = nd.first_child >= 0 && (group.begin < nd.begin || group.begin >= nd.end);
-    if (far) {
-      const double gap = (Vec3(nd.centre[0], nd.centre[1], nd.centre[2]) - group_centre).norm() -
-                         group.radius;  // least target distance from c
-      far = nd.radius < theta * gap && gap - nd.radius > cap;
-    }
-    if (far && group.clump_lo >= 0 && nd.clump_lo >= 0 && nd.clump_lo <= group.clump_hi &&
-        group.clump_lo <= nd.clump_hi) {
-      for (int s = group.begin; s < group.end && far; ++s) {
-        const int k = clump_[static_cast<size_t>(s)];
-        if (k >= 0 && nd.clump_lo <= k && k <= nd.clump_hi) far = false;
-      }
-    }
-    if (far) {
-      l.far_nodes.push_back(node);
-    } else if (nd.first_child < 0) {
-      l.near_ranges.push_back({nd.begin, nd.end});
-    } else {
-      for (int c = nd.first_child + nd.child_count - 1; c >= nd.first_child; --c) stack[static_cast<size_t>(top++)] = c;
+// [SECTION] The force pass: a descent of the target tree that shares the lists of a cell with all its leaves
+// A source cell acts through its expansion on every target of a target cell A when it passes the per-target test
+// for each of them, which A's bounding sphere (centre c_A, radius rho_A) guarantees with rho < theta (|c - c_A| -
+// rho_A), |c - c_A| - rho_A - rho > cap, and no pebble of a clump of A's targets inside (accepts). A source leaf
+// met at A is summed exactly for all of A's targets (leaves are never expanded). A source cell that fails the test
+// even for a point at the far side of A's sphere, rho >= theta (|c - c_A| + rho_A) or |c - c_A| + rho_A - rho <=
+// cap, fails it for every target cell inside A and is opened at A (opens; a cell holding A is always opened);
+// any other cell is handed down undecided to A's children. The lists of a target leaf are so the lists of its
+// ancestors followed by its own: they are kept as stacks, and a cell's entries are gathered once for all its
+// leaves. They depend only on the leaf's ancestry, so a target's result does not depend on the split of targets.
+bool DipoleTree::accepts(const WalkNode& group, const WalkNode& nd, double gap) const {
+  if (!(nd.radius < settings_.opening_angle * gap && gap - nd.radius > settings_.cap)) return false;
+  if (group.clump_lo >= 0 && nd.clump_lo >= 0 && nd.clump_lo <= group.clump_hi && group.clump_lo <= nd.clump_hi) {
+    for (int s = group.begin; s < group.end; ++s) {
+      const int k = clump_[static_cast<size_t>(s)];
+      if (k >= 0 && nd.clump_lo <= k && k <= nd.clump_hi) return false;
     }
   }
-  // Gathers: contiguous slot ranges of the particle arrays, single entries of the cell arrays.
-  size_t near = 0;
-  for (const auto& r : l.near_ranges) near += static_cast<size_t>(r[1] - r[0]);
-  std::vector<double>* const near_out[7] = {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump};
-  for (size_t a = 0; a < 7; ++a) {
-    std::vector<double>& v = *near_out[a];
-    v.resize(near);
-    const double* src = particle_soa_[a].data();
-    size_t k = 0;
-    for (const auto& r : l.near_ranges)
-      for (int t = r[0]; t < r[1]; ++t) v[k++] = src[t];
-  }
-  const size_t far = l.far_nodes.size();
-  std::vector<double>* far_out[kCellArrays] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
-                                               &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
-  for (int a = 0; a < 18; ++a) far_out[15 + a] = &l.s[a];
-  double* dst[kCellArrays];
-  for (size_t a = 0; a < kCellArrays; ++a) {
-    far_out[a]->resize(far);
-    dst[a] = far_out[a]->data();
-  }
-  for (size_t k = 0; k < far; ++k) {
-    const double* row = &cell_data_[static_cast<size_t>(l.far_nodes[k]) * kCellArrays];
-    for (size_t a = 0; a < kCellArrays; ++a) dst[a][k] = row[a];
-  }
-  const size_t most = std::max(near, far);
-  for (auto& v : l.out)
-    if (v.size() < most) v.resize(most);
+  return true;
 }
 
-void DipoleTree::add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force,
-                            Vec3* torque, double* energy_share) const {
-  GroupLists lists;  // this call's interaction lists, rebuilt per target leaf (their vectors grow once per call)
-  int listed = -1;   // the leaf whose lists are in `lists`
-  for (size_t s = begin; s < end; ++s) {
+void DipoleTree::descend(int target, const std::vector<int>& inherited, size_t begin, size_t end,
+                         TreeDescent& d) const {
+  const WalkNode& group = walk_[static_cast<size_t>(target)];
+  GroupLists& l = d.lists;
+  const size_t near_mark = l.px.size(), far_mark = l.cx.size();
+  const bool leaf = group.first_child < 0;
+  const double theta = settings_.opening_angle;
+  std::vector<int>& undecided = d.undecided[static_cast<size_t>(d.depth)];
+  undecided.clear();
+  // The inherited cells in order, each one's children examined in its place when it is opened (a depth-first
+  // walk, children in octant order).
+  std::vector<int>& stack = d.stack;
+  stack.assign(inherited.rbegin(), inherited.rend());
+  while (!stack.empty()) {
+    const int node = stack.back();
+    stack.pop_back();
+    const WalkNode& nd = walk_[static_cast<size_t>(node)];
+    // A cell that shares targets with the group never acts as a whole on it (only round-off at theta = 1 could
+    // let it pass the test); one that holds the whole group is opened.
+    const bool shares_targets = nd.begin < group.end && group.begin < nd.end;
+    const bool holds_group = nd.begin <= group.begin && group.end <= nd.end;
+    const double distance =
+        (Vec3(nd.centre[0], nd.centre[1], nd.centre[2]) - Vec3(group.centre[0], group.centre[1], group.centre[2]))
+            .norm();
+    if (nd.first_child >= 0 && !shares_targets && accepts(group, nd, distance - group.radius)) {
+      append_cell(node, l);
+    } else if (nd.first_child < 0) {
+      append_leaf(nd, l);
+    } else if (leaf || holds_group || nd.radius >= theta * (distance + group.radius) ||
+               distance + group.radius - nd.radius <= settings_.cap) {
+      for (int c = nd.first_child + nd.child_count - 1; c >= nd.first_child; --c) stack.push_back(c);
+    } else {
+      undecided.push_back(node);
+    }
+  }
+  if (leaf) {
+    evaluate_leaf(group, begin, end, d);
+  } else {
+    ++d.depth;  // the children's undecided cells go to the next depth's list (allocated for every depth up front)
+    for (int c = group.first_child; c < group.first_child + group.child_count; ++c) {
+      const WalkNode& child = walk_[static_cast<size_t>(c)];
+      if (static_cast<size_t>(child.end) <= begin || static_cast<size_t>(child.begin) >= end) continue;
+      descend(c, undecided, begin, end, d);
+    }
+    --d.depth;
+  }
+  for (auto* v : {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump}) v->resize(near_mark);
+  for (auto* v : {&l.cx, &l.cy, &l.cz, &l.bmx, &l.bmy, &l.bmz}) v->resize(far_mark);
+  for (auto& v : l.q) v.resize(far_mark);
+  for (auto& v : l.s) v.resize(far_mark);
+}
+
+// Gathers: a source leaf's contiguous slot range of the particle arrays, one cell's record of the cell arrays.
+void DipoleTree::append_leaf(const WalkNode& source, GroupLists& l) const {
+  std::vector<double>* const near_out[7] = {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump};
+  for (size_t a = 0; a < 7; ++a) {
+    const double* src = particle_soa_[a].data();
+    near_out[a]->insert(near_out[a]->end(), src + source.begin, src + source.end);
+  }
+}
+
+void DipoleTree::append_cell(int node, GroupLists& l) const {
+  const double* row = &cell_data_[static_cast<size_t>(node) * kCellArrays];
+  std::vector<double>* const far_out[15] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
+                                            &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
+  for (size_t a = 0; a < 15; ++a) far_out[a]->push_back(row[a]);
+  for (size_t a = 0; a < 18; ++a) l.s[a].push_back(row[15 + a]);
+}
+
+// Each target of the leaf in [begin, end): the near particles and far cells of the leaf and its ancestors, summed
+// in SIMD loops and in list order.
+void DipoleTree::evaluate_leaf(const WalkNode& group, size_t begin, size_t end, TreeDescent& d) const {
+  GroupLists& l = d.lists;
+  const int near = static_cast<int>(l.px.size()), far = static_cast<int>(l.cx.size());
+  const size_t most = static_cast<size_t>(std::max(near, far));
+  for (auto& v : l.out)
+    if (v.size() < most) v.resize(most);
+  double* o[6];
+  for (int a = 0; a < 6; ++a) o[a] = l.out[static_cast<size_t>(a)].data();
+  const size_t first = std::max(begin, static_cast<size_t>(group.begin));
+  const size_t last = std::min(end, static_cast<size_t>(group.end));
+  for (size_t s = first; s < last; ++s) {
     const size_t i = static_cast<size_t>(order_[s]);
     const Vec3& m = moment_[s];
-    energy_share[i] = 0.0;
+    d.energy_share[i] = 0.0;
     if (m.squaredNorm() == 0.0) continue;  // no force, torque or energy on a zero moment
-    const int leaf = leaf_of_slot_[s];
-    if (leaf != listed) {
-      build_lists(leaf, lists);
-      listed = leaf;
-    }
     const Vec3& xs = position_[s];
     const double x[3] = {xs.x(), xs.y(), xs.z()}, mv[3] = {m.x(), m.y(), m.z()};
     // Clump key: -1 (no clump) never matches, since it is replaced by -2 for the target.
     const double own = clump_[s] >= 0 ? static_cast<double>(clump_[s]) : -2.0;
-    double* o[6];
-    for (int a = 0; a < 6; ++a) o[a] = lists.out[static_cast<size_t>(a)].data();
     Vec3 b = Vec3::Zero(), f = Vec3::Zero();
-    const int near = static_cast<int>(lists.px.size()), far = static_cast<int>(lists.cx.size());
-    near_block(x, mv, own, settings_.cap, near, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
+    near_block(x, mv, own, settings_.cap, near, l, o[0], o[1], o[2], o[3], o[4], o[5]);
     b += Vec3(lane_sum(o[0], near), lane_sum(o[1], near), lane_sum(o[2], near));
     f += Vec3(lane_sum(o[3], near), lane_sum(o[4], near), lane_sum(o[5], near));
-    far_block(x, mv, far, lists, o[0], o[1], o[2], o[3], o[4], o[5]);
+    far_block(x, mv, far, l, o[0], o[1], o[2], o[3], o[4], o[5]);
     b += Vec3(lane_sum(o[0], far), lane_sum(o[1], far), lane_sum(o[2], far));
     f += Vec3(lane_sum(o[3], far), lane_sum(o[4], far), lane_sum(o[5], far));
-    force[i] += f;
-    if (torque_free.empty() || !torque_free[i]) torque[i] += m.cross(b);
-    energy_share[i] = -0.5 * m.dot(b);
+    d.force[i] += f;
+    if (d.torque_free.empty() || !d.torque_free[i]) d.torque[i] += m.cross(b);
+    d.energy_share[i] = -0.5 * m.dot(b);
   }
+}
+
+void DipoleTree::add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force,
+                            Vec3* torque, double* energy_share) const {
+  if (nodes_.empty() || begin >= end) return;
+  TreeDescent d{GroupLists{}, {}, {}, 0, torque_free, force, torque, energy_share};
+  d.undecided.resize(kMaxDepth + 2);
+  const std::vector<int> root{0};
+  descend(0, root, begin, end, d);
 }
 
 }  // namespace lodestone

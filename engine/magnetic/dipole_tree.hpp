@@ -20,7 +20,8 @@
 // `leaf_size` particles, whose pairs use the exact point-dipole formula of engine/magnetic/dipole.hpp with the cap.
 // theta -> 0 opens every cell: the result is the direct sum up to round-off.
 //
-// The force pass walks the tree once per target leaf (add_forces: the group traversal, docs/physics.md).
+// The force pass makes its lists per target cell in one descent of the tree (add_forces: the group traversal,
+// docs/physics.md).
 // Determinism: the tree depends only on positions, moments and clumps; a target's result is a fixed
 // traversal of it (or of its leaf) summed in a fixed order, written only to the target's own slot, so it
 // does not depend on how targets are split into ranges. Open boundaries only: periodic axes are refused at load
@@ -35,7 +36,8 @@
 
 namespace lodestone {
 
-struct GroupLists;  // dipole_tree.cpp: interaction lists of one target leaf
+struct GroupLists;   // dipole_tree.cpp: interaction lists of one target leaf
+struct TreeDescent;  // dipole_tree.cpp: the state of one force pass
 
 struct DipoleTreeSettings {
   double opening_angle = 0.5;  // theta (dimensionless, (0, 1]): a cell of radius rho acts as a whole beyond rho/theta
@@ -66,14 +68,14 @@ class DipoleTree {
   Vec3 field_at(const Vec3& x) const;
 
   // The per-target loop of the force pass, for the targets i = order(s) with s in [begin, end) (tree order:
-  // a leaf's targets are neighbours, so they share one traversal; 0..size() covers every particle): adds the
+  // a cell's targets are neighbours, so they share its lists; 0..size() covers every particle): adds the
   // force on i to force[i] and, unless torque_free[i] (an induced moment, which turns with the field and not
   // with the body), m_i x B_i to torque[i]; sets energy_share[i] = -m_i . B_i / 2 (the pair energy counted
-  // once over both targets). Group traversal: one walk of the tree per target leaf gives the near particles
-  // and far cells of all its targets (an opening test against the leaf's bounding sphere, so every target
-  // meets the per-particle test); each target then sums both lists in SIMD loops and in list order.
-  // Writes only slot i of each array, and a target's lists depend only on its leaf, so ranges can run on
-  // different threads with identical results.
+  // once over both targets). Group traversal: a descent of the target cells gives the near particles and far
+  // cells of all of a cell's targets (an opening test against the cell's bounding sphere, so every target meets
+  // the per-particle test), which its leaves inherit; each target then sums its leaf's lists in SIMD loops and
+  // in list order. Writes only slot i of each array, and a target's lists depend only on its leaf's ancestry,
+  // so ranges can run on different threads with identical results.
   void add_forces(size_t begin, size_t end, std::span<const unsigned char> torque_free, Vec3* force, Vec3* torque,
                   double* energy_share) const;
 
@@ -94,7 +96,6 @@ class DipoleTree {
   };
 
   void build_node(int node, int begin, int end, int depth);
-  void build_lists(int leaf, GroupLists& lists) const;
   // The walk for a target at x with moment m: `self` its slot (-1: a free point), `own_clump` the clump whose
   // pebbles are left out (-1: none).
   template <bool kForce>
@@ -121,6 +122,12 @@ class DipoleTree {
     int begin, end, first_child, child_count, clump_lo, clump_hi;
   };
   std::vector<WalkNode> walk_;
+  // The force pass (dipole_tree.cpp, "The force pass").
+  bool accepts(const WalkNode& group, const WalkNode& source, double gap) const;
+  void descend(int target, const std::vector<int>& inherited, size_t begin, size_t end, TreeDescent& d) const;
+  void append_leaf(const WalkNode& source, GroupLists& lists) const;
+  void append_cell(int node, GroupLists& lists) const;
+  void evaluate_leaf(const WalkNode& group, size_t begin, size_t end, TreeDescent& d) const;
   std::vector<unsigned char> octant_scratch_;  // build only: the octant of each slot of the cell being split
 };
 
