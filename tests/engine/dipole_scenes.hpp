@@ -72,6 +72,31 @@ inline Dipoles random_dipoles(size_t n, const Vec3& box, double gap, double m0, 
   return d;
 }
 
+// 4 k^3 dipoles of spheres of diameter `diameter` on a face-centred cubic lattice at volume fraction `fraction` (dense
+// packings, which random placement cannot reach), each site moved by a random offset that keeps the spheres apart,
+// moments as scatter_dipoles; the periodic cube of k lattice cells.
+inline Dipoles jittered_fcc_dipoles(int k, double diameter, double fraction, double m0, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  const double cell = std::cbrt(4.0 * (M_PI / 6.0) * diameter * diameter * diameter / fraction);
+  // Each sphere may move (gap / 2) / sqrt(3) per axis: nearest neighbours, cell / sqrt(2) apart, then stay apart.
+  const double reach = 0.5 * (cell / std::sqrt(2.0) - diameter) / std::sqrt(3.0);
+  const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+  Dipoles d;
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b)
+      for (int c = 0; c < k; ++c)
+        for (const auto& o : basis) {
+          const Vec3 offset(reach * (2 * uniform(g) - 1), reach * (2 * uniform(g) - 1), reach * (2 * uniform(g) - 1));
+          d.position.push_back(cell * Vec3(a + o[0] + 0.25, b + o[1] + 0.25, c + o[2] + 0.25) + offset);
+          Vec3 dir;
+          do dir = Vec3(2 * uniform(g) - 1, 2 * uniform(g) - 1, 2 * uniform(g) - 1);
+          while (dir.squaredNorm() > 1.0 || dir.squaredNorm() < 1e-3);
+          d.moment.push_back(m0 * (0.5 + uniform(g)) * dir.normalized());
+        }
+  d.box = Vec3::Constant(cell * k);
+  return d;
+}
+
 // A simple cubic lattice of cells^3 sites of spacing a, the site (x, y, z) at a ((x, y, z) + offset), every moment m
 // along z, in the periodic box of side cells a.
 inline Dipoles aligned_cubic_lattice(int cells, double a, double m, const Vec3& offset) {
