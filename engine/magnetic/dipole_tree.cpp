@@ -117,6 +117,20 @@ struct GroupLists {
   std::vector<double> q[9];                           // far cells: Q_ab = q[3a + b] [A m^3]
   std::vector<double> s[18];                          // far cells: S_b, upper triangle row by row [A m^4]
   std::vector<double> out[6];                         // per entry: B (3) [T], F (3) [N]
+
+  // The near particles' arrays in the order of DipoleTree::particle_soa_, the far cells' in the order of a cell
+  // record (DipoleTree::cell_data_).
+  std::array<std::vector<double>*, 7> near_arrays() { return {&px, &py, &pz, &mx, &my, &mz, &clump}; }
+  std::array<std::vector<double>*, 33> far_arrays() {
+    return {&cx,   &cy,   &cz,   &bmx,   &bmy,   &bmz,   &q[0],  &q[1],  &q[2],  &q[3],  &q[4],
+            &q[5], &q[6], &q[7], &q[8],  &s[0],  &s[1],  &s[2],  &s[3],  &s[4],  &s[5],  &s[6],
+            &s[7], &s[8], &s[9], &s[10], &s[11], &s[12], &s[13], &s[14], &s[15], &s[16], &s[17]};
+  }
+  // Drops the entries after the first `near` near particles and `far` far cells (a cell's own, at its exit).
+  void truncate(size_t near, size_t far) {
+    for (auto* v : near_arrays()) v->resize(near);
+    for (auto* v : far_arrays()) v->resize(far);
+  }
 };
 
 // The state of one force pass's descent (DipoleTree::add_forces): the list stacks, the undecided cells per depth
@@ -310,7 +324,6 @@ void DipoleTree::build(std::span<const Vec3> position, std::span<const Vec3> mom
   // Slots start in index order; build_node reorders them and slot_of_ is filled at the end.
   order_.resize(n);
   for (size_t i = 0; i < n; ++i) order_[i] = static_cast<int>(i);
-  leaf_of_slot_.assign(n, -1);
   nodes_.clear();
   nodes_.reserve(2 * n / static_cast<size_t>(settings.leaf_size) + 16);
   if (n == 0) return;
@@ -407,10 +420,7 @@ void DipoleTree::build_node(int node, int begin, int end, int depth) {
     nd.first_child = -1;
     nd.child_count = 0;
   }
-  if (end - begin <= settings_.leaf_size || depth >= kMaxDepth || !((hi - lo).maxCoeff() > 0.0)) {
-    std::fill(leaf_of_slot_.begin() + begin, leaf_of_slot_.begin() + end, node);
-    return;
-  }
+  if (end - begin <= settings_.leaf_size || depth >= kMaxDepth || !((hi - lo).maxCoeff() > 0.0)) return;
 
   // Split at the centre of the box: a stable counting sort of the slots by octant (x, y, z bits).
   const size_t count = static_cast<size_t>(end - begin);
@@ -573,16 +583,13 @@ void DipoleTree::descend(int target, const std::vector<int>& inherited, size_t b
     }
     --d.depth;
   }
-  for (auto* v : {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump}) v->resize(near_mark);
-  for (auto* v : {&l.cx, &l.cy, &l.cz, &l.bmx, &l.bmy, &l.bmz}) v->resize(far_mark);
-  for (auto& v : l.q) v.resize(far_mark);
-  for (auto& v : l.s) v.resize(far_mark);
+  l.truncate(near_mark, far_mark);
 }
 
 // Gathers: a source leaf's contiguous slot range of the particle arrays, one cell's record of the cell arrays.
 void DipoleTree::append_leaf(const WalkNode& source, GroupLists& l) const {
-  std::vector<double>* const near_out[7] = {&l.px, &l.py, &l.pz, &l.mx, &l.my, &l.mz, &l.clump};
-  for (size_t a = 0; a < 7; ++a) {
+  const auto near_out = l.near_arrays();
+  for (size_t a = 0; a < near_out.size(); ++a) {
     const double* src = particle_soa_[a].data();
     near_out[a]->insert(near_out[a]->end(), src + source.begin, src + source.end);
   }
@@ -590,10 +597,9 @@ void DipoleTree::append_leaf(const WalkNode& source, GroupLists& l) const {
 
 void DipoleTree::append_cell(int node, GroupLists& l) const {
   const double* row = &cell_data_[static_cast<size_t>(node) * kCellArrays];
-  std::vector<double>* const far_out[15] = {&l.cx,   &l.cy,   &l.cz,   &l.bmx,  &l.bmy,  &l.bmz,  &l.q[0], &l.q[1],
-                                            &l.q[2], &l.q[3], &l.q[4], &l.q[5], &l.q[6], &l.q[7], &l.q[8]};
-  for (size_t a = 0; a < 15; ++a) far_out[a]->push_back(row[a]);
-  for (size_t a = 0; a < 18; ++a) l.s[a].push_back(row[15 + a]);
+  const auto far_out = l.far_arrays();
+  static_assert(std::tuple_size_v<decltype(far_out)> == DipoleTree::kCellArrays);
+  for (size_t a = 0; a < far_out.size(); ++a) far_out[a]->push_back(row[a]);
 }
 
 // Each target of the leaf in [begin, end): the near particles and far cells of the leaf and its ancestors, summed

@@ -36,7 +36,7 @@
 
 namespace lodestone {
 
-struct GroupLists;   // dipole_tree.cpp: interaction lists of one target leaf
+struct GroupLists;   // dipole_tree.cpp: interaction lists of a target cell and its ancestors
 struct TreeDescent;  // dipole_tree.cpp: the state of one force pass
 
 struct DipoleTreeSettings {
@@ -106,9 +106,8 @@ class DipoleTree {
   // Particles in tree order (slots): a leaf's particles are contiguous.
   std::vector<Vec3> position_, moment_;
   std::vector<int> clump_;
-  std::vector<int> order_;         // slot -> particle index
-  std::vector<int> slot_of_;       // particle index -> slot
-  std::vector<int> leaf_of_slot_;  // slot -> the leaf node holding it
+  std::vector<int> order_;    // slot -> particle index
+  std::vector<int> slot_of_;  // particle index -> slot
   // The same data as structures of arrays, which the group traversal gathers into its lists:
   std::vector<double> particle_soa_[7];  // by slot: x, y, z [m], m_x, m_y, m_z [A m^2], clump (-1: none)
   static constexpr size_t kCellArrays = 33;
