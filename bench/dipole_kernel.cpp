@@ -14,7 +14,7 @@
 #include "engine/magnetic/dipole_kernel.hpp"
 
 #include "bench/timing.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
 #include <time.h>
@@ -51,16 +51,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "lodestone-dipole-kernel: REPEATS and WARM_STEPS must be positive integers\n");
       return 2;
     }
-    Session sim(load_preset_file(argv[1]));
-    if (sim.model().magnetics.method != DipoleMethod::Cutoff) {
+    Session session(load_preset_file(argv[1]));
+    if (session.model().magnetics.method != DipoleMethod::Cutoff) {
       std::fprintf(stderr, "lodestone-dipole-kernel: %s does not use magnetics.method cutoff\n", argv[1]);
       return 2;
     }
-    sim.run(warm);
-    const State& s = sim.state();
+    session.run(warm);
+    const State& s = session.state();
     const Particles& p = s.particles;
     const std::vector<IndexPair>& pairs = s.neighbors.dipole_pairs;
-    const Model& model = sim.model();
+    const Model& model = session.model();
     const DipoleKernelInput in{pairs.data(),        p.position.data(),          p.moment.data(),
                                model.dipole_cutoff, model.magnetics.dipole_cap, model.periodic_length};
     // Pairs within the cutoff, counted as the kernel counts them (minimum image, 0 < r^2 <= cutoff^2).

@@ -15,7 +15,7 @@
 #include "engine/magnetic/field_evaluation.hpp"
 
 #include "engine/analysis/field_lines.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 #include "timing.hpp"
 
@@ -77,9 +77,9 @@ int main(int argc, char** argv) {
     preset.box.max = preset.box.min + scale * (preset.box.max - preset.box.min);
     preset.particles.count = count;
   }
-  Session sim(preset);
-  sim.run(steps);
-  const State& state = sim.state();
+  Session session(preset);
+  session.run(steps);
+  const State& state = session.state();
   std::printf("field view bench: %s, %zu particles after %d steps (t = %.4g s), box %.3g mm, %d repeats (median)\n",
               path.c_str(), state.particles.size(), steps, state.time, 1e3 * (preset.box.max - preset.box.min).x(),
               repeats);
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
       {"tree theta 0.3 (axes opened)", DipoleMethod::Tree, FieldSum::AsForces, true},
   };
   for (const Case& c : cases) {
-    Model model = sim.model();
+    Model model = session.model();
     model.magnetics.method = c.method;
     if (c.open) model.periodic_length = Vec3::Zero();
     for (int threads : {1, 2}) {

@@ -12,8 +12,8 @@
 // of observables (time, mean cluster size S, dipole energy, energy balance, contacts) follow, for the
 // drift against k = 1.
 
-#include "engine/io/preset_io.hpp"
 #include "engine/magnetic/magnetics.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
 #include <cmath>
@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
   const long long steps = std::atoll(argv[3]);
   if (argc > 4) preset.particles.seed = std::strtoull(argv[4], nullptr, 10);
   const long long rows = argc > 5 ? std::atoll(argv[5]) : 10;
-  Session sim(preset);
-  const Model& model = sim.model();
+  Session session(preset);
+  const Model& model = session.model();
 
   State exact;  // the scratch state of the exact pass: particles and dipole pairs copied in
   double sum_f = 0, max_f = 0, sum_t = 0, max_t = 0, sum_de = 0, sum_e = 0, max_de = 0, max_e = 0;
@@ -43,18 +43,18 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(preset.particles.seed), model.time_step);
   std::printf("# time_s S dipole_J balance_J contacts alignment\n");
   auto row = [&]() {
-    const Observables o = sim.observe();
+    const Observables o = session.observe();
     std::printf("%.6g %.6g %.8g %.8g %lld %.6g\n", o.time, o.clusters.mean_cluster_size, o.dipole, o.energy_balance(),
                 static_cast<long long>(o.particle_contacts), o.moment_alignment);
   };
   row();
   for (long long n = 1; n <= steps; ++n) {
-    if (sim.run(1) != 1) {
-      std::fprintf(stderr, "stopped: %s\n", sim.state().health.message.c_str());
+    if (session.run(1) != 1) {
+      std::fprintf(stderr, "stopped: %s\n", session.state().health.message.c_str());
       return 3;
     }
     if (rows > 0 && n % std::max(1LL, steps / rows) == 0) row();
-    const State& s = sim.state();
+    const State& s = session.state();
     const DipoleHistory& h = s.dipole_history;
     if (preset.magnetics.force_interval <= 1 || h.passes_since_full == 0) continue;
     // The dipole force the step applied: the engine's extrapolation from the stored passes.
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     max_f = std::max(max_f, ef), max_t = std::max(max_t, et), max_de = std::max(max_de, de), max_e = std::max(max_e, e);
     ++passes;
   }
-  std::printf("# neighbour-list builds %llu\n", static_cast<unsigned long long>(sim.state().neighbors.builds));
+  std::printf("# neighbour-list builds %llu\n", static_cast<unsigned long long>(session.state().neighbors.builds));
   if (passes > 0)
     std::printf(
         "# extrapolated passes %lld: force rms error mean %.3g max %.3g; torque mean %.3g max %.3g; "

@@ -3,7 +3,7 @@
 #
 #   bin/                                   lodestone-run, lodestone-capture, lodestone-sw-curves, lodestone (app)
 #   share/lodestone/presets/               the presets, found by the installed programs from their own location
-#                                          (engine/io/preset_locations.hpp), never from the source tree
+#                                          (engine/scene/preset_locations.hpp), never from the source tree
 #   lib/python3/dist-packages/             the module `lodestone` (Debian's path for python3 modules; under /usr
 #                                          or /usr/local it is on python3's path, elsewhere set PYTHONPATH)
 #   share/applications/lodestone.desktop   the app's menu entry

@@ -1,6 +1,6 @@
 # Writes a C++ source defining `const std::string& <FUNCTION>()` (in NAMESPACE, default lodestone)
 # that returns the text of INPUT.
-# Usage: cmake -DINPUT=file -DOUTPUT=file.cpp -DFUNCTION=name -DHEADER=engine/io/preset_io.hpp
+# Usage: cmake -DINPUT=file -DOUTPUT=file.cpp -DFUNCTION=name -DHEADER=engine/scene/preset_io.hpp
 #              [-DNAMESPACE=lodestone::render] -P embed_text.cmake
 if(NOT NAMESPACE)
   set(NAMESPACE lodestone)

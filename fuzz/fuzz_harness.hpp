@@ -1,6 +1,6 @@
 #pragma once
 // What the fuzz targets do with one input (fuzz/fuzz_preset.cpp, fuzz/fuzz_checkpoint.cpp), kept in
-// a header so that tests/engine/test_fuzz_regressions.cpp replays the saved inputs through the very
+// a header so that tests/engine/scene/test_fuzz_regressions.cpp replays the saved inputs through the very
 // same code in the normal build (docs/reliability.md "Fuzzing").
 //
 // An input may be refused with the loader's own error (PresetError, CheckpointError): that is the
@@ -12,8 +12,8 @@
 // ten million particles, which is a legitimate (slow) run, not a bug. The budget is on the work
 // the scene asks for, never on the values in it.
 
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/checkpoint.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
 #include <cstdint>
@@ -63,16 +63,16 @@ inline long long planned_particles(const Preset& p) {
 }
 
 // Steps a built scene, then checks that its checkpoint reads back (what --checkpoint then --restart do).
-inline void exercise(Session& sim) {
-  for (int k = 0; k < kSteps; ++k) sim.step();
-  (void)sim.observe();
+inline void exercise(Session& session) {
+  for (int k = 0; k < kSteps; ++k) session.step();
+  (void)session.observe();
   // A run that blew up stops with its health message; its checkpoint holds NaN and is refused at load
   // with a CheckpointError saying what is not finite or not a unit quaternion. That is by design.
-  if (!sim.state().health.ok) return;
-  const std::string bytes = checkpoint_to_bytes(sim.document(), sim.state());
+  if (!session.state().health.ok) return;
+  const std::string bytes = checkpoint_to_bytes(session.document(), session.state());
   try {
     const Checkpoint back = checkpoint_from_bytes(bytes);
-    require(back.state.particles.size() == sim.state().particles.size(),
+    require(back.state.particles.size() == session.state().particles.size(),
             "a checkpoint read back changed the particle count");
   } catch (const CheckpointError& e) {
     require(false, std::string("a checkpoint the engine wrote does not read back: ") + e.what());
@@ -102,9 +102,9 @@ inline Outcome preset_input(const std::uint8_t* data, size_t size) {
   const long long n = planned_particles(preset);
   if (n < 0 || n > static_cast<long long>(kMaxSimulatedParticles)) return out;
   try {
-    Session sim(preset);
+    Session session(preset);
     out.simulated = true;
-    exercise(sim);
+    exercise(session);
   } catch (const PresetError& e) {
     out.error = e.what();  // a scene that cannot be built (no room for the particles, ...): a clear refusal
   }
@@ -136,9 +136,9 @@ inline Outcome checkpoint_input(const std::uint8_t* data, size_t size) {
   }
   if (checkpoint.state.particles.size() > kMaxSimulatedParticles) return out;
   try {
-    Session sim(checkpoint);
+    Session session(checkpoint);
     out.simulated = true;
-    exercise(sim);
+    exercise(session);
   } catch (const PresetError& e) {
     out.error = e.what();  // e.g. saved in a protocol phase the preset does not have
   }

@@ -2,8 +2,8 @@
 // Each preset (its generator's count replaced by COUNT when given, to keep the seeds small) runs a few
 // steps and is saved with save_checkpoint, as `lodestone-run --checkpoint` saves it; the seeds thus
 // always have the current format version (scripts/fuzz.sh writes them into the build directory).
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/checkpoint.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
 #include <cstdio>
@@ -28,13 +28,13 @@ int main(int argc, char** argv) {
     try {
       lodestone::Preset preset = lodestone::load_preset_file(path);
       if (count >= 0) preset.particles.count = count;
-      lodestone::Session sim(preset);
-      sim.run(20);
+      lodestone::Session session(preset);
+      session.run(20);
       const std::string name =
           std::filesystem::path(path).stem().string() + (count >= 0 ? "-" + std::to_string(count) : "");
       const std::filesystem::path file = out_dir / (name + ".ckpt");
-      lodestone::save_checkpoint(file.string(), sim.document(), sim.state());
-      std::printf("seed %s (%zu particles, %ju bytes)\n", file.c_str(), sim.state().particles.size(),
+      lodestone::save_checkpoint(file.string(), session.document(), session.state());
+      std::printf("seed %s (%zu particles, %ju bytes)\n", file.c_str(), session.state().particles.size(),
                   static_cast<std::uintmax_t>(std::filesystem::file_size(file)));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s: %s\n", arg.c_str(), e.what());

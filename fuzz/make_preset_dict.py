@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes fuzz/preset.dict, the libFuzzer dictionary of fuzz_preset: every preset key, choice word and
-unit listed in docs/presets.md (generated from engine/io/preset_schema.cpp), and a few JSON tokens.
+unit listed in docs/presets.md (generated from engine/scene/preset_schema.cpp), and a few JSON tokens.
 Run it after adding preset fields: python3 fuzz/make_preset_dict.py"""
 import pathlib
 import re

@@ -1,8 +1,8 @@
 #include "python/errors.hpp"
 
 #include "engine/core/preset_error.hpp"
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/export_frames.hpp"
+#include "engine/output/export_frames.hpp"
+#include "engine/scene/checkpoint.hpp"
 
 #include <exception>
 

@@ -2,7 +2,7 @@
 
 #include "engine/analysis/clusters.hpp"
 #include "engine/analysis/observables.hpp"
-#include "engine/io/output.hpp"
+#include "engine/output/series.hpp"
 #include "python/particle_arrays.hpp"
 
 #include <pybind11/numpy.h>

@@ -10,7 +10,7 @@
 
 namespace lodestone::python {
 
-// The series row (engine/io/output.hpp) as {column: value}: counts as int, the rest float (nan for an empty
+// The series row (engine/output/series.hpp) as {column: value}: counts as int, the rest float (nan for an empty
 // cell, reduced_time where t_char is not defined).
 pybind11::dict series_row_dict(const Model& model, const State& state);
 

@@ -1,10 +1,10 @@
 #include "python/simulation.hpp"
 
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/export_frames.hpp"
-#include "engine/io/frame_fields.hpp"
-#include "engine/io/preset_edits.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/output/export_frames.hpp"
+#include "engine/output/frame_fields.hpp"
+#include "engine/scene/checkpoint.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "python/errors.hpp"
 #include "python/json_convert.hpp"
 

@@ -15,7 +15,7 @@ inline std::vector<std::string> lines_of(const std::string& text) {
 }
 
 // The lines of a CSV file from its header on: the '#' comment lines before it (the writer's version, the unit
-// system; engine/io/output.hpp) left out.
+// system; engine/output/series.hpp) left out.
 inline std::vector<std::string> csv_lines(const std::string& text) {
   std::vector<std::string> lines = lines_of(text);
   size_t comments = 0;

@@ -1,12 +1,12 @@
 #pragma once
-// Editors built from the preset field table (engine/io/preset_schema.cpp): the same declaration that
+// Editors built from the preset field table (engine/scene/preset_schema.cpp): the same declaration that
 // parses and documents a field gives its panel widget, unit, allowed range and tooltip. Values
 // are shown in the preset's display units (field, length, pressure) and converted at this edge.
 // A typed value is committed when the user finishes editing (Enter or focus lost); a value out of
 // range is refused and the range is shown under the field.
 
 #include "engine/core/parameters.hpp"
-#include "engine/io/schema.hpp"
+#include "engine/scene/schema.hpp"
 
 #include <map>
 #include <string>

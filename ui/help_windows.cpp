@@ -1,6 +1,6 @@
 // Help: the controls (F1, Help > Controls) and About (version, build date, the contact laws this build has).
 
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "ui/controls.hpp"
 #include "ui/panels.hpp"
 

@@ -3,7 +3,7 @@
 // frame on request (CaptureFrame); the file is written here, atomically (request_export).
 // Below it: a screenshot of the window and movies (ui/recording.hpp), which the view writes.
 
-#include "engine/io/export_frames.hpp"
+#include "engine/output/export_frames.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>

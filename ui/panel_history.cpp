@@ -3,7 +3,7 @@
 // the ways back after a failed check. Everything goes to the simulation thread as commands (Rewind,
 // StepOnce, GoBack); the slider and the buttons show what the snapshot's HistorySummary says.
 
-#include "engine/io/units.hpp"
+#include "engine/scene/units.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>

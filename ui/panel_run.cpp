@@ -38,7 +38,7 @@ void protocol_tree(const Preset& scene, int running) {
   ImGui::TreePop();
 }
 
-// The session log (engine/io/preset_edits.hpp): how many changes, and the next one a replay has to come.
+// The session log (engine/scene/preset_edits.hpp): how many changes, and the next one a replay has to come.
 void timeline_line(const std::vector<TimelineEntry>& timeline, std::int64_t step) {
   const size_t count = timeline.size();
   const auto next = std::find_if(timeline.begin(), timeline.end(),

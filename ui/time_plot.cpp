@@ -1,6 +1,6 @@
 #include "ui/time_plot.hpp"
 
-#include "engine/io/atomic_file.hpp"
+#include "engine/scene/atomic_file.hpp"
 
 #include <imgui.h>
 

@@ -1,6 +1,6 @@
 #include "ui/ui_state.hpp"
 
-#include "engine/io/export_frames.hpp"
+#include "engine/output/export_frames.hpp"
 #include "ui/preset_view.hpp"
 
 #include <algorithm>

@@ -184,7 +184,7 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
 // Atomic save of the scene document (the running protocol with the edits made so far); on success
 // the document is the saved one (no unsaved changes).
 void save_preset(UiState& state, const std::string& path);
-// Exports the current frame to `path` in the format of its extension (engine/io/export_frames.hpp):
+// Exports the current frame to `path` in the format of its extension (engine/output/export_frames.hpp):
 // asks the simulation thread for the frame (the GUI never reads its state); adopt_snapshot
 // writes the file, atomically, when the frame arrives. An unknown extension is refused at once.
 void request_export(UiState& state, const std::string& path, const CommandSink& send);

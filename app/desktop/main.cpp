@@ -4,9 +4,9 @@
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/remote_control.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/io/preset_locations.hpp"
 #include "engine/live/simulation_thread.hpp"
+#include "engine/scene/preset_io.hpp"
+#include "engine/scene/preset_locations.hpp"
 
 #include <QApplication>
 #include <QSurfaceFormat>

@@ -1,10 +1,10 @@
 #include "app/desktop/remote_control.hpp"
 
 #include "app/desktop/remote_view.hpp"
-#include "engine/io/field_probe.hpp"
-#include "engine/io/preset_edits.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/io/units.hpp"
+#include "engine/output/field_probe.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
+#include "engine/scene/units.hpp"
 
 #include <QSocketNotifier>
 #include <QTimer>

@@ -1,6 +1,6 @@
 #include "app/desktop/remote_view.hpp"
 
-#include "engine/io/units.hpp"
+#include "engine/scene/units.hpp"
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 

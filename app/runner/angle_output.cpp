@@ -1,6 +1,6 @@
 #include "app/runner/angle_output.hpp"
 
-#include "engine/io/frame_fields.hpp"
+#include "engine/output/frame_fields.hpp"
 
 #include <cmath>
 
@@ -15,7 +15,7 @@ bool AngleOutput::open(const std::string& path) {
 
 void AngleOutput::record(const Observables& o) {
   const AngleHistograms& a = o.angles;
-  // Time and fractions in shortest round-trip form, as the series (engine/io/frame_fields.hpp).
+  // Time and fractions in shortest round-trip form, as the series (engine/output/frame_fields.hpp).
   std::string head = std::to_string(o.step) + ',';
   append_number(head, o.time);
   head += ',' + std::to_string(o.phase) + ',';

@@ -1,4 +1,4 @@
-// lodestone-capture: [Dominik-Nubold]'s capture experiment (Sec. 4.1, Figs. 2-3; engine/analysis/capture.hpp). One
+// lodestone-capture: [Dominik-Nubold]'s capture experiment (Sec. 4.1, Figs. 2-3; app/runner/capture.hpp). One
 // magnetised grain is shot at an identical one at rest with impact parameter b and relative speed v;
 // every (b, v) cell is run many times with random initial orientations (and thermal spins), and the
 // fraction of shots that touch is the collision probability. Writes the map as CSV and, per speed,
@@ -8,8 +8,8 @@
 // Exit codes: 0 done; 1 bad arguments; 3 some shots failed an engine check (counted in the CSV);
 // 4 an output file could not be written.
 
-#include "engine/analysis/capture.hpp"
-#include "engine/io/units.hpp"
+#include "app/runner/capture.hpp"
+#include "engine/scene/units.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,7 +1,7 @@
 #include "app/runner/cluster_output.hpp"
 
 #include "engine/analysis/power_law.hpp"
-#include "engine/io/frame_fields.hpp"
+#include "engine/output/frame_fields.hpp"
 
 namespace lodestone::runner {
 

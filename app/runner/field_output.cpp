@@ -1,7 +1,7 @@
 #include "app/runner/field_output.hpp"
 
-#include "engine/io/atomic_file.hpp"
-#include "engine/io/field_probe.hpp"
+#include "engine/output/field_probe.hpp"
+#include "engine/scene/atomic_file.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -51,10 +51,10 @@ std::optional<int> FieldOutput::open(const RunOptions& options) {
   return std::nullopt;
 }
 
-void FieldOutput::record(const Session& sim) {
+void FieldOutput::record(const Session& session) {
   if (!is_open() || failed_) return;
-  const State& state = sim.state();
-  const FieldEvaluator field(sim.model(), state, settings_);
+  const State& state = session.state();
+  const FieldEvaluator field(session.model(), state, settings_);
   if (probes_out_.is_open()) {
     std::vector<Vec3> b(probes_.size());
     field.evaluate(probes_, b);
@@ -62,7 +62,7 @@ void FieldOutput::record(const Session& sim) {
   }
   if (slice_) {
     if (!slice_fitted_) {
-      fit_to_box(*slice_, sim.model().box);
+      fit_to_box(*slice_, session.model().box);
       slice_fitted_ = true;
     }
     const std::vector<Vec3> points = slice_->points();

@@ -4,12 +4,12 @@
 //   probes:  one CSV (--field-probe-out, default FILE's name with .field.csv), one row per point and frame
 //   slice:   OUT.csv (one row per grid point and frame), and per frame OUT_000000.vti... (VTK ImageData) with
 //            the collection OUT.pvd for ParaView
-// Columns and the SPEC syntax: docs/outputs.md, engine/io/field_slice.hpp, engine/io/field_probe.hpp.
+// Columns and the SPEC syntax: docs/outputs.md, engine/output/field_slice.hpp, engine/output/field_probe.hpp.
 
 #include "app/runner/run_options.hpp"
-#include "engine/io/export_vtk.hpp"
-#include "engine/io/field_slice.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
+#include "engine/output/export_vtk.hpp"
+#include "engine/output/field_slice.hpp"
 #include "engine/session/session.hpp"
 
 #include <fstream>
@@ -26,7 +26,7 @@ class FieldOutput {
   std::optional<int> open(const RunOptions& options);
   bool is_open() const { return probes_out_.is_open() || slice_out_.is_open(); }
   // The rows and files of the session's current state.
-  void record(const Session& sim);
+  void record(const Session& session);
   // Flushes the files and writes the .pvd; false (with a message on stderr) when something failed.
   bool finish();
 

@@ -1,9 +1,9 @@
 #include "app/runner/lammps_export.hpp"
 
 #include "app/runner/run_options.hpp"
-#include "engine/io/atomic_file.hpp"
-#include "engine/io/export_frames.hpp"
-#include "engine/io/export_lammps_input.hpp"
+#include "engine/output/export_frames.hpp"
+#include "engine/output/export_lammps_input.hpp"
+#include "engine/scene/atomic_file.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -11,14 +11,15 @@
 
 namespace lodestone::runner {
 
-int write_lammps_export(const std::string& dir, const Session& sim, std::int64_t steps, std::int64_t frames_every) {
+int write_lammps_export(const std::string& dir, const Session& session, std::int64_t steps, std::int64_t frames_every) {
   namespace fs = std::filesystem;
   LammpsInput input;
   try {
     LammpsRunSettings run;
     run.steps = steps;
     run.dump_every = frames_every;
-    input = lammps_input(sim.document(), sim.model(), sim.state().particles, sim.state().time, "data.lodestone", run);
+    input = lammps_input(session.document(), session.model(), session.state().particles, session.state().time,
+                         "data.lodestone", run);
   } catch (const LammpsExportError& e) {
     std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
     return kExitBadPreset;
@@ -34,10 +35,10 @@ int write_lammps_export(const std::string& dir, const Session& sim, std::int64_t
     std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
     return kExitOutputError;
   }
-  const std::string approximations = lammps_approximations(sim.document());
+  const std::string approximations = lammps_approximations(session.document());
   if (!approximations.empty()) std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations;
   std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
-              script.string().c_str(), data.string().c_str(), sim.state().particles.size(),
+              script.string().c_str(), data.string().c_str(), session.state().particles.size(),
               static_cast<long long>(steps), dir.c_str());
   return kExitOk;
 }

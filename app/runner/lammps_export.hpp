@@ -1,6 +1,6 @@
 #pragma once
 // lodestone-run --lammps-export DIR: the scene as DIR/in.lodestone and DIR/data.lodestone
-// (engine/io/export_lammps_input.hpp, docs/lammps.md), then exit.
+// (engine/output/export_lammps_input.hpp, docs/lammps.md), then exit.
 
 #include "engine/session/session.hpp"
 
@@ -12,6 +12,6 @@ namespace lodestone::runner {
 // Writes both files (atomically; DIR is created). The script runs `steps` steps and dumps every
 // `frames_every`. Prints what it wrote; returns the exit code: 0, 2 when the scene uses physics LAMMPS
 // cannot express (the message names the preset field), 4 when a file cannot be written.
-int write_lammps_export(const std::string& dir, const Session& sim, std::int64_t steps, std::int64_t frames_every);
+int write_lammps_export(const std::string& dir, const Session& session, std::int64_t steps, std::int64_t frames_every);
 
 }  // namespace lodestone::runner

@@ -8,11 +8,11 @@
 #include "app/runner/run_outputs.hpp"
 #include "app/runner/sweep.hpp"
 #include "engine/analysis/reduced_units.hpp"
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/preset_edits.hpp"
-#include "engine/io/preset_io.hpp"
-#include "engine/io/units.hpp"
 #include "engine/magnetic/field.hpp"
+#include "engine/scene/checkpoint.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
+#include "engine/scene/units.hpp"
 #include "engine/session/protocol.hpp"
 #include "engine/session/session.hpp"
 #include "engine/step/thermal.hpp"
@@ -61,13 +61,14 @@ const char* program_name(FieldProgram p) {
   return "?";
 }
 
-void print_summary(const std::string& source, const Preset& preset, const Session& sim, std::int64_t steps) {
-  const Model& m = sim.model();
+void print_summary(const std::string& source, const Preset& preset, const Session& session, std::int64_t steps) {
+  const Model& m = session.model();
   const DisplayUnits& u = preset.units;
   std::printf("Lodestone: %s\n", source.c_str());
   if (!preset.description.empty()) std::printf("  %s\n", preset.description.c_str());
-  std::printf("  %zu particles on %d thread%s, contact law %s, dipoles %s", sim.state().particles.size(), sim.threads(),
-              sim.threads() == 1 ? "" : "s", law_name(m.contact.law), dipole_name(m.magnetics.method));
+  std::printf("  %zu particles on %d thread%s, contact law %s, dipoles %s", session.state().particles.size(),
+              session.threads(), session.threads() == 1 ? "" : "s", law_name(m.contact.law),
+              dipole_name(m.magnetics.method));
   if (m.magnetics.method == DipoleMethod::Cutoff)
     std::printf(" (cutoff %.4g %s)", si_to_unit(m.dipole_cutoff, Quantity::Length, u.length), u.length.c_str());
   if (m.magnetics.method == DipoleMethod::Tree) std::printf(" (opening angle %.3g)", m.magnetics.tree_opening_angle);
@@ -128,9 +129,9 @@ void print_timings(const StageTimings& t) {
 
 // [Erokhin-Berkov]'s reduced units (App. B) of the parameters in force, and of each protocol phase's. Shown
 // when defined (overdamped, Hertz-type law, gamma > 0, E > 0); with `explain`, why not otherwise.
-void print_reduced_units(const Preset& preset, const Session& sim, bool explain) {
-  const Particles& p = sim.state().particles;
-  const ReducedUnits now = reduced_units(sim.model(), p);
+void print_reduced_units(const Preset& preset, const Session& session, bool explain) {
+  const Particles& p = session.state().particles;
+  const ReducedUnits now = reduced_units(session.model(), p);
   if (!now.defined) {
     if (explain) std::printf("  reduced units ([Erokhin-Berkov] App. B): %s\n", now.reason.c_str());
     return;
@@ -139,7 +140,7 @@ void print_reduced_units(const Preset& preset, const Session& sim, bool explain)
   std::printf(
       "  reduced units ([Erokhin-Berkov] App. B): R_av = %.4g %s, E = %.4g Pa (%s), t_char = gamma / (E R_av)\n",
       si_to_unit(now.length, Quantity::Length, u.length), u.length.c_str(), now.youngs_modulus,
-      sim.model().materials[static_cast<size_t>(now.material)].name.c_str());
+      session.model().materials[static_cast<size_t>(now.material)].name.c_str());
   auto row = [](const ReducedUnits& r) {
     if (!r.defined) return std::printf("%s\n", r.reason.c_str());
     return std::printf("t_char %.4g s  g~ %.4g  p~ %.4g  K~ %.4g  h %.4g  gamma*/gamma %.4g\n", r.time, r.gravity,
@@ -162,10 +163,10 @@ void print_reduced_units(const Preset& preset, const Session& sim, bool explain)
 
 // Brownian motion (environment.temperature > 0): [Dominik-Nubold]'s interaction parameter lambda (eq. 1) and
 // interaction radius R_m (eq. 2) for the mean moment and diameter of the particles that carry one.
-void print_thermal_coupling(const Preset& preset, const Session& sim) {
-  const ThermalCoupling c = thermal_coupling(sim.model(), sim.state().particles);
+void print_thermal_coupling(const Preset& preset, const Session& session) {
+  const ThermalCoupling c = thermal_coupling(session.model(), session.state().particles);
   if (!(c.kT > 0.0)) return;
-  std::printf("  temperature %.4g K (kT = %.4g J)", sim.model().environment.temperature, c.kT);
+  std::printf("  temperature %.4g K (kT = %.4g J)", session.model().environment.temperature, c.kT);
   if (!c.defined) {
     std::printf(": no particle carries a moment ([Dominik-Nubold]'s lambda and R_m not defined)\n");
     return;
@@ -184,10 +185,10 @@ void print_thermal_coupling(const Preset& preset, const Session& sim) {
 
 // What a single run runs: the preset, its session, and where they came from.
 struct Scene {
-  std::string source;             // named in the summary and in a bad preset's message
-  Preset preset;                  // with --dt applied
-  std::unique_ptr<Session> sim;   // from the checkpoint of --restart, else built from the preset
-  std::optional<int> stop_phase;  // --stop-at-phase as a phase index
+  std::string source;                // named in the summary and in a bad preset's message
+  Preset preset;                     // with --dt applied
+  std::unique_ptr<Session> session;  // from the checkpoint of --restart, else built from the preset
+  std::optional<int> stop_phase;     // --stop-at-phase as a phase index
 };
 
 std::string scene_source(const RunOptions& options) {
@@ -202,7 +203,7 @@ std::optional<int> load_preset(const RunOptions& options, Scene& scene) {
     if (!options.restart_path.empty()) {
       Checkpoint saved = load_checkpoint(options.restart_path);
       scene.preset = saved.preset;
-      scene.sim = std::make_unique<Session>(saved);
+      scene.session = std::make_unique<Session>(saved);
     } else {
       scene.preset = options.preset_path.empty() ? default_preset() : load_preset_file(options.preset_path);
       scene.preset = apply_overrides(scene.preset, options.overrides);
@@ -243,7 +244,7 @@ std::optional<int> find_stop_phase(const RunOptions& options, Scene& scene) {
 // cannot be built.
 std::optional<int> build_session(Scene& scene) {
   try {
-    if (!scene.sim) scene.sim = std::make_unique<Session>(scene.preset);
+    if (!scene.session) scene.session = std::make_unique<Session>(scene.preset);
   } catch (const PresetError& e) {
     // Raised while building the scene (generator, model): the path is in the preset, name the file.
     std::cerr << "lodestone-run: bad preset: " << scene.source << " " << e.what() << "\n";
@@ -259,7 +260,8 @@ std::optional<int> load_scene(const RunOptions& options, Scene& scene) {
   if (auto code = load_preset(options, scene)) return code;
   if (auto code = find_stop_phase(options, scene)) return code;
   if (auto code = build_session(scene)) return code;
-  scene.sim->set_threads(options.threads.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
+  scene.session->set_threads(
+      options.threads.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
   return std::nullopt;
 }
 
@@ -273,20 +275,20 @@ struct RunLength {
   double start_time = 0.0;  // [s] a restart runs --time (or the rest of its protocol) from here
   std::int64_t steps = 0;   // 0: the run ends by time (a protocol)
 
-  bool reached(std::int64_t steps_done, const Session& sim) const {
+  bool reached(std::int64_t steps_done, const Session& session) const {
     if (steps > 0) return steps_done >= steps;
-    return sim.protocol_finished() || sim.state().time - start_time >= duration * (1.0 - 1e-12);
+    return session.protocol_finished() || session.state().time - start_time >= duration * (1.0 - 1e-12);
   }
 };
 
-RunLength run_length(const RunOptions& options, const Preset& preset, const Session& sim) {
+RunLength run_length(const RunOptions& options, const Preset& preset, const Session& session) {
   RunLength length;
-  length.protocol = sim.phase_count() > 0;
+  length.protocol = session.phase_count() > 0;
   double protocol_time = 0.0;
   for (const ProtocolPhase& s : preset.protocol) protocol_time += s.duration;
-  const double dt = sim.model().time_step;
+  const double dt = session.model().time_step;
   length.duration = options.duration.value_or(length.protocol ? protocol_time : preset.run.duration);
-  length.start_time = sim.state().time;
+  length.start_time = session.state().time;
   length.steps = options.steps.value_or(
       length.protocol ? 0
                       : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(length.duration / dt - 1e-9))));
@@ -315,12 +317,12 @@ OutputIntervals output_intervals(const RunOptions& options, const Preset& preset
 // What will run, on stdout (with --check also the thermal coupling). Ends the program when the
 // initial state fails a check (exit 3), and after the summary with --check (exit 0).
 std::optional<int> print_summary_and_check(const RunOptions& options, const Scene& scene, std::int64_t steps) {
-  const Session& sim = *scene.sim;
-  print_summary(scene.source, scene.preset, sim, steps);
-  print_reduced_units(scene.preset, sim, options.check_only);
-  if (options.check_only) print_thermal_coupling(scene.preset, sim);
-  if (!sim.state().health.ok) {
-    std::cerr << "lodestone-run: the initial state fails a check: " << sim.state().health.message << "\n";
+  const Session& session = *scene.session;
+  print_summary(scene.source, scene.preset, session, steps);
+  print_reduced_units(scene.preset, session, options.check_only);
+  if (options.check_only) print_thermal_coupling(scene.preset, session);
+  if (!session.state().health.ok) {
+    std::cerr << "lodestone-run: the initial state fails a check: " << session.state().health.message << "\n";
     return kExitSimulationStopped;
   }
   if (options.check_only) return kExitOk;
@@ -329,9 +331,9 @@ std::optional<int> print_summary_and_check(const RunOptions& options, const Scen
 
 // Saves the whole state for --restart (the file is replaced atomically); false, with the message on
 // stderr, when it cannot.
-bool write_checkpoint(const std::string& path, const Session& sim) {
+bool write_checkpoint(const std::string& path, const Session& session) {
   try {
-    save_checkpoint(path, sim.folded_document(), sim.state());
+    save_checkpoint(path, session.folded_document(), session.state());
     return true;
   } catch (const CheckpointError& e) {
     std::cerr << "lodestone-run: " << e.what() << "\n";
@@ -348,24 +350,24 @@ struct LoopEnd {
 
 // Steps until the run is over, a check fails or the --stop-at-phase phase begins, writing the
 // outputs, the progress and the --checkpoint-every checkpoints on the way.
-LoopEnd run_steps(Session& sim, RunOutputs& outputs, const RunOptions& options, const RunLength& length,
+LoopEnd run_steps(Session& session, RunOutputs& outputs, const RunOptions& options, const RunLength& length,
                   std::optional<int> stop_phase) {
   Progress progress(length.steps, length.duration, options.progress_seconds, !options.quiet);
   LoopEnd end;
-  while (!length.reached(end.steps_done, sim)) {
-    const int phase = sim.state().phase;
-    sim.step();
-    if (!sim.state().health.ok) break;
+  while (!length.reached(end.steps_done, session)) {
+    const int phase = session.state().phase;
+    session.step();
+    if (!session.state().health.ok) break;
     ++end.steps_done;
-    end.stopped_at_phase = stop_phase && sim.state().phase == *stop_phase && phase != *stop_phase;
-    const bool last = length.reached(end.steps_done, sim) || end.stopped_at_phase;
-    outputs.write(sim, last || sim.state().phase != phase);  // a row when a phase begins and at the end
-    progress.update(end.steps_done, sim.state().time, sim.phase_label());
-    if (options.checkpoint_every && sim.state().step % *options.checkpoint_every == 0 && !last)
-      end.checkpoint_failed |= !write_checkpoint(options.checkpoint_path, sim);
+    end.stopped_at_phase = stop_phase && session.state().phase == *stop_phase && phase != *stop_phase;
+    const bool last = length.reached(end.steps_done, session) || end.stopped_at_phase;
+    outputs.write(session, last || session.state().phase != phase);  // a row when a phase begins and at the end
+    progress.update(end.steps_done, session.state().time, session.phase_label());
+    if (options.checkpoint_every && session.state().step % *options.checkpoint_every == 0 && !last)
+      end.checkpoint_failed |= !write_checkpoint(options.checkpoint_path, session);
     if (end.stopped_at_phase) break;
   }
-  progress.finish(end.steps_done, sim.state().time);
+  progress.finish(end.steps_done, session.state().time);
   std::fflush(stdout);
   return end;
 }
@@ -377,56 +379,56 @@ int with_output_error(int code) {
 
 // After the loop: the state a failed check stopped on, the outputs closed, the final --checkpoint,
 // and the phase the run stopped at. Returns the exit code.
-int finish_run(Session& sim, RunOutputs& outputs, const RunOptions& options, bool protocol, const LoopEnd& loop) {
+int finish_run(Session& session, RunOutputs& outputs, const RunOptions& options, bool protocol, const LoopEnd& loop) {
   int code = kExitOk;
-  if (!sim.state().health.ok) {
-    outputs.write(sim, true);  // the state the check stopped on
-    std::cerr << "lodestone-run: simulation stopped: " << sim.state().health.message << "\n";
+  if (!session.state().health.ok) {
+    outputs.write(session, true);  // the state the check stopped on
+    std::cerr << "lodestone-run: simulation stopped: " << session.state().health.message << "\n";
     code = kExitSimulationStopped;
   }
   if (!outputs.finish()) code = with_output_error(code);
   if (!options.checkpoint_path.empty()) {
-    if (write_checkpoint(options.checkpoint_path, sim) && !loop.checkpoint_failed)
+    if (write_checkpoint(options.checkpoint_path, session) && !loop.checkpoint_failed)
       std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),
-                  static_cast<long long>(sim.state().step), sim.state().time, protocol ? ", phase " : "",
-                  protocol ? sim.phase_label().c_str() : "");
+                  static_cast<long long>(session.state().step), session.state().time, protocol ? ", phase " : "",
+                  protocol ? session.phase_label().c_str() : "");
     else
       code = with_output_error(code);
   }
-  if (loop.stopped_at_phase) std::printf("stopped as phase %s began\n", sim.phase_label().c_str());
+  if (loop.stopped_at_phase) std::printf("stopped as phase %s began\n", session.phase_label().c_str());
   return code;
 }
 
 // The end of the run on stdout: the phase reached, the alignment time tau_0.95, the statistics of
 // --clusters and --angles, and the time per stage of the step.
-void print_final_report(const Session& sim, const RunOutputs& outputs, bool protocol) {
-  const Observables end = sim.observe();
-  if (protocol) std::printf("\n%s after %.4g s\n", sim.phase_label().c_str(), end.time);
+void print_final_report(const Session& session, const RunOutputs& outputs, bool protocol) {
+  const Observables end = session.observe();
+  if (protocol) std::printf("\n%s after %.4g s\n", session.phase_label().c_str(), end.time);
   if (end.alignment_time >= 0.0)
     std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last phase); final <cos theta> = %.4f\n",
                 end.alignment_time, end.alignment);
-  else if (uniform_field(sim.model().field, end.time).squaredNorm() > 0.0)
+  else if (uniform_field(session.model().field, end.time).squaredNorm() > 0.0)
     std::printf("<cos theta> = %.4f: 0.95 not reached in the last phase\n", end.alignment);
-  outputs.print_final_statistics(sim, end);
-  print_timings(sim.timings());
+  outputs.print_final_statistics(session, end);
+  print_timings(session.timings());
 }
 
 // One run of a preset or a checkpoint: load, summarise, open the outputs, step, finish and report.
 int run_single(const RunOptions& options) {
   Scene scene;
   if (auto code = load_scene(options, scene)) return *code;
-  Session& sim = *scene.sim;
-  const RunLength length = run_length(options, scene.preset, sim);
+  Session& session = *scene.session;
+  const RunLength length = run_length(options, scene.preset, session);
   if (!options.lammps_export_dir.empty())
-    return write_lammps_export(options.lammps_export_dir, sim, length.steps, frame_interval(options, scene.preset));
+    return write_lammps_export(options.lammps_export_dir, session, length.steps, frame_interval(options, scene.preset));
   if (auto code = print_summary_and_check(options, scene, length.steps)) return *code;
   RunOutputs outputs;
-  const OutputIntervals every = output_intervals(options, scene.preset, length, sim.model().time_step);
+  const OutputIntervals every = output_intervals(options, scene.preset, length, session.model().time_step);
   if (auto code = outputs.open(options, every, scene.preset.units)) return *code;
-  outputs.start(sim);
-  const LoopEnd loop = run_steps(sim, outputs, options, length, scene.stop_phase);
-  const int code = finish_run(sim, outputs, options, length.protocol, loop);
-  print_final_report(sim, outputs, length.protocol);
+  outputs.start(session);
+  const LoopEnd loop = run_steps(session, outputs, options, length, scene.stop_phase);
+  const int code = finish_run(session, outputs, options, length.protocol, loop);
+  print_final_report(session, outputs, length.protocol);
   return code;
 }
 

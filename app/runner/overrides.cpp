@@ -1,7 +1,7 @@
 #include "app/runner/overrides.hpp"
 
-#include "engine/io/preset_edits.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
 
 namespace lodestone::runner {
 

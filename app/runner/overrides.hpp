@@ -6,7 +6,7 @@
 // is allowed.
 
 #include "engine/core/preset.hpp"
-#include "engine/io/schema.hpp"
+#include "engine/scene/schema.hpp"
 
 #include <string>
 #include <vector>

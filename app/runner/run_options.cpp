@@ -2,11 +2,11 @@
 
 #include "app/runner/overrides.hpp"
 #include "app/runner/sweep.hpp"
-#include "engine/io/export_frames.hpp"
-#include "engine/io/field_probe.hpp"
-#include "engine/io/field_slice.hpp"
-#include "engine/io/preset_locations.hpp"
-#include "engine/io/units.hpp"
+#include "engine/output/export_frames.hpp"
+#include "engine/output/field_probe.hpp"
+#include "engine/output/field_slice.hpp"
+#include "engine/scene/preset_locations.hpp"
+#include "engine/scene/units.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -21,30 +21,31 @@ enum ExitCode : int {
 enum class ClusterFormat : int { Slurm, Parallel };
 
 struct RunOptions {
-  std::string preset_path;             // empty: the built-in default preset
-  std::optional<std::int64_t> steps;   // run this many steps
-  std::optional<double> duration;      // [s] or this much simulated time
-  std::optional<double> time_step;     // [s] overrides the preset's
-  std::string series_path;             // CSV time series ("" = none)
-  std::optional<int> series_every;     // [steps]
-  std::string frames_path;             // particle frames, format by extension (engine/io/export_frames.hpp; "" = none)
-  std::optional<int> frames_every;     // [steps]
-  std::string vtk_encoding = "ascii";  // --vtk-encoding of .vtp frames: ascii, base64 or raw (engine/io/export_vtk.hpp)
-  std::string clusters_path;           // cluster-size distribution, long CSV at each series row ("" = none)
-  std::string angles_path;             // theta and psi distributions, long CSV at each series row ("" = none)
-  std::string field_probe_path;        // --field-probe: points at which B is written at each frame ("" = none)
-  std::string field_probe_out;         // their CSV ("" = the probe file's name with .field.csv)
-  std::string field_slice_spec;        // --field-slice SPEC OUT: the plane (engine/io/field_slice.hpp; "" = none)
-  std::string field_slice_out;         // OUT: stem of OUT.csv, OUT_000000.vti..., OUT.pvd
-  bool field_exact = false;            // probes and slices sum every moment (default: as the forces do)
-  int table_rows = 10;                 // rows of the summary table on stdout
-  bool quiet = false;                  // no progress on stderr
-  double progress_seconds = 2.0;       // wall time between progress lines
-  bool check_only = false;             // validate, print the summary, exit
-  std::string save_preset_path;        // write the loaded preset (SI, every key) and exit
-  bool preset_docs = false;            // print the preset reference (docs/presets.md) and exit
-  std::string restart_path;            // continue this checkpoint (with its own preset)
-  std::string checkpoint_path;         // write a checkpoint here at the end ("" = none)
+  std::string preset_path;            // empty: the built-in default preset
+  std::optional<std::int64_t> steps;  // run this many steps
+  std::optional<double> duration;     // [s] or this much simulated time
+  std::optional<double> time_step;    // [s] overrides the preset's
+  std::string series_path;            // CSV time series ("" = none)
+  std::optional<int> series_every;    // [steps]
+  std::string frames_path;          // particle frames, format by extension (engine/output/export_frames.hpp; "" = none)
+  std::optional<int> frames_every;  // [steps]
+  std::string vtk_encoding =
+      "ascii";                    // --vtk-encoding of .vtp frames: ascii, base64 or raw (engine/output/export_vtk.hpp)
+  std::string clusters_path;      // cluster-size distribution, long CSV at each series row ("" = none)
+  std::string angles_path;        // theta and psi distributions, long CSV at each series row ("" = none)
+  std::string field_probe_path;   // --field-probe: points at which B is written at each frame ("" = none)
+  std::string field_probe_out;    // their CSV ("" = the probe file's name with .field.csv)
+  std::string field_slice_spec;   // --field-slice SPEC OUT: the plane (engine/output/field_slice.hpp; "" = none)
+  std::string field_slice_out;    // OUT: stem of OUT.csv, OUT_000000.vti..., OUT.pvd
+  bool field_exact = false;       // probes and slices sum every moment (default: as the forces do)
+  int table_rows = 10;            // rows of the summary table on stdout
+  bool quiet = false;             // no progress on stderr
+  double progress_seconds = 2.0;  // wall time between progress lines
+  bool check_only = false;        // validate, print the summary, exit
+  std::string save_preset_path;   // write the loaded preset (SI, every key) and exit
+  bool preset_docs = false;       // print the preset reference (docs/presets.md) and exit
+  std::string restart_path;       // continue this checkpoint (with its own preset)
+  std::string checkpoint_path;    // write a checkpoint here at the end ("" = none)
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
   std::string stop_at_phase;                     // stop when this protocol phase (name or number from 1) begins
   std::optional<int> threads;                    // engine threads (default: the hardware threads; sweep jobs: 1)

@@ -1,9 +1,9 @@
 #include "app/runner/run_outputs.hpp"
 
 #include "engine/analysis/clusters.hpp"
-#include "engine/io/output.hpp"
-#include "engine/io/output_units.hpp"
-#include "engine/io/unit_system.hpp"
+#include "engine/output/output_units.hpp"
+#include "engine/output/series.hpp"
+#include "engine/scene/unit_system.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -57,14 +57,14 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
   return std::nullopt;
 }
 
-void RunOutputs::start(const Session& sim) {
+void RunOutputs::start(const Session& session) {
   if (series_.is_open()) series_ << csv_version_comment() << series_header(unit_system_note(units_));
   if (every_.table > 0) print_table_header();
-  write(sim, true);  // step 0, before any motion
+  write(session, true);  // step 0, before any motion
 }
 
-void RunOutputs::write(const Session& sim, bool force) {
-  const State& state = sim.state();
+void RunOutputs::write(const Session& session, bool force) {
+  const State& state = session.state();
   const std::int64_t step = state.step;
   // One cluster pass and one set of observables per row, shared by the outputs that need them.
   std::optional<Clusters> clusters;
@@ -72,7 +72,7 @@ void RunOutputs::write(const Session& sim, bool force) {
   auto observables = [&]() -> const Observables& {
     if (!observed) {
       clusters = find_clusters(state);
-      observed = observe(sim.model(), state, *clusters);
+      observed = observe(session.model(), state, *clusters);
     }
     return *observed;
   };
@@ -85,16 +85,16 @@ void RunOutputs::write(const Session& sim, bool force) {
   if (angles_.is_open() && row) angles_.record(observables());
   if (frames_ && (force || step % every_.frames == 0)) {
     observables();  // the frame's cluster ids come from the same pass
-    write_frame(sim, *clusters);
+    write_frame(session, *clusters);
   }
-  if (field_.is_open() && (force || step % every_.frames == 0)) field_.record(sim);
+  if (field_.is_open() && (force || step % every_.frames == 0)) field_.record(session);
   if (every_.table > 0 && (force || step % every_.table == 0)) print_table_row(observables());
 }
 
 // A frame that cannot be written ends the frames, not the run; the exit code says so at the end.
-void RunOutputs::write_frame(const Session& sim, const Clusters& clusters) {
+void RunOutputs::write_frame(const Session& session, const Clusters& clusters) {
   try {
-    frames_->write(frame_in_units(frame_fields(sim.model(), sim.state(), clusters), units_));
+    frames_->write(frame_in_units(frame_fields(session.model(), session.state(), clusters), units_));
   } catch (const ExportError& e) {
     std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
     frames_.reset();
@@ -121,8 +121,8 @@ bool RunOutputs::finish() {
   return ok && !frames_failed_;
 }
 
-void RunOutputs::print_final_statistics(const Session& sim, const Observables& end) const {
-  if (clusters_.is_open()) clusters_.print_fits(stdout, end.time, find_clusters(sim.state()));
+void RunOutputs::print_final_statistics(const Session& session, const Observables& end) const {
+  if (clusters_.is_open()) clusters_.print_fits(stdout, end.time, find_clusters(session.state()));
   if (angles_.is_open()) AngleOutput::print_summary(stdout, end);
 }
 

@@ -8,7 +8,7 @@
 #include "app/runner/cluster_output.hpp"
 #include "app/runner/field_output.hpp"
 #include "app/runner/run_options.hpp"
-#include "engine/io/export_frames.hpp"
+#include "engine/output/export_frames.hpp"
 #include "engine/session/session.hpp"
 
 #include <cstdint>
@@ -30,18 +30,18 @@ class RunOutputs {
   // message is on stderr). The series and the frames are written in `units.system` (the preset's).
   std::optional<int> open(const RunOptions& options, const OutputIntervals& intervals, const DisplayUnits& units);
   // The headers, and the rows of step 0, before any motion.
-  void start(const Session& sim);
+  void start(const Session& session);
   // The rows due at the session's step; with `force` every output writes one (a phase begins, the
   // run ends, a check failed).
-  void write(const Session& sim, bool force);
+  void write(const Session& session, bool force);
   // Flushes the files and closes the frame series; false when any output failed (a message each on
   // stderr, also for frames that stopped during the run).
   bool finish();
   // The final statistics of --clusters and --angles on stdout, for the state `end` was observed in.
-  void print_final_statistics(const Session& sim, const Observables& end) const;
+  void print_final_statistics(const Session& session, const Observables& end) const;
 
  private:
-  void write_frame(const Session& sim, const Clusters& clusters);
+  void write_frame(const Session& session, const Clusters& clusters);
 
   OutputIntervals every_;
   DisplayUnits units_;

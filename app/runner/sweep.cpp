@@ -2,9 +2,9 @@
 
 #include "app/runner/overrides.hpp"
 #include "app/runner/sweep_templates.hpp"
-#include "engine/io/atomic_file.hpp"
-#include "engine/io/preset_edits.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/atomic_file.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -88,7 +88,7 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
-// Writes `text` atomically (engine/io/atomic_file.hpp), so a reader (a collect running
+// Writes `text` atomically (engine/scene/atomic_file.hpp), so a reader (a collect running
 // while jobs finish, a job starting) never sees half a file.
 void write_atomic(const fs::path& path, const std::string& text, bool executable = false) {
   try {
@@ -540,7 +540,7 @@ SeriesSummary summarize_series(const std::string& csv_path, double threshold) {
   SeriesSummary summary;
   std::ifstream in(csv_path);
   std::string line;
-  do {  // '#' lines before the header: the writer's version, the unit system (engine/io/output.hpp)
+  do {  // '#' lines before the header: the writer's version, the unit system (engine/output/series.hpp)
     if (!std::getline(in, line)) return summary;
   } while (line.rfind('#', 0) == 0);
   // Columns by name: the series gains columns over time, and their order is not part of its format.

@@ -13,7 +13,7 @@
 // a turn above max_turn repeats the step at half the length (not below `step`), a turn below 0.4 max_turn lets
 // the next step double (not above max_step). Straight stretches far from the particles then take long steps.
 // RK4's error per step is O(h^5 / rho^4) for a line of curvature radius rho, so on a fixed step the error
-// after a length L falls as h^4 (tests/engine/test_field_lines.cpp checks the order on a dipole's line).
+// after a length L falls as h^4 (tests/engine/analysis/test_field_lines.cpp checks the order on a dipole's line).
 
 #include "engine/core/thread_team.hpp"
 #include "engine/magnetic/field_evaluation.hpp"

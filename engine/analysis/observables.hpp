@@ -74,7 +74,7 @@ struct Observables {
 };
 
 // Alignment of one easy axis with the field direction: |n . b| (headless axis, both unit), the
-// per-particle term of Observables::alignment; particle exports (engine/io/frame_fields.hpp) write it.
+// per-particle term of Observables::alignment; particle exports (engine/output/frame_fields.hpp) write it.
 inline double axis_alignment(const Vec3& easy_axis, const Vec3& field_direction) {
   return std::abs(easy_axis.dot(field_direction));
 }

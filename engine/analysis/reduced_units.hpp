@@ -7,7 +7,7 @@
 //   g~ = (4 pi / 3) rho g R_av / E,   p~ = pi P / E,   K~ = 8 pi K / (3 E),
 // h = B / B_K (B_K = 2K / Ms, eq. 2), gamma* / gamma, the friction coefficient, the Poisson ratios
 // (E* / E), and the radii and positions in units of R_av. docs/physics.md ("Overdamped
-// integration") says what was checked and where App. B slips; tests/engine/test_reduced_units.cpp
+// integration") says what was checked and where App. B slips; tests/engine/analysis/test_reduced_units.cpp
 // runs two scenes with the same reduced parameters.
 
 #include "engine/core/model.hpp"

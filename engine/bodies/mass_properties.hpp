@@ -6,7 +6,7 @@
 // whose ends are known exactly, so the integrals of 1, z and z^2 along each line are exact; only the
 // (x, y) plane is sampled, by the midpoint rule on a square grid. This is voxel integration with the
 // voxels' z extent taken to the limit: the error comes from the silhouettes' edges in the (x, y) grid
-// alone (tests/engine/test_clumps.cpp measures it). A region covered by several pebbles is counted once,
+// alone (tests/engine/bodies/test_clumps.cpp measures it). A region covered by several pebbles is counted once,
 // with the density of the first of them (the lowest index).
 //
 // When no two pebbles overlap (touching is allowed) the union is the plain sum of the spheres and the

@@ -1,5 +1,5 @@
 #pragma once
-// The `clumps` section of a preset (engine/io/clump_schema.cpp holds its field table): rigid bodies made of
+// The `clumps` section of a preset (engine/scene/clump_schema.cpp holds its field table): rigid bodies made of
 // pebbles ([PFC-dipole] 'clumps of dipoles for non-spherical magnets'), added to the particles of the
 // generator. engine/bodies/clumps.hpp builds and moves them.
 

@@ -229,10 +229,10 @@ struct ProtocolPhase {
   nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
 };
 
-// [SECTION] Timeline (session log, engine/io/preset_edits.hpp): parameter changes made during a run, each
+// [SECTION] Timeline (session log, engine/scene/preset_edits.hpp): parameter changes made during a run, each
 // applied just before the step with its number, so that a saved interactive session replays.
 // An entry either changes parameters (`set`) or is a hand on the particles (`touch`: a drag target,
-// a release, an added particle or clump, a deletion; engine/io/touch_actions.hpp), never both.
+// a release, an added particle or clump, a deletion; engine/scene/touch_actions.hpp), never both.
 struct TimelineEntry {
   std::uint64_t step = 0;  // applied between steps, when the step counter (State::step) equals this
   nlohmann::ordered_json set = nlohmann::ordered_json::object();    // {"dotted.path": value}, as a phase's set
@@ -240,7 +240,7 @@ struct TimelineEntry {
 };
 
 // [SECTION] Particle generation
-// Checkpoint: the whole state of a saved run (engine/io/checkpoint.hpp) instead of generated particles.
+// Checkpoint: the whole state of a saved run (engine/scene/checkpoint.hpp) instead of generated particles.
 enum class GeneratorKind : int { Lattice, Random, List, Checkpoint };
 enum class SizeDistribution : int { Monodisperse, Uniform, LogNormal };
 // RandomHemisphere: uniform over the half sphere around `axis`, so every moment starts on the side of the
@@ -335,7 +335,7 @@ struct PhysicsParameters {
 
 // si: the file's bare numbers are SI. lj: they are reduced Lennard-Jones-style dipolar units with mu0/4pi = 1
 // (LAMMPS `units lj`, ESPResSo), converted to SI when the file is read and back when it and the run's frames and
-// series are written (engine/io/unit_system.hpp; docs/physics.md, "Reduced (LJ-style dipolar) units"). Not
+// series are written (engine/scene/unit_system.hpp; docs/physics.md, "Reduced (LJ-style dipolar) units"). Not
 // [Erokhin-Berkov]'s App. B scaling (engine/analysis/reduced_units.hpp), which only reports.
 enum class UnitSystem : int { Si, Lj };
 

@@ -1,5 +1,5 @@
 #pragma once
-// A preset: one whole scene, as one JSON file declares it (reading and writing: engine/io/preset_io.hpp;
+// A preset: one whole scene, as one JSON file declares it (reading and writing: engine/scene/preset_io.hpp;
 // every field: docs/presets.md). SI throughout; units are converted when a file is read.
 
 #include "engine/core/clump_parameters.hpp"
@@ -25,7 +25,7 @@ struct Preset : PhysicsParameters {
   GeneratorParameters particles;
   std::vector<ClumpEntry> clumps;  // rigid bodies of pebbles ([PFC-dipole]), added to the particles
   std::vector<ProtocolPhase> protocol;
-  std::vector<TimelineEntry> timeline;  // session log: changes by step number (engine/io/preset_edits.hpp)
+  std::vector<TimelineEntry> timeline;  // session log: changes by step number (engine/scene/preset_edits.hpp)
   RunParameters run;
   ViewParameters view;  // the app's colours, camera, pace and plots for this scene; never the physics
 };

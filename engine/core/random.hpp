@@ -55,7 +55,7 @@ class Random {
 // the preset's seed and counted by (step, particle id), a step's noise is the same however often, in
 // whatever order and after whatever restart it is drawn, which Heun's two stages and bit-identical
 // checkpoints need (HOOMD-blue keys its Langevin noise the same way). Checked against the Random123
-// known-answer vectors in tests/engine/test_thermal.cpp.
+// known-answer vectors in tests/engine/step/test_thermal.cpp.
 
 using PhiloxWords = std::array<std::uint32_t, 4>;
 using PhiloxKey = std::array<std::uint32_t, 2>;

@@ -10,3 +10,19 @@
 #else
 #define LODESTONE_SIMD_CLONES [[gnu::target_clones("avx512f", "avx2", "default")]]
 #endif
+
+namespace lodestone {
+
+// Sum of v[0..n) in a fixed order whatever the vector width: four running sums over k mod 4, then the tail. The
+// kernels' per-lane results are added with it, so that every SIMD version gives the same bits.
+inline double lane_sum(const double* v, int n) {
+  double acc[4] = {0.0, 0.0, 0.0, 0.0};
+  int k = 0;
+  for (; k + 4 <= n; k += 4)
+    for (int l = 0; l < 4; ++l) acc[l] += v[k + l];
+  double sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  for (; k < n; ++k) sum += v[k];
+  return sum;
+}
+
+}  // namespace lodestone

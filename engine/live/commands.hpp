@@ -2,7 +2,7 @@
 // What the GUI may ask of the simulation thread (DESIGN: "UI changes are queued commands applied
 // between steps"). A closed set; the simulation thread applies them in order.
 
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/preset_io.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -19,7 +19,7 @@ struct LoadScene {
 };
 // Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
 // scene; particles and contact history are kept. Takes effect on the next step, and is recorded in
-// the document's timeline at the current step (engine/io/preset_edits.hpp), so a save replays the run.
+// the document's timeline at the current step (engine/scene/preset_edits.hpp), so a save replays the run.
 // An edit that needs the user's word first (Session::edit_warning: a field far beyond any magnet, a
 // collapsing time step; or an edit at a rewound step, which drops the run's old future) is held, not
 // applied, until sent again with `confirmed` (Snapshot::confirmation says what it would do).
@@ -75,7 +75,7 @@ struct SetPace {
   double value = 1.0;
 };
 
-// Capture the current frame for an export (engine/io/frame_fields.hpp): the simulation thread fills
+// Capture the current frame for an export (engine/output/frame_fields.hpp): the simulation thread fills
 // one from its state and publishes it as Snapshot::frame with Snapshot::frame_request = request;
 // the GUI thread writes the file.
 struct CaptureFrame {

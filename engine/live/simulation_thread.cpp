@@ -2,10 +2,10 @@
 
 #include "engine/analysis/field_lines.hpp"
 #include "engine/core/state_hash.hpp"
-#include "engine/io/field_slice.hpp"
-#include "engine/io/output_units.hpp"
-#include "engine/io/preset_edits.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
+#include "engine/output/field_slice.hpp"
+#include "engine/output/output_units.hpp"
+#include "engine/scene/preset_edits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -116,10 +116,10 @@ void SimulationThread::push(Command command) {
 
 void SimulationThread::set_scene(const Preset& preset, const std::string& source) {
   validate_preset(preset);
-  auto sim = std::make_unique<Session>(preset);  // throws PresetError, leaving the old scene
-  sim->set_threads(engine_threads_);
-  sim->enable_history(history_budget_);
-  session_ = std::move(sim);
+  auto session = std::make_unique<Session>(preset);  // throws PresetError, leaving the old scene
+  session->set_threads(engine_threads_);
+  session->enable_history(history_budget_);
+  session_ = std::move(session);
   confirmation_.reset();
   pending_steps_ = 0;
   pending_until_ = -1.0;

@@ -20,9 +20,9 @@ void put(std::vector<float>& out, size_t i, const Vec3& v) {
 }
 }  // namespace
 
-void capture_snapshot(const Session& sim, Snapshot& out) {
-  const State& state = sim.state();
-  const Model& model = sim.model();
+void capture_snapshot(const Session& session, Snapshot& out) {
+  const State& state = session.state();
+  const Model& model = session.model();
   const Particles& p = state.particles;
   const size_t n = p.size();
   ParticleSnapshot& s = out.particles;
@@ -73,12 +73,12 @@ void capture_snapshot(const Session& sim, Snapshot& out) {
   out.field = uniform_field(model.field, state.time);
   out.field_direction = field_direction(model.field, state.time);
   out.observables = observe(model, state, clusters);
-  out.timings = sim.timings();
+  out.timings = session.timings();
   out.time_step = model.time_step;
   out.advice = model.advice;
   out.p3m = model.p3m;
   out.health = state.health;
-  out.phase_label = sim.phase_label();
+  out.phase_label = session.phase_label();
   out.drag = state.drag;
 }
 

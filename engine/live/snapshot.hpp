@@ -5,10 +5,10 @@
 
 #include "engine/analysis/observables.hpp"
 #include "engine/core/model.hpp"
-#include "engine/io/field_slice.hpp"
-#include "engine/io/frame_fields.hpp"
-#include "engine/io/preset_io.hpp"
 #include "engine/live/commands.hpp"
+#include "engine/output/field_slice.hpp"
+#include "engine/output/frame_fields.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
 #include <cstdint>
@@ -50,7 +50,7 @@ struct FieldValues {
 
 // The answer to a ComputeFieldView: |B| on the slice's grid and the field lines, float (for drawing).
 struct FieldView {
-  FieldSlice slice;                       // the grid, ranges set (engine/io/field_slice.hpp)
+  FieldSlice slice;                       // the grid, ranges set (engine/output/field_slice.hpp)
   std::vector<float> magnitude;           // [T] |B| at slice.point(i, j), index i + count[0] j; empty without a slice
   std::vector<std::uint8_t> inside;       // 1 where the point lies inside a particle (the interior field)
   float low = 0.0f, high = 0.0f;          // [T] smallest non-zero (>= 1e-4 high), largest outside particles
@@ -138,6 +138,6 @@ struct Snapshot {
 };
 
 // Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.
-void capture_snapshot(const Session& sim, Snapshot& out);
+void capture_snapshot(const Session& session, Snapshot& out);
 
 }  // namespace lodestone

@@ -66,17 +66,6 @@ LODESTONE_SIMD_CLONES void field_block(const double x[3], const Periodicity& box
   }
 }
 
-// Sum of v[0..n) in a fixed order whatever the vector width: four running sums over k mod 4, then the tail.
-inline double lane_sum(const double* v, int n) {
-  double acc[4] = {0.0, 0.0, 0.0, 0.0};
-  int k = 0;
-  for (; k + 4 <= n; k += 4)
-    for (int l = 0; l < 4; ++l) acc[l] += v[k + l];
-  double sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-  for (; k < n; ++k) sum += v[k];
-  return sum;
-}
-
 Periodicity periodicity(const Vec3& length) {
   Periodicity p;
   for (int a = 0; a < 3; ++a) {

@@ -3,9 +3,9 @@
 #include "engine/bodies/clumps.hpp"
 #include "engine/bodies/generator.hpp"
 #include "engine/bodies/touch.hpp"
-#include "engine/io/preset_edits.hpp"
-#include "engine/io/preset_io.hpp"
 #include "engine/magnetic/field.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/protocol.hpp"
 #include "engine/step/model_preparation.hpp"
 

@@ -11,8 +11,8 @@
 
 #include "engine/analysis/observables.hpp"
 #include "engine/core/preset.hpp"
-#include "engine/io/checkpoint.hpp"
-#include "engine/io/touch_actions.hpp"
+#include "engine/scene/checkpoint.hpp"
+#include "engine/scene/touch_actions.hpp"
 #include "engine/session/history.hpp"
 #include "engine/session/undo.hpp"
 #include "engine/step/simulation.hpp"
@@ -57,7 +57,7 @@ class Session {
   Observables observe() const { return lodestone::observe(model(), state()); }
 
   // The preset the scene was built from (its protocol included) with the timeline of parameter
-  // changes made since (engine/io/preset_edits.hpp): what File > Save writes, and what replays this run
+  // changes made since (engine/scene/preset_edits.hpp): what File > Save writes, and what replays this run
   // from its start.
   const Preset& document() const { return document_; }
   // The document with the timeline entries applied so far folded into its parameters (the rest kept
@@ -124,7 +124,7 @@ class Session {
   std::string go_back_before_last_edit();
 
   // Hands on the particles (engine/bodies/touch.hpp, issue 22). Each applies now, between steps, and is
-  // recorded as a touch entry of the timeline at this step (engine/io/touch_actions.hpp), so that a saved
+  // recorded as a touch entry of the timeline at this step (engine/scene/touch_actions.hpp), so that a saved
   // session replays it bit for bit; each returns what it did in one line, or throws PresetError naming the
   // value and what is allowed, changing nothing. Adds and deletes can be undone (undo(): exactly while still
   // at their step, later by the inverse action); a drag is a gesture, not an edit, and is not.

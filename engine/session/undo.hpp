@@ -7,7 +7,7 @@
 // edit's timeline entry, so the run goes on bit-identically as if the edit never happened
 // (docs/history.md).
 
-#include "engine/io/schema.hpp"
+#include "engine/scene/schema.hpp"
 #include "engine/session/history.hpp"
 
 #include <cstddef>
@@ -28,7 +28,7 @@ struct EditRecord {
   // copy per edit would cost memory for nothing), and the edit's timeline entry, if it made one.
   std::shared_ptr<const SessionPoint> before_point;
   std::optional<std::size_t> timeline_entry;
-  // A hand on the particles instead of a parameter edit (engine/io/touch_actions.hpp; before and after then
+  // A hand on the particles instead of a parameter edit (engine/scene/touch_actions.hpp; before and after then
   // stay empty): the action, done again by a redo, and the action that takes it back after its step (a delete
   // for an add, the particle re-added for a delete).
   json touch;

@@ -8,7 +8,7 @@
 #include "engine/magnetic/field_evaluation.hpp"
 #include "engine/magnetic/magnetics.hpp"
 #include "engine/magnetic/p3m.hpp"
-#include "test_support.hpp"
+#include "tests/engine/test_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -291,7 +291,7 @@ void check_refuses_boxes_not_periodic_along_xyz(const Preset& p, const Matcher& 
     Preset q = p;
     if (periodic_axes == 2) q.box.x_min = q.box.x_max = q.box.z_min = q.box.z_max = SideKind::Periodic;
     try {
-      Session sim(q);
+      Session session(q);
       FAIL("a box with " << periodic_axes << " periodic axes was accepted");
     } catch (const PresetError& e) {
       CHECK(e.path() == "$.magnetics.method");

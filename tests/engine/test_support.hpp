@@ -3,7 +3,7 @@
 // stepping helper that fails the test on any engine warning.
 
 #include "engine/bodies/generator.hpp"
-#include "engine/io/preset_io.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// lodestone-run --lammps-export against LAMMPS itself (engine/io/export_lammps_input.hpp, docs/lammps.md):
+// lodestone-run --lammps-export against LAMMPS itself (engine/output/export_lammps_input.hpp, docs/lammps.md):
 // a scene is run by our engine (--frames run.dump) and by `lmp` from the exported script and data
 // file, both dumping the same steps; forces, torques and moments at step 0 and the trajectory after
 // it must agree; and the exported script run on 2 MPI ranks gives what it gives on one.

@@ -1,4 +1,4 @@
-// lodestone-run --frames in each format (engine/io/export_frames.hpp): the extension chooses the
+// lodestone-run --frames in each format (engine/output/export_frames.hpp): the extension chooses the
 // format, every format holds the same frames with the same values, a VTK run leaves numbered .vtp
 // files and a .pvd, and a bad extension or an unwritable place is a clear error.
 
@@ -156,7 +156,7 @@ TEST_CASE("runner: --vtk-encoding writes binary .vtp frames holding the ascii fr
   const std::string inline_binary = read_file(dir.path() / "base64_000002.vtp");
   const std::string raw = read_file(dir.path() / "raw_000002.vtp");
   // The bonds as lines in all three; the binary ones smaller (the decoding is checked bit for bit by
-  // tests/engine/test_export.cpp and, with meshio, tests/python/test_readers.py).
+  // tests/engine/output/test_export.cpp and, with meshio, tests/python/test_readers.py).
   for (const std::string* text : {&ascii, &inline_binary, &raw})
     CHECK_THAT(*text, Catch::Contains("NumberOfVerts=\"20\" NumberOfLines=\"28\""));
   CHECK_THAT(inline_binary, Catch::Contains("format=\"binary\"") && !Catch::Contains("format=\"appended\""));

@@ -1,4 +1,4 @@
-// lodestone-run --lammps-export DIR (engine/io/export_lammps_input.hpp, docs/lammps.md): the files it
+// lodestone-run --lammps-export DIR (engine/output/export_lammps_input.hpp, docs/lammps.md): the files it
 // writes, what they hold, and the refusals: a scene LAMMPS cannot express names each preset field,
 // its value and what is exportable (exit 2); an unwritable place names the path (exit 4); the option
 // does not mix with a sweep (exit 1). Running the files in LAMMPS: tests/lammps.

@@ -16,7 +16,7 @@ namespace {
 using Workdir = lodestone::test::RunnerWorkdir;
 
 // [Dominik-Nubold] Fig. 2's grains: two iron spheres of 20 nm carrying 200 A m^2/kg (6.593e-18 A m^2) at 100 K:
-// lambda = 393.6, R_m = 293.1 nm = 14.66 d (tests/engine/test_thermal.cpp works them out by hand).
+// lambda = 393.6, R_m = 293.1 nm = 14.66 d (tests/engine/step/test_thermal.cpp works them out by hand).
 std::string iron_grains(const std::string& temperature, const std::string& damping) {
   return R"({
   "version": 1,

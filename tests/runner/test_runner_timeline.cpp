@@ -1,10 +1,10 @@
-// A saved interactive session (a preset with a timeline, engine/io/preset_edits.hpp) run headless by
+// A saved interactive session (a preset with a timeline, engine/scene/preset_edits.hpp) run headless by
 // lodestone-run: the same particles as the session that recorded it.
 
 #include "../engine/test_support.hpp"
 #include "../test_process.hpp"
-#include "engine/io/export_xyz.hpp"
-#include "engine/io/frame_fields.hpp"
+#include "engine/output/export_xyz.hpp"
+#include "engine/output/frame_fields.hpp"
 
 #include <catch2/catch.hpp>
 

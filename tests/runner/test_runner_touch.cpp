@@ -6,7 +6,7 @@
 #include "../test_process.hpp"
 #include "engine/bodies/touch.hpp"
 #include "engine/core/state_hash.hpp"
-#include "engine/io/checkpoint.hpp"
+#include "engine/scene/checkpoint.hpp"
 
 #include <catch2/catch.hpp>
 

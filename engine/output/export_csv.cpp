@@ -1,0 +1,40 @@
+#include "engine/output/export_csv.hpp"
+
+namespace lodestone {
+
+std::string frame_csv_header(const std::string& units) {
+  return (units.empty() ? std::string() : "# units: " + units + "\n") +
+         "step,time,id,material,radius,x,y,z,vx,vy,vz,qx,qy,qz,qw,omega_x,omega_y,omega_z,easy_axis_x,easy_axis_y,"
+         "easy_axis_z,moment_x,moment_y,moment_z,force_x,force_y,force_z,torque_x,torque_y,torque_z,alignment,"
+         "cluster\n";
+}
+
+void write_csv_frame(std::ostream& out, const FrameFields& f) {
+  std::string prefix = std::to_string(f.step) + ',';
+  append_number(prefix, f.time);
+  std::string s;
+  for (size_t i = 0; i < f.size(); ++i) {
+    s = prefix;
+    s += ',' + std::to_string(f.id[i]) + ',' + std::to_string(f.material[i]) + ',';
+    append_number(s, f.radius[i]);
+    s += ',';
+    append_vector(s, f.position[i], ',');
+    s += ',';
+    append_vector(s, f.velocity[i], ',');
+    const Quat& q = f.orientation[i];
+    for (double c : {q.x(), q.y(), q.z(), q.w()}) {
+      s += ',';
+      append_number(s, c);
+    }
+    for (const Vec3* v : {&f.angular_velocity[i], &f.easy_axis[i], &f.moment[i], &f.force[i], &f.torque[i]}) {
+      s += ',';
+      append_vector(s, *v, ',');
+    }
+    s += ',';
+    append_number(s, f.alignment[i]);
+    s += ',' + std::to_string(f.cluster[i]) + '\n';
+    out << s;
+  }
+}
+
+}  // namespace lodestone

@@ -1,0 +1,371 @@
+#include "engine/output/export_lammps_input.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace lodestone {
+namespace {
+
+// [SECTION] Refusals
+
+// The preset's value at a dotted path ("materials.0.moment_model") as JSON text, for messages.
+std::string value_text(const json& preset, const std::string& dotted) {
+  std::string pointer;
+  for (char c : dotted) pointer += c == '.' ? '/' : c;
+  const json::json_pointer where("/" + pointer);
+  return preset.contains(where) ? preset.at(where).dump() : "(unset)";
+}
+
+class Refusals {
+ public:
+  explicit Refusals(const Preset& preset) : json_(preset_to_json(preset)) {}
+  // `field` is a dotted preset path; `allowed` says what the export takes instead.
+  void refuse(const std::string& field, const std::string& allowed) {
+    lines_ += "\n  " + field + " = " + value_text(json_, field) + ": " + allowed;
+  }
+  void refuse_text(const std::string& text) { lines_ += "\n  " + text; }
+  void throw_if_any() const {
+    if (lines_.empty()) return;
+    throw LammpsExportError("the scene cannot be exported to LAMMPS (docs/lammps.md):" + lines_);
+  }
+
+ private:
+  json json_;
+  std::string lines_;
+};
+
+bool materials_need_masses(const Preset& preset) {
+  const LinearLawParameters& law = preset.contact.linear;
+  return law.dp_nratio > 0.0 || law.dp_sratio > 0.0;
+}
+
+// The mass of each material's particles when they all have one; -1 for a material whose masses differ
+// (0 for an unused material).
+std::vector<double> material_masses(size_t materials, const Particles& p) {
+  std::vector<double> mass(materials, 0.0);
+  for (size_t i = 0; i < p.size(); ++i) {
+    double& m = mass[static_cast<size_t>(p.material[i])];
+    if (m == 0.0)
+      m = p.mass[i];
+    else if (m > 0.0 && std::abs(p.mass[i] - m) > 1e-12 * m)
+      m = -1.0;
+  }
+  return mass;
+}
+
+// [SECTION] Text
+
+std::string number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+std::string vector_text(const Vec3& v) {
+  return number(v.x()) + " " + number(v.y()) + " " + number(v.z());
+}
+
+char side_flag(SideKind kind) {
+  // Open sides: shrink-wrapped with the preset's box as the smallest extent ('m'), so the neighbour
+  // bins never get thinner than the box (LAMMPS refuses bins much smaller than the cutoff). Walls:
+  // fixed ('f'), with fix wall/gran at the box face.
+  switch (kind) {
+    case SideKind::Periodic: return 'p';
+    case SideKind::Wall: return 'f';
+    case SideKind::Open: return 'm';
+  }
+  return 'm';
+}
+
+// The granular model of one contact pair: linear spring kn, dashpot eta_n = 2 beta_n sqrt(m_eff kn),
+// shear spring ks with dashpot eta_t = 2 beta_s sqrt(m_eff ks) = x_gamma,t eta_n (engine/contact/law_linear.hpp).
+std::string granular_model(const LinearLawParameters& lin, const PairCoefficients& pc, double m_eff) {
+  const double eta_n = 2.0 * lin.dp_nratio * std::sqrt(m_eff * pc.kn);
+  const double eta_t = 2.0 * lin.dp_sratio * std::sqrt(m_eff * pc.ks);
+  const double x_gamma_t = eta_n > 0.0 ? eta_t / eta_n : 0.0;
+  return "hooke " + number(pc.kn) + " " + number(eta_n) + " tangential linear_history " + number(pc.ks) + " " +
+         number(x_gamma_t) + " " + number(pc.friction) + " damping velocity";
+}
+
+// An equal-style expression for one component of the uniform field program over LAMMPS's `time`
+// (seconds since the start of the LAMMPS run, which starts at the scene's time t0).
+std::string field_expression(const FieldParameters& f, double t0, int axis, double scale) {
+  const std::string t = "(time+" + number(t0) + ")";
+  switch (f.program) {
+    case FieldProgram::Constant: return number(scale * f.strength * f.direction[axis]);
+    case FieldProgram::Ramp:
+      return "(" + number(scale * f.start_strength * f.direction[axis]) + "+" +
+             number(scale * (f.strength - f.start_strength) * f.direction[axis]) + "*min(max(" + t + "/" +
+             number(f.ramp_time) + ",0),1))";
+    case FieldProgram::Rotating: {
+      // Rodrigues: d cos a + (k x d) sin a + k (k.d)(1 - cos a), a = 2 pi f t (engine/magnetic/field.cpp).
+      const Vec3& k = f.rotation_axis;
+      const Vec3& d = f.direction;
+      const double c_cos = d[axis] - k[axis] * k.dot(d), c_sin = k.cross(d)[axis], c_one = k[axis] * k.dot(d);
+      const std::string angle = number(2.0 * pi * f.frequency) + "*" + t;
+      return "(" + number(scale * f.strength * c_cos) + "*cos(" + angle + ")+" + number(scale * f.strength * c_sin) +
+             "*sin(" + angle + ")+" + number(scale * f.strength * c_one) + ")";
+    }
+    case FieldProgram::Oscillating:
+      return "(" + number(scale * f.strength * f.direction[axis]) + "*sin(" + number(2.0 * pi * f.frequency) + "*" + t +
+             "+" + number(f.phase) + "))";
+  }
+  return "0";
+}
+
+}  // namespace
+
+std::string lammps_approximations(const Preset& preset) {
+  const LinearLawParameters& lin = preset.contact.linear;
+  if (lin.convention == LinearConvention::Lammps) return {};  // LAMMPS's own rule: nothing to approximate
+  if (lin.dp_nratio == 0.0 && lin.dp_sratio == 0.0) return {};
+  char ratios[96];
+  std::snprintf(ratios, sizeof ratios, "contact.linear.dp_nratio = %g, dp_sratio = %g", lin.dp_nratio, lin.dp_sratio);
+  return std::string(ratios) +
+         ": while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal dashpot "
+         "included), Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; and LAMMPS's dashpots "
+         "see the half-step velocity, ours the one predicted for the end of the step; set "
+         "contact.linear.convention = \"lammps\" to run LAMMPS's rules here (docs/lammps.md)\n";
+}
+
+double lammps_moment_scale() {
+  return std::sqrt(mu0_over_4pi / kLammpsSiCoulombConstant);
+}
+
+void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles) {
+  Refusals r(preset);
+  const std::string exportable = "the export takes ";
+  for (size_t k = 0; k < preset.materials.size(); ++k)
+    if (preset.materials[k].moment_model != MomentModel::Rigid)
+      r.refuse("materials." + std::to_string(k) + ".moment_model",
+               exportable +
+                   "\"rigid\" moments only (LAMMPS point dipoles turn with the sphere; it has no "
+                   "Stoner-Wohlfarth or induced moments)");
+  if (preset.contact.law != ContactLaw::Linear)
+    r.refuse("contact.law", exportable +
+                                "\"linear\" only (pair granular hooke; our Hertz laws differ from LAMMPS's "
+                                "in damping and tangential stiffness)");
+  const LinearLawParameters& lin = preset.contact.linear;
+  if (lin.lin_mode != 0) r.refuse("contact.linear.lin_mode", exportable + "0 (absolute normal force) only");
+  if (lin.rgap != 0.0) r.refuse("contact.linear.rgap", exportable + "0 only (contact when the spheres overlap)");
+  if (lin.dp_mode != 0) r.refuse("contact.linear.dp_mode", exportable + "0 (full normal and shear dashpots) only");
+  if (lin.emod > 0.0)
+    r.refuse("contact.linear.emod",
+             exportable + "0 only (stiffness from the materials' kn and ks, one per material pair)");
+  if (lin.dp_sratio > 0.0 && lin.dp_nratio == 0.0)
+    r.refuse("contact.linear.dp_sratio",
+             exportable + "0 when dp_nratio is 0 (LAMMPS sets the shear dashpot as a multiple of the normal one)");
+  if (preset.contact.rolling.enabled)
+    r.refuse("contact.rolling.enabled", exportable + "false only (our EPSD rolling model has no LAMMPS counterpart)");
+  if (materials_need_masses(preset)) {
+    const std::vector<double> mass = material_masses(model.materials.size(), particles);
+    for (size_t k = 0; k < mass.size(); ++k)
+      if (mass[k] < 0.0)
+        r.refuse("materials." + std::to_string(k) + ".name",
+                 "its particles differ in mass; with dashpots (contact.linear.dp_nratio, dp_sratio > 0) the export "
+                 "takes one mass per material (LAMMPS's dashpot coefficient is per material pair, ours scales with "
+                 "sqrt(m_eff)): give each size its own material");
+  }
+  switch (preset.magnetics.method) {
+    case DipoleMethod::Off:
+    case DipoleMethod::Cutoff: break;
+    case DipoleMethod::Direct:
+      for (int axis = 0; axis < 3; ++axis)
+        if (preset.box.periodic(axis)) {
+          r.refuse("magnetics.method", exportable +
+                                           "\"cutoff\", \"off\", or \"direct\" in a box without periodic "
+                                           "sides (our periodic direct sum is a minimum-image sum)");
+          break;
+        }
+      break;
+    case DipoleMethod::Tree:
+      r.refuse("magnetics.method", exportable + "\"cutoff\", \"direct\" or \"off\" (LAMMPS has no tree method)");
+      break;
+    case DipoleMethod::Ewald:
+      r.refuse("magnetics.method", exportable +
+                                       "\"cutoff\", \"direct\" or \"off\" (the export writes no kspace_style; "
+                                       "LAMMPS's ewald/disp with dipoles is not yet mapped)");
+      break;
+    case DipoleMethod::P3M:
+      r.refuse("magnetics.method", exportable +
+                                       "\"cutoff\", \"direct\" or \"off\" (the export writes no kspace_style; "
+                                       "LAMMPS's dipolar P3M is not yet mapped)");
+      break;
+  }
+  if (preset.magnetics.dipole_cap > 0.0)
+    r.refuse("magnetics.dipole_cap", exportable + "0 only (LAMMPS's dipole pair has no capping distance)");
+  if (preset.magnetics.activity_distance) r.refuse("magnetics.activity_distance", exportable + "unset only");
+  if (preset.magnetics.force_interval != 1)
+    r.refuse("magnetics.force_interval", exportable + "1 only (LAMMPS evaluates the dipoles every step)");
+  if (preset.field.gradient.cwiseAbs().maxCoeff() > 0.0)
+    r.refuse("field.gradient", exportable + "a uniform field only (fix efield turns point dipoles, it pushes none)");
+  if (preset.environment.rotational_damping > 0.0)
+    r.refuse("environment.rotational_damping", exportable + "0 only (fix viscous damps translation only)");
+  if (preset.environment.temperature > 0.0)
+    r.refuse("environment.temperature", exportable + "0 only (our Langevin noise is not LAMMPS's)");
+  if (preset.integrator.scheme != IntegratorScheme::VelocityVerlet)
+    r.refuse("integrator.scheme", exportable + "\"velocity_verlet\" only (fix nve/sphere)");
+  if (preset.pressure.method != PressureMethod::None) r.refuse("pressure.method", exportable + "\"none\" only");
+  if (preset.bonds.create != BondCreation::None)
+    r.refuse("bonds.create", exportable + "\"none\" only (our beam bonds have no LAMMPS counterpart here)");
+  if (preset.floor.side != FloorSide::None) r.refuse("floor.side", exportable + "\"none\" only");
+  if (!preset.clumps.empty())
+    r.refuse_text("clumps: " + std::to_string(preset.clumps.size()) +
+                  " rigid clumps: the export takes free spheres only (no clumps)");
+  if (!preset.protocol.empty())
+    r.refuse_text("protocol: " + std::to_string(preset.protocol.size()) +
+                  " phases: the export takes a scene without a protocol (run the phases with --stop-at-phase and "
+                  "--checkpoint, then export a preset with particles.kind \"checkpoint\")");
+  r.throw_if_any();
+}
+
+LammpsInput lammps_input(const Preset& preset, const Model& model, const Particles& p, double time,
+                         const std::string& data_file, const LammpsRunSettings& run) {
+  check_lammps_exportable(preset, model, p);
+  const double s = lammps_moment_scale();
+  const size_t types = model.materials.size();
+  LammpsInput out;
+
+  // [SECTION] Data file
+  std::string& d = out.data;
+  d += "LAMMPS data file written by Lodestone (units si, atom_style hybrid sphere dipole; docs/lammps.md)\n\n";
+  d += std::to_string(p.size()) + " atoms\n" + std::to_string(types) + " atom types\n\n";
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::string name(1, "xyz"[axis]);
+    d += number(model.box.min[axis]) + " " + number(model.box.max[axis]) + " " + name + "lo " + name + "hi\n";
+  }
+  // Ids count from 1 and types are materials from 1, as in our LAMMPS dumps (engine/output/export_lammps_dump.hpp).
+  std::vector<size_t> order(p.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p.id[a] < p.id[b]; });
+  d += "\nAtoms # hybrid sphere dipole\n\n";
+  for (size_t i : order) {
+    const double volume = 4.0 / 3.0 * pi * p.radius[i] * p.radius[i] * p.radius[i];
+    d += std::to_string(p.id[i] + 1) + " " + std::to_string(p.material[i] + 1) + " " + vector_text(p.position[i]) +
+         " " + number(2.0 * p.radius[i]) + " " + number(p.mass[i] / volume) + " 0 " + vector_text(s * p.moment[i]) +
+         "\n";
+  }
+  d += "\nVelocities\n\n";
+  for (size_t i : order)
+    d += std::to_string(p.id[i] + 1) + " " + vector_text(p.velocity[i]) + " " + vector_text(p.angular_velocity[i]) +
+         "\n";
+
+  // [SECTION] Script
+  const bool dipoles =
+      preset.magnetics.method != DipoleMethod::Off &&
+      std::any_of(p.moment.begin(), p.moment.end(), [](const Vec3& m) { return m.squaredNorm() > 0.0; });
+  const bool direct = preset.magnetics.method == DipoleMethod::Direct;
+  // Direct sum in an open box: a cutoff no pair reaches while the particles stay within 1000 box diagonals.
+  const double dipole_cutoff = direct ? 1000.0 * (model.box.max - model.box.min).norm() : model.dipole_cutoff;
+  const long long thermo = run.thermo_every > 0 ? run.thermo_every : std::max(1LL, run.steps / 100);
+  const LinearLawParameters& lin = preset.contact.linear;
+
+  std::string& t = out.script;
+  t += "# LAMMPS input written by Lodestone (docs/lammps.md). LAMMPS 29Sep2021 or later, packages GRANULAR and "
+       "DIPOLE.\n";
+  t += "#   lmp -in in.lodestone                  one process\n";
+  t += "#   mpirun -np 16 lmp -in in.lodestone    16 MPI ranks\n";
+  t += "# Override the defaults with -var: steps, dump_every (0: no dump), dump, thermo_every.\n";
+  t += "#\n# Units si. A magnetic moment m [A m^2] is the point dipole p = s m [C m] and the field B [T] is\n";
+  t += "# E = B / s [V/m], s = sqrt((mu0/4pi) / qqr2e) = " + number(s) +
+       ", qqr2e = " + number(kLammpsSiCoulombConstant) + "\n";
+  t += "# (LAMMPS's Coulomb constant): qqr2e p_i p_j = (mu0/4pi) m_i m_j and p x E = m x B. Dumped mux muy muz\n";
+  t += "# are p: divide by s (variable moment_scale) for A m^2.\n";
+  t += "# Scene time at step 0: " + number(time) + " s. Time step and skin as Lodestone's model.\n";
+  if (lin.convention == LinearConvention::Lammps)
+    t += "# Contacts: the scene uses contact.linear.convention = \"lammps\", LAMMPS's own friction limit and contact\n"
+         "# velocity: no approximation (docs/lammps.md).\n";
+  else if (lin.dp_nratio > 0.0 || lin.dp_sratio > 0.0)
+    t += "# Approximation: while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal\n"
+         "# dashpot included); Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; LAMMPS's\n"
+         "# dashpots see the half-step velocity. Sticking contacts without dashpots are the same; the rest differ\n"
+         "# (docs/lammps.md; contact.linear.convention = \"lammps\" removes the difference).\n";
+  t += "\n";
+  t += "variable        steps index " + std::to_string(run.steps) + "\n";
+  t += "variable        dump_every index " + std::to_string(run.dump_every) + "\n";
+  t += "variable        dump index lodestone.dump\n";
+  t += "variable        thermo_every index " + std::to_string(thermo) + "\n";
+  t += "variable        moment_scale equal " + number(s) + "\n\n";
+  t += "units           si\n";
+  t += "atom_style      hybrid sphere dipole\n";
+  t += "dimension       3\n";
+  t += "boundary        ";
+  for (int axis = 0; axis < 3; ++axis) {
+    if (axis > 0) t += ' ';
+    t += side_flag(model.box.side(axis, 0));
+    t += side_flag(model.box.side(axis, 1));
+  }
+  t += "\natom_modify     map array\n";
+  t += "comm_modify     vel yes\n";
+  t += "read_data       " + data_file + "\n";
+  t += "mass            * 1.0    # required by the hybrid style, unused: per-atom masses come from diameter and "
+       "density\n\n";
+
+  // Contacts: F = kn delta n - eta_n v_n - kt xi - eta_t v_t, eta_n = 2 beta_n sqrt(m_eff kn)
+  // (engine/contact/law_linear.hpp); LAMMPS's eta_t = x_gamma,t eta_n.
+  const std::vector<double> mass = material_masses(types, p);
+  if (dipoles)
+    t += "pair_style      hybrid/overlay granular lj/cut/dipole/cut " + number(dipole_cutoff) + "\n";
+  else
+    t += "pair_style      granular\n";
+  const std::string granular = dipoles ? "granular " : "";
+  for (size_t a = 0; a < types; ++a)
+    for (size_t b = a; b < types; ++b) {
+      const double m_eff = mass[a] > 0.0 && mass[b] > 0.0 ? mass[a] * mass[b] / (mass[a] + mass[b]) : 0.0;
+      t += "pair_coeff      " + std::to_string(a + 1) + " " + std::to_string(b + 1) + " " + granular +
+           granular_model(lin, model.pair(static_cast<int>(a), static_cast<int>(b)), m_eff) + "\n";
+    }
+  if (dipoles) t += "pair_coeff      * * lj/cut/dipole/cut 0.0 1.0    # LJ epsilon 0: the dipole-dipole part only\n";
+  // Walls: one fix wall/gran per material (the wall's effective mass is the particle's) and walled axis,
+  // with the (material, wall material) coefficients, at the box faces.
+  if (model.box.any_wall()) {
+    t += "\n";
+    for (size_t a = 0; a < types; ++a) {
+      const std::string group = "material_" + std::to_string(a + 1);
+      t += "group           " + group + " type " + std::to_string(a + 1) + "\n";
+      for (int axis = 0; axis < 3; ++axis) {
+        const bool low = model.box.side(axis, 0) == SideKind::Wall, high = model.box.side(axis, 1) == SideKind::Wall;
+        if (!low && !high) continue;
+        const std::string name(1, "xyz"[axis]);
+        t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran granular " +
+             granular_model(lin, model.pair(static_cast<int>(a), model.wall_material), std::max(mass[a], 0.0)) + " " +
+             name + "plane " + (low ? number(model.box.min[axis]) : "NULL") + " " +
+             (high ? number(model.box.max[axis]) : "NULL") + "\n";
+      }
+    }
+  }
+  t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
+  t += "neigh_modify    delay 0 every 1 check yes\n";
+  t += "timestep        " + number(model.time_step) + "\n\n";
+
+  t += "fix             integrate all nve/sphere update dipole\n";
+  const FieldParameters& f = preset.field;
+  const bool field = f.strength != 0.0 || (f.program == FieldProgram::Ramp && f.start_strength != 0.0);
+  if (field && f.program == FieldProgram::Constant) {
+    t += "fix             field all efield " + vector_text(f.strength * f.direction / s) + "    # B / s\n";
+  } else if (field) {
+    for (int axis = 0; axis < 3; ++axis)
+      t += std::string("variable        E") + "xyz"[axis] + " equal " + field_expression(f, time, axis, 1.0 / s) + "\n";
+    t += "fix             field all efield v_Ex v_Ey v_Ez    # B(t) / s\n";
+  }
+  const Vec3& g = preset.environment.gravity;
+  if (g.norm() > 0.0)
+    t += "fix             gravity all gravity " + number(g.norm()) + " vector " + vector_text(g / g.norm()) + "\n";
+  if (preset.environment.translational_damping > 0.0)
+    t += "fix             damping all viscous " + number(preset.environment.translational_damping) + "\n";
+
+  t += "\ncompute         rotation all erotate/sphere\n";
+  t += "thermo_style    custom step time ke c_rotation pe\n";
+  t += "thermo_modify   norm no\n";
+  t += "thermo          ${thermo_every}\n";
+  t += "if \"${dump_every} > 0\" then &\n";
+  t += "  \"dump            frames all custom ${dump_every} ${dump} id type x y z vx vy vz radius mux muy muz fx fy fz "
+       "tqx tqy tqz omegax omegay omegaz\" &\n";
+  t += "  \"dump_modify     frames sort id format float %.17g\"\n";
+  t += "run             ${steps}\n";
+  return out;
+}
+
+}  // namespace lodestone

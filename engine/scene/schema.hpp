@@ -1,0 +1,498 @@
+#pragma once
+// Declarative description of preset fields. Each field is declared once (key, type, unit, range,
+// help, member) and that declaration drives parsing, validation, writing, docs and the panels.
+//
+// A schema is a list of FieldSpec<S> for a struct S. The builders below bind a field to a member
+// of S; read/write/describe are generic over any schema.
+
+#include "engine/core/math.hpp"
+#include "engine/core/preset_error.hpp"
+#include "engine/scene/units.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace lodestone {
+
+using json = nlohmann::ordered_json;  // keeps the declared key order when a preset is written
+
+struct Range {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  bool lo_open = false;
+  bool hi_open = false;
+
+  bool contains(double v) const {
+    if (lo_open ? !(v > lo) : !(v >= lo)) return false;
+    if (hi_open ? !(v < hi) : !(v <= hi)) return false;
+    return true;
+  }
+  std::string text() const;  // "[0, inf)", "(0, 1]"
+};
+
+namespace ranges {
+inline Range any() {
+  return {};
+}
+inline Range non_negative() {
+  return {0.0, std::numeric_limits<double>::infinity(), false, true};
+}
+inline Range positive() {
+  return {0.0, std::numeric_limits<double>::infinity(), true, true};
+}
+inline Range closed(double lo, double hi) {
+  return {lo, hi, false, false};
+}
+inline Range half_open(double lo, double hi) {
+  return {lo, hi, false, true};
+}  // [lo, hi)
+inline Range open_closed(double lo, double hi) {
+  return {lo, hi, true, false};
+}  // (lo, hi]
+}  // namespace ranges
+
+enum class FieldKind {
+  Real,
+  OptionalReal,
+  Integer,
+  Unsigned,
+  Boolean,
+  Text,
+  Choice,
+  Vector3,
+  Direction,
+  Matrix3,
+  Object,
+  OptionalObject,
+  ObjectList,
+  JsonObject
+};
+
+// One row of the generated documentation (docs/presets.md).
+struct FieldDoc {
+  std::string path;     // "materials[].density"
+  std::string type;     // "number", "one of: linear, hertz_mindlin", ...
+  std::string unit;     // SI unit, "" if dimensionless
+  std::string accepts;  // other units accepted ("mT, kOe, ...")
+  std::string default_value;
+  std::string range;
+  std::string help;
+};
+
+// Replaces one bare JSON number of a field of quantity `q` when a preset is converted between unit systems
+// (engine/scene/unit_system.hpp): the value to put in its place.
+using ConvertNumber = std::function<json(Quantity q, double value)>;
+
+template <class S>
+struct FieldSpec {
+  std::string key;
+  FieldKind kind = FieldKind::Real;
+  Quantity quantity = Quantity::Dimensionless;
+  Range range;
+  std::vector<std::string> choices;  // Choice: names in enum order
+  std::string unset_word;            // OptionalReal: the JSON word meaning "not set" ("auto", "none")
+  std::string help;
+  std::function<void(S&, const json&, const std::string& path)> read;
+  std::function<json(const S&)> write;
+  // For editors (the app's panels): the member's address; its C++ type follows `kind`
+  // (double, std::optional<double>, int, std::uint64_t, bool, std::string, int-valued enum, Vec3, Mat3).
+  std::function<void*(S&)> address;
+  // Left out of the written object when its value is empty (a timeline entry writes its set or its touch).
+  bool omit_when_empty = false;
+  // Object kinds: documents the nested fields under `prefix`.
+  std::function<void(std::vector<FieldDoc>&, const std::string& prefix)> describe_children;
+  // Object kinds: converts the numbers of a nested value between unit systems: the whole value when
+  // `rest` == path.size(), else the part a dotted path reaches (path[rest..] are the segments below this field).
+  std::function<void(json& value, const std::vector<std::string>& path, size_t rest, const ConvertNumber& convert)>
+      convert_children;
+};
+
+template <class S>
+using Schema = std::vector<FieldSpec<S>>;
+
+// [SECTION] JSON value readers shared by all builders. Each throws PresetError naming `path`.
+namespace detail {
+std::string describe_json(const json& j);  // short printable form of a value for messages
+double read_real(const json& j, Quantity q, const Range& r, const std::string& path);
+long long read_integer(const json& j, long long lo, long long hi, const std::string& path);
+std::uint64_t read_unsigned(const json& j, const std::string& path);
+bool read_boolean(const json& j, const std::string& path);
+std::string read_text(const json& j, const std::string& path);
+int read_choice(const json& j, const std::vector<std::string>& choices, const std::string& path);
+Vec3 read_vector3(const json& j, Quantity q, bool direction, const std::string& path);
+Mat3 read_matrix3(const json& j, Quantity q, const std::string& path);
+void expect_object(const json& j, const std::string& path);
+json write_vector3(const Vec3& v);
+json write_matrix3(const Mat3& m);
+std::string quantity_unit_text(Quantity q);
+std::string join(const std::vector<std::string>& items, const std::string& sep);
+}  // namespace detail
+
+// [SECTION] Generic object reading, writing and documentation.
+template <class S>
+void read_object(S& target, const json& j, const std::string& path, const Schema<S>& schema) {
+  detail::expect_object(j, path);
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const FieldSpec<S>* spec = nullptr;
+    for (const auto& f : schema)
+      if (f.key == it.key()) spec = &f;
+    if (!spec) {
+      std::vector<std::string> keys;
+      for (const auto& f : schema) keys.push_back(f.key);
+      throw PresetError(path + "." + it.key(), "unknown key; allowed here: " + detail::join(keys, ", "));
+    }
+    spec->read(target, it.value(), path + "." + it.key());
+  }
+}
+
+template <class S>
+json write_object(const S& source, const Schema<S>& schema) {
+  json j = json::object();
+  for (const auto& f : schema) {
+    json value = f.write(source);
+    if (f.omit_when_empty && value.empty()) continue;
+    j[f.key] = std::move(value);
+  }
+  return j;
+}
+
+std::string kind_text(FieldKind kind, const std::vector<std::string>& choices, const std::string& unset_word);
+
+// [SECTION] Unit-system conversion of a preset's JSON, driven by the same tables: every bare number of a
+// dimensional field goes through `convert`; strings (values with a unit, words like "auto"), dimensionless
+// fields and keys the table does not know are left alone (the reader judges them).
+namespace detail {
+// Every number in `value`, also inside lists (a vector, a matrix, a row).
+void convert_numbers(json& value, Quantity q, const ConvertNumber& convert);
+}  // namespace detail
+
+template <class S>
+void convert_field(const FieldSpec<S>& f, json& value, const std::vector<std::string>& path, size_t rest,
+                   const ConvertNumber& convert) {
+  switch (f.kind) {
+    case FieldKind::Real:
+    case FieldKind::OptionalReal:
+    case FieldKind::Vector3:
+    case FieldKind::Matrix3: detail::convert_numbers(value, f.quantity, convert); return;
+    case FieldKind::Object:
+    case FieldKind::OptionalObject:
+    case FieldKind::ObjectList:
+      if (f.convert_children) f.convert_children(value, path, rest, convert);
+      return;
+    default: return;  // choices, words, flags, integers and directions carry no unit
+  }
+}
+
+// The numbers of `object`, a JSON object of S.
+template <class S>
+void convert_object(json& object, const Schema<S>& schema, const ConvertNumber& convert) {
+  if (!object.is_object()) return;
+  static const std::vector<std::string> whole;
+  for (auto it = object.begin(); it != object.end(); ++it)
+    for (const auto& f : schema)
+      if (f.key == it.key()) convert_field(f, it.value(), whole, 0, convert);
+}
+
+// The numbers of `value`, the value a dotted path (segments path[at..]) reaches inside an object of S: what a
+// protocol phase's or timeline entry's {"dotted.path": value} sets.
+template <class S>
+void convert_at(json& value, const Schema<S>& schema, const std::vector<std::string>& path, size_t at,
+                const ConvertNumber& convert) {
+  if (at >= path.size()) {
+    convert_object(value, schema, convert);
+    return;
+  }
+  for (const auto& f : schema)
+    if (f.key == path[at]) convert_field(f, value, path, at + 1, convert);
+}
+
+template <class S>
+void describe_schema(const Schema<S>& schema, std::vector<FieldDoc>& out, const std::string& prefix) {
+  const S defaults{};
+  for (const auto& f : schema) {
+    FieldDoc doc;
+    doc.path = prefix + f.key;
+    doc.type = kind_text(f.kind, f.choices, f.unset_word);
+    const bool numeric = f.kind == FieldKind::Real || f.kind == FieldKind::OptionalReal ||
+                         f.kind == FieldKind::Vector3 || f.kind == FieldKind::Matrix3;
+    doc.unit = numeric ? std::string(si_unit(f.quantity)) : "";
+    doc.accepts = numeric ? detail::quantity_unit_text(f.quantity) : "";
+    const bool nested =
+        f.kind == FieldKind::Object || f.kind == FieldKind::OptionalObject || f.kind == FieldKind::ObjectList;
+    if (f.kind == FieldKind::Object)
+      doc.default_value = "(object)";
+    else if (f.kind == FieldKind::ObjectList && f.write(defaults).empty())
+      doc.default_value = "[]";
+    else if (f.kind == FieldKind::ObjectList)
+      doc.default_value = "(list of " + std::to_string(f.write(defaults).size()) + ")";
+    else
+      doc.default_value = f.write(defaults).dump();
+    if (f.kind == FieldKind::Real || f.kind == FieldKind::OptionalReal || (f.kind == FieldKind::Integer))
+      doc.range = f.range.text();
+    doc.help = f.help;
+    out.push_back(doc);
+    if (nested && f.describe_children) {
+      const std::string child_prefix = doc.path + (f.kind == FieldKind::ObjectList ? "[]." : ".");
+      f.describe_children(out, child_prefix);
+    }
+  }
+}
+
+// [SECTION] Builders: bind a key to a member.
+namespace fields {
+
+template <class S>
+FieldSpec<S> real(std::string key, double S::*member, Quantity q, Range range, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Real;
+  f.quantity = q;
+  f.range = range;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_real(j, q, range, path); };
+  f.write = [=](const S& s) { return json(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// A real that may be left unset: JSON null or the word `unset_word` (e.g. "auto") means std::nullopt.
+template <class S>
+FieldSpec<S> optional_real(std::string key, std::optional<double> S::*member, Quantity q, Range range,
+                           std::string unset_word, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::OptionalReal;
+  f.quantity = q;
+  f.range = range;
+  f.unset_word = unset_word;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    if (j.is_null() || (j.is_string() && j.get<std::string>() == unset_word)) {
+      s.*member = std::nullopt;
+      return;
+    }
+    try {
+      s.*member = detail::read_real(j, q, range, path);
+    } catch (const PresetError& e) {
+      throw PresetError(e.path(), e.message() + "; or \"" + unset_word + "\"");
+    }
+  };
+  f.write = [=](const S& s) { return (s.*member) ? json(*(s.*member)) : json(unset_word); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+template <class S>
+FieldSpec<S> integer(std::string key, int S::*member, int lo, int hi, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Integer;
+  f.range = ranges::closed(lo, hi);
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    s.*member = static_cast<int>(detail::read_integer(j, lo, hi, path));
+  };
+  f.write = [=](const S& s) { return json(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+template <class S>
+FieldSpec<S> unsigned_integer(std::string key, std::uint64_t S::*member, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Unsigned;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_unsigned(j, path); };
+  f.write = [=](const S& s) { return json(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+template <class S>
+FieldSpec<S> boolean(std::string key, bool S::*member, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Boolean;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_boolean(j, path); };
+  f.write = [=](const S& s) { return json(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+template <class S>
+FieldSpec<S> text(std::string key, std::string S::*member, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Text;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_text(j, path); };
+  f.write = [=](const S& s) { return json(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// A JSON object kept as it is (checked by its user, e.g. protocol phase overrides).
+template <class S>
+FieldSpec<S> json_object(std::string key, json S::*member, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::JsonObject;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    detail::expect_object(j, path);
+    s.*member = j;
+  };
+  f.write = [=](const S& s) { return s.*member; };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// An enum class with int values 0..n-1 written as the names in `choices`.
+template <class S, class E>
+FieldSpec<S> choice(std::string key, E S::*member, std::vector<std::string> choices, std::string help) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int), "choice fields bind int-sized enums");
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Choice;
+  f.choices = choices;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    s.*member = static_cast<E>(detail::read_choice(j, choices, path));
+  };
+  f.write = [=](const S& s) { return json(choices.at(static_cast<size_t>(s.*member))); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// A 3-vector; `direction` ones are normalised on reading and must not be zero.
+template <class S>
+FieldSpec<S> vector3(std::string key, Vec3 S::*member, Quantity q, std::string help, bool direction = false) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = direction ? FieldKind::Direction : FieldKind::Vector3;
+  f.quantity = q;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    s.*member = detail::read_vector3(j, q, direction, path);
+  };
+  f.write = [=](const S& s) { return detail::write_vector3(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+template <class S>
+FieldSpec<S> direction(std::string key, Vec3 S::*member, std::string help) {
+  return vector3<S>(std::move(key), member, Quantity::Dimensionless, std::move(help), true);
+}
+
+template <class S>
+FieldSpec<S> matrix3(std::string key, Mat3 S::*member, Quantity q, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Matrix3;
+  f.quantity = q;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_matrix3(j, q, path); };
+  f.write = [=](const S& s) { return detail::write_matrix3(s.*member); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// `member` may belong to a base of S (a Preset's physics sections are PhysicsParameters').
+template <class S, class C, class Owner>
+requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owner::*member,
+                                                         const Schema<C>& (*schema)(), std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::Object;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) { read_object(s.*member, j, path, schema()); };
+  f.write = [=](const S& s) { return write_object(s.*member, schema()); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
+    describe_schema(schema(), out, prefix);
+  };
+  f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
+                           const ConvertNumber& convert) { convert_at(value, schema(), path, rest, convert); };
+  return f;
+}
+
+// An object that may be absent (JSON null): std::optional<C>.
+template <class S, class C>
+FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const Schema<C>& (*schema)(),
+                             std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::OptionalObject;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    if (j.is_null()) {
+      s.*member = std::nullopt;
+      return;
+    }
+    C value{};
+    read_object(value, j, path, schema());
+    s.*member = value;
+  };
+  f.write = [=](const S& s) { return (s.*member) ? write_object(*(s.*member), schema()) : json(nullptr); };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
+    describe_schema(schema(), out, prefix);
+  };
+  f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
+                           const ConvertNumber& convert) { convert_at(value, schema(), path, rest, convert); };
+  return f;
+}
+
+template <class S, class C, class Owner>
+requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, std::vector<C> Owner::*member,
+                                                              const Schema<C>& (*schema)(), std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = FieldKind::ObjectList;
+  f.help = std::move(help);
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    if (!j.is_array()) throw PresetError(path, "expected a list of objects, found " + detail::describe_json(j));
+    std::vector<C> items;
+    items.reserve(j.size());
+    for (size_t i = 0; i < j.size(); ++i) {
+      C item{};
+      read_object(item, j[i], path + "[" + std::to_string(i) + "]", schema());
+      items.push_back(std::move(item));
+    }
+    s.*member = std::move(items);
+  };
+  f.write = [=](const S& s) {
+    json list = json::array();
+    for (const auto& item : s.*member) list.push_back(write_object(item, schema()));
+    return list;
+  };
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
+    describe_schema(schema(), out, prefix);
+  };
+  // The whole list, or one item (path[rest] is its index) and the part of it the rest of the path reaches.
+  f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
+                           const ConvertNumber& convert) {
+    if (rest < path.size()) {
+      convert_at(value, schema(), path, rest + 1, convert);
+    } else if (value.is_array()) {
+      for (auto& item : value) convert_object(item, schema(), convert);
+    }
+  };
+  return f;
+}
+
+}  // namespace fields
+}  // namespace lodestone

@@ -1,0 +1,183 @@
+// The magnetic stage as the engine runs it ([PFC-dipole]): moments rotated with the body, the
+// activity distance (PFC dipole_d), the capping distance, the cutoff, and the pair sum.
+
+#include "engine/core/thread_team.hpp"
+#include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/magnetics.hpp"
+#include "tests/engine/bitwise.hpp"
+#include "tests/engine/dipole_scenes.hpp"
+#include "tests/engine/test_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace lodestone;
+using namespace lodestone::testing;
+
+namespace {
+
+// Two magnetised spheres of radius r at the given centres, moments along their `axis`.
+Preset dipole_pair_preset(const Vec3& xi, const Vec3& xj, double r, const Vec3& axis_i, const Vec3& axis_j) {
+  Preset p = bare_preset();
+  p.materials[0].magnetization = 8e5;
+  p.magnetics.method = DipoleMethod::Direct;
+  ParticleEntry a = sphere(xi, r), b = sphere(xj, r);
+  a.axis = axis_i;
+  b.axis = axis_j;
+  p.particles.particles = {a, b};
+  return p;
+}
+
+double moment_of(double r) {
+  return 8e5 * sphere_volume(r);
+}
+
+}  // namespace
+
+TEST_CASE("moments are stored in the body frame and turn with the orientation", "[magnetics]") {
+  Preset p = dipole_pair_preset(Vec3(0, 0, 0), Vec3(0.01, 0, 0), 5e-4, Vec3(0, 0, 1), Vec3(0, 1, 0));
+  Simulation sim = simulation_of(p);
+  const Particles& s = sim.state().particles;
+  const double m = moment_of(5e-4);
+  // Body moment along body z; world moment along the entry's axis.
+  CHECK((s.moment_body[1] - Vec3(0, 0, m)).norm() < 1e-12 * m);
+  CHECK((s.moment[1] - Vec3(0, m, 0)).norm() < 1e-12 * m);
+  // Spin particle 0 about x at omega for a quarter turn: its moment goes from +z to -y.
+  const double omega = 200.0;
+  State& state = sim.edit_state();
+  state.particles.angular_velocity[0] = Vec3(omega, 0, 0);
+  state.particles.moment_body[1].setZero();  // no torque from the neighbour
+  sim.reinitialize();
+  const double quarter = 0.5 * pi / omega;
+  const int steps = 1000;
+  Model model = sim.model();
+  model.integrator.time_step = quarter / steps;
+  sim.set_model(model);
+  run_checked(sim, steps);
+  CHECK((sim.state().particles.moment[0] - Vec3(0, -m, 0)).norm() < 1e-9 * m);
+  CHECK((sim.state().particles.easy_axis(0) - Vec3(0, -1, 0)).norm() < 1e-9);
+}
+
+TEST_CASE("the activity distance switches a pair off beyond a surface gap", "[magnetics]") {
+  // Surface gap 1 mm between spheres of 0.5 mm radius (centres 2 mm apart).
+  const double r = 5e-4, gap = 1e-3;
+  const Vec3 xi(0, 0, 2 * r + gap), xj(0, 0, 0);
+  for (const double activity : {0.9e-3, 1.1e-3}) {
+    Preset p = dipole_pair_preset(xi, xj, r, Vec3(0, 0, 1), Vec3(0, 0, 1));
+    p.magnetics.activity_distance = activity;
+    Session session(p);
+    const Particles& s = session.state().particles;
+    const DipolePair expected = dipole_pair(xi - xj, s.moment[0], s.moment[1], 0.0);
+    if (activity < gap) {
+      CHECK(s.force[0].norm() == 0.0);
+      CHECK(session.observe().dipole == 0.0);
+    } else {
+      CHECK((s.force[0] - expected.force_i).norm() < 1e-12 * expected.force_i.norm());
+      CHECK(session.observe().dipole == Approx(expected.energy).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("the capping distance limits the force of two close dipoles in a run", "[magnetics]") {
+  // Small spheres (no contact) 1 mm apart, cap 2 mm: force and energy are those at 2 mm.
+  const double r = 1e-4;
+  Preset p = dipole_pair_preset(Vec3(0, 0, 1e-3), Vec3(0, 0, 0), r, Vec3(0, 0, 1), Vec3(1, 0, 1));
+  p.magnetics.dipole_cap = 2e-3;
+  Session session(p);
+  const Particles& s = session.state().particles;
+  const DipolePair at_cap = dipole_pair(Vec3(0, 0, 2e-3), s.moment[0], s.moment[1], 0.0);
+  CHECK((s.force[0] - at_cap.force_i).norm() < 1e-12 * at_cap.force_i.norm());
+  CHECK((s.force[1] + at_cap.force_i).norm() < 1e-12 * at_cap.force_i.norm());
+  CHECK((s.torque[0] - at_cap.torque_i).norm() < 1e-12 * at_cap.torque_i.norm());
+  CHECK((s.torque[1] - at_cap.torque_j).norm() < 1e-12 * at_cap.torque_j.norm());
+  // Without the cap the force is (2 mm / 1 mm)^4 = 16 times larger along the axis (head to tail
+  // component dominates; compare the full vectors).
+  p.magnetics.dipole_cap = 0.0;
+  Session uncapped(p);
+  const DipolePair close = dipole_pair(Vec3(0, 0, 1e-3), s.moment[0], s.moment[1], 0.0);
+  CHECK((uncapped.state().particles.force[0] - close.force_i).norm() < 1e-12 * close.force_i.norm());
+  CHECK(close.force_i.norm() == Approx(16.0 * at_cap.force_i.norm()).epsilon(1e-12));
+}
+
+TEST_CASE("the cutoff method ignores pairs beyond the cutoff and sums the rest", "[magnetics]") {
+  // Three collinear dipoles 3 mm apart; cutoff 4 mm: pairs (0,1) and (1,2) interact, (0,2) at 6 mm not.
+  const double r = 5e-4;
+  Preset p = bare_preset();
+  p.materials[0].magnetization = 8e5;
+  p.magnetics.method = DipoleMethod::Cutoff;
+  p.magnetics.cutoff = 4e-3;
+  for (int k = 0; k < 3; ++k) p.particles.particles.push_back(sphere(Vec3(0, 0, 3e-3 * k), r));
+  p.particles.particles[2].axis = Vec3(1, 0, 0);
+  Session session(p);
+  const Particles& s = session.state().particles;
+  const DipolePair p01 = dipole_pair(s.position[0] - s.position[1], s.moment[0], s.moment[1], 0.0);
+  const DipolePair p12 = dipole_pair(s.position[1] - s.position[2], s.moment[1], s.moment[2], 0.0);
+  CHECK((s.force[0] - p01.force_i).norm() < 1e-12 * p01.force_i.norm());
+  CHECK((s.force[1] - (-p01.force_i + p12.force_i)).norm() < 1e-12 * p01.force_i.norm());
+  CHECK((s.torque[2] - p12.torque_j).norm() < 1e-12 * p12.torque_j.norm());
+  CHECK(session.observe().dipole == Approx(p01.energy + p12.energy).epsilon(1e-12));
+  // The direct sum adds the (0,2) pair.
+  p.magnetics.method = DipoleMethod::Direct;
+  Session direct(p);
+  const DipolePair p02 = dipole_pair(s.position[0] - s.position[2], s.moment[0], s.moment[2], 0.0);
+  CHECK(direct.observe().dipole == Approx(p01.energy + p12.energy + p02.energy).epsilon(1e-12));
+}
+
+TEST_CASE("the direct method sums every pair at its nearest image, to round-off on any number of threads",
+          "[magnetics][threading]") {
+  // 400 magnetised spheres at random in a box periodic along x and y, open along z, moments in random
+  // directions. The engine's pass (the SIMD kernel over all pairs, the pairs split between the threads in
+  // equal numbers) against the pair formula of engine/magnetic/dipole.hpp summed here over every pair, each
+  // at its nearest image. 400 spheres: 79 800 pairs, more than one part per thread of three.
+  const Vec3 box(0.02, 0.03, 0.02);
+  Preset p = bare_preset();
+  p.materials[0].magnetization = 8e5;
+  p.magnetics.method = DipoleMethod::Direct;
+  p.box.min = Vec3::Zero();
+  p.box.max = box;
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = SideKind::Periodic;
+  std::mt19937_64 g(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int k = 0; k < 400; ++k) {
+    ParticleEntry e = sphere(Vec3(box.x() * u(g), box.y() * u(g), box.z() * u(g)), 2e-4);
+    e.axis = Vec3(u(g) - 0.5, u(g) - 0.5, u(g) - 0.5).normalized();
+    p.particles.particles.push_back(e);
+  }
+  const Session session(p);
+  const Particles& s = session.state().particles;
+  const size_t n = s.size();
+  const DipoleSums expected = pair_formula_sum(s, [&](size_t i, size_t j) {
+    Vec3 r = s.position[i] - s.position[j];
+    for (int a = 0; a < 2; ++a) r[a] -= box[a] * std::round(r[a] / box[a]);
+    return std::optional<Vec3>(r);
+  });
+  const double force_scale = largest_norm(expected.force), torque_scale = largest_norm(expected.torque);
+  for (int threads : {1, 3}) {
+    INFO(threads << " threads");
+    ThreadTeam team(threads);
+    State state = session.state();
+    for (Vec3& f : state.particles.force) f.setZero();
+    for (Vec3& t : state.particles.torque) t.setZero();
+    compute_dipole_forces(session.model(), state, team);
+    // Round-off of sums of 399 terms of either sign: 1e-12 of the largest force.
+    CHECK(state.energy.dipole == Approx(expected.energy).epsilon(1e-12));
+    double worst_force = 0.0, worst_torque = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      worst_force = std::max(worst_force, (state.particles.force[i] - expected.force[i]).norm());
+      worst_torque = std::max(worst_torque, (state.particles.torque[i] - expected.torque[i]).norm());
+    }
+    CHECK(worst_force < 1e-12 * force_scale);
+    CHECK(worst_torque < 1e-12 * torque_scale);
+    // The same bits when run again with the same number of threads.
+    State again = session.state();
+    for (Vec3& f : again.particles.force) f.setZero();
+    for (Vec3& t : again.particles.torque) t.setZero();
+    compute_dipole_forces(session.model(), again, team);
+    bool same = testing::same_bits(again.energy.dipole, state.energy.dipole);
+    for (size_t i = 0; i < n; ++i)
+      same = same && testing::same_bits(again.particles.force[i], state.particles.force[i]) &&
+             testing::same_bits(again.particles.torque[i], state.particles.torque[i]);
+    CHECK(same);
+  }
+}

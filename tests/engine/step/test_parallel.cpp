@@ -1,0 +1,181 @@
+// The engine's threads (engine/core/thread_team.hpp, issue 7): the team itself, and the determinism rules.
+// With the same preset and thread count two runs are bit-identical; with different thread counts they
+// agree to round-off. The scene is large enough that every parallel stage really splits its work
+// (neighbour rebuilds, contacts with walls, dipole pairs, integration), with friction, damping, walls and
+// gravity so that contact history and events are part of what must agree.
+
+#include "engine/core/thread_team.hpp"
+#include "engine/session/session.hpp"
+#include "tests/engine/bitwise.hpp"
+#include "tests/engine/test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+using namespace lodestone;
+using lodestone::testing::same_bits;
+
+namespace {
+
+// Dense jittered bcc packing of 2 cells^3 magnetic beads (volume fraction 0.5), periodic in x and y,
+// walls below and above, gravity, a field, linear contacts with friction and dashpots, random velocities;
+// a thin skin so that the lists are rebuilt during the run.
+Preset dense_scene(int cells) {
+  Preset p = testing::bare_preset();
+  const double d = 1e-3;
+  const double a = std::cbrt(2.0 * M_PI / 6.0 / 0.5) * d;
+  p.materials[0].kn = 2e3;
+  p.materials[0].ks = 1.5e3;
+  p.materials[0].friction = 0.4;
+  p.materials[0].magnetization = 5e4;
+  p.contact.law = ContactLaw::Linear;
+  p.contact.linear.dp_nratio = 0.3;
+  p.contact.linear.dp_sratio = 0.2;
+  p.magnetics.method = DipoleMethod::Cutoff;
+  p.magnetics.cutoff = 3.0 * d;
+  p.field.strength = 0.02;
+  p.environment.gravity = Vec3(0, 0, -9.81);
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3::Constant(cells * a);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = SideKind::Periodic;
+  p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.integrator.neighbor_skin = 0.02 * d;
+  p.particles.kind = GeneratorKind::Lattice;
+  p.particles.lattice = LatticeKind::BodyCentredCubic;
+  p.particles.count = 2 * cells * cells * cells;
+  p.particles.diameter = d;
+  p.particles.spacing = a;
+  p.particles.jitter = 0.02 * d;
+  p.particles.velocity_spread = 0.02;  // [m/s]
+  return p;
+}
+
+Session run_scene(const Preset& preset, int threads, int steps) {
+  Session session(preset);
+  session.set_threads(threads);
+  testing::run_checked(session, steps);
+  return session;
+}
+
+// Largest |a_i - b_i| over particles and components.
+double largest_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double worst = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, (a[i] - b[i]).cwiseAbs().maxCoeff());
+  return worst;
+}
+double largest_norm(const std::vector<Vec3>& a) {
+  double worst = 0.0;
+  for (const Vec3& v : a) worst = std::max(worst, v.norm());
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("thread team: every part runs once, on its own index, and errors reach the caller", "[parallel][threading]") {
+  ThreadTeam team(3);
+  CHECK(team.size() == 3);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::atomic<int>> calls(3);
+    const int parts = 1 + round % 3;
+    team.run(parts, [&](int k) { calls[static_cast<size_t>(k)].fetch_add(1); });
+    for (int k = 0; k < 3; ++k) CHECK(calls[static_cast<size_t>(k)].load() == (k < parts ? 1 : 0));
+  }
+  CHECK_THROWS_WITH(team.run(3,
+                             [](int k) {
+                               if (k == 2) throw std::runtime_error("part 2 failed");
+                             }),
+                    "part 2 failed");
+  // The team still works after an error.
+  std::atomic<int> total{0};
+  team.run(3, [&](int k) { total += k + 1; });
+  CHECK(total.load() == 6);
+  // More parts than threads: each runs once, on whichever thread claims it first.
+  std::vector<std::atomic<int>> many(10);
+  team.run(10, [&](int k) { many[static_cast<size_t>(k)].fetch_add(1); });
+  for (const std::atomic<int>& c : many) CHECK(c.load() == 1);
+
+  const std::vector<size_t> b = split_evenly(10, 3);
+  CHECK(b == std::vector<size_t>{0, 3, 6, 10});
+  CHECK(split_evenly(0, 2) == std::vector<size_t>{0, 0, 0});
+  CHECK(parts_for(team, 100, 1000) == 1);
+  CHECK(parts_for(team, 2500, 1000) == 2);
+  CHECK(parts_for(team, 1'000'000, 1000) == 3);
+  CHECK(parts_for(ThreadTeam::serial(), 1'000'000, 1) == 1);
+  CHECK(fine_parts_for(team, 2500, 1000, 4) == 2);
+  CHECK(fine_parts_for(team, 1'000'000, 1000, 4) == 12);
+  CHECK(fine_parts_for(ThreadTeam::serial(), 1'000'000, 1, 4) == 1);
+}
+
+TEST_CASE("threads: two runs with the same thread count are bit-identical", "[parallel]") {
+  const Preset preset = dense_scene(14);  // 5488 beads: every stage splits over 2 threads
+  const int steps = 30;
+  const Session a = run_scene(preset, 2, steps);
+  const Session b = run_scene(preset, 2, steps);
+  const State& s = a.state();
+  const State& t = b.state();
+  REQUIRE(s.neighbors.builds > 1);  // rebuilt during the run, on two threads
+  REQUIRE(s.events.total(EventKind::ContactActivated) > 0);
+  REQUIRE(s.events.total(EventKind::SlipStarted) > 0);
+  CHECK(same_bits(s.particles.position, t.particles.position));
+  CHECK(same_bits(s.particles.velocity, t.particles.velocity));
+  CHECK(same_bits(s.particles.angular_velocity, t.particles.angular_velocity));
+  CHECK(same_bits(s.particles.orientation, t.particles.orientation));
+  CHECK(same_bits(s.particles.force, t.particles.force));
+  CHECK(same_bits(s.particles.torque, t.particles.torque));
+  CHECK(same_bits(s.energy.elastic, t.energy.elastic));
+  CHECK(same_bits(s.energy.dipole, t.energy.dipole));
+  CHECK(same_bits(s.energy.dissipated_friction, t.energy.dissipated_friction));
+  CHECK(same_bits(s.energy.dissipated_dashpot, t.energy.dissipated_dashpot));
+  CHECK(s.events.count == t.events.count);
+}
+
+TEST_CASE("threads: 1, 2 and 3 threads agree to round-off, with the same lists and events", "[parallel]") {
+  const Preset preset = dense_scene(14);
+  const int steps = 30;
+  const Session one = run_scene(preset, 1, steps);
+  const double d = preset.particles.diameter;
+  const double speed = largest_norm(one.state().particles.velocity);
+  const double force = largest_norm(one.state().particles.force);
+  const double energy_scale = std::abs(one.state().energy.dipole);
+  for (int threads : {2, 3}) {
+    INFO(threads << " threads");
+    const Session many = run_scene(preset, threads, steps);
+    const State& s = one.state();
+    const State& t = many.state();
+    // The neighbour lists do not depend on the split at all (each particle's partners in index order).
+    CHECK(s.neighbors.builds == t.neighbors.builds);
+    CHECK(s.neighbors.contact_pairs.size() == t.neighbors.contact_pairs.size());
+    CHECK(s.neighbors.dipole_pairs.size() == t.neighbors.dipole_pairs.size());
+    // Sums grouped differently differ in the last bits (1e-16 relative); 30 steps of contacts amplify
+    // that by at most a few orders of magnitude. 1e-11 of the scale is far above round-off and far below
+    // any real change (a missing pair moves forces by 1e-3 of their size or more).
+    CHECK(largest_difference(s.particles.position, t.particles.position) < 1e-11 * d);
+    CHECK(largest_difference(s.particles.velocity, t.particles.velocity) < 1e-11 * speed);
+    CHECK(largest_difference(s.particles.force, t.particles.force) < 1e-9 * force);
+    CHECK(std::abs(s.energy.dipole - t.energy.dipole) < 1e-12 * energy_scale);
+    // Events are recorded in the same order as one thread makes them.
+    CHECK(s.events.count == t.events.count);
+    const std::vector<Event> ea = s.events.recent_in_order(), eb = t.events.recent_in_order();
+    REQUIRE(ea.size() == eb.size());
+    bool same_events = true;
+    for (size_t k = 0; k < ea.size(); ++k)
+      same_events = same_events && ea[k].step == eb[k].step && ea[k].kind == eb[k].kind && ea[k].id_a == eb[k].id_a &&
+                    ea[k].id_b == eb[k].id_b;
+    CHECK(same_events);
+  }
+}
+
+TEST_CASE("threads: a short dense run on two threads for the thread sanitizer", "[parallel][threading]") {
+  // Every parallel stage once or twice (the TSan build runs the [threading] tests).
+  const Preset preset = dense_scene(14);
+  const Session two = run_scene(preset, 2, 2);
+  CHECK(two.state().particles.size() == 5488);
+  CHECK(std::isfinite(two.state().energy.dipole));
+}

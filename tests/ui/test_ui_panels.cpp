@@ -1,0 +1,220 @@
+// Every panel of ui/panels.hpp drawn in a headless ImGui frame (no OpenGL, no display) for every preset in
+// presets/, and again for every choice of every choice field the panels branch on (contact law, field
+// program, dipole method, ...): a panel that asks edit_key for a field its schema does not declare (a typo
+// would draw nothing) fails the test, naming the preset, the panel and the key.
+//
+// The panels are called one by one, not through draw_panels: its collapsing headers start closed. Tree
+// nodes inside the panels (materials, rolling resistance, gradient, bonds, ...) are opened by ImGui's
+// logging, which expands every tree node it passes, so that the editors inside them are drawn too.
+
+#include "engine/live/snapshot.hpp"
+#include "engine/scene/preset_io.hpp"
+#include "engine/session/session.hpp"
+#include "ui/panels.hpp"
+
+#include <catch2/catch.hpp>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace lodestone;
+using namespace lodestone::ui;
+
+namespace {
+
+const fs::path kPresetDir = fs::path(LODESTONE_SOURCE_DIR) / "presets";
+
+struct Panel {
+  const char* name;
+  void (*draw)(PanelContext&);
+};
+
+// Every panel function of ui/panels.hpp (draw_panels calls them all).
+const Panel kPanels[] = {{"run", run_panel},         {"view", view_panel},
+                         {"field", field_panel},     {"contact", contact_panel},
+                         {"walls", walls_panel},     {"magnetics", magnetics_panel},
+                         {"presets", presets_panel}, {"export", export_panel},
+                         {"plots", plots_window},    {"inspector", inspector_window},
+                         {"overlays", overlays}};
+
+// Deeper than any panel nests its tree nodes: logging opens them all.
+constexpr int kOpenTreeDepth = 16;
+
+// A Dear ImGui context needing no window and no OpenGL: a display size, a time step and a built font
+// atlas are all that NewFrame asks for. Large, so that no widget is clipped (clipped text is not logged).
+class HeadlessImGui {
+ public:
+  HeadlessImGui() {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini in the working directory
+    io.LogFilename = nullptr;
+    io.DisplaySize = ImVec2(kSidebarWidth + 1600.0f, 20000.0f);
+    io.DeltaTime = 1.0f / 60.0f;
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(); }
+  HeadlessImGui(const HeadlessImGui&) = delete;
+  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+};
+
+// What a side-bar panel drew (ImGui's log of it), or the std::logic_error a panel threw.
+struct PanelFrame {
+  std::string text;
+  std::string error;
+};
+
+// One panel in a frame of its own, inside a side-bar window as draw_panels gives it, with every tree node
+// open. ImGui logs (and opens tree nodes) from LogToBuffer until a window ends: the side bar's panels draw
+// no windows of their own; the Plots and Inspector windows and the overlays' legend are logged to their
+// end, the overlays' notice window not. A panel that throws leaves its windows, tree nodes and ID stack
+// open: ImGui's recovery closes them, and the next frame starts clean.
+PanelFrame draw_alone(const Panel& panel, PanelContext& context) {
+  PanelFrame frame;
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+  ImGui::SetNextWindowSize(ImVec2(kSidebarWidth, ImGui::GetIO().DisplaySize.y));
+  ImGui::Begin("side bar");
+  ImGui::LogToBuffer(kOpenTreeDepth);
+  try {
+    panel.draw(context);
+  } catch (const std::logic_error& e) {
+    frame.error = e.what();
+  }
+  frame.text = ImGui::GetCurrentContext()->LogBuffer.c_str();
+  if (frame.error.empty())
+    ImGui::End();  // and the log
+  else
+    ImGui::ErrorCheckEndFrameRecover(nullptr);
+  ImGui::Render();
+  return frame;
+}
+
+// The GUI's view of a preset being run, as the app has it after a few steps: snapshots published as the
+// simulation thread publishes them, adopted by the UiState, the first particle selected (the inspector), a
+// notice shown, the presets listed.
+struct LiveScene {
+  Snapshot snapshot;
+  UiState state;
+  render::SceneRenderer renderer;  // never initialized: the overlays read only its legend and gizmo labels
+};
+
+void publish(const Session& session, const std::string& source, Snapshot& s) {
+  capture_snapshot(session, s);
+  s.scene = std::make_shared<const Preset>(session.document());
+  s.in_force = std::make_shared<const Preset>(session.parameters());
+  s.scene_revision = 1;
+  s.scene_source = source;
+  s.scene_loads = 1;
+}
+
+std::unique_ptr<LiveScene> run_scene(const Preset& preset, const std::string& source) {
+  auto live = std::make_unique<LiveScene>();
+  Session session(preset);
+  for (int step = 0; step < 3; ++step) {  // three points in the plots' history
+    if (step > 0) session.step();
+    publish(session, source, live->snapshot);
+    adopt_snapshot(live->state, live->snapshot);
+  }
+  scan_presets(live->state, kPresetDir.string());
+  if (live->snapshot.particles.size() > 0) live->state.selected = live->snapshot.particles.id.front();
+  live->state.notice = "loaded " + source;
+  return live;
+}
+
+// Draws every panel once; returns "<what>, <panel> panel: <error>" for each panel that threw.
+std::vector<std::string> draw_every_panel(LiveScene& live, const std::string& what) {
+  const CommandSink ignore = [](Command) {};
+  PanelContext context{live.snapshot, live.state, ignore, live.renderer};
+  live.state.plots_open_request = true;  // collapsed, the Plots window would draw nothing
+  std::vector<std::string> failures;
+  for (const Panel& panel : kPanels) {
+    const PanelFrame frame = draw_alone(panel, context);
+    if (!frame.error.empty()) failures.push_back(what + ", " + panel.name + " panel: " + frame.error);
+  }
+  return failures;
+}
+
+// Every choice of every choice field of `object`, one at a time (the others as they were), then the
+// object as it was: the branches the panels take on them (law, program, method, ...).
+template <class S>
+void for_each_choice(const Schema<S>& schema, S& object, const std::string& path,
+                     const std::function<void(const std::string&)>& visit) {
+  for (const auto& f : schema) {
+    if (f.kind != FieldKind::Choice) continue;
+    int& value = *static_cast<int*>(f.address(object));
+    const int original = value;
+    for (size_t k = 0; k < f.choices.size(); ++k) {
+      value = static_cast<int>(k);
+      visit(path + "." + f.key + " = " + f.choices[k]);
+    }
+    value = original;
+  }
+}
+
+std::vector<fs::path> preset_files() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kPresetDir))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("panels: every panel draws every preset without naming a field its schema lacks", "[ui]") {
+  const HeadlessImGui imgui;
+  const std::vector<fs::path> files = preset_files();
+  REQUIRE(files.size() >= 10);
+  std::vector<std::string> failures;
+  for (const fs::path& file : files) {
+    const std::unique_ptr<LiveScene> live = run_scene(load_preset_file(file.string()), file.string());
+    for (const std::string& f : draw_every_panel(*live, file.filename().string())) failures.push_back(f);
+  }
+  for (const std::string& f : failures) UNSCOPED_INFO(f);
+  CHECK(failures.empty());
+}
+
+TEST_CASE("panels: every panel draws every choice of the fields it branches on", "[ui]") {
+  const HeadlessImGui imgui;
+  const std::unique_ptr<LiveScene> live = run_scene(default_preset(), "built-in default preset");
+  Preset& p = live->state.edited;  // what the panels show: as if the user had picked each choice
+  std::vector<std::string> failures;
+  const auto draw = [&](const std::string& what) {
+    for (const std::string& f : draw_every_panel(*live, what)) failures.push_back(f);
+  };
+  for_each_choice(contact_schema(), p.contact, "contact", draw);
+  for_each_choice(field_schema(), p.field, "field", draw);
+  for_each_choice(magnetics_schema(), p.magnetics, "magnetics", draw);
+  for_each_choice(integrator_schema(), p.integrator, "integrator", draw);
+  for_each_choice(environment_schema(), p.environment, "environment", draw);
+  for_each_choice(bonds_schema(), p.bonds, "bonds", draw);
+  for_each_choice(floor_schema(), p.floor, "floor", draw);
+  for_each_choice(box_schema(), p.box, "box", draw);
+  for (size_t m = 0; m < p.materials.size(); ++m)
+    for_each_choice(material_schema(), p.materials[m], "materials[" + std::to_string(m) + "]", draw);
+  for (const std::string& f : failures) UNSCOPED_INFO(f);
+  CHECK(failures.empty());
+}
+
+// The two tests above see the editors inside tree nodes only if the frames really open them.
+TEST_CASE("panels: the test frames open the tree nodes inside the panels", "[ui]") {
+  const HeadlessImGui imgui;
+  const std::unique_ptr<LiveScene> live = run_scene(default_preset(), "built-in default preset");
+  const CommandSink ignore = [](Command) {};
+  PanelContext context{live->snapshot, live->state, ignore, live->renderer};
+  const auto text_of = [&](void (*panel)(PanelContext&)) { return draw_alone(Panel{"", panel}, context).text; };
+  CHECK_THAT(text_of(field_panel), Catch::Contains("where the gradient is zero"));  // in the "Advanced" tree node
+  CHECK_THAT(text_of(contact_panel), Catch::Contains("density"));                   // in each material's tree node
+  CHECK_THAT(text_of(walls_panel), Catch::Contains("from ("));                      // in the "box" tree node
+}

@@ -1,0 +1,100 @@
+// The GUI's copy of the scene (ui/ui_state.hpp): the panels show and edit the parameters in force
+// (the running protocol phase's), and a save writes the whole document, protocol included.
+// No ImGui frame, no display.
+
+#include "engine//session/protocol.hpp"
+#include "engine/scene/preset_edits.hpp"
+#include "ui/ui_state.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+using namespace lodestone;
+using namespace lodestone::ui;
+
+namespace {
+
+Preset phased_scene() {
+  Preset p = default_preset();
+  ProtocolPhase settle, align;
+  settle.name = "settle";
+  settle.set = json::object({{"field.strength", 0}});
+  align.name = "align";
+  align.set = json::object({{"field.strength", "20 mT"}});
+  p.protocol = {settle, align};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("ui: the panels get the running phase's parameters, a save gets the document", "[ui]") {
+  const Preset document = phased_scene();
+  Snapshot s;
+  s.scene = std::make_shared<const Preset>(document);
+  s.in_force = std::make_shared<const Preset>(phase_preset(document, 1));
+  s.scene_revision = 1;
+  UiState state;
+  adopt_snapshot(state, s);
+  CHECK(state.edited.field.strength == Approx(0.02));  // what the running phase sets, not the base value
+  REQUIRE(state.document == s.scene);
+
+  // An edit not yet acknowledged is not overwritten by an older snapshot.
+  state.edited.field.strength = 0.05;
+  const CommandSink ignore = [](Command) {};
+  send_parameters(state, ignore);
+  s.scene_revision = 2;
+  adopt_snapshot(state, s);
+  CHECK(state.edited.field.strength == 0.05);
+
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "lodestone-ui-scene-test.json";
+  save_preset(state, file.string());
+  const Preset saved = load_preset_file(file.string());
+  std::filesystem::remove(file);
+  REQUIRE(saved.protocol.size() == 2);
+  CHECK(saved.protocol[1].set == document.protocol[1].set);
+  CHECK(saved.field.strength == document.field.strength);
+}
+
+TEST_CASE("ui: unsaved changes are an edited document, until it is saved or another scene is loaded", "[ui]") {
+  const Preset loaded = default_preset();
+  Preset edited = loaded;
+  edited.field.strength = 0.05;
+  Snapshot s;
+  s.scene = std::make_shared<const Preset>(loaded);
+  s.in_force = s.scene;
+  s.scene_revision = 1;
+  s.scene_loads = 1;
+  UiState state;
+  adopt_snapshot(state, s);
+  CHECK_FALSE(state.unsaved);  // as loaded
+
+  s.scene = s.in_force = std::make_shared<const Preset>(edited);  // an edit applied
+  s.scene_revision = 2;
+  adopt_snapshot(state, s);
+  CHECK(state.unsaved);
+
+  s.scene_revision = 3;  // a reset rebuilds the particles, the edit stays unsaved
+  adopt_snapshot(state, s);
+  CHECK(state.unsaved);
+
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "lodestone-ui-unsaved-test.json";
+  save_preset(state, file.string());
+  std::filesystem::remove(file);
+  CHECK_FALSE(state.unsaved);
+  s.scene_revision = 4;
+  adopt_snapshot(state, s);
+  CHECK_FALSE(state.unsaved);  // the saved document
+
+  s.scene = s.in_force = std::make_shared<const Preset>(loaded);  // the edit undone by hand
+  s.scene_revision = 5;
+  adopt_snapshot(state, s);
+  CHECK(state.unsaved);  // differs from what was saved
+
+  s.scene_loads = 2;  // another file loaded
+  s.scene_revision = 6;
+  adopt_snapshot(state, s);
+  CHECK_FALSE(state.unsaved);
+}
