@@ -14,6 +14,7 @@
 #include "engine/magnetic/dipole_kernel.hpp"
 
 #include "bench/timing.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 

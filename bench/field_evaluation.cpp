@@ -15,6 +15,7 @@
 #include "engine/magnetic/field_evaluation.hpp"
 
 #include "engine/analysis/field_lines.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 #include "timing.hpp"

@@ -11,6 +11,7 @@
 // order, and prints medians and maxima, the kept points, their spacing and memory, and the peak resident
 // memory against the memory before the run.
 
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 #include "timing.hpp"

@@ -13,6 +13,7 @@
 // drift against k = 1.
 
 #include "engine/magnetic/magnetics.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 

@@ -13,6 +13,7 @@
 // the scene asks for, never on the values in it.
 
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 

@@ -3,6 +3,7 @@
 // steps and is saved with save_checkpoint, as `lodestone-run --checkpoint` saves it; the seeds thus
 // always have the current format version (scripts/fuzz.sh writes them into the build directory).
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 

@@ -3,6 +3,7 @@
 #include "engine/output/export_frames.hpp"
 #include "engine/output/frame_fields.hpp"
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "python/errors.hpp"
@@ -24,7 +25,7 @@ namespace {
 // The preset of Simulation(preset) and a name for it.
 std::pair<Preset, std::string> read_preset(py::handle preset) {
   if (preset.is_none()) return {default_preset(), "built-in default preset"};
-  if (py::isinstance<py::dict>(preset)) return {preset_from_json(to_json(preset)), "dict"};
+  if (py::isinstance<py::dict>(preset)) return {document_from_json(to_json(preset)), "dict"};
   if (py::isinstance<py::str>(preset)) {
     const std::string text = preset.cast<std::string>();
     const size_t first = text.find_first_not_of(" \t\r\n");
@@ -110,24 +111,35 @@ std::int64_t Simulation::run(std::optional<std::int64_t> steps, std::optional<do
   return count;
 }
 
-void Simulation::set(const std::string& path, py::handle value, bool confirm) {
+void Simulation::set(py::handle path, py::handle value, bool confirm) {
+  // The panels' edit: each dotted path with its value as given, read by that field's reader in the Session (field,
+  // value, what is allowed), only the sections it touches checked again.
+  std::vector<ParameterChange> changes;
+  if (py::isinstance<py::dict>(path) && value.is_none()) {
+    for (auto [key, item] : path.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key))
+        throw py::type_error("set({...}): the keys are dotted paths (str), not " +
+                             std::string(py::str(py::type::of(key).attr("__name__"))));
+      changes.push_back({key.cast<std::string>(), to_json(item)});
+    }
+  } else if (py::isinstance<py::str>(path)) {
+    changes.push_back({path.cast<std::string>(), to_json(value)});
+  } else {
+    throw py::type_error("set(path, value) or set({path: value, ...}): a dotted path (str) or a dict of them");
+  }
   Access a = access();
   Session& session = a.session();
-  // The remote control's `set PATH VALUE` (app/desktop/remote_control.cpp): the value put into the parameters
-  // in force, the whole preset read back (field, value, what is allowed), then the Session's edit.
-  json document = preset_to_json(session.parameters());
-  set_json_path(document, path, to_json(value), "$");
-  const Preset edited = preset_from_json(document);
   if (!confirm)
-    if (std::optional<std::string> why = session.edit_warning(edited))
-      throw ConfirmationNeeded(path + ": " + *why + " (set(..., confirm=True) applies it)");
-  session.edit_parameters(edited);
+    if (std::optional<std::string> why = session.edit_warning(changes)) {
+      std::string paths;
+      for (const ParameterChange& c : changes) paths += (paths.empty() ? "" : ", ") + c.path;
+      throw ConfirmationNeeded(paths + ": " + *why + " (set(..., confirm=True) applies it)");
+    }
+  session.apply(changes);
 }
 
 py::object Simulation::get(const std::string& path) {
-  Access a = access();
-  json document = preset_to_json(a.session().parameters());
-  return from_json(json_at_path(document, path, "$"));
+  return from_json(access().session().value_at(path));
 }
 
 std::optional<std::string> Simulation::undo() {

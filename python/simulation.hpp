@@ -30,8 +30,9 @@ class Simulation {
   std::int64_t run(std::optional<std::int64_t> steps, std::optional<double> time);
 
   // The panels' edit: the value at a dotted path ("field.strength", "materials.0.friction"; units allowed,
-  // "40 mT"), checked by the preset reader, applied between steps and recorded in the timeline.
-  void set(const std::string& path, pybind11::handle value, bool confirm);
+  // "40 mT"), or a dict of them applied as one edit, each read by its field's reader, applied between steps and
+  // recorded in the timeline.
+  void set(pybind11::handle path, pybind11::handle value, bool confirm);
   // The value in force at a dotted path (SI, as a save writes it).
   pybind11::object get(const std::string& path);
   // The undo and redo of the app's Edit menu: what changed, or None when there is nothing to undo or redo.

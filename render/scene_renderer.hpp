@@ -10,6 +10,7 @@
 #include "render/colors.hpp"
 #include "render/level_of_detail.hpp"
 #include "render/occlusion.hpp"
+#include "render/view_options.hpp"
 
 #include <QOpenGLFunctions_3_3_Core>
 #include <cstdint>
@@ -18,22 +19,6 @@
 #include <vector>
 
 namespace lodestone::render {
-
-struct ViewOptions {
-  ColorMode color_mode = ColorMode::FieldAlignment;
-  bool show_moments = true;     // moment arrows
-  bool show_easy_axes = false;  // easy axes as lines (where they differ from the moment)
-  bool show_bonds = true;       // beam bonds as lines between centres, drawn over the spheres
-  bool show_box = true;
-  bool show_gizmo = true;
-  float arrow_length = 2.0f;              // half length of an arrow, in radii (1 = just the surface)
-  int gizmo_left = 8;                     // [framebuffer pixels] left edge of the gizmo
-  std::optional<std::uint64_t> selected;  // highlighted particle
-  // The field view (issue 22; Snapshot::field_view): |B| on the slice as a colour map, the field lines.
-  bool show_field_slice = false;
-  bool show_field_lines = false;
-  bool field_log_scale = true;  // the colour map logarithmic in |B| (else linear)
-};
 
 // Screen positions (pixels, origin top-left) of the gizmo's axis tips, for labels.
 struct GizmoLabels {

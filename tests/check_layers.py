@@ -7,7 +7,9 @@ The engine's folders are given bottom first (engine/CMakeLists.txt declares them
 LODESTONE_ENGINE_LAYERS): a file in a folder may include headers of its own folder and of the
 folders below it, never above. Above the engine, render/ may include the engine; ui/ the engine
 and render/; app/ all of them; the engine includes none of render/, ui/ or app/, nor Qt, OpenGL or
-ImGui. Every violation is printed as FILE:LINE: what it includes and what it may include; the exit
+ImGui. Every engine header included from outside the engine (app/, ui/, render/, python/, bench/,
+fuzz/; the tests include what they test) must be listed in engine/README.md's table of public entry
+points. Every violation is printed as FILE:LINE: what it includes and what it may include; the exit
 code is 1 when there is any.
 """
 import pathlib
@@ -62,10 +64,28 @@ def main() -> int:
                     elif rank[parts[1]] > rank[own_layer]:
                         allowed = layers[: rank[own_layer] + 1]
                         problems.append(f"{where}; engine/{own_layer}/ may include only {', '.join(allowed)}")
+    problems += unlisted_public_headers(root)
     for p in problems:
         print(p)
     print(f"check_layers: {len(problems)} violation(s); layers bottom first: {' < '.join(layers)}")
     return 1 if problems else 0
+
+
+def unlisted_public_headers(root: pathlib.Path) -> list:
+    """Engine headers included from outside the engine that engine/README.md's table does not list."""
+    readme = (root / "engine" / "README.md").read_text()
+    listed = set(re.findall(r"`([a-z_]+/[a-z0-9_]+\.hpp)`", readme))
+    problems = []
+    for area in ("app", "ui", "render", "python", "bench", "fuzz"):
+        for path in sorted((root / area).rglob("*")):
+            if path.suffix not in (".cpp", ".hpp", ".h"):
+                continue
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                m = INCLUDE.match(line)
+                if m and m.group(1).startswith("engine/") and m.group(1)[len("engine/"):] not in listed:
+                    problems.append(f"{path.relative_to(root)}:{number}: includes {m.group(1)}, which "
+                                    "engine/README.md does not list as a public entry point")
+    return problems
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +63,23 @@ void throw_unknown_key(const std::string& key, const std::string& id_prefix, con
   std::string message = "edit_key: no field '" + key + "' under '" + id_prefix + "'; the schema declares ";
   for (size_t k = 0; k < declared.size(); ++k) message += (k == 0 ? "" : ", ") + declared[k];
   throw std::logic_error(message);
+}
+
+std::string dotted_path_of(const std::string& id) {
+  std::string out;
+  for (char c : id) {
+    if (c == '[')
+      out += '.';
+    else if (c != ']')
+      out += c;
+  }
+  return out;
+}
+
+void note_change(EditorContext& context, const std::string& path) {
+  const std::string dotted = dotted_path_of(path);
+  if (std::find(context.changed.begin(), context.changed.end(), dotted) == context.changed.end())
+    context.changed.push_back(dotted);
 }
 
 std::string field_label(const std::string& path, const std::string& key) {

@@ -32,7 +32,14 @@ void note(const std::string& text);
 struct EditorContext {
   const DisplayUnits& units;
   FieldErrors& errors;
+  // The dotted preset paths of the values changed this frame (ui/ui_state.hpp, send_parameters sends them).
+  std::vector<std::string>& changed;
 };
+
+// A widget id as the dotted preset path it edits: "materials[0].friction" -> "materials.0.friction".
+std::string dotted_path_of(const std::string& id);
+// Notes that the value at `path` (a dotted preset path, or a widget id) changed: it is sent with the frame's edit.
+void note_change(EditorContext& context, const std::string& path);
 
 bool edit_real(const std::string& id, const std::string& label, double& value, Quantity q, const Range& range,
                const std::string& help, EditorContext& context);
@@ -60,27 +67,37 @@ bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, 
   const std::string id = id_prefix + "." + f.key;
   const std::string label = field_label(id, f.key);
   const std::string help = field_tooltip(f.help, id);
+  bool changed = false;
   switch (f.kind) {
     case FieldKind::Real:
-      return edit_real(id, label, *static_cast<double*>(address), f.quantity, f.range, help, context);
+      changed = edit_real(id, label, *static_cast<double*>(address), f.quantity, f.range, help, context);
+      break;
     case FieldKind::OptionalReal:
-      return edit_optional_real(id, label, *static_cast<std::optional<double>*>(address), f.quantity, f.range,
-                                f.unset_word, help, context);
-    case FieldKind::Integer: return edit_integer(id, label, *static_cast<int*>(address), f.range, help, context);
-    case FieldKind::Unsigned: return edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), help);
-    case FieldKind::Boolean: return edit_boolean(id, label, *static_cast<bool*>(address), help);
-    case FieldKind::Text: return edit_text(id, label, *static_cast<std::string*>(address), help);
-    case FieldKind::Choice: return edit_choice(id, label, *static_cast<int*>(address), f.choices, help);
-    case FieldKind::Direction: return edit_direction(id, label, *static_cast<Vec3*>(address), help, context);
-    case FieldKind::Vector3: return edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, help, context);
-    case FieldKind::Matrix3: return edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, help, context);
+      changed = edit_optional_real(id, label, *static_cast<std::optional<double>*>(address), f.quantity, f.range,
+                                   f.unset_word, help, context);
+      break;
+    case FieldKind::Integer:
+      changed = edit_integer(id, label, *static_cast<int*>(address), f.range, help, context);
+      break;
+    case FieldKind::Unsigned: changed = edit_unsigned(id, label, *static_cast<std::uint64_t*>(address), help); break;
+    case FieldKind::Boolean: changed = edit_boolean(id, label, *static_cast<bool*>(address), help); break;
+    case FieldKind::Text: changed = edit_text(id, label, *static_cast<std::string*>(address), help); break;
+    case FieldKind::Choice: changed = edit_choice(id, label, *static_cast<int*>(address), f.choices, help); break;
+    case FieldKind::Direction: changed = edit_direction(id, label, *static_cast<Vec3*>(address), help, context); break;
+    case FieldKind::Vector3:
+      changed = edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, help, context);
+      break;
+    case FieldKind::Matrix3:
+      changed = edit_matrix(id, label, *static_cast<Mat3*>(address), f.quantity, help, context);
+      break;
     case FieldKind::Object:
     case FieldKind::OptionalObject:
     case FieldKind::ObjectList: break;  // panels walk into nested objects themselves
     case FieldKind::JsonObject:
       break;  // a protocol phase's changes are written in the preset file, not edited in a panel
   }
-  return false;
+  if (changed) note_change(context, id);
+  return changed;
 }
 
 // Throws std::logic_error: a panel asked for `key` under `id_prefix`, and the schema declares only `declared`.

@@ -1,6 +1,7 @@
 // Overlays drawn over the scene: the colour legend (what the colours and arrows mean), the gizmo's axis labels,
 // the status line and the start hint (ui/status_line.cpp).
 
+#include "render/scene_renderer.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>

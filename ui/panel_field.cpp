@@ -20,6 +20,7 @@ void field_panel(PanelContext& c) {
     if (state.edited.units.field == units[k]) current = k;
   if (ImGui::Combo("shown in", &current, units, IM_ARRAYSIZE(units))) {
     state.edited.units.field = units[current];
+    note_change(editor, "units.field");
     changed = true;
   }
   const Schema<FieldParameters>& schema = field_schema();

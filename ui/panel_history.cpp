@@ -159,7 +159,7 @@ void confirmation_popup(PanelContext& c) {
   ImGui::Spacing();
   if (ImGui::Button("Apply anyway") && s.confirmation) {
     state.answered_confirmation = s.confirmation->edit_id;
-    c.send(ApplyParameters{s.confirmation->preset, ++state.last_edit_id, true});
+    c.send(ApplyParameters{s.confirmation->changes, ++state.last_edit_id, true});
     ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();

@@ -12,53 +12,10 @@
 
 namespace lodestone::ui {
 
-void magnetics_panel(PanelContext& c) {
-  UiState& state = c.state;
-  Preset& p = state.edited;
-  EditorContext editor = editor_context(state);
-  bool changed = false;
-  note("moment model: rigid dipole (moment fixed in the body)");
-  for (size_t m = 0; m < p.materials.size(); ++m) {
-    const std::string id = "materials[" + std::to_string(m) + "]";
-    ImGui::PushID(id.c_str());
-    ImGui::TextUnformatted(p.materials[m].name.c_str());
-    changed |= edit_key(material_schema(), "magnetization", p.materials[m], id, editor);
-    ImGui::PopID();
-  }
-  // The method first; the expert settings (cut-off, cap, induced passes, ...) under "Advanced".
-  auto edit_fields = [&](bool advanced) {
-    for (const auto& f : magnetics_schema()) {
-      if (is_advanced("magnetics." + f.key) != advanced) continue;
-      if (f.key == "method") {
-        // The schema's names in its order, shown as the user knows them: direct is the exact sum.
-        static const std::vector<std::string> labels = {
-            "off", "cutoff", "exact", "tree", "ewald (all images)", "particle mesh (fast, large N)"};
-        int method = static_cast<int>(p.magnetics.method);
-        if (edit_choice("magnetics.method", "how the magnets' pulls are summed", method, labels,
-                        field_tooltip(f.help, "magnetics.method"))) {
-          p.magnetics.method = static_cast<DipoleMethod>(method);
-          changed = true;
-        }
-      } else if (f.key == "tree_opening_angle" && p.magnetics.method != DipoleMethod::Tree) {
-        continue;  // only the tree reads it
-      } else if (f.key == "ewald_accuracy" && p.magnetics.method != DipoleMethod::Ewald) {
-        continue;  // only the Ewald sum reads it
-      } else if (f.key == "ewald_surroundings" && p.magnetics.method != DipoleMethod::Ewald &&
-                 p.magnetics.method != DipoleMethod::P3M) {
-        continue;  // the Ewald sum and P3M read it
-      } else if (f.key == "p3m_accuracy" && p.magnetics.method != DipoleMethod::P3M) {
-        continue;  // only P3M reads it
-      } else {
-        changed |= edit_field(f, p.magnetics, "magnetics", editor);
-      }
-    }
-  };
-  edit_fields(false);
-  if (ImGui::TreeNode("magnetics.advanced", "Advanced")) {
-    edit_fields(true);
-    ImGui::TreePop();
-  }
-  // What the running simulation uses (an edit may still be on its way, or have been refused).
+namespace {
+
+// What the running simulation uses (an edit may still be on its way, or have been refused).
+void show_method_in_force(PanelContext& c) {
   if (c.snapshot.in_force) {
     const MagneticParameters& running = c.snapshot.in_force->magnetics;
     switch (running.method) {
@@ -95,6 +52,58 @@ void magnetics_panel(PanelContext& c) {
       }
     }
   }
+}
+
+}  // namespace
+
+void magnetics_panel(PanelContext& c) {
+  UiState& state = c.state;
+  Preset& p = state.edited;
+  EditorContext editor = editor_context(state);
+  bool changed = false;
+  note("moment model: rigid dipole (moment fixed in the body)");
+  for (size_t m = 0; m < p.materials.size(); ++m) {
+    const std::string id = "materials[" + std::to_string(m) + "]";
+    ImGui::PushID(id.c_str());
+    ImGui::TextUnformatted(p.materials[m].name.c_str());
+    changed |= edit_key(material_schema(), "magnetization", p.materials[m], id, editor);
+    ImGui::PopID();
+  }
+  // The method first; the expert settings (cut-off, cap, induced passes, ...) under "Advanced".
+  auto edit_fields = [&](bool advanced) {
+    for (const auto& f : magnetics_schema()) {
+      if (is_advanced("magnetics." + f.key) != advanced) continue;
+      if (f.key == "method") {
+        // The schema's names in its order, shown as the user knows them: direct is the exact sum.
+        static const std::vector<std::string> labels = {
+            "off", "cutoff", "exact", "tree", "ewald (all images)", "particle mesh (fast, large N)"};
+        int method = static_cast<int>(p.magnetics.method);
+        if (edit_choice("magnetics.method", "how the magnets' pulls are summed", method, labels,
+                        field_tooltip(f.help, "magnetics.method"))) {
+          p.magnetics.method = static_cast<DipoleMethod>(method);
+          note_change(editor, "magnetics.method");
+          changed = true;
+        }
+      } else if (f.key == "tree_opening_angle" && p.magnetics.method != DipoleMethod::Tree) {
+        continue;  // only the tree reads it
+      } else if (f.key == "ewald_accuracy" && p.magnetics.method != DipoleMethod::Ewald) {
+        continue;  // only the Ewald sum reads it
+      } else if (f.key == "ewald_surroundings" && p.magnetics.method != DipoleMethod::Ewald &&
+                 p.magnetics.method != DipoleMethod::P3M) {
+        continue;  // the Ewald sum and P3M read it
+      } else if (f.key == "p3m_accuracy" && p.magnetics.method != DipoleMethod::P3M) {
+        continue;  // only P3M reads it
+      } else {
+        changed |= edit_field(f, p.magnetics, "magnetics", editor);
+      }
+    }
+  };
+  edit_fields(false);
+  if (ImGui::TreeNode("magnetics.advanced", "Advanced")) {
+    edit_fields(true);
+    ImGui::TreePop();
+  }
+  show_method_in_force(c);
   // A slab (periodic along x and y only) is summed with the layer correction (engine/magnetic/dlc.hpp): say so.
   if (c.snapshot.in_force) {
     const Preset& scene = *c.snapshot.in_force;

@@ -30,6 +30,7 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
         p.box.z_max = SideKind::Wall;  // the lid replaces the top side
         p.pressure.method = PressureMethod::Lid;
         if (p.pressure.pressure <= 0.0) p.pressure.pressure = kNewLidPressure;
+        for (const char* path : {"box.z_max", "pressure.method", "pressure.pressure"}) note_change(editor, path);
         changed = true;
       }
       if (ImGui::IsItemHovered())
@@ -44,6 +45,7 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
         if (f.key == "pressure" || f.key == "lid_damping") changed |= edit_field(f, p.pressure, "pressure", editor);
       if (ImGui::Button("Remove the lid")) {
         p.pressure.method = PressureMethod::None;
+        note_change(editor, "pressure.method");
         changed = true;
       }
       break;
@@ -55,6 +57,7 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
         if (f.key == "pressure" || f.key == "top_fraction") changed |= edit_field(f, p.pressure, "pressure", editor);
       if (ImGui::Button("Stop pressing")) {
         p.pressure.method = PressureMethod::None;
+        note_change(editor, "pressure.method");
         changed = true;
       }
       break;
@@ -76,6 +79,7 @@ void walls_panel(PanelContext& c) {
     if (p.units.pressure == units[k]) current = k;
   if (ImGui::Combo("pressure shown in", &current, units, IM_ARRAYSIZE(units))) {
     p.units.pressure = units[current];
+    note_change(editor, "units.pressure");
     changed = true;
   }
   changed |= pressure_section(c, editor);
@@ -89,8 +93,10 @@ void walls_panel(PanelContext& c) {
     const std::string id = "materials[" + std::to_string(wall) + "]";
     if (edit_real(id + ".wall_friction", "wall friction", material.friction, Quantity::Dimensionless,
                   ranges::non_negative(), "Friction coefficient of the wall material (shared with particles of it).",
-                  editor))
+                  editor)) {
+      note_change(editor, id + ".friction");
       changed = true;
+    }
   }
   // [Voxel-beams]: bond properties apply to the bonds the scene has (they are made when it is built), and
   // the frictional floor. Fields from the preset tables, like every panel.

@@ -2,7 +2,7 @@
 // The ImGui panels. Each reads the newest snapshot and the GUI's copy of the parameters, and
 // changes the simulation only by sending commands. All of them work while it runs.
 
-#include "render/scene_renderer.hpp"
+#include "render/view_options.hpp"
 #include "ui/field_editor.hpp"
 #include "ui/ui_state.hpp"
 
@@ -10,6 +10,10 @@
 
 #include <string>
 #include <utility>
+
+namespace lodestone::render {
+class SceneRenderer;  // render/scene_renderer.hpp: the legend and gizmo labels the overlays draw
+}  // namespace lodestone::render
 
 namespace lodestone::ui {
 
@@ -72,7 +76,7 @@ std::string contact_laws_text();  // the contact laws this build has: "linear, h
 
 // The editor context for the GUI's scene copy.
 inline EditorContext editor_context(UiState& state) {
-  return EditorContext{state.edited.units, state.field_errors};
+  return EditorContext{state.edited.units, state.field_errors, state.changed_paths};
 }
 
 }  // namespace lodestone::ui

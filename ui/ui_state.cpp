@@ -1,6 +1,8 @@
 #include "ui/ui_state.hpp"
 
 #include "engine/output/export_frames.hpp"
+#include "engine/scene/document.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "ui/preset_view.hpp"
 
 #include <algorithm>
@@ -51,14 +53,13 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
     state.adopted_revision = s.scene_revision;
     state.field_errors.clear();
     if (s.scene) {
-      const std::string text = document_text(*s.scene);
       if (s.scene_loads != state.saved_load) {  // a scene just loaded: as its file has it
         state.saved_load = s.scene_loads;
-        state.saved_json = text;
+        state.saved_document = s.scene;
         state.as_loaded = s.scene;
         state.as_loaded_source = s.scene_source;
       }
-      state.unsaved = text != state.saved_json;
+      state.unsaved = !state.saved_document || !same_document(*s.scene, *state.saved_document);
     }
   }
   if (s.message_revision != state.seen_message_revision) {
@@ -85,7 +86,10 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
 }
 
 void send_parameters(UiState& state, const CommandSink& send) {
-  send(ApplyParameters{state.edited, ++state.last_edit_id});
+  std::vector<ParameterChange> changes;
+  for (const std::string& path : state.changed_paths) changes.push_back({path, value_at(state.edited, path)});
+  state.changed_paths.clear();
+  if (!changes.empty()) send(ApplyParameters{std::move(changes), ++state.last_edit_id});
 }
 
 void load_preset(UiState& state, const std::string& path, const CommandSink& send) {
@@ -103,10 +107,32 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
   }
 }
 
-std::string document_text(const Preset& document) {
-  json j = preset_to_json(document);
-  j.erase("view");
-  return j.dump();
+namespace {
+
+// Every section of a document but the view, and the generator without its list of particles (compared in place:
+// written as JSON, a list of 20 000 would cost the window tens of milliseconds at every edit).
+json document_sections(const Preset& document) {
+  json j = json::object();
+  for (const auto& f : preset_schema())
+    if (f.key != "view" && f.key != "particles") j[f.key] = f.write(document);
+  for (const auto& f : generator_schema())
+    if (f.key != "particles") j["particles"][f.key] = f.write(document.particles);
+  return j;
+}
+
+bool same_entries(const std::vector<ParticleEntry>& a, const std::vector<ParticleEntry>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const ParticleEntry& x, const ParticleEntry& y) {
+    return x.position == y.position && x.radius == y.radius && x.velocity == y.velocity &&
+           x.angular_velocity == y.angular_velocity && x.axis == y.axis && x.material == y.material &&
+           x.moment == y.moment;
+  });
+}
+
+}  // namespace
+
+bool same_document(const Preset& a, const Preset& b) {
+  return &a == &b ||
+         (same_entries(a.particles.particles, b.particles.particles) && document_sections(a) == document_sections(b));
 }
 
 void save_preset(UiState& state, const std::string& path) {
@@ -115,7 +141,7 @@ void save_preset(UiState& state, const std::string& path) {
     document.view = current_view(state);
     document.run.real_time_factor = 0.0;  // the pace is view.pace now
     save_preset_file(document, path);
-    state.saved_json = document_text(document);
+    state.saved_document = std::make_shared<const Preset>(std::move(document));
     state.unsaved = false;
     state.notice = "saved " + path;
     state.notice_is_error = false;

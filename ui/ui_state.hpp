@@ -4,7 +4,7 @@
 
 #include "engine/live/commands.hpp"
 #include "engine/live/snapshot.hpp"
-#include "render/scene_renderer.hpp"
+#include "render/view_options.hpp"
 #include "ui/recording.hpp"
 
 #include <cstdint>
@@ -77,6 +77,7 @@ struct UiState {
   std::shared_ptr<const Preset> document;           // the scene as a save writes it (protocol, edits folded in)
   std::uint64_t adopted_revision = 0;               // snapshot scene revision copied into `edited`
   std::uint64_t last_edit_id = 0;                   // ApplyParameters sent
+  std::vector<std::string> changed_paths;           // dotted paths the panels changed this frame (send_parameters)
   std::map<std::string, std::string> field_errors;  // refused typed values, by field id
   render::ViewOptions view;
   PlotHistory history;
@@ -84,10 +85,10 @@ struct UiState {
   std::vector<PresetEntry> presets;
   std::string preset_directory;
   std::string save_path = "my-scene.json";
-  // Unsaved changes: the document as last loaded or saved (JSON text) and the load it belongs to
+  // Unsaved changes: the document as last loaded or saved and the load it belongs to
   // (Snapshot::scene_loads); `unsaved` when the document now differs (parameter edits). The app
   // asks before discarding them.
-  std::string saved_json;
+  std::shared_ptr<const Preset> saved_document;
   std::uint64_t saved_load = 0;
   bool unsaved = false;
   std::optional<std::string> open_request;  // the Presets panel asks to load this file (the window confirms)
@@ -170,14 +171,15 @@ inline std::uint64_t next_touch_request(UiState& state) {
 inline float sidebar_extent(const UiState& state) {
   return state.sidebar_hidden ? 0.0f : state.sidebar_width;
 }
-// The scene document as compared for unsaved changes: the view section left out (moving the camera is not
+// Two scene documents the same for unsaved changes: the view section left out (moving the camera is not
 // an unsaved change of the scene).
-std::string document_text(const Preset& document);
+bool same_document(const Preset& a, const Preset& b);
 
 // Brings the GUI copy in step with a new snapshot: the scene parameters (once all edits are
 // acknowledged), the plot history, and refusal messages.
 void adopt_snapshot(UiState& state, const Snapshot& snapshot);
-// Sends the edited parameters; they apply on the next step.
+// Sends the values the panels changed (changed_paths, each with its value in `edited`) as one edit; it applies on
+// the next step.
 void send_parameters(UiState& state, const CommandSink& send);
 // Parses a preset file in the GUI thread: a clear message on a bad file, the scene kept.
 void load_preset(UiState& state, const std::string& path, const CommandSink& send);

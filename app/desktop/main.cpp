@@ -5,6 +5,7 @@
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/remote_control.hpp"
 #include "engine/live/simulation_thread.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/preset_locations.hpp"
 

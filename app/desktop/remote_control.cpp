@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <type_traits>
 #include <variant>
@@ -110,6 +111,42 @@ std::uint64_t parse_id(const std::string& text, const std::string& what) {
   return std::stoull(text);
 }
 
+// The answer to a command that cannot be carried out; it changes nothing.
+void refuse(const std::string& line, const std::string& why) {
+  std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
+  std::fflush(stdout);
+}
+
+// A simulated time above 0 ("2 ms", 0.5 s); false, with the refusal's text in `why`, when `text` is not one.
+bool read_simulated_time(const std::string& text, double& seconds, std::string& why) {
+  std::string error;
+  if (parse_quantity_or_si(text, Quantity::Time, seconds, error) && seconds > 0.0) return true;
+  why =
+      "time '" + text + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" + (error.empty() ? "" : "; " + error);
+  return false;
+}
+
+// The words of `text`, split at white space.
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+// The `history` answer from the snapshot that carries the reply.
+void print_history(const Snapshot& s) {
+  if (!s.history || s.history->steps.empty()) {
+    std::printf("history none\n");
+    return;
+  }
+  const HistorySummary& h = *s.history;
+  std::printf("history %lld %lld now=%lld head=%lld points=%zu memory=%.1fMiB budget=%.0fMiB\n",
+              static_cast<long long>(h.steps.front()), static_cast<long long>(h.steps.back()),
+              static_cast<long long>(s.step), static_cast<long long>(h.head_step), h.steps.size(),
+              static_cast<double>(h.bytes) / (1 << 20), static_cast<double>(h.budget) / (1 << 20));
+}
+
 }  // namespace
 
 Command RemoteControl::parse_add(const std::string& text) {
@@ -162,14 +199,15 @@ void RemoteControl::set_lid(const std::string& argument) {
     edited.pressure.method = PressureMethod::Lid;
     edited.pressure.pressure = pressure;
   }
-  send_edit(std::move(edited), "lid " + argument, "lid " + argument);
+  std::vector<ParameterChange> changes;
+  for (const char* path : {"box.z_max", "pressure.method", "pressure.pressure"})
+    changes.push_back({path, value_at(edited, path)});
+  send_edit(std::move(changes), "lid " + argument, "lid " + argument);
 }
 
-void RemoteControl::send_edit(Preset edited, const std::string& done, const std::string& line) {
-  validate_preset(edited);
-  state_.edited = std::move(edited);
+void RemoteControl::send_edit(std::vector<ParameterChange> changes, const std::string& done, const std::string& line) {
   const std::uint64_t request = ++state_.last_request_id;
-  send_(ApplyParameters{state_.edited, ++state_.last_edit_id, false, request});
+  send_(ApplyParameters{std::move(changes), ++state_.last_edit_id, false, request});
   await_reply(request, [done, line](const Reply& r) {
     if (r.ok)
       std::printf("ok %s\n", done.c_str());
@@ -186,244 +224,308 @@ void RemoteControl::execute(const std::string& line) {
   in >> verb;
   std::string rest;
   std::getline(in >> std::ws, rest);
-  auto refuse = [&](const std::string& why) {
-    std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
-    std::fflush(stdout);
+  if (verb.empty()) return;
+  // The verbs listed in remote_control.hpp, each carried out by one member; the view's verbs come after them.
+  static const std::map<std::string, VerbHandler> handlers = {
+      {"set", &RemoteControl::verb_set},           {"confirm", &RemoteControl::verb_confirm},
+      {"get", &RemoteControl::verb_get},           {"run", &RemoteControl::verb_run},
+      {"pause", &RemoteControl::verb_pause},       {"reset", &RemoteControl::verb_reset},
+      {"step", &RemoteControl::verb_step},         {"advance", &RemoteControl::verb_advance},
+      {"hash", &RemoteControl::verb_hash},         {"history", &RemoteControl::verb_history},
+      {"rewind", &RemoteControl::verb_rewind},     {"undo", &RemoteControl::verb_undo},
+      {"redo", &RemoteControl::verb_redo},         {"recover", &RemoteControl::verb_recover},
+      {"back", &RemoteControl::verb_back},         {"load", &RemoteControl::verb_load},
+      {"save", &RemoteControl::verb_save},         {"status", &RemoteControl::verb_status},
+      {"field-at", &RemoteControl::verb_field_at}, {"drag", &RemoteControl::verb_drag},
+      {"release", &RemoteControl::verb_release},   {"add", &RemoteControl::verb_add},
+      {"delete", &RemoteControl::verb_delete},     {"lid", &RemoteControl::verb_lid},
+      {"quit", &RemoteControl::verb_quit},         {"sync", &RemoteControl::verb_sync},
   };
   try {
-    if (verb.empty()) {
-      return;
-    } else if (verb == "set") {
-      std::istringstream words(rest);
-      std::string path, value_text;
-      words >> path;
-      std::getline(words >> std::ws, value_text);
-      if (path.empty() || value_text.empty())
-        return refuse("usage: set PATH VALUE (VALUE as JSON, or text: set field.strength 40 mT)");
-      // JSON (0.04, "40 mT", [0, 0, 1], true); other text is taken as a string, as a preset would write it,
-      // so that `set field.strength 40 mT` works and a bad value is refused by the schema, which names the
-      // field, the value and what is allowed (not by the JSON parser).
-      json value;
-      try {
-        value = json::parse(value_text);
-      } catch (const json::parse_error&) {
-        value = value_text;
-      }
-      json document = preset_to_json(state_.edited);
-      set_json_path(document, path, value, "$");
-      Preset edited = preset_from_json(document);  // the schema's checks: field, value, what is allowed
-      send_edit(std::move(edited), "set " + path, line);
-    } else if (verb == "confirm") {
-      const Snapshot& s = simulation_.snapshot();
-      if (!s.confirmation) return refuse("no edit is waiting for confirmation");
-      const std::uint64_t request = ++state_.last_request_id;
-      send_(ApplyParameters{s.confirmation->preset, ++state_.last_edit_id, true, request});
-      await_reply(request, [line](const Reply& r) {
-        if (r.ok)
-          std::printf("ok confirm\n");
-        else
-          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
-      });
-    } else if (verb == "get") {
-      json document = preset_to_json(state_.edited);
-      std::printf("value %s %s\n", rest.c_str(), json_at_path(document, rest, "$").dump().c_str());
-    } else if (verb == "run" || verb == "pause") {
-      send_(SetRunning{verb == "run"});
-      std::printf("ok %s\n", verb.c_str());
-    } else if (verb == "reset") {
-      send_(ResetScene{});
-      std::printf("ok reset\n");
-    } else if (verb == "step" || verb == "advance") {
-      StepOnce step{1, 0.0, ++state_.last_request_id};
-      if (verb == "step") {
-        std::size_t used = 0;
-        const long long steps = rest.empty() ? 1 : std::stoll(rest, &used);
-        if (!rest.empty() && used != rest.size()) return refuse("steps '" + rest + "': allowed a whole number");
-        if (steps < 1 || steps > 1000000000) return refuse("steps " + rest + ": allowed 1 to 1000000000");
-        step.steps = static_cast<int>(steps);
-      } else {
-        std::string error;
-        if (!parse_quantity_or_si(rest, Quantity::Time, step.seconds, error) || !(step.seconds > 0.0))
-          return refuse("time '" + rest + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" +
-                        (error.empty() ? "" : "; " + error));
-      }
-      send_(step);
-      await_reply(step.request, [verb, line](const Reply& r) {
-        if (r.ok)
-          std::printf("ok %s %s\n", verb.c_str(), r.text.substr(r.text.find(' ') + 1).c_str());
-        else
-          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
-      });
-    } else if (verb == "hash") {
-      const std::uint64_t request = ++state_.last_request_id;
-      send_(HashState{request});
-      await_reply(request, [](const Reply& r) { std::printf("hash %s\n", r.text.c_str()); });
-    } else if (verb == "history") {
-      const std::uint64_t request = ++state_.last_request_id;
-      send_(HashState{request});  // any answered command: the snapshot carrying it is up to date
-      waiting_ = [request](const Snapshot& s) {
-        if (s.reply.request != request) return false;
-        if (!s.history || s.history->steps.empty()) {
-          std::printf("history none\n");
-          return true;
-        }
-        const HistorySummary& h = *s.history;
-        std::printf("history %lld %lld now=%lld head=%lld points=%zu memory=%.1fMiB budget=%.0fMiB\n",
-                    static_cast<long long>(h.steps.front()), static_cast<long long>(h.steps.back()),
-                    static_cast<long long>(s.step), static_cast<long long>(h.head_step), h.steps.size(),
-                    static_cast<double>(h.bytes) / (1 << 20), static_cast<double>(h.budget) / (1 << 20));
-        return true;
-      };
-    } else if (verb == "rewind") {
-      std::size_t used = 0;
-      const long long target = std::stoll(rest, &used);
-      if (used != rest.size()) return refuse("step '" + rest + "': allowed a whole number");
-      const std::uint64_t request = ++state_.last_request_id;
-      send_(Rewind{target, false, request});
-      await_reply(request, [line, target](const Reply& r) {
-        if (r.ok)
-          std::printf("ok rewind %lld %s\n", target, r.text.c_str());
-        else
-          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
-      });
-    } else if (verb == "undo" || verb == "redo" || verb == "recover") {
-      const std::uint64_t request = ++state_.last_request_id;
-      if (verb == "undo")
-        send_(Undo{request});
-      else if (verb == "redo")
-        send_(Redo{request});
-      else
-        send_(GoBack{0.0, request});
-      await_reply(request, [](const Reply& r) { std::printf(r.ok ? "%s\n" : "refused: %s\n", r.text.c_str()); });
-    } else if (verb == "back") {
-      GoBack back{0.0, ++state_.last_request_id};
-      std::string error;
-      if (!parse_quantity_or_si(rest, Quantity::Time, back.seconds, error) || !(back.seconds > 0.0))
-        return refuse("time '" + rest + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" +
-                      (error.empty() ? "" : "; " + error));
-      send_(back);
-      await_reply(back.request, [line](const Reply& r) {
-        if (r.ok)
-          std::printf("ok back %s\n", r.text.c_str());
-        else
-          std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
-      });
-    } else if (verb == "load") {
-      const std::uint64_t revision = simulation_.snapshot().message_revision;
-      ui::load_preset(state_, rest, send_);
-      if (state_.notice_is_error) return refuse(state_.notice);
-      // Answered once the simulation thread holds the scene and the panels' copy has adopted it (poll adopts
-      // before it asks), so that a `set` or `get` after it acts on the new scene; or when the thread refused it.
-      waiting_ = [this, line, rest, revision](const Snapshot& s) {
-        if (s.scene_loads == 1 + state_.loads_sent) {
-          std::printf("ok load %s\n", rest.c_str());
-          return true;
-        }
-        if (s.message_revision == revision || !s.message_is_error) return false;
-        std::printf("refused: %s: %s\n", line.c_str(), s.message.c_str());
-        return true;
-      };
-    } else if (verb == "save") {
-      simulation_.update_snapshot();  // the newest document (adopted once every edit is acknowledged)
-      ui::adopt_snapshot(state_, simulation_.snapshot());
-      ui::save_preset(state_, rest);
-      if (state_.notice_is_error) return refuse(state_.notice);
-      std::printf("ok save %s\n", rest.c_str());
-    } else if (verb == "status") {
-      const Snapshot& s = simulation_.snapshot();
-      std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s\n",
-                  static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
-                  state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
-                  s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
-    } else if (verb == "field-at") {
-      std::istringstream words_in(rest);
-      std::vector<std::string> words;
-      for (std::string w; words_in >> w;) words.push_back(w);
-      const bool exact = !words.empty() && words.back() == "exact";
-      if (exact) words.pop_back();
-      const Vec3 x = parse_point(words, "field-at");  // FieldInputError: refused below
-      const std::uint64_t request = ++field_request_;
-      send_(EvaluateField{request, {x}, exact});
-      waiting_ = [request](const Snapshot& s) {
-        if (s.field_request < request || !s.field_values || s.field_values->field.empty()) return false;
-        const Vec3& b = s.field_values->field.front();
-        std::string reply = "field";
-        for (int a = 0; a < 3; ++a) {
-          reply += ' ';
-          append_shortest(reply, b[a]);
-        }
-        std::printf("%s\n", reply.c_str());
-        return true;
-      };
-    } else if (verb == "drag") {
-      std::istringstream words_in(rest);
-      std::vector<std::string> words;
-      for (std::string w; words_in >> w;) words.push_back(w);
-      if (words.size() != 4 && words.size() != 5)
-        return refuse(
-            "usage: drag ID X Y Z [STIFFNESS] (coordinates in metres or with units, STIFFNESS relative, 1 "
-            "the default)");
-      DragParticle d;
-      d.particle_id = parse_id(words[0], "drag.id");
-      d.target = parse_point({words[1], words[2], words[3]}, "drag");
-      if (words.size() == 5) {
-        std::size_t used = 0;
-        try {
-          d.relative_stiffness = std::stod(words[4], &used);
-        } catch (const std::exception&) {
-        }
-        if (used == 0 || used != words[4].size())
-          return refuse("drag.stiffness: '" + words[4] + "' is not a number; allowed 0.01 to 50 (1: the default feel)");
-      }
-      send_touch(d, line);
-    } else if (verb == "release") {
-      send_touch(ReleaseDrag{}, line);
-    } else if (verb == "add") {
-      if (rest.empty())
-        return refuse("usage: add JSON, e.g. add {\"position\": [0, 0, \"2 mm\"], \"radius\": \"0.5 mm\"}");
-      Command add = parse_add(rest);
-      std::visit(
-          [&](auto& c) {
-            using T = std::decay_t<decltype(c)>;
-            if constexpr (std::is_same_v<T, AddParticle> || std::is_same_v<T, AddClump>) send_touch(c, line);
-          },
-          add);
-    } else if (verb == "delete") {
-      send_touch(DeleteBody{0, parse_id(rest, "delete.id")}, line);
-    } else if (verb == "lid") {
-      if (rest.empty()) return refuse("usage: lid PRESSURE | off (PRESSURE with units: 0.5 atm, 2 bar, 500 Pa)");
-      set_lid(rest);
-    } else if (verb == "quit") {
-      std::printf("ok quit\n");
-      std::fflush(stdout);
-      emit quit_requested();
-    } else if (verb == "sync") {
-      // Answers once the window shows everything sent so far: loads arrived and their view applied, two
-      // frames drawn since (app/desktop/remote_view.hpp).
-      const std::uint64_t frames = state_.frames_drawn + 2;
-      waiting_ = [this, frames](const Snapshot& s) {
-        if (state_.frames_drawn < frames || s.scene_loads != 1 + state_.loads_sent ||
-            state_.view_applied_load != s.scene_loads)
-          return false;
-        std::printf("ok sync\n");
-        return true;
-      };
+    if (const auto found = handlers.find(verb); found != handlers.end()) {
+      (this->*found->second)(rest, line);
     } else if (execute_view_verb(verb, rest, line, simulation_.snapshot(), state_)) {
-      // view, color, frame, select, sidebar, help, about (app/desktop/remote_view.hpp)
+      // view, field-view, color, frame, select, sidebar, help, about (app/desktop/remote_view.hpp)
     } else {
-      refuse("unknown command '" + verb +
-             "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-             "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, view, "
-             "field-view, color, "
-             "frame, select, sidebar, help, "
-             "about, quit");
+      refuse(line,
+             "unknown command '" + verb +
+                 "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
+                 "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, view, "
+                 "field-view, color, frame, select, sidebar, help, about, quit");
     }
   } catch (const PresetError& e) {
-    refuse(e.what());
+    refuse(line, e.what());
   } catch (const std::exception& e) {
-    refuse(e.what());
+    refuse(line, e.what());
   }
   std::fflush(stdout);
+}
+
+void RemoteControl::verb_set(const std::string& rest, const std::string& line) {
+  std::istringstream words(rest);
+  std::string path, value_text;
+  words >> path;
+  std::getline(words >> std::ws, value_text);
+  if (path.empty() || value_text.empty())
+    return refuse(line, "usage: set PATH VALUE (VALUE as JSON, or text: set field.strength 40 mT)");
+  // JSON (0.04, "40 mT", [0, 0, 1], true); other text is taken as a string, as a preset would write it,
+  // so that `set field.strength 40 mT` works and a bad value is refused by the schema, which names the
+  // field, the value and what is allowed (not by the JSON parser).
+  json value;
+  try {
+    value = json::parse(value_text);
+  } catch (const json::parse_error&) {
+    value = value_text;
+  }
+  // The simulation thread reads it with the field's reader: a refusal names the field, the value and what is
+  // allowed.
+  send_edit({{path, value}}, "set " + path, line);
+}
+
+void RemoteControl::verb_confirm(const std::string&, const std::string& line) {
+  const Snapshot& s = simulation_.snapshot();
+  if (!s.confirmation) return refuse(line, "no edit is waiting for confirmation");
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(ApplyParameters{s.confirmation->changes, ++state_.last_edit_id, true, request});
+  await_reply(request, [line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok confirm\n");
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
+}
+
+void RemoteControl::verb_get(const std::string& rest, const std::string&) {
+  // The parameters in force; the generator's list of particles is the document's alone (Session::value_at).
+  const bool listed = rest.rfind("particles.particles", 0) == 0 && state_.document;
+  std::printf("value %s %s\n", rest.c_str(),
+              value_at(listed ? *state_.document : state_.edited, rest, "$").dump().c_str());
+}
+
+void RemoteControl::verb_run(const std::string&, const std::string&) {
+  send_(SetRunning{true});
+  std::printf("ok run\n");
+}
+
+void RemoteControl::verb_pause(const std::string&, const std::string&) {
+  send_(SetRunning{false});
+  std::printf("ok pause\n");
+}
+
+void RemoteControl::verb_reset(const std::string&, const std::string&) {
+  send_(ResetScene{});
+  std::printf("ok reset\n");
+}
+
+void RemoteControl::verb_step(const std::string& rest, const std::string& line) {
+  StepOnce step{1, 0.0, ++state_.last_request_id};
+  std::size_t used = 0;
+  const long long steps = rest.empty() ? 1 : std::stoll(rest, &used);
+  if (!rest.empty() && used != rest.size()) return refuse(line, "steps '" + rest + "': allowed a whole number");
+  if (steps < 1 || steps > 1000000000) return refuse(line, "steps " + rest + ": allowed 1 to 1000000000");
+  step.steps = static_cast<int>(steps);
+  send_step(step, "step", line);
+}
+
+void RemoteControl::verb_advance(const std::string& rest, const std::string& line) {
+  StepOnce step{1, 0.0, ++state_.last_request_id};
+  std::string why;
+  if (!read_simulated_time(rest, step.seconds, why)) return refuse(line, why);
+  send_step(step, "advance", line);
+}
+
+void RemoteControl::send_step(const StepOnce& step, const std::string& verb, const std::string& line) {
+  send_(step);
+  await_reply(step.request, [verb, line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok %s %s\n", verb.c_str(), r.text.substr(r.text.find(' ') + 1).c_str());
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
+}
+
+void RemoteControl::verb_hash(const std::string&, const std::string&) {
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(HashState{request});
+  await_reply(request, [](const Reply& r) { std::printf("hash %s\n", r.text.c_str()); });
+}
+
+void RemoteControl::verb_history(const std::string&, const std::string&) {
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(HashState{request});  // any answered command: the snapshot carrying it is up to date
+  waiting_ = [request](const Snapshot& s) {
+    if (s.reply.request != request) return false;
+    print_history(s);
+    return true;
+  };
+}
+
+void RemoteControl::verb_rewind(const std::string& rest, const std::string& line) {
+  std::size_t used = 0;
+  const long long target = std::stoll(rest, &used);
+  if (used != rest.size()) return refuse(line, "step '" + rest + "': allowed a whole number");
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(Rewind{target, false, request});
+  await_reply(request, [line, target](const Reply& r) {
+    if (r.ok)
+      std::printf("ok rewind %lld %s\n", target, r.text.c_str());
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
+}
+
+void RemoteControl::verb_undo(const std::string&, const std::string&) {
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(Undo{request});
+  await_undo_reply(request);
+}
+
+void RemoteControl::verb_redo(const std::string&, const std::string&) {
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(Redo{request});
+  await_undo_reply(request);
+}
+
+void RemoteControl::verb_recover(const std::string&, const std::string&) {
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(GoBack{0.0, request});
+  await_undo_reply(request);
+}
+
+void RemoteControl::await_undo_reply(std::uint64_t request) {
+  await_reply(request, [](const Reply& r) { std::printf(r.ok ? "%s\n" : "refused: %s\n", r.text.c_str()); });
+}
+
+void RemoteControl::verb_back(const std::string& rest, const std::string& line) {
+  GoBack back{0.0, ++state_.last_request_id};
+  std::string why;
+  if (!read_simulated_time(rest, back.seconds, why)) return refuse(line, why);
+  send_(back);
+  await_reply(back.request, [line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok back %s\n", r.text.c_str());
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
+}
+
+void RemoteControl::verb_load(const std::string& rest, const std::string& line) {
+  const std::uint64_t revision = simulation_.snapshot().message_revision;
+  ui::load_preset(state_, rest, send_);
+  if (state_.notice_is_error) return refuse(line, state_.notice);
+  // Answered once the simulation thread holds the scene and the panels' copy has adopted it (poll adopts
+  // before it asks), so that a `set` or `get` after it acts on the new scene; or when the thread refused it.
+  waiting_ = [this, line, rest, revision](const Snapshot& s) {
+    if (s.scene_loads == 1 + state_.loads_sent) {
+      std::printf("ok load %s\n", rest.c_str());
+      return true;
+    }
+    if (s.message_revision == revision || !s.message_is_error) return false;
+    std::printf("refused: %s: %s\n", line.c_str(), s.message.c_str());
+    return true;
+  };
+}
+
+void RemoteControl::verb_save(const std::string& rest, const std::string& line) {
+  simulation_.update_snapshot();  // the newest document (adopted once every edit is acknowledged)
+  ui::adopt_snapshot(state_, simulation_.snapshot());
+  ui::save_preset(state_, rest);
+  if (state_.notice_is_error) return refuse(line, state_.notice);
+  std::printf("ok save %s\n", rest.c_str());
+}
+
+void RemoteControl::verb_status(const std::string&, const std::string&) {
+  const Snapshot& s = simulation_.snapshot();
+  std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s\n",
+              static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
+              state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
+              s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
+}
+
+void RemoteControl::verb_field_at(const std::string& rest, const std::string&) {
+  std::vector<std::string> words = split_words(rest);
+  const bool exact = !words.empty() && words.back() == "exact";
+  if (exact) words.pop_back();
+  const Vec3 x = parse_point(words, "field-at");  // FieldInputError: refused by execute
+  const std::uint64_t request = ++field_request_;
+  send_(EvaluateField{request, {x}, exact});
+  waiting_ = [request](const Snapshot& s) {
+    if (s.field_request < request || !s.field_values || s.field_values->field.empty()) return false;
+    const Vec3& b = s.field_values->field.front();
+    std::string reply = "field";
+    for (int a = 0; a < 3; ++a) {
+      reply += ' ';
+      append_shortest(reply, b[a]);
+    }
+    std::printf("%s\n", reply.c_str());
+    return true;
+  };
+}
+
+void RemoteControl::verb_drag(const std::string& rest, const std::string& line) {
+  const std::vector<std::string> words = split_words(rest);
+  if (words.size() != 4 && words.size() != 5)
+    return refuse(line,
+                  "usage: drag ID X Y Z [STIFFNESS] (coordinates in metres or with units, STIFFNESS relative, 1 "
+                  "the default)");
+  DragParticle d;
+  d.particle_id = parse_id(words[0], "drag.id");
+  d.target = parse_point({words[1], words[2], words[3]}, "drag");
+  if (words.size() == 5) {
+    std::size_t used = 0;
+    try {
+      d.relative_stiffness = std::stod(words[4], &used);
+    } catch (const std::exception&) {
+    }
+    if (used == 0 || used != words[4].size())
+      return refuse(line,
+                    "drag.stiffness: '" + words[4] + "' is not a number; allowed 0.01 to 50 (1: the default feel)");
+  }
+  send_touch(d, line);
+}
+
+void RemoteControl::verb_release(const std::string&, const std::string& line) {
+  send_touch(ReleaseDrag{}, line);
+}
+
+void RemoteControl::verb_add(const std::string& rest, const std::string& line) {
+  if (rest.empty())
+    return refuse(line, "usage: add JSON, e.g. add {\"position\": [0, 0, \"2 mm\"], \"radius\": \"0.5 mm\"}");
+  Command add = parse_add(rest);
+  std::visit(
+      [&](auto& c) {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, AddParticle> || std::is_same_v<T, AddClump>) send_touch(c, line);
+      },
+      add);
+}
+
+void RemoteControl::verb_delete(const std::string& rest, const std::string& line) {
+  send_touch(DeleteBody{0, parse_id(rest, "delete.id")}, line);
+}
+
+void RemoteControl::verb_lid(const std::string& rest, const std::string& line) {
+  if (rest.empty()) return refuse(line, "usage: lid PRESSURE | off (PRESSURE with units: 0.5 atm, 2 bar, 500 Pa)");
+  set_lid(rest);
+}
+
+void RemoteControl::verb_quit(const std::string&, const std::string&) {
+  std::printf("ok quit\n");
+  std::fflush(stdout);
+  emit quit_requested();
+}
+
+void RemoteControl::verb_sync(const std::string&, const std::string&) {
+  // Answers once the window shows everything sent so far: loads arrived and their view applied, two
+  // frames drawn since (app/desktop/remote_view.hpp).
+  const std::uint64_t frames = state_.frames_drawn + 2;
+  waiting_ = [this, frames](const Snapshot& s) {
+    if (state_.frames_drawn < frames || s.scene_loads != 1 + state_.loads_sent ||
+        state_.view_applied_load != s.scene_loads)
+      return false;
+    std::printf("ok sync\n");
+    return true;
+  };
 }
 
 }  // namespace lodestone::desktop

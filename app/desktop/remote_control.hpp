@@ -48,7 +48,8 @@
 //                    a refusal prints "refused: <command>: <why>".
 //   sync             answers "ok sync" once the window shows everything sent so far (a load arrived, its view
 //                    applied, two frames drawn); later commands wait for it
-//   view | color KEY | frame [all|selection] | select ID | sidebar show|hide|WIDTH | help | about
+//   view | field-view off|slice|lines|both [x|y|z [AT]] | color KEY | frame [all|selection] | select ID |
+//   sidebar show|hide|WIDTH | help | about
 //                    the view: app/desktop/remote_view.hpp
 //   quit             exits (without asking about unsaved changes)
 //
@@ -81,7 +82,37 @@ class RemoteControl : public QObject {
   void read_input();
   // Executes the whole lines read so far, in order; stops while a command waits for its answer.
   void execute_pending();
+  // Finds the line's verb in a table of the verbs above (then among the view's) and carries it out; a refusal, or
+  // an error thrown by the verb, prints "refused: LINE: why".
   void execute(const std::string& line);
+  // The verbs, one member each: `rest` is the line after the verb, `line` the whole line (named in a refusal).
+  using VerbHandler = void (RemoteControl::*)(const std::string& rest, const std::string& line);
+  void verb_set(const std::string& rest, const std::string& line);
+  void verb_confirm(const std::string& rest, const std::string& line);
+  void verb_get(const std::string& rest, const std::string& line);
+  void verb_run(const std::string& rest, const std::string& line);
+  void verb_pause(const std::string& rest, const std::string& line);
+  void verb_reset(const std::string& rest, const std::string& line);
+  void verb_step(const std::string& rest, const std::string& line);
+  void verb_advance(const std::string& rest, const std::string& line);
+  void verb_hash(const std::string& rest, const std::string& line);
+  void verb_history(const std::string& rest, const std::string& line);
+  void verb_rewind(const std::string& rest, const std::string& line);
+  void verb_undo(const std::string& rest, const std::string& line);
+  void verb_redo(const std::string& rest, const std::string& line);
+  void verb_recover(const std::string& rest, const std::string& line);
+  void verb_back(const std::string& rest, const std::string& line);
+  void verb_load(const std::string& rest, const std::string& line);
+  void verb_save(const std::string& rest, const std::string& line);
+  void verb_status(const std::string& rest, const std::string& line);
+  void verb_field_at(const std::string& rest, const std::string& line);
+  void verb_drag(const std::string& rest, const std::string& line);
+  void verb_release(const std::string& rest, const std::string& line);
+  void verb_add(const std::string& rest, const std::string& line);
+  void verb_delete(const std::string& rest, const std::string& line);
+  void verb_lid(const std::string& rest, const std::string& line);
+  void verb_quit(const std::string& rest, const std::string& line);
+  void verb_sync(const std::string& rest, const std::string& line);
   // Every 2 ms: the newest snapshot; a failed check reported; the answer of the command in flight
   // printed once a snapshot carries it, and then the input goes on.
   void poll();
@@ -91,13 +122,18 @@ class RemoteControl : public QObject {
   // Sends a touch command with a new request id and waits for its answer before going on.
   template <class TouchCommand>
   void send_touch(TouchCommand command, const std::string& line);
+  // `step` and `advance`: sends the step and waits for it; prints "ok VERB STEPS now S" or "refused: LINE: why".
+  void send_step(const StepOnce& step, const std::string& verb, const std::string& line);
+  // `undo`, `redo` and `recover`: waits for `request` and prints its answer ("undone: WHAT", "redone: WHAT") or
+  // "refused: why".
+  void await_undo_reply(std::uint64_t request);
   // The `add` verb's JSON as a command; throws PresetError naming the key, the value and what is allowed.
   Command parse_add(const std::string& text);
   // The `lid` verb: an edit of the pressure section (and a closed top) through the panels' path.
   void set_lid(const std::string& argument);
-  // Sends an edit of the parameters (the panels' path) and waits for it: prints "ok DONE", the confirmation
-  // it needs, or "refused: LINE: why". Throws PresetError when `edited` is not a valid preset.
-  void send_edit(Preset edited, const std::string& done, const std::string& line);
+  // Sends an edit of the parameters (the panels' path: dotted paths and values) and waits for it: prints
+  // "ok DONE", the confirmation it needs, or "refused: LINE: why" (the simulation thread's reason).
+  void send_edit(std::vector<ParameterChange> changes, const std::string& done, const std::string& line);
 
   SimulationThread& simulation_;
   ui::UiState& state_;

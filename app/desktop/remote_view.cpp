@@ -5,6 +5,7 @@
 #include "ui/preset_view.hpp"
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -17,112 +18,129 @@ const char* field_view_key(const render::ViewOptions& v) {
   return v.show_field_lines ? "lines" : "off";
 }
 
+// A view verb: `rest` is the line after the verb, `line` the whole line (named in a refusal), `s` the newest
+// snapshot. Each prints its answer, "ok VERB ..." or the refusal.
+using ViewVerbHandler = void (*)(const std::string& rest, const std::string& line, const Snapshot& s,
+                                 ui::UiState& state);
+
+// The answer to a view verb that cannot be carried out; it changes nothing.
+void refuse(const std::string& line, const std::string& why) {
+  std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
+}
+
+void verb_view(const std::string&, const std::string&, const Snapshot& s, ui::UiState& state) {
+  char pace[48] = "fastest";
+  if (s.pace.mode == PaceMode::RealTime) std::snprintf(pace, sizeof pace, "%.6g", s.pace.value);
+  if (s.pace.mode == PaceMode::StepsPerFrame) std::snprintf(pace, sizeof pace, "%.6gsteps", s.pace.value);
+  const std::string sidebar =
+      state.sidebar_hidden ? std::string("hidden") : std::to_string(static_cast<int>(state.sidebar_width));
+  const bool hint = !s.running && s.step == 0 && s.scene && s.scene->view.start_paused;
+  std::printf(
+      "view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
+      "paused_hint=%d field_view=%s field_updates=%.3g\n",
+      ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
+      static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
+      static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
+      state.camera_follows ? 1 : 0, hint ? 1 : 0, field_view_key(state.view), state.field_view.updates_per_second);
+}
+
+// field-view off|slice|lines|both [x|y|z [AT]]
+void verb_field_view(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+  std::istringstream words(rest);
+  std::string what, axis, at;
+  words >> what >> axis >> at;
+  const bool known = what == "off" || what == "slice" || what == "lines" || what == "both";
+  const std::string axes = "xyz";
+  if (!known || (!axis.empty() && (axis.size() != 1 || axes.find(axis[0]) == std::string::npos)))
+    return refuse(line, "usage: field-view off|slice|lines|both [x|y|z [AT]] (AT the slice's position, e.g. 1mm)");
+  ui::FieldViewTool& f = state.field_view;
+  if (!at.empty()) {
+    double value = 0.0;
+    std::string error;
+    if (!parse_quantity_or_si(at, Quantity::Length, value, error))
+      return refuse(line, "position '" + at + "': allowed a length (metres, or with a unit: 1mm, 20um)" +
+                              (error.empty() ? "" : "; " + error));
+    f.at = value;
+    f.at_set = true;
+  }
+  if (!axis.empty()) f.axis = static_cast<int>(axes.find(axis[0]));
+  state.view.show_field_slice = what == "slice" || what == "both";
+  state.view.show_field_lines = what == "lines" || what == "both";
+  f.settings_changed = true;
+  std::printf("ok field-view %s\n", rest.c_str());
+}
+
+void verb_color(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+  const auto mode = ui::color_mode_from_key(rest);
+  if (!mode) return refuse(line, "colour mode '" + rest + "' is unknown; allowed: " + ui::color_mode_keys());
+  state.view.color_mode = *mode;
+  std::printf("ok color %s\n", rest.c_str());
+}
+
+void verb_frame(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+  if (rest.empty() || rest == "all") {
+    state.camera_request = ui::UiState::CameraRequest::FrameAll;
+  } else if (rest == "selection") {
+    if (!state.selected) return refuse(line, "nothing is selected (select ID first)");
+    state.camera_request = ui::UiState::CameraRequest::FrameSelection;
+  } else {
+    return refuse(line, "usage: frame [all|selection]");
+  }
+  std::printf("ok frame %s\n", rest.empty() ? "all" : rest.c_str());
+}
+
+void verb_select(const std::string& rest, const std::string& line, const Snapshot& s, ui::UiState& state) {
+  try {
+    const std::uint64_t id = std::stoull(rest);
+    if (s.particles.index_of(id) < 0)
+      return refuse(
+          line, "no particle has id " + rest + " (ids 0.." + std::to_string(s.particles.size()) + " in this scene)");
+    state.selected = id;
+    std::printf("ok select %s\n", rest.c_str());
+  } catch (const std::exception&) {
+    refuse(line, "usage: select ID (a particle id, 0 or more)");
+  }
+}
+
+void verb_sidebar(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+  if (rest == "show" || rest == "hide") {
+    state.sidebar_hidden = rest == "hide";
+  } else {
+    try {
+      const float width = std::stof(rest);
+      if (!(width >= ui::kSidebarMinWidth && width <= ui::kSidebarMaxWidth))
+        return refuse(line, "width " + rest + " is outside [" + std::to_string(static_cast<int>(ui::kSidebarMinWidth)) +
+                                ", " + std::to_string(static_cast<int>(ui::kSidebarMaxWidth)) + "]");
+      state.sidebar_width = width;
+      state.sidebar_hidden = false;
+    } catch (const std::exception&) {
+      return refuse(line, "usage: sidebar show|hide|WIDTH");
+    }
+  }
+  std::printf("ok sidebar %s\n", rest.c_str());
+}
+
+void verb_help(const std::string&, const std::string&, const Snapshot&, ui::UiState& state) {
+  state.help_open = true;
+  std::printf("ok help\n");
+}
+
+void verb_about(const std::string&, const std::string&, const Snapshot&, ui::UiState& state) {
+  state.about_open = true;
+  std::printf("ok about\n");
+}
+
 }  // namespace
 
 bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line, const Snapshot& s,
                        ui::UiState& state) {
-  auto refuse = [&](const std::string& why) { std::printf("refused: %s: %s\n", line.c_str(), why.c_str()); };
-  if (verb == "view") {
-    char pace[48] = "fastest";
-    if (s.pace.mode == PaceMode::RealTime) std::snprintf(pace, sizeof pace, "%.6g", s.pace.value);
-    if (s.pace.mode == PaceMode::StepsPerFrame) std::snprintf(pace, sizeof pace, "%.6gsteps", s.pace.value);
-    const std::string sidebar =
-        state.sidebar_hidden ? std::string("hidden") : std::to_string(static_cast<int>(state.sidebar_width));
-    const bool hint = !s.running && s.step == 0 && s.scene && s.scene->view.start_paused;
-    std::printf(
-        "view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
-        "paused_hint=%d field_view=%s field_updates=%.3g\n",
-        ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
-        static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
-        static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
-        state.camera_follows ? 1 : 0, hint ? 1 : 0, field_view_key(state.view), state.field_view.updates_per_second);
-  } else if (verb == "field-view") {
-    // field-view off|slice|lines|both [x|y|z [AT]]
-    std::istringstream words(rest);
-    std::string what, axis, at;
-    words >> what >> axis >> at;
-    const bool known = what == "off" || what == "slice" || what == "lines" || what == "both";
-    const std::string axes = "xyz";
-    if (!known || (!axis.empty() && (axis.size() != 1 || axes.find(axis[0]) == std::string::npos))) {
-      refuse("usage: field-view off|slice|lines|both [x|y|z [AT]] (AT the slice's position, e.g. 1mm)");
-      return true;
-    }
-    ui::FieldViewTool& f = state.field_view;
-    if (!at.empty()) {
-      double value = 0.0;
-      std::string error;
-      if (!parse_quantity_or_si(at, Quantity::Length, value, error)) {
-        refuse("position '" + at + "': allowed a length (metres, or with a unit: 1mm, 20um)" +
-               (error.empty() ? "" : "; " + error));
-        return true;
-      }
-      f.at = value;
-      f.at_set = true;
-    }
-    if (!axis.empty()) f.axis = static_cast<int>(axes.find(axis[0]));
-    state.view.show_field_slice = what == "slice" || what == "both";
-    state.view.show_field_lines = what == "lines" || what == "both";
-    f.settings_changed = true;
-    std::printf("ok field-view %s\n", rest.c_str());
-  } else if (verb == "color") {
-    const auto mode = ui::color_mode_from_key(rest);
-    if (!mode) {
-      refuse("colour mode '" + rest + "' is unknown; allowed: " + ui::color_mode_keys());
-    } else {
-      state.view.color_mode = *mode;
-      std::printf("ok color %s\n", rest.c_str());
-    }
-  } else if (verb == "frame") {
-    if (rest.empty() || rest == "all") {
-      state.camera_request = ui::UiState::CameraRequest::FrameAll;
-    } else if (rest == "selection") {
-      if (!state.selected) {
-        refuse("nothing is selected (select ID first)");
-        return true;
-      }
-      state.camera_request = ui::UiState::CameraRequest::FrameSelection;
-    } else {
-      refuse("usage: frame [all|selection]");
-      return true;
-    }
-    std::printf("ok frame %s\n", rest.empty() ? "all" : rest.c_str());
-  } else if (verb == "select") {
-    try {
-      const std::uint64_t id = std::stoull(rest);
-      if (s.particles.index_of(id) < 0) {
-        refuse("no particle has id " + rest + " (ids 0.." + std::to_string(s.particles.size()) + " in this scene)");
-        return true;
-      }
-      state.selected = id;
-      std::printf("ok select %s\n", rest.c_str());
-    } catch (const std::exception&) {
-      refuse("usage: select ID (a particle id, 0 or more)");
-    }
-  } else if (verb == "sidebar") {
-    if (rest == "show" || rest == "hide") {
-      state.sidebar_hidden = rest == "hide";
-    } else {
-      try {
-        const float width = std::stof(rest);
-        if (!(width >= ui::kSidebarMinWidth && width <= ui::kSidebarMaxWidth)) {
-          refuse("width " + rest + " is outside [" + std::to_string(static_cast<int>(ui::kSidebarMinWidth)) + ", " +
-                 std::to_string(static_cast<int>(ui::kSidebarMaxWidth)) + "]");
-          return true;
-        }
-        state.sidebar_width = width;
-        state.sidebar_hidden = false;
-      } catch (const std::exception&) {
-        refuse("usage: sidebar show|hide|WIDTH");
-        return true;
-      }
-    }
-    std::printf("ok sidebar %s\n", rest.c_str());
-  } else if (verb == "help" || verb == "about") {
-    (verb == "help" ? state.help_open : state.about_open) = true;
-    std::printf("ok %s\n", verb.c_str());
-  } else {
-    return false;
-  }
+  static const std::map<std::string, ViewVerbHandler> handlers = {
+      {"view", verb_view},     {"field-view", verb_field_view}, {"color", verb_color}, {"frame", verb_frame},
+      {"select", verb_select}, {"sidebar", verb_sidebar},       {"help", verb_help},   {"about", verb_about},
+  };
+  const auto found = handlers.find(verb);
+  if (found == handlers.end()) return false;
+  found->second(rest, line, s, state);
   std::fflush(stdout);
   return true;
 }

@@ -117,19 +117,9 @@ double kinetic_energy(const Particles& p) {
   return e;
 }
 
-}  // namespace
-
-ShotResult run_shot(const CaptureGrains& g, const Shot& shot) {
-  ShotResult result;
+// Target (id 0) at the origin at rest; projectile (id 1) upstream along x, offset by b along y.
+Particles shot_particles(const CaptureGrains& g, const Shot& shot) {
   const double radius = g.radius(), mass = g.mass(), moment = g.moment();
-  const double contact = 2.0 * radius;
-  const double start_separation = std::hypot(shot.start_distance, shot.impact_parameter);
-  if (!(shot.speed > 0.0) || !(start_separation > contact) || !(shot.accuracy > 0.0)) {
-    result.message = "a shot needs speed > 0, a start separation beyond contact and accuracy > 0";
-    return result;
-  }
-
-  // Target (id 0) at the origin at rest; projectile (id 1) upstream along x, offset by b along y.
   Random rng(shot.seed);
   Particles p;
   p.add(0, Vec3::Zero(), radius, mass, 0);
@@ -145,44 +135,42 @@ ShotResult run_shot(const CaptureGrains& g, const Shot& shot) {
     if (shot.spin == SpinStart::Thermal)
       for (int a = 0; a < 3; ++a) p.angular_velocity[i][a] = spin_sigma * rng.normal();
   }
+  return p;
+}
 
-  const double extent = 4.0 * start_separation;
-  const double first_step = wanted_step(p, shot.accuracy);  // forces are not known yet: speeds and spins
-  Simulation sim(shot_model(g, extent, first_step), std::move(p));
-  if (!sim.state().health.ok) {
-    result.message = sim.state().health.message;
-    return result;
+// The step in use is the first one times a power of two. It changes through set_model (which rebuilds
+// the derived tables and recomputes the forces at the same positions, some microseconds): down at once
+// when the control asks for less, up only after 32 steps in a row that would allow twice as much (a
+// librating moment makes 1/|omega| swing every few steps; this keeps the changes to a few dozen a shot).
+// `patience`: the steps in a row so far that would allow twice as much; `changes` counts the changes.
+void retune_step(Simulation& sim, double accuracy, bool first, int& patience, std::int64_t& changes) {
+  const double want = wanted_step(sim.state().particles, accuracy);
+  const double now = sim.model().time_step;
+  double dt = now;
+  if (first) {
+    dt = want;
+  } else if (want < now) {
+    while (dt > want) dt *= 0.5;
+    patience = 0;
+  } else if (want >= 2.0 * now && ++patience >= 32) {
+    dt = 2.0 * now;
+    patience = 0;
   }
-  const double energy_start = total_energy(sim.state());
-  const double kinetic_start = kinetic_energy(sim.state().particles);
-  const double time_limit = shot.time_limit_factor * start_separation / shot.speed;
-  double closest = start_separation;
+  if (dt == now) return;
+  Model m = sim.model();
+  m.integrator.time_step = dt;
+  sim.set_model(m);
+  ++changes;
+}
 
-  // The step in use is the first one times a power of two. It changes through set_model (which rebuilds
-  // the derived tables and recomputes the forces at the same positions, some microseconds): down at once
-  // when the control asks for less, up only after 32 steps in a row that would allow twice as much (a
-  // librating moment makes 1/|omega| swing every few steps; this keeps the changes to a few dozen a shot).
+// Steps the shot from its first step until the grains touch, the projectile moves away beyond the start separation,
+// the time limit passes or a step fails: the outcome, the steps and the step changes into result, the smallest
+// centre distance into closest.
+void fly_shot(Simulation& sim, const Shot& shot, double contact, double start_separation, ShotResult& result,
+              double& closest) {
+  const double time_limit = shot.time_limit_factor * start_separation / shot.speed;
   int patience = 0;
-  auto retune = [&](bool first) {
-    const double want = wanted_step(sim.state().particles, shot.accuracy);
-    const double now = sim.model().time_step;
-    double dt = now;
-    if (first) {
-      dt = want;
-    } else if (want < now) {
-      while (dt > want) dt *= 0.5;
-      patience = 0;
-    } else if (want >= 2.0 * now && ++patience >= 32) {
-      dt = 2.0 * now;
-      patience = 0;
-    }
-    if (dt == now) return;
-    Model m = sim.model();
-    m.integrator.time_step = dt;
-    sim.set_model(m);
-    ++result.step_changes;
-  };
-  retune(true);
+  retune_step(sim, shot.accuracy, true, patience, result.step_changes);
 
   while (true) {
     const Particles& q = sim.state().particles;
@@ -219,8 +207,34 @@ ShotResult run_shot(const CaptureGrains& g, const Shot& shot) {
       break;
     }
     ++result.steps;
-    retune(false);
+    retune_step(sim, shot.accuracy, false, patience, result.step_changes);
   }
+}
+
+}  // namespace
+
+ShotResult run_shot(const CaptureGrains& g, const Shot& shot) {
+  ShotResult result;
+  const double radius = g.radius();
+  const double contact = 2.0 * radius;
+  const double start_separation = std::hypot(shot.start_distance, shot.impact_parameter);
+  if (!(shot.speed > 0.0) || !(start_separation > contact) || !(shot.accuracy > 0.0)) {
+    result.message = "a shot needs speed > 0, a start separation beyond contact and accuracy > 0";
+    return result;
+  }
+
+  Particles p = shot_particles(g, shot);
+  const double extent = 4.0 * start_separation;
+  const double first_step = wanted_step(p, shot.accuracy);  // forces are not known yet: speeds and spins
+  Simulation sim(shot_model(g, extent, first_step), std::move(p));
+  if (!sim.state().health.ok) {
+    result.message = sim.state().health.message;
+    return result;
+  }
+  const double energy_start = total_energy(sim.state());
+  const double kinetic_start = kinetic_energy(sim.state().particles);
+  double closest = start_separation;
+  fly_shot(sim, shot, contact, start_separation, result, closest);
   result.time = sim.state().time;
   result.closest_gap = closest - contact;
   result.energy_error = std::abs(total_energy(sim.state()) - energy_start) / kinetic_start;

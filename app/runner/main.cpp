@@ -10,6 +10,7 @@
 #include "engine/analysis/reduced_units.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/units.hpp"

@@ -1,5 +1,6 @@
 #include "app/runner/overrides.hpp"
 
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 
@@ -32,7 +33,7 @@ Preset apply_overrides(const Preset& preset, const std::vector<std::string>& spe
   }
   Preset overridden;
   try {
-    overridden = preset_from_json(document);
+    overridden = document_from_json(document);
     // A protocol phase's changes apply when it starts: check them now, on top of the overrides.
     for (size_t k = 0; k < overridden.protocol.size(); ++k) phase_preset(overridden, static_cast<int>(k));
   } catch (const PresetError& e) {

@@ -3,6 +3,7 @@
 #include "app/runner/overrides.hpp"
 #include "app/runner/sweep_templates.hpp"
 #include "engine/scene/atomic_file.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 
@@ -184,7 +185,7 @@ json& value_at(json& root, const std::string& key) {
 // Parses a job preset as a run would, including each protocol phase's changes (which a plain
 // parse leaves until the phase starts): a bad value must fail here, before any job runs.
 void check_preset(const json& j) {
-  const Preset preset = preset_from_file_json(j);  // the file's units.system, as a job will read it
+  const Preset preset = document_from_file_json(j);  // the file's units.system, as a job will read it
   for (size_t k = 0; k < preset.protocol.size(); ++k) phase_preset(preset, static_cast<int>(k));
 }
 

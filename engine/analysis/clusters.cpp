@@ -33,14 +33,8 @@ class DisjointSets {
   std::vector<int> size_;
 };
 
-}  // namespace
-
-Clusters find_clusters(const State& state) {
-  const Particles& p = state.particles;
-  const size_t n = p.size();
-  const NeighborLists& lists = state.neighbors;
-  DisjointSets sets(n);
-  std::vector<int> degree(n, 0);
+// Unites the two particles of every active contact and counts the contact in both their degrees.
+void join_contacts(const NeighborLists& lists, DisjointSets& sets, std::vector<int>& degree) {
   const size_t pairs = std::min(lists.contact_pairs.size(), lists.contact_history.size());
   for (size_t k = 0; k < pairs; ++k) {
     if (!lists.contact_history[k].active) continue;
@@ -49,7 +43,12 @@ Clusters find_clusters(const State& state) {
     ++degree[static_cast<size_t>(pair.j)];
     sets.unite(pair.i, pair.j);
   }
-  // The pebbles of a rigid clump (engine/bodies/clumps.hpp) are one body: one cluster, without contacts of their own.
+}
+
+// The pebbles of a rigid clump (engine/bodies/clumps.hpp) are one body: one cluster, without contacts of their own.
+void join_clump_pebbles(const State& state, DisjointSets& sets) {
+  const Particles& p = state.particles;
+  const size_t n = p.size();
   std::vector<int> first_pebble(state.clumps.size(), -1);
   for (size_t i = 0; i < n; ++i) {
     const int c = p.clump[i];
@@ -60,12 +59,30 @@ Clusters find_clusters(const State& state) {
     else
       sets.unite(first, static_cast<int>(i));
   }
+}
 
-  // One cluster per root, in order of first appearance; degrees summed and their extremes kept to
-  // classify the shape afterwards.
-  struct Shape {
-    int degree_sum = 0, min_degree = 0, max_degree = 0;
-  };
+// One cluster per root, in order of first appearance; degrees summed and their extremes kept to
+// classify the shape afterwards.
+struct Shape {
+  int degree_sum = 0, min_degree = 0, max_degree = 0;
+};
+
+// Each cluster's contacts and whether it is a chain or a ring, from its size and the degrees of its particles.
+void classify_shapes(std::vector<Cluster>& clusters, const std::vector<Shape>& shapes) {
+  for (size_t k = 0; k < clusters.size(); ++k) {
+    Cluster& c = clusters[k];
+    const Shape& shape = shapes[k];
+    c.contacts = shape.degree_sum / 2;  // each contact adds one to the degree of both ends
+    // Connected with s - 1 contacts is a tree; a tree with no branch point is a path.
+    c.chain = c.size >= 2 && c.contacts == c.size - 1 && shape.max_degree <= 2;
+    // Connected with every degree 2 is a single cycle (then contacts = size; checked anyway).
+    c.ring = c.size >= 3 && c.contacts == c.size && shape.min_degree == 2 && shape.max_degree == 2;
+  }
+}
+
+// The clusters of the united sets, unsorted: size, label, moment and shape of each.
+Clusters gather_clusters(const Particles& p, DisjointSets& sets, const std::vector<int>& degree) {
+  const size_t n = p.size();
   Clusters out;
   std::vector<Shape> shapes;
   std::vector<int> slot_of_root(n, -1);
@@ -93,37 +110,34 @@ Clusters find_clusters(const State& state) {
     shape.min_degree = std::min(shape.min_degree, d);
     shape.max_degree = std::max(shape.max_degree, d);
   }
-  for (size_t k = 0; k < out.clusters.size(); ++k) {
-    Cluster& c = out.clusters[k];
-    const Shape& shape = shapes[k];
-    c.contacts = shape.degree_sum / 2;  // each contact adds one to the degree of both ends
-    // Connected with s - 1 contacts is a tree; a tree with no branch point is a path.
-    c.chain = c.size >= 2 && c.contacts == c.size - 1 && shape.max_degree <= 2;
-    // Connected with every degree 2 is a single cycle (then contacts = size; checked anyway).
-    c.ring = c.size >= 3 && c.contacts == c.size && shape.min_degree == 2 && shape.max_degree == 2;
-  }
+  classify_shapes(out.clusters, shapes);
+  return out;
+}
 
-  // Sorted by label, so that the output order does not depend on the particle order in memory.
-  // Scenes kept in id order (below kSpatialSortMinParticles) come out sorted already. Reordered
-  // scenes: the generators number particles 0 .. N-1, so the labels index a bucket array (linear);
-  // a comparison sort of 19k labels cost more than the rest of the pass (measured at 20k particles).
-  const auto by_label = [](const Cluster& a, const Cluster& b) { return a.label < b.label; };
-  if (std::is_sorted(out.clusters.begin(), out.clusters.end(), by_label)) return out;
+// The cluster slots in label order, for reordered scenes: the generators number particles 0 .. N-1, so the labels
+// index a bucket array (linear); a comparison sort of 19k labels cost more than the rest of the pass (measured at 20k
+// particles). Labels beyond the bucket array's reach: a comparison sort.
+std::vector<int> label_order(const std::vector<Cluster>& clusters, size_t n) {
   std::vector<int> order;  // slots in label order
-  order.reserve(out.clusters.size());
+  order.reserve(clusters.size());
   std::uint64_t max_label = 0;
-  for (const Cluster& c : out.clusters) max_label = std::max(max_label, c.label);
+  for (const Cluster& c : clusters) max_label = std::max(max_label, c.label);
   if (max_label < 4 * static_cast<std::uint64_t>(n) + 64) {
     std::vector<int> slot_of_label(static_cast<size_t>(max_label) + 1, -1);
-    for (size_t k = 0; k < out.clusters.size(); ++k) slot_of_label[out.clusters[k].label] = static_cast<int>(k);
+    for (size_t k = 0; k < clusters.size(); ++k) slot_of_label[clusters[k].label] = static_cast<int>(k);
     for (int slot : slot_of_label)
       if (slot >= 0) order.push_back(slot);
   } else {
-    std::vector<std::pair<std::uint64_t, int>> keyed(out.clusters.size());
-    for (size_t k = 0; k < keyed.size(); ++k) keyed[k] = {out.clusters[k].label, static_cast<int>(k)};
+    std::vector<std::pair<std::uint64_t, int>> keyed(clusters.size());
+    for (size_t k = 0; k < keyed.size(); ++k) keyed[k] = {clusters[k].label, static_cast<int>(k)};
     std::sort(keyed.begin(), keyed.end());
     for (const auto& key : keyed) order.push_back(key.second);
   }
+  return order;
+}
+
+// Puts cluster order[k] at slot k and renumbers cluster_of to match.
+void permute_clusters(Clusters& out, const std::vector<int>& order) {
   std::vector<int> new_index(order.size());
   for (size_t k = 0; k < order.size(); ++k) new_index[static_cast<size_t>(order[k])] = static_cast<int>(k);
   // Moved in place along the permutation's cycles: a sorted copy (48 bytes a cluster, 100 000
@@ -142,6 +156,27 @@ Clusters find_clusters(const State& state) {
     placed[k] = 1;
   }
   for (int& c : out.cluster_of) c = new_index[static_cast<size_t>(c)];
+}
+
+// Sorted by label, so that the output order does not depend on the particle order in memory.
+// Scenes kept in id order (below kSpatialSortMinParticles) come out sorted already.
+void sort_by_label(Clusters& out, size_t n) {
+  const auto by_label = [](const Cluster& a, const Cluster& b) { return a.label < b.label; };
+  if (std::is_sorted(out.clusters.begin(), out.clusters.end(), by_label)) return;
+  permute_clusters(out, label_order(out.clusters, n));
+}
+
+}  // namespace
+
+Clusters find_clusters(const State& state) {
+  const Particles& p = state.particles;
+  const size_t n = p.size();
+  DisjointSets sets(n);
+  std::vector<int> degree(n, 0);
+  join_contacts(state.neighbors, sets, degree);
+  join_clump_pebbles(state, sets);
+  Clusters out = gather_clusters(p, sets, degree);
+  sort_by_label(out, n);
   return out;
 }
 

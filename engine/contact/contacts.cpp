@@ -130,24 +130,23 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   return true;
 }
 
-}  // namespace
+// Parts run side by side; their events and energies are merged in part order, as one thread makes them.
+void merge_parts(std::vector<PartResult>& parts, ContactTotals& totals, State& state) {
+  for (PartResult& r : parts) {
+    totals.add(r.totals);
+    for (const Event& e : r.events) state.events.record(e);
+  }
+}
 
-void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team,
-                            const PredictedVelocities* predicted) {
+// [SECTION] particle-particle
+
+// The contacts of the listed pairs: forces and torques on both particles, totals and events merged into `totals` and
+// the state's events.
+void add_pair_contacts(const Model& model, State& state, double dt, bool verlet, const PredictedVelocities* predicted,
+                       ThreadTeam& team, ContactTotals& totals) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
-  ContactTotals totals;
   const bool sand = model.contact.law == ContactLaw::Sand;
-  const bool verlet = predicted != nullptr && dt > 0.0;
-  // Parts run side by side; their events and energies are merged in part order, as one thread makes them.
-  auto merge = [&](std::vector<PartResult>& parts) {
-    for (PartResult& r : parts) {
-      totals.add(r.totals);
-      for (const Event& e : r.events) state.events.record(e);
-    }
-  };
-
-  // [SECTION] particle-particle
   std::vector<PartResult> pair_parts = run_pair_parts<PartResult>(
       team, lists.contact_pairs.size(), kContactGrain, p.size(), p.force.data(), p.torque.data(),
       [&](int, size_t begin, size_t end, Vec3* force, Vec3* torque) {
@@ -189,10 +188,63 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
         }
         return part;
       });
-  merge(pair_parts);
+  merge_parts(pair_parts, totals, state);
+}
 
-  // [SECTION] particle-wall (each side of the box that is a wall); a particle's wall contacts are its own
+// [SECTION] particle-wall (each side of the box that is a wall); a particle's wall contacts are its own
+
+// The contacts of every particle with one wall side (2 axis + upper): forces and torques on the particles, the force on
+// the wall added to wall_force[side], totals and events merged as for the pairs.
+void add_wall_side_contacts(const Model& model, State& state, double dt, bool verlet,
+                            const PredictedVelocities* predicted, ThreadTeam& team, int axis, int upper,
+                            ContactTotals& totals, std::array<Vec3, 6>& wall_force) {
+  Particles& p = state.particles;
   const size_t n = p.size();
+  const bool sand = model.contact.law == ContactLaw::Sand;
+  const int side = 2 * axis + upper;
+  // With a lid the top side moves: its height is part of the state.
+  const bool lid = axis == 2 && upper && model.pressure.method == PressureMethod::Lid;
+  const double plane = lid ? state.lid_height : upper ? model.box.max[axis] : model.box.min[axis];
+  Vec3 normal = Vec3::Zero();
+  normal[axis] = upper ? -1.0 : 1.0;
+  const double reach = model.contact_reach;
+  std::vector<PartResult> wall_parts(static_cast<size_t>(parts_for(team, n, kContactGrain)));
+  const std::vector<size_t> bounds = split_evenly(n, static_cast<int>(wall_parts.size()));
+  team.run(static_cast<int>(wall_parts.size()), [&](int k) {
+    PartResult& part = wall_parts[static_cast<size_t>(k)];
+    part.wall_force.fill(Vec3::Zero());
+    for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
+      const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
+      ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
+      if (distance > p.radius[i] + reach && !h.active) continue;
+      ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i],
+                                               p.mass[i], p.inertia[i]);
+      if (predicted)
+        set_dashpot_velocities(g, predicted->velocity[i], Vec3::Zero(), predicted->angular_velocity[i], Vec3::Zero());
+      SandBodies bodies;
+      if (sand) {
+        bodies.wall = true;
+        bodies.position_i = p.position[i];
+        bodies.orientation_i = p.orientation[i];
+        bodies.periodic_length = model.periodic_length;
+      }
+      ContactResponse r;
+      if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, verlet, state.step,
+                            p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
+        continue;
+      p.force[i] += r.force;
+      p.torque[i] += g.lever_i.cross(r.force) + r.couple;
+      part.wall_force[side] -= r.force;
+    }
+  });
+  merge_parts(wall_parts, totals, state);
+  for (const PartResult& part : wall_parts) wall_force[side] += part.wall_force[side];
+}
+
+// The contacts with every side of the box that is a wall, but the floor's; returns the force on each side.
+std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double dt, bool verlet,
+                                      const PredictedVelocities* predicted, ThreadTeam& team, ContactTotals& totals) {
+  const size_t n = state.particles.size();
   std::array<Vec3, 6> wall_force;
   wall_force.fill(Vec3::Zero());
   const bool walls = model.box.any_wall();
@@ -203,47 +255,20 @@ void compute_contact_forces(const Model& model, State& state, double dt, ThreadT
       const int side = 2 * axis + upper;
       if (static_cast<int>(model.floor.side) == side + 1)
         continue;  // the floor's own law (engine/contact/law_floor.cpp)
-      // With a lid the top side moves: its height is part of the state.
-      const bool lid = axis == 2 && upper && model.pressure.method == PressureMethod::Lid;
-      const double plane = lid ? state.lid_height : upper ? model.box.max[axis] : model.box.min[axis];
-      Vec3 normal = Vec3::Zero();
-      normal[axis] = upper ? -1.0 : 1.0;
-      const double reach = model.contact_reach;
-      std::vector<PartResult> wall_parts(static_cast<size_t>(parts_for(team, n, kContactGrain)));
-      const std::vector<size_t> bounds = split_evenly(n, static_cast<int>(wall_parts.size()));
-      team.run(static_cast<int>(wall_parts.size()), [&](int k) {
-        PartResult& part = wall_parts[static_cast<size_t>(k)];
-        part.wall_force.fill(Vec3::Zero());
-        for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
-          const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
-          ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
-          if (distance > p.radius[i] + reach && !h.active) continue;
-          ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i],
-                                                   p.mass[i], p.inertia[i]);
-          if (predicted)
-            set_dashpot_velocities(g, predicted->velocity[i], Vec3::Zero(), predicted->angular_velocity[i],
-                                   Vec3::Zero());
-          SandBodies bodies;
-          if (sand) {
-            bodies.wall = true;
-            bodies.position_i = p.position[i];
-            bodies.orientation_i = p.orientation[i];
-            bodies.periodic_length = model.periodic_length;
-          }
-          ContactResponse r;
-          if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, verlet,
-                                state.step, p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
-            continue;
-          p.force[i] += r.force;
-          p.torque[i] += g.lever_i.cross(r.force) + r.couple;
-          part.wall_force[side] -= r.force;
-        }
-      });
-      merge(wall_parts);
-      for (const PartResult& part : wall_parts) wall_force[side] += part.wall_force[side];
+      add_wall_side_contacts(model, state, dt, verlet, predicted, team, axis, upper, totals, wall_force);
     }
   }
-  state.wall_force = wall_force;
+  return wall_force;
+}
+
+}  // namespace
+
+void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team,
+                            const PredictedVelocities* predicted) {
+  ContactTotals totals;
+  const bool verlet = predicted != nullptr && dt > 0.0;
+  add_pair_contacts(model, state, dt, verlet, predicted, team, totals);
+  state.wall_force = add_wall_contacts(model, state, dt, verlet, predicted, team, totals);
 
   state.energy.elastic = totals.elastic;
   state.energy.dissipated_dashpot += totals.dashpot_energy;

@@ -2,7 +2,7 @@
 // What the GUI may ask of the simulation thread (DESIGN: "UI changes are queued commands applied
 // between steps"). A closed set; the simulation thread applies them in order.
 
-#include "engine/scene/preset_io.hpp"
+#include "engine/scene/preset_edits.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -17,14 +17,15 @@ struct LoadScene {
   Preset preset;
   std::string source;  // shown to the user: the file name
 };
-// Apply new parameters (materials, laws, field, damping, walls, time step...) to the running
-// scene; particles and contact history are kept. Takes effect on the next step, and is recorded in
-// the document's timeline at the current step (engine/scene/preset_edits.hpp), so a save replays the run.
-// An edit that needs the user's word first (Session::edit_warning: a field far beyond any magnet, a
-// collapsing time step; or an edit at a rewound step, which drops the run's old future) is held, not
-// applied, until sent again with `confirmed` (Snapshot::confirmation says what it would do).
+// Change parameters (materials, laws, field, damping, walls, time step...) of the running scene, each by its
+// dotted path and a value as the user gave it ("field.strength": "40 mT"; engine/scene/preset_edits.hpp);
+// particles and contact history are kept. Takes effect on the next step, and is recorded in the document's
+// timeline at the current step, so a save replays the run (Session::apply). An edit that needs the user's word
+// first (Session::edit_warning: a field far beyond any magnet, a collapsing time step; or an edit at a rewound
+// step, which drops the run's old future) is held, not applied, until sent again with `confirmed`
+// (Snapshot::confirmation says what it would do).
 struct ApplyParameters {
-  Preset preset;
+  std::vector<ParameterChange> changes;
   std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied, held or refused
   bool confirmed = false;
   std::uint64_t request = 0;  // answered in Snapshot::reply (0: no answer wanted)

@@ -2,16 +2,16 @@
 
 #include "engine/analysis/field_lines.hpp"
 #include "engine/core/state_hash.hpp"
+#include "engine/live/snapshot_capture.hpp"
 #include "engine/magnetic/field_evaluation.hpp"
 #include "engine/output/field_slice.hpp"
 #include "engine/output/output_units.hpp"
-#include "engine/scene/preset_edits.hpp"
+#include "engine/scene/document.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <type_traits>
 
 namespace lodestone {
 namespace {
@@ -115,7 +115,7 @@ void SimulationThread::push(Command command) {
 }
 
 void SimulationThread::set_scene(const Preset& preset, const std::string& source) {
-  validate_preset(preset);
+  validate_document(preset);
   auto session = std::make_unique<Session>(preset);  // throws PresetError, leaving the old scene
   session->set_threads(engine_threads_);
   session->enable_history(history_budget_);
@@ -165,9 +165,9 @@ void SimulationThread::answer(std::uint64_t request, bool ok, std::string text) 
   reply_ = Reply{request, ok, std::move(text)};
 }
 
-std::string SimulationThread::confirmation_needed(const Preset& edited) const {
-  if (parameter_changes(session_->parameters(), edited).empty()) return "";
-  std::string why = session_->edit_warning(edited).value_or("");
+std::string SimulationThread::confirmation_needed(const std::vector<ParameterChange>& changes) const {
+  if (session_->changes_made_by(changes).empty()) return "";
+  std::string why = session_->edit_warning(changes).value_or("");
   const State& now = session_->state();
   if (now.step < session_->head_step()) {
     const HistorySummary* h = history_.get();
@@ -184,17 +184,16 @@ std::string SimulationThread::confirmation_needed(const Preset& edited) const {
 
 void SimulationThread::apply_edit(const ApplyParameters& c) {
   acknowledged_edit_ = c.edit_id;  // handled, whether it applies, is held or is refused
-  validate_preset(c.preset);
   if (!c.confirmed) {
-    if (std::string why = confirmation_needed(c.preset); !why.empty()) {
-      confirmation_ = std::make_shared<const Confirmation>(Confirmation{c.edit_id, why, c.preset});
+    if (std::string why = confirmation_needed(c.changes); !why.empty()) {
+      confirmation_ = std::make_shared<const Confirmation>(Confirmation{c.edit_id, why, c.changes});
       ++scene_revision_;  // the panels show the values in force until it is confirmed
       answer(c.request, false, "confirm: " + why);
       return;
     }
   }
   confirmation_.reset();
-  session_->edit_parameters(c.preset);  // throws PresetError, keeping the old parameters
+  session_->apply(c.changes);  // throws PresetError, keeping the old parameters
   adopt_parameters();
   answer(c.request, true, "applied");
 }
@@ -202,113 +201,8 @@ void SimulationThread::apply_edit(const ApplyParameters& c) {
 void SimulationThread::apply(Command& command) {
   std::visit(
       [this](auto& c) {
-        using T = std::decay_t<decltype(c)>;
         try {
-          if constexpr (std::is_same_v<T, LoadScene>) {
-            set_scene(c.preset, c.source);
-            ++scene_loads_;
-            pace_ = scene_pace(*in_force_);
-            if (c.preset.view.start_paused) running_ = false;
-          } else if constexpr (std::is_same_v<T, ApplyParameters>) {
-            apply_edit(c);
-          } else if constexpr (std::is_same_v<T, ResetScene>) {
-            // The run restarts with the parameters in force: the timeline entries applied so far
-            // become the scene's own parameters, those not reached yet stay (docs/session-log.md).
-            set_scene(session_->folded_document(), source_);
-          } else if constexpr (std::is_same_v<T, SetRunning>) {
-            if (c.running && !session_->state().health.ok)
-              refuse(
-                  "the run stopped on a failed check: fix the value and press Run, undo the last edit (Ctrl+Z), "
-                  "go back (Run panel), or reset");
-            else
-              running_ = c.running;
-            rate_steps_ = 0;
-            rate_start_ = Clock::now();
-          } else if constexpr (std::is_same_v<T, StepOnce>) {
-            running_ = false;
-            if (!session_->state().health.ok) {
-              answer(c.request, false, "the run stopped on a failed check: " + session_->state().health.message);
-              return;
-            }
-            pending_asked_ = c.seconds > 0.0 ? 0 : c.steps;
-            pending_steps_ = c.seconds > 0.0 ? 0 : c.steps;
-            pending_until_ = c.seconds > 0.0 ? session_->state().time + c.seconds : -1.0;
-            pending_request_ = c.request;
-          } else if constexpr (std::is_same_v<T, Rewind>) {
-            if (c.snap)
-              session_->rewind_to_kept(c.step);
-            else
-              session_->rewind(c.step);  // throws PresetError naming the kept range
-            adopt_parameters();
-            answer(c.request, true, "now " + std::to_string(session_->state().step));
-          } else if constexpr (std::is_same_v<T, Undo> || std::is_same_v<T, Redo>) {
-            constexpr bool undo = std::is_same_v<T, Undo>;
-            const std::optional<std::string> what = undo ? session_->undo() : session_->redo();
-            if (!what) {
-              refuse(undo ? "nothing to undo" : "nothing to redo");
-              answer(c.request, false, undo ? "nothing to undo" : "nothing to redo");
-              return;
-            }
-            adopt_parameters();
-            inform(std::string(undo ? "undone: " : "redone: ") + *what);
-            answer(c.request, true, std::string(undo ? "undone: " : "redone: ") + *what);
-          } else if constexpr (std::is_same_v<T, GoBack>) {
-            if (c.seconds > 0.0) {
-              session_->go_back(c.seconds);
-              answer(c.request, true, "now " + std::to_string(session_->state().step));
-            } else {
-              const std::string what = session_->go_back_before_last_edit();
-              inform("went back to before the change " + what);
-              answer(c.request, true, "undone: " + what);
-            }
-            adopt_parameters();
-          } else if constexpr (std::is_same_v<T, HashState>) {
-            answer(c.request, true, hash_hex(state_hash(session_->state())));
-          } else if constexpr (std::is_same_v<T, SetPace>) {
-            pace_ = c;
-          } else if constexpr (std::is_same_v<T, CaptureFrame>) {
-            // In the scene's unit system, as the runner writes its frames.
-            frame_ = std::make_shared<const FrameFields>(
-                frame_in_units(frame_fields(session_->model(), session_->state()), session_->document().units));
-            frame_request_ = c.request;
-          } else if constexpr (std::is_same_v<T, EvaluateField>) {
-            const FieldEvaluator evaluator(session_->model(), session_->state(),
-                                           {.sum = c.exact ? FieldSum::Exact : FieldSum::AsForces});
-            auto values = std::make_shared<FieldValues>();
-            values->points = c.points;
-            values->field.resize(c.points.size());
-            evaluator.evaluate(values->points, values->field);
-            values->step = session_->state().step;
-            values->time = session_->state().time;
-            field_values_ = std::move(values);
-            field_request_ = c.request;
-          } else if constexpr (std::is_same_v<T, ComputeFieldView>) {
-            // The physics waits while the view is evaluated: every core of the machine works on it (a team of
-            // its own, so that the simulation's thread count and its results stay as set).
-            if (!view_team_)
-              view_team_ = std::make_unique<ThreadTeam>(
-                  static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
-            field_view_ = compute_field_view(session_->model(), session_->state(), c, *view_team_);
-            field_view_request_ = c.request;
-          } else if constexpr (std::is_same_v<T, DragParticle>) {
-            // The document follows at the release: a drag's entries come at every step it moves.
-            answer_touch(c.request, [&] { return session_->drag(c.particle_id, c.target, c.relative_stiffness); });
-          } else if constexpr (std::is_same_v<T, ReleaseDrag>) {
-            answer_touch(c.request, [&] { return session_->release(); });
-            adopt_parameters();
-          } else if constexpr (std::is_same_v<T, AddParticle>) {
-            answer_touch(c.request, [&] {
-              return c.copy_of ? session_->add_copy(*c.copy_of, c.particle.position)
-                               : session_->add_particle(c.particle);
-            });
-            adopt_parameters();
-          } else if constexpr (std::is_same_v<T, AddClump>) {
-            answer_touch(c.request, [&] { return session_->add_clump(c.clump); });
-            adopt_parameters();
-          } else if constexpr (std::is_same_v<T, DeleteBody>) {
-            answer_touch(c.request, [&] { return session_->delete_body(c.particle_id); });
-            adopt_parameters();
-          }
+          handle(c);
         } catch (const PresetError& e) {
           refuse(e.what());
           if constexpr (requires { c.request; }) answer(c.request, false, e.what());
@@ -316,6 +210,156 @@ void SimulationThread::apply(Command& command) {
       },
       command);
 }
+
+// [SECTION] One handler per command
+
+void SimulationThread::handle(const LoadScene& c) {
+  set_scene(c.preset, c.source);
+  ++scene_loads_;
+  pace_ = scene_pace(*in_force_);
+  if (c.preset.view.start_paused) running_ = false;
+}
+
+void SimulationThread::handle(const ApplyParameters& c) {
+  apply_edit(c);
+}
+
+void SimulationThread::handle(const ResetScene&) {
+  // The run restarts with the parameters in force: the timeline entries applied so far
+  // become the scene's own parameters, those not reached yet stay (docs/session-log.md).
+  set_scene(session_->folded_document(), source_);
+}
+
+void SimulationThread::handle(const SetRunning& c) {
+  if (c.running && !session_->state().health.ok)
+    refuse(
+        "the run stopped on a failed check: fix the value and press Run, undo the last edit (Ctrl+Z), "
+        "go back (Run panel), or reset");
+  else
+    running_ = c.running;
+  rate_steps_ = 0;
+  rate_start_ = Clock::now();
+}
+
+void SimulationThread::handle(const StepOnce& c) {
+  running_ = false;
+  if (!session_->state().health.ok) {
+    answer(c.request, false, "the run stopped on a failed check: " + session_->state().health.message);
+    return;
+  }
+  pending_asked_ = c.seconds > 0.0 ? 0 : c.steps;
+  pending_steps_ = c.seconds > 0.0 ? 0 : c.steps;
+  pending_until_ = c.seconds > 0.0 ? session_->state().time + c.seconds : -1.0;
+  pending_request_ = c.request;
+}
+
+void SimulationThread::handle(const Rewind& c) {
+  if (c.snap)
+    session_->rewind_to_kept(c.step);
+  else
+    session_->rewind(c.step);  // throws PresetError naming the kept range
+  adopt_parameters();
+  answer(c.request, true, "now " + std::to_string(session_->state().step));
+}
+
+void SimulationThread::handle(const Undo& c) {
+  undo_or_redo(/*undo=*/true, c.request);
+}
+
+void SimulationThread::handle(const Redo& c) {
+  undo_or_redo(/*undo=*/false, c.request);
+}
+
+void SimulationThread::undo_or_redo(bool undo, std::uint64_t request) {
+  const std::optional<std::string> what = undo ? session_->undo() : session_->redo();
+  if (!what) {
+    refuse(undo ? "nothing to undo" : "nothing to redo");
+    answer(request, false, undo ? "nothing to undo" : "nothing to redo");
+    return;
+  }
+  adopt_parameters();
+  inform(std::string(undo ? "undone: " : "redone: ") + *what);
+  answer(request, true, std::string(undo ? "undone: " : "redone: ") + *what);
+}
+
+void SimulationThread::handle(const GoBack& c) {
+  if (c.seconds > 0.0) {
+    session_->go_back(c.seconds);
+    answer(c.request, true, "now " + std::to_string(session_->state().step));
+  } else {
+    const std::string what = session_->go_back_before_last_edit();
+    inform("went back to before the change " + what);
+    answer(c.request, true, "undone: " + what);
+  }
+  adopt_parameters();
+}
+
+void SimulationThread::handle(const HashState& c) {
+  answer(c.request, true, hash_hex(state_hash(session_->state())));
+}
+
+void SimulationThread::handle(const SetPace& c) {
+  pace_ = c;
+}
+
+void SimulationThread::handle(const CaptureFrame& c) {
+  // In the scene's unit system, as the runner writes its frames.
+  frame_ = std::make_shared<const FrameFields>(
+      frame_in_units(frame_fields(session_->model(), session_->state()), session_->document().units));
+  frame_request_ = c.request;
+}
+
+void SimulationThread::handle(const EvaluateField& c) {
+  const FieldEvaluator evaluator(session_->model(), session_->state(),
+                                 {.sum = c.exact ? FieldSum::Exact : FieldSum::AsForces});
+  auto values = std::make_shared<FieldValues>();
+  values->points = c.points;
+  values->field.resize(c.points.size());
+  evaluator.evaluate(values->points, values->field);
+  values->step = session_->state().step;
+  values->time = session_->state().time;
+  field_values_ = std::move(values);
+  field_request_ = c.request;
+}
+
+void SimulationThread::handle(const ComputeFieldView& c) {
+  // The physics waits while the view is evaluated: every core of the machine works on it (a team of
+  // its own, so that the simulation's thread count and its results stay as set).
+  if (!view_team_)
+    view_team_ =
+        std::make_unique<ThreadTeam>(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+  field_view_ = compute_field_view(session_->model(), session_->state(), c, *view_team_);
+  field_view_request_ = c.request;
+}
+
+void SimulationThread::handle(const DragParticle& c) {
+  // The document follows at the release: a drag's entries come at every step it moves.
+  answer_touch(c.request, [&] { return session_->drag(c.particle_id, c.target, c.relative_stiffness); });
+}
+
+void SimulationThread::handle(const ReleaseDrag& c) {
+  answer_touch(c.request, [&] { return session_->release(); });
+  adopt_parameters();
+}
+
+void SimulationThread::handle(const AddParticle& c) {
+  answer_touch(c.request, [&] {
+    return c.copy_of ? session_->add_copy(*c.copy_of, c.particle.position) : session_->add_particle(c.particle);
+  });
+  adopt_parameters();
+}
+
+void SimulationThread::handle(const AddClump& c) {
+  answer_touch(c.request, [&] { return session_->add_clump(c.clump); });
+  adopt_parameters();
+}
+
+void SimulationThread::handle(const DeleteBody& c) {
+  answer_touch(c.request, [&] { return session_->delete_body(c.particle_id); });
+  adopt_parameters();
+}
+
+// [SECTION] Stepping and publishing
 
 void SimulationThread::advance_running() {
   const auto start = Clock::now();

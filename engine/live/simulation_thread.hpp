@@ -43,6 +43,27 @@ class SimulationThread {
  private:
   void run();
   void apply(Command& command);
+  // One handler per command (engine/live/commands.hpp); a PresetError it throws is refused by apply().
+  void handle(const LoadScene& c);
+  void handle(const ApplyParameters& c);
+  void handle(const ResetScene& c);
+  void handle(const SetRunning& c);
+  void handle(const StepOnce& c);
+  void handle(const Rewind& c);
+  void handle(const Undo& c);
+  void handle(const Redo& c);
+  void handle(const GoBack& c);
+  void handle(const HashState& c);
+  void handle(const SetPace& c);
+  void handle(const CaptureFrame& c);
+  void handle(const EvaluateField& c);
+  void handle(const ComputeFieldView& c);
+  void handle(const DragParticle& c);
+  void handle(const ReleaseDrag& c);
+  void handle(const AddParticle& c);
+  void handle(const AddClump& c);
+  void handle(const DeleteBody& c);
+  void undo_or_redo(bool undo, std::uint64_t request);
   void advance_running();
   // Works off a StepOnce: steps for at most a frame (or to its end, before a later command); answers it
   // when done.
@@ -58,7 +79,7 @@ class SimulationThread {
   void answer(std::uint64_t request, bool ok, std::string text);
   void apply_edit(const ApplyParameters& edit);
   // Why an edit should be confirmed first (Session::edit_warning, or the old future it drops), or "".
-  std::string confirmation_needed(const Preset& edited) const;
+  std::string confirmation_needed(const std::vector<ParameterChange>& changes) const;
   // A new HistorySummary when the history or the undo stack changed since the last one.
   void summarise_history();
   void set_scene(const Preset& preset, const std::string& source);

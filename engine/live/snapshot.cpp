@@ -1,6 +1,5 @@
-#include "engine/live/snapshot.hpp"
-
 #include "engine/analysis/clusters.hpp"
+#include "engine/live/snapshot_capture.hpp"
 #include "engine/magnetic/field.hpp"
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include "engine/output/field_slice.hpp"
 #include "engine/output/frame_fields.hpp"
 #include "engine/scene/preset_io.hpp"
-#include "engine/session/session.hpp"
+#include "engine/step/stage_timings.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -79,9 +79,9 @@ struct Reply {
 
 // An edit held until the user confirms it (ApplyParameters::confirmed).
 struct Confirmation {
-  std::uint64_t edit_id = 0;  // 0: none waiting
-  std::string text;           // what the edit would do
-  Preset preset;              // the edit, to send again confirmed
+  std::uint64_t edit_id = 0;             // 0: none waiting
+  std::string text;                      // what the edit would do
+  std::vector<ParameterChange> changes;  // the edit, to send again confirmed
 };
 
 struct Snapshot {
@@ -136,8 +136,5 @@ struct Snapshot {
   Reply reply;                                       // the last command with a request id
   std::shared_ptr<const Confirmation> confirmation;  // the edit held for confirmation, null when none
 };
-
-// Copies the particle arrays and the observables of a simulation into `out`, reusing its buffers.
-void capture_snapshot(const Session& session, Snapshot& out);
 
 }  // namespace lodestone

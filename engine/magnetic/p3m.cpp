@@ -313,6 +313,69 @@ void flush_block(const double mi[3], RealBlock& b, double alpha, Vec3& force, Ve
   b.count = 0;
 }
 
+// Step 2, forward: the three forward FFTs of the spread moments M^ and dm = D.M^ per complex slot. The FFTs of
+// different components are independent, so they are split between the threads; each runs whole on one thread, and
+// every loop writes only its own slots, so the bits do not depend on the split.
+std::vector<std::complex<double>> moment_divergence_spectrum(const P3MSum::Plan& plan, FftwReal (&spread)[3],
+                                                             ThreadTeam& threads) {
+  const int ny = plan.n[1];
+  FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size), FftwComplex(plan.complex_size)};
+  for_each_range(threads, 3, 1, [&](size_t begin, size_t end) {
+    for (size_t a = begin; a < end; ++a) fftw_execute_dft_r2c(plan.forward, spread[a].p, mk[a].p);
+  });
+  const auto n0 = static_cast<size_t>(plan.n[0]);
+  const size_t plane = static_cast<size_t>(ny) * plan.nzc;  // complex slots per x plane
+  // dm = D.M^ per slot.
+  std::vector<std::complex<double>> dm(plan.complex_size);
+  for_each_range(threads, n0, 4, [&](size_t ix_begin, size_t ix_end) {
+    for (size_t ix = ix_begin; ix < ix_end; ++ix)
+      for (int iy = 0; iy < ny; ++iy)
+        for (int iz = 0; iz < plan.nzc; ++iz) {
+          const size_t slot = ix * plane + static_cast<size_t>(iy) * plan.nzc + iz;
+          const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
+          std::complex<double> v = 0.0;
+          for (int a = 0; a < 3; ++a) v += d[a] * std::complex<double>(mk[a].p[slot][0], mk[a].p[slot][1]);
+          dm[slot] = v;
+        }
+  });
+  return dm;
+}
+
+// Step 2, backward: each output's spectrum from dm in turn and its backward FFT, into mesh_field (9 values a mesh
+// point). Each output runs whole on one thread and writes only its own values, so the bits do not depend on the split.
+void field_and_gradient_on_mesh(const P3MSum::Plan& plan, const std::vector<std::complex<double>>& dm, double volume,
+                                ThreadTeam& threads, std::vector<double>& mesh_field) {
+  const int ny = plan.n[1];
+  const auto n0 = static_cast<size_t>(plan.n[0]);
+  const size_t plane = static_cast<size_t>(ny) * plan.nzc;  // complex slots per x plane
+  const double pre = -mu0_over_4pi / volume;
+  // Output q: field b (q = 0..2: G_E D_b), gradient ab (q = 3..8: i G_F D_a D_b).
+  static constexpr int kA[9] = {0, 1, 2, 0, 1, 2, 0, 0, 1};
+  static constexpr int kB[9] = {-1, -1, -1, 0, 1, 2, 1, 2, 2};
+  mesh_field.resize(plan.real_size * 9);
+  for_each_range(threads, 9, 1, [&](size_t q_begin, size_t q_end) {
+    FftwComplex spectrum(plan.complex_size);
+    FftwReal out(plan.real_size);
+    for (auto q = static_cast<int>(q_begin); q < static_cast<int>(q_end); ++q) {
+      for (size_t ix = 0; ix < n0; ++ix)
+        for (int iy = 0; iy < ny; ++iy)
+          for (int iz = 0; iz < plan.nzc; ++iz) {
+            const size_t slot = ix * plane + static_cast<size_t>(iy) * plan.nzc + iz;
+            const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
+            std::complex<double> v;
+            if (q < 3)
+              v = (pre * plan.g_energy[slot] * d[q]) * dm[slot];
+            else
+              v = std::complex<double>(0.0, pre * plan.g_force[slot] * d[kA[q]] * d[kB[q]]) * dm[slot];
+            spectrum.p[slot][0] = v.real();
+            spectrum.p[slot][1] = v.imag();
+          }
+      fftw_execute_dft_c2r(plan.backward, spectrum.p, out.p);
+      for (size_t slot = 0; slot < plan.real_size; ++slot) mesh_field[slot * 9 + static_cast<size_t>(q)] = out.p[slot];
+    }
+  });
+}
+
 }  // namespace
 
 P3MSum::P3MSum() = default;
@@ -430,21 +493,8 @@ void P3MSum::spread_moments(ThreadTeam& threads, double* const spread[3]) const 
   });
 }
 
-void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
-  assert(system.position.size() == system.moment.size());
-  position_.assign(system.position.begin(), system.position.end());
-  moment_.assign(system.moment.begin(), system.moment.end());
-  length_ = system.box_length;
-  tuning_ = system.tuning;
-  surroundings_ = system.surroundings;
-  pairs_ = system.pairs;
-  volume_ = length_.x() * length_.y() * length_.z();
-  plan_ = cached_plan(tuning_.mesh, length_, tuning_.order, tuning_.alpha);
-  const Plan& plan = *plan_;
+void P3MSum::sort_into_cells() {
   const size_t n = position_.size();
-  total_moment_ = Vec3::Zero();
-  for (const Vec3& m : moment_) total_moment_ += m;
-
   // Cells for the real-space part: at least rc/3 wide; a target visits the cells of 7^3 that come within rc of it.
   const double rc = tuning_.real_cutoff;
   int total_cells = 1;
@@ -495,63 +545,34 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
     smy_[static_cast<size_t>(slot)] = moment_[i].y();
     smz_[static_cast<size_t>(slot)] = moment_[i].z();
   }
+}
+
+void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
+  assert(system.position.size() == system.moment.size());
+  position_.assign(system.position.begin(), system.position.end());
+  moment_.assign(system.moment.begin(), system.moment.end());
+  length_ = system.box_length;
+  tuning_ = system.tuning;
+  surroundings_ = system.surroundings;
+  pairs_ = system.pairs;
+  volume_ = length_.x() * length_.y() * length_.z();
+  plan_ = cached_plan(tuning_.mesh, length_, tuning_.order, tuning_.alpha);
+  const Plan& plan = *plan_;
+  total_moment_ = Vec3::Zero();
+  for (const Vec3& m : moment_) total_moment_ += m;
+  sort_into_cells();
+
   const auto spread_start = std::chrono::steady_clock::now();
   // 1. Spread the moments.
   ThreadTeam& threads = team ? *team : ThreadTeam::serial();
-  const int ny = plan.n[1];
   FftwReal spread[3] = {FftwReal(plan.real_size), FftwReal(plan.real_size), FftwReal(plan.real_size)};
   double* const spread_arrays[3] = {spread[0].p, spread[1].p, spread[2].p};
   spread_moments(threads, spread_arrays);
   const auto fft_start = std::chrono::steady_clock::now();
   timings_.spread = std::chrono::duration<double>(fft_start - spread_start).count();
-  // 2. Forward FFTs, the products, nine backward FFTs. The FFTs of different components are independent, so they
-  // are split between the threads; each runs whole on one thread, and every loop writes only its own slots, so the
-  // bits do not depend on the split.
-  FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size), FftwComplex(plan.complex_size)};
-  for_each_range(threads, 3, 1, [&](size_t begin, size_t end) {
-    for (size_t a = begin; a < end; ++a) fftw_execute_dft_r2c(plan.forward, spread[a].p, mk[a].p);
-  });
-  const auto n0 = static_cast<size_t>(plan.n[0]);
-  const size_t plane = static_cast<size_t>(ny) * plan.nzc;  // complex slots per x plane
-  // dm = D.M^ per slot, then each output's spectrum in turn.
-  std::vector<std::complex<double>> dm(plan.complex_size);
-  for_each_range(threads, n0, 4, [&](size_t ix_begin, size_t ix_end) {
-    for (size_t ix = ix_begin; ix < ix_end; ++ix)
-      for (int iy = 0; iy < ny; ++iy)
-        for (int iz = 0; iz < plan.nzc; ++iz) {
-          const size_t slot = ix * plane + static_cast<size_t>(iy) * plan.nzc + iz;
-          const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
-          std::complex<double> v = 0.0;
-          for (int a = 0; a < 3; ++a) v += d[a] * std::complex<double>(mk[a].p[slot][0], mk[a].p[slot][1]);
-          dm[slot] = v;
-        }
-  });
-  const double pre = -mu0_over_4pi / volume_;
-  // Output q: field b (q = 0..2: G_E D_b), gradient ab (q = 3..8: i G_F D_a D_b).
-  static constexpr int kA[9] = {0, 1, 2, 0, 1, 2, 0, 0, 1};
-  static constexpr int kB[9] = {-1, -1, -1, 0, 1, 2, 1, 2, 2};
-  mesh_field_.resize(plan.real_size * 9);
-  for_each_range(threads, 9, 1, [&](size_t q_begin, size_t q_end) {
-    FftwComplex spectrum(plan.complex_size);
-    FftwReal out(plan.real_size);
-    for (auto q = static_cast<int>(q_begin); q < static_cast<int>(q_end); ++q) {
-      for (size_t ix = 0; ix < n0; ++ix)
-        for (int iy = 0; iy < ny; ++iy)
-          for (int iz = 0; iz < plan.nzc; ++iz) {
-            const size_t slot = ix * plane + static_cast<size_t>(iy) * plan.nzc + iz;
-            const double d[3] = {plan.dx[ix], plan.dy[iy], plan.dz[iz]};
-            std::complex<double> v;
-            if (q < 3)
-              v = (pre * plan.g_energy[slot] * d[q]) * dm[slot];
-            else
-              v = std::complex<double>(0.0, pre * plan.g_force[slot] * d[kA[q]] * d[kB[q]]) * dm[slot];
-            spectrum.p[slot][0] = v.real();
-            spectrum.p[slot][1] = v.imag();
-          }
-      fftw_execute_dft_c2r(plan.backward, spectrum.p, out.p);
-      for (size_t slot = 0; slot < plan.real_size; ++slot) mesh_field_[slot * 9 + static_cast<size_t>(q)] = out.p[slot];
-    }
-  });
+  // 2. Forward FFTs, the products, nine backward FFTs.
+  const std::vector<std::complex<double>> dm = moment_divergence_spectrum(plan, spread, threads);
+  field_and_gradient_on_mesh(plan, dm, volume_, threads, mesh_field_);
   timings_.fft = std::chrono::duration<double>(std::chrono::steady_clock::now() - fft_start).count();
 }
 

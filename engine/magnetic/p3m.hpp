@@ -89,6 +89,8 @@ class P3MSum {
 
  private:
   void stencil_of(const Vec3& x, int* index, double* weight) const;
+  // The particles sorted into the real-space part's cells (the cell list below), for build.
+  void sort_into_cells();
   // Step 1: the moments spread onto the mesh, into spread[component] (real-space layout of the plan).
   void spread_moments(ThreadTeam& threads, double* const spread[3]) const;
   // The real-space pairs into force and field (per particle, by index): from the cell walk or from the list.

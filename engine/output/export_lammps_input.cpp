@@ -221,15 +221,14 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   r.throw_if_any();
 }
 
-LammpsInput lammps_input(const Preset& preset, const Model& model, const Particles& p, double time,
-                         const std::string& data_file, const LammpsRunSettings& run) {
-  check_lammps_exportable(preset, model, p);
-  const double s = lammps_moment_scale();
-  const size_t types = model.materials.size();
-  LammpsInput out;
+namespace {
 
-  // [SECTION] Data file
-  std::string& d = out.data;
+// [SECTION] Data file
+
+// The box, then the atoms and their velocities in id order; moments as point dipoles s m (s: lammps_moment_scale).
+std::string lammps_data_file(const Model& model, const Particles& p, double s) {
+  const size_t types = model.materials.size();
+  std::string d;
   d += "LAMMPS data file written by Lodestone (units si, atom_style hybrid sphere dipole; docs/lammps.md)\n\n";
   d += std::to_string(p.size()) + " atoms\n" + std::to_string(types) + " atom types\n\n";
   for (int axis = 0; axis < 3; ++axis) {
@@ -251,18 +250,14 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   for (size_t i : order)
     d += std::to_string(p.id[i] + 1) + " " + vector_text(p.velocity[i]) + " " + vector_text(p.angular_velocity[i]) +
          "\n";
+  return d;
+}
 
-  // [SECTION] Script
-  const bool dipoles =
-      preset.magnetics.method != DipoleMethod::Off &&
-      std::any_of(p.moment.begin(), p.moment.end(), [](const Vec3& m) { return m.squaredNorm() > 0.0; });
-  const bool direct = preset.magnetics.method == DipoleMethod::Direct;
-  // Direct sum in an open box: a cutoff no pair reaches while the particles stay within 1000 box diagonals.
-  const double dipole_cutoff = direct ? 1000.0 * (model.box.max - model.box.min).norm() : model.dipole_cutoff;
-  const long long thermo = run.thermo_every > 0 ? run.thermo_every : std::max(1LL, run.steps / 100);
+// [SECTION] Script
+
+// The opening comments: how to run the script, the units, and what of the contact law LAMMPS does differently.
+void append_script_header(std::string& t, const Preset& preset, double time, double s) {
   const LinearLawParameters& lin = preset.contact.linear;
-
-  std::string& t = out.script;
   t += "# LAMMPS input written by Lodestone (docs/lammps.md). LAMMPS 29Sep2021 or later, packages GRANULAR and "
        "DIPOLE.\n";
   t += "#   lmp -in in.lodestone                  one process\n";
@@ -283,6 +278,12 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
          "# dashpots see the half-step velocity. Sticking contacts without dashpots are the same; the rest differ\n"
          "# (docs/lammps.md; contact.linear.convention = \"lammps\" removes the difference).\n";
   t += "\n";
+}
+
+// The run's variables (overridable with -var), the units and atom style, the box's sides and the data file.
+void append_script_settings(std::string& t, const Model& model, const std::string& data_file,
+                            const LammpsRunSettings& run, double s) {
+  const long long thermo = run.thermo_every > 0 ? run.thermo_every : std::max(1LL, run.steps / 100);
   t += "variable        steps index " + std::to_string(run.steps) + "\n";
   t += "variable        dump_every index " + std::to_string(run.dump_every) + "\n";
   t += "variable        dump index lodestone.dump\n";
@@ -302,10 +303,16 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   t += "read_data       " + data_file + "\n";
   t += "mass            * 1.0    # required by the hybrid style, unused: per-atom masses come from diameter and "
        "density\n\n";
+}
 
-  // Contacts: F = kn delta n - eta_n v_n - kt xi - eta_t v_t, eta_n = 2 beta_n sqrt(m_eff kn)
-  // (engine/contact/law_linear.hpp); LAMMPS's eta_t = x_gamma,t eta_n.
-  const std::vector<double> mass = material_masses(types, p);
+// Contacts: F = kn delta n - eta_n v_n - kt xi - eta_t v_t, eta_n = 2 beta_n sqrt(m_eff kn)
+// (engine/contact/law_linear.hpp); LAMMPS's eta_t = x_gamma,t eta_n. `mass`: material_masses.
+void append_pair_styles(std::string& t, const Preset& preset, const Model& model, const std::vector<double>& mass,
+                        bool dipoles, bool direct) {
+  const size_t types = model.materials.size();
+  const LinearLawParameters& lin = preset.contact.linear;
+  // Direct sum in an open box: a cutoff no pair reaches while the particles stay within 1000 box diagonals.
+  const double dipole_cutoff = direct ? 1000.0 * (model.box.max - model.box.min).norm() : model.dipole_cutoff;
   if (dipoles)
     t += "pair_style      hybrid/overlay granular lj/cut/dipole/cut " + number(dipole_cutoff) + "\n";
   else
@@ -318,28 +325,33 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
            granular_model(lin, model.pair(static_cast<int>(a), static_cast<int>(b)), m_eff) + "\n";
     }
   if (dipoles) t += "pair_coeff      * * lj/cut/dipole/cut 0.0 1.0    # LJ epsilon 0: the dipole-dipole part only\n";
-  // Walls: one fix wall/gran per material (the wall's effective mass is the particle's) and walled axis,
-  // with the (material, wall material) coefficients, at the box faces.
-  if (model.box.any_wall()) {
-    t += "\n";
-    for (size_t a = 0; a < types; ++a) {
-      const std::string group = "material_" + std::to_string(a + 1);
-      t += "group           " + group + " type " + std::to_string(a + 1) + "\n";
-      for (int axis = 0; axis < 3; ++axis) {
-        const bool low = model.box.side(axis, 0) == SideKind::Wall, high = model.box.side(axis, 1) == SideKind::Wall;
-        if (!low && !high) continue;
-        const std::string name(1, "xyz"[axis]);
-        t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran granular " +
-             granular_model(lin, model.pair(static_cast<int>(a), model.wall_material), std::max(mass[a], 0.0)) + " " +
-             name + "plane " + (low ? number(model.box.min[axis]) : "NULL") + " " +
-             (high ? number(model.box.max[axis]) : "NULL") + "\n";
-      }
+}
+
+// Walls: one fix wall/gran per material (the wall's effective mass is the particle's) and walled axis,
+// with the (material, wall material) coefficients, at the box faces. `mass`: material_masses.
+void append_walls(std::string& t, const Preset& preset, const Model& model, const std::vector<double>& mass) {
+  if (!model.box.any_wall()) return;
+  const size_t types = model.materials.size();
+  const LinearLawParameters& lin = preset.contact.linear;
+  t += "\n";
+  for (size_t a = 0; a < types; ++a) {
+    const std::string group = "material_" + std::to_string(a + 1);
+    t += "group           " + group + " type " + std::to_string(a + 1) + "\n";
+    for (int axis = 0; axis < 3; ++axis) {
+      const bool low = model.box.side(axis, 0) == SideKind::Wall, high = model.box.side(axis, 1) == SideKind::Wall;
+      if (!low && !high) continue;
+      const std::string name(1, "xyz"[axis]);
+      t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran granular " +
+           granular_model(lin, model.pair(static_cast<int>(a), model.wall_material), std::max(mass[a], 0.0)) + " " +
+           name + "plane " + (low ? number(model.box.min[axis]) : "NULL") + " " +
+           (high ? number(model.box.max[axis]) : "NULL") + "\n";
     }
   }
-  t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
-  t += "neigh_modify    delay 0 every 1 check yes\n";
-  t += "timestep        " + number(model.time_step) + "\n\n";
+}
 
+// The integration and the external forces: the field (a constant one, or a program of LAMMPS's time), gravity and
+// viscous damping.
+void append_fixes(std::string& t, const Preset& preset, double time, double s) {
   t += "fix             integrate all nve/sphere update dipole\n";
   const FieldParameters& f = preset.field;
   const bool field = f.strength != 0.0 || (f.program == FieldProgram::Ramp && f.start_strength != 0.0);
@@ -355,7 +367,10 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
     t += "fix             gravity all gravity " + number(g.norm()) + " vector " + vector_text(g / g.norm()) + "\n";
   if (preset.environment.translational_damping > 0.0)
     t += "fix             damping all viscous " + number(preset.environment.translational_damping) + "\n";
+}
 
+// The thermo output, the optional dump and the run.
+void append_thermo_and_dump(std::string& t) {
   t += "\ncompute         rotation all erotate/sphere\n";
   t += "thermo_style    custom step time ke c_rotation pe\n";
   t += "thermo_modify   norm no\n";
@@ -365,6 +380,32 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
        "tqx tqy tqz omegax omegay omegaz\" &\n";
   t += "  \"dump_modify     frames sort id format float %.17g\"\n";
   t += "run             ${steps}\n";
+}
+
+}  // namespace
+
+LammpsInput lammps_input(const Preset& preset, const Model& model, const Particles& p, double time,
+                         const std::string& data_file, const LammpsRunSettings& run) {
+  check_lammps_exportable(preset, model, p);
+  const double s = lammps_moment_scale();
+  LammpsInput out;
+  out.data = lammps_data_file(model, p, s);
+
+  const bool dipoles =
+      preset.magnetics.method != DipoleMethod::Off &&
+      std::any_of(p.moment.begin(), p.moment.end(), [](const Vec3& m) { return m.squaredNorm() > 0.0; });
+  const bool direct = preset.magnetics.method == DipoleMethod::Direct;
+  const std::vector<double> mass = material_masses(model.materials.size(), p);
+  std::string& t = out.script;
+  append_script_header(t, preset, time, s);
+  append_script_settings(t, model, data_file, run, s);
+  append_pair_styles(t, preset, model, mass, dipoles, direct);
+  append_walls(t, preset, model, mass);
+  t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
+  t += "neigh_modify    delay 0 every 1 check yes\n";
+  t += "timestep        " + number(model.time_step) + "\n\n";
+  append_fixes(t, preset, time, s);
+  append_thermo_and_dump(t);
   return out;
 }
 

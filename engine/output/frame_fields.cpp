@@ -73,12 +73,6 @@ FrameFields frame_fields(const Model& model, const State& state, const Clusters&
   return f;
 }
 
-void append_number(std::string& out, double value) {
-  char buffer[32];  // the longest shortest form, -2.2250738585072014e-308, has 24 characters
-  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out.append(buffer, r.ptr);
-}
-
 void append_vector(std::string& out, const Vec3& v, char separator) {
   append_number(out, v.x());
   out += separator;

@@ -8,6 +8,7 @@
 #include "engine/analysis/clusters.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/scene/units.hpp"
 
 #include <array>
 #include <cstdint>
@@ -63,11 +64,7 @@ FrameFields frame_fields(const Model& model, const State& state);
 // The same with the clusters already found (find_clusters(state)).
 FrameFields frame_fields(const Model& model, const State& state, const Clusters& clusters);
 
-// Appends a number as every frame format and the time series print it: the shortest decimal that reads back
-// as the same double (std::to_chars, at most 17 significant digits), so a value parsed back with strtod is
-// bit-identical to the one written. Non-finite values print as nan, inf, -inf.
-void append_number(std::string& out, double value);
-// Appends x, y, z separated by `separator`.
+// Appends x, y, z separated by `separator`, each number as append_number writes it (engine/scene/units.hpp).
 void append_vector(std::string& out, const Vec3& v, char separator);
 
 }  // namespace lodestone

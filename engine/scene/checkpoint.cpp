@@ -2,6 +2,7 @@
 
 #include "engine/core/version.hpp"
 #include "engine/scene/atomic_file.hpp"
+#include "engine/scene/document.hpp"
 
 #include <unistd.h>
 

@@ -57,23 +57,26 @@ void set_json_path(json& root, const std::string& dotted_path, const json& value
 }
 
 Preset phase_preset(const Preset& base, int phase) {
-  json j = preset_to_json(base);
-  j.erase("timeline");  // a phase's parameters; the timeline applies to them as the run goes
+  Preset out = base;
+  out.timeline.clear();  // a phase's parameters; the timeline applies to them as the run goes
+  std::vector<std::string> touched;
   for (int k = 0; k <= phase && k < static_cast<int>(base.protocol.size()); ++k) {
     const json& set = base.protocol[static_cast<size_t>(k)].set;
     for (auto it = set.begin(); it != set.end(); ++it) {
       const std::string where = "$.protocol[" + std::to_string(k) + "].set." + it.key();
       if (it.key().rfind("protocol", 0) == 0 || it.key().rfind("particles", 0) == 0)
         throw PresetError(where, "a phase cannot change the protocol or the particle generator");
-      set_json_path(j, it.key(), it.value(), where);
+      read_at_path(out, preset_schema(), dotted_path(it.key(), where), 0, "$", it.value());
+      touched.push_back(it.key().substr(0, it.key().find('.')));
     }
   }
   try {
-    return preset_from_json(j);
+    validate_sections(out, touched);
   } catch (const PresetError& e) {
     throw PresetError("$.protocol[" + std::to_string(phase) + "]",
                       std::string("with the phase's changes: ") + e.what());
   }
+  return out;
 }
 
 namespace {
@@ -94,7 +97,7 @@ void collect_changes(const json& before, const json& after, const std::string& p
       if (before.contains(it.key()))
         collect_changes(before[it.key()], it.value(), child(it.key()), out);
       else
-        out.emplace_back(child(it.key()), it.value());
+        out.push_back({child(it.key()), it.value()});
     }
     return;
   }
@@ -104,7 +107,7 @@ void collect_changes(const json& before, const json& after, const std::string& p
     for (size_t k = 0; k < after.size(); ++k) collect_changes(before[k], after[k], child(std::to_string(k)), out);
     return;
   }
-  out.emplace_back(path, after);
+  out.push_back({path, after});
 }
 
 std::string top_key(const std::string& path) {
@@ -157,26 +160,102 @@ bool is_document_path(const std::string& path) {
   return top == "description" || top == "units" || top == "version" || top == "particles" || top == "run";
 }
 
-Preset apply_changes(const Preset& preset, const json& set, const std::string& where) {
-  json j = preset_to_json(preset);
-  j.erase("timeline");
+namespace {
+
+// Puts the values of `set` into `preset` by their paths, then runs again the cross-field checks of the sections
+// they touched; a check's error is put on the key of `set` it is about.
+void put_values(Preset& preset, const json& set, const std::string& where) {
+  std::vector<std::string> touched;
   for (auto it = set.begin(); it != set.end(); ++it) {
     const std::string path = where + "." + it.key();
-    const std::string top = top_key(it.key());
-    if (top == "particles" || top == "protocol" || top == "timeline" || top == "version")
-      throw PresetError(path, "'" + top +
-                                  "' cannot change during a run; these changes may set the parameters "
-                                  "(materials, contact, magnetics, field, environment, box, integrator, "
-                                  "pressure, bonds, floor, clumps, run, description, units)");
-    set_json_path(j, it.key(), it.value(), path);
+    read_at_path(preset, preset_schema(), dotted_path(it.key(), path), 0, "$", it.value());
+    touched.push_back(top_key(it.key()));
   }
   try {
-    return preset_from_json(j);
+    validate_sections(preset, touched);
   } catch (const PresetError& e) {
     const std::string key = blamed_key(set, e.path());
     if (!key.empty()) throw PresetError(where + "." + key, e.message());
     throw PresetError(where, "with these changes, " + e.path() + ": " + e.message());
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Refuses a path into what a run cannot change (`particles` too unless `document`: the generator is the document's).
+void require_changeable(const std::string& path, const std::string& where, bool document) {
+  const std::string top = top_key(path);
+  if ((top == "particles" && !document) || top == "protocol" || top == "timeline" || top == "version")
+    throw PresetError(where + "." + path, "'" + top +
+                                              "' cannot change during a run; these changes may set the parameters "
+                                              "(materials, contact, magnetics, field, environment, box, integrator, "
+                                              "pressure, bonds, floor, clumps, run, description, units)");
+}
+
+}  // namespace
+
+Preset apply_changes(const Preset& preset, const json& set, const std::string& where) {
+  for (auto it = set.begin(); it != set.end(); ++it) require_changeable(it.key(), where, /*document=*/false);
+  Preset out = preset;
+  out.timeline.clear();
+  put_values(out, set, where);
+  return out;
+}
+
+Preset apply_document_changes(const Preset& document, const json& set, const std::string& where) {
+  for (auto it = set.begin(); it != set.end(); ++it)
+    if (!is_document_path(it.key()))
+      throw PresetError(where + "." + it.key(),
+                        "not a path of the document itself (description, units, "
+                        "particles, run)");
+  Preset out = document;
+  put_values(out, set, where);
+  return out;
+}
+
+std::vector<ParameterChange> changes_of(const json& set) {
+  std::vector<ParameterChange> out;
+  for (auto it = set.begin(); it != set.end(); ++it) out.push_back({it.key(), it.value()});
+  return out;
+}
+
+json value_at(const Preset& preset, const std::string& path, const std::string& where) {
+  const std::string top = top_key(path);
+  if (top == "protocol" || top == "timeline") {  // their `set` objects hold dotted keys: walked as JSON
+    json section = json::object();
+    section[top] = write_at_path(preset, preset_schema(), dotted_path(top, where), 0, "$");
+    return json_at_path(section, path, where);
+  }
+  return write_at_path(preset, preset_schema(), dotted_path(path, where), 0, "$");
+}
+
+std::vector<ParameterChange> changes_made(const Preset& preset, const std::vector<ParameterChange>& changes,
+                                          const std::string& where, json* before) {
+  Preset now = preset;
+  std::vector<ParameterChange> out;
+  for (const ParameterChange& c : changes) {
+    require_changeable(c.path, where, /*document=*/true);
+    const DottedPath path = dotted_path(c.path, where + "." + c.path);
+    json old_value = write_at_path(now, preset_schema(), path, 0, "$");
+    read_at_path(now, preset_schema(), path, 0, "$", c.value);
+    std::vector<ParameterChange> made;
+    collect_changes(old_value, write_at_path(now, preset_schema(), path, 0, "$"), c.path, made);
+    for (ParameterChange& m : made) {
+      // The old value at m.path, which lies at or below c.path.
+      if (before && !before->contains(m.path))
+        (*before)[m.path] =
+            m.path == c.path ? old_value : json_at_path(old_value, m.path.substr(c.path.size() + 1), path.where);
+      // A path changed twice keeps its first place, with the last value.
+      auto same = std::find_if(out.begin(), out.end(), [&](const ParameterChange& o) { return o.path == m.path; });
+      if (same != out.end())
+        same->value = std::move(m.value);
+      else
+        out.push_back(std::move(m));
+    }
+  }
+  return out;
 }
 
 void validate_timeline(const Preset& preset) {
@@ -203,8 +282,8 @@ void validate_timeline(const Preset& preset) {
 
 Preset fold_applied_entries(const Preset& document, const std::vector<int>& entry_phases) {
   if (entry_phases.empty()) return document;
-  json base = preset_to_json(document);
-  base.erase("timeline");
+  Preset out = document;
+  out.timeline.clear();
   std::vector<ProtocolPhase> protocol = document.protocol;
   for (size_t k = 0; k < entry_phases.size() && k < document.timeline.size(); ++k) {
     // A touch acted on the particles of this run, which a restart regenerates (a checkpoint keeps them).
@@ -212,8 +291,7 @@ Preset fold_applied_entries(const Preset& document, const std::vector<int>& entr
     const json& set = document.timeline[k].set;
     const std::string where = "$.timeline[" + std::to_string(k) + "].set";
     if (protocol.empty()) {
-      for (auto it = set.begin(); it != set.end(); ++it)
-        set_json_path(base, it.key(), it.value(), where + "." + it.key());
+      put_values(out, set, where);
       continue;
     }
     const auto phase = static_cast<size_t>(std::clamp(entry_phases[k], 0, static_cast<int>(protocol.size()) - 1));
@@ -226,7 +304,6 @@ Preset fold_applied_entries(const Preset& document, const std::vector<int>& entr
       phase_set[it.key()] = it.value();
     }
   }
-  Preset out = preset_from_json(base);
   out.protocol = std::move(protocol);
   out.timeline.assign(
       document.timeline.begin() + static_cast<std::ptrdiff_t>(std::min(entry_phases.size(), document.timeline.size())),

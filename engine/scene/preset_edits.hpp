@@ -1,7 +1,9 @@
 #pragma once
 // Edits of a preset by dotted path ({"dotted.path": value}, numeric segments index lists:
 // "materials.0.friction"): what a protocol phase, a timeline entry, a sweep and a panel edit change.
-// Pure transformations of presets through their JSON form, so every change is validated by the reader.
+// A change walks down the field tables to its one field (engine/scene/schema.hpp), is read by that field's
+// reader and re-checks only the sections it touched: a field edit on a scene of 20 000 listed particles does
+// not read the particles again.
 //
 // The timeline (session log) of a preset: the parameter changes of a run by step number, each
 // {"step": N, "set": {"dotted.path": value}} with the paths and values of a protocol phase's `set`
@@ -37,8 +39,28 @@ void set_json_path(json& root, const std::string& dotted_path, const json& value
 // Throws PresetError naming protocol[k].set.<path> for a bad override.
 Preset phase_preset(const Preset& base, int phase);
 
-// One changed value: a dotted path into the preset JSON and its new value (SI, as a save writes it).
-using ParameterChange = std::pair<std::string, json>;
+// One change of a preset: a dotted path ("field.strength", "materials.0.friction") and the value, as the user gave
+// it ("40 mT", 0.3, [0, 1, 0]) or as a save writes it (SI). What the panels, the remote `set`, Python's `set` and
+// the timeline send.
+struct ParameterChange {
+  std::string path;
+  json value;
+};
+// {"dotted.path": value, ...} as a list of changes, in its order.
+std::vector<ParameterChange> changes_of(const json& set);
+
+// The value at a dotted path, as a preset file writes it (SI): the one field, walked down the field tables (the
+// `set` objects of protocol phases and timeline entries, whose keys hold dots, as JSON). Throws PresetError naming
+// `where` and the path when nothing is there.
+json value_at(const Preset& preset, const std::string& dotted_path, const std::string& where = "$");
+
+// What `changes` change in `preset`, value by value: each change read by its field's reader (units, range, words)
+// and compared with the value before at the finest level parameter_changes names (a whole object given is compared
+// key by key; an unchanged value is no change). The values are SI, as a save writes them; `before` gets the old
+// ones at the same paths. Later changes see the earlier ones. Nothing across sections is checked here
+// (apply_changes does that). Throws PresetError naming the path: "$.<path>" under `where`.
+std::vector<ParameterChange> changes_made(const Preset& preset, const std::vector<ParameterChange>& changes,
+                                          const std::string& where, json* before = nullptr);
 
 // The smallest list of changes that turns `before` into `after`: objects and lists of objects are
 // compared entry by entry, anything else that differs (a number, a vector, an object whose keys
@@ -50,11 +72,15 @@ std::vector<ParameterChange> parameter_changes(const Preset& before, const Prese
 // Edits of these go to the document itself, not to the timeline.
 bool is_document_path(const std::string& path);
 
-// `preset` with the changes of `set` ({"dotted.path": value}) applied in order, parsed and validated
-// as a file would be; the result has no timeline. `where` names the set in errors
-// ("$.timeline[3].set"); a path into the particles, the protocol, the timeline or the version is
-// refused. Throws PresetError naming `where` and the path, the value and what is allowed.
+// `preset` with the changes of `set` ({"dotted.path": value}) applied in order: each value read by its field's
+// reader, as a file would be, and the cross-field checks of the sections they touch run again (the others passed
+// before); the result has no timeline. `where` names the set in errors ("$.timeline[3].set"); a path into the
+// particles, the protocol, the timeline or the version is refused. Throws PresetError naming `where` and the path,
+// the value and what is allowed.
 Preset apply_changes(const Preset& preset, const json& set, const std::string& where);
+// The same for the paths of the document itself (is_document_path: description, units, particle generator, run);
+// the protocol and the timeline are kept.
+Preset apply_document_changes(const Preset& document, const json& set, const std::string& where);
 
 // Checks a preset's timeline: steps in non-decreasing order, every path present and every value
 // allowed (the entries applied in turn to the preset's own parameters). Throws PresetError naming

@@ -2,17 +2,16 @@
 
 #include "engine/bodies/clumps.hpp"
 #include "engine/scene/atomic_file.hpp"
-#include "engine/scene/preset_edits.hpp"
 #include "engine/scene/unit_system.hpp"
 #include "engine/step/health.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
+#include <string_view>
 
 namespace lodestone {
 
@@ -86,11 +85,17 @@ void convert_preset_json(json& j, const ConvertNumber& convert) {
 
 }  // namespace
 
-void validate_preset(const Preset& p) {
+namespace {
+
+// [SECTION] Cross-field checks, one per concern, each with the top-level sections it reads
+
+void check_units(const Preset& p) {
   require_unit(Quantity::FluxDensity, p.units.field, "$.units.field");
   require_unit(Quantity::Length, p.units.length, "$.units.length");
   require_unit(Quantity::Pressure, p.units.pressure, "$.units.pressure");
+}
 
+void check_materials(const Preset& p) {
   if (p.materials.empty()) throw PresetError("$.materials", "at least one material is needed");
   for (size_t i = 0; i < p.materials.size(); ++i) {
     const std::string path = "$.materials[" + std::to_string(i) + "].name";
@@ -99,7 +104,9 @@ void validate_preset(const Preset& p) {
       if (p.materials[k].name == p.materials[i].name)
         throw PresetError(path, "name '" + p.materials[i].name + "' is used twice");
   }
+}
 
+void check_box(const Preset& p) {
   for (int a = 0; a < 3; ++a) {
     if (!(p.box.max[a] > p.box.min[a]))
       throw PresetError(std::string("$.box.max[") + std::to_string(a) + "]",
@@ -111,7 +118,9 @@ void validate_preset(const Preset& p) {
                             axis_name(a) + "_max to periodic");
   }
   require_material(p, p.box.wall_material, "$.box.wall_material");
+}
 
+void check_field(const Preset& p) {
   const Mat3& g = p.field.gradient;
   const double scale = g.cwiseAbs().maxCoeff();
   if (scale > 0.0) {
@@ -121,7 +130,9 @@ void validate_preset(const Preset& p) {
   }
   if (p.field.program == FieldProgram::Rotating && std::abs(p.field.direction.dot(p.field.rotation_axis)) > 1.0 - 1e-9)
     throw PresetError("$.field.rotation_axis", "must not be parallel to the field direction");
+}
 
+void check_generator(const Preset& p) {
   const GeneratorParameters& gen = p.particles;
   require_material(p, gen.material, "$.particles.material");
   if (gen.region) {
@@ -152,7 +163,11 @@ void validate_preset(const Preset& p) {
       throw PresetError(path + ".position", os.str());
     }
   }
-  // The scene's size, counted before anything is built (a cube clump of count n has n^3 pebbles).
+}
+
+// The scene's size, counted before anything is built (a cube clump of count n has n^3 pebbles).
+void check_size(const Preset& p) {
+  const GeneratorParameters& gen = p.particles;
   const double generated = gen.kind == GeneratorKind::List         ? static_cast<double>(gen.particles.size())
                            : gen.kind == GeneratorKind::Checkpoint ? 0.0
                                                                    : static_cast<double>(gen.count);
@@ -168,8 +183,39 @@ void validate_preset(const Preset& p) {
        << kMaxParticles << " are supported";
     throw PresetError(p.clumps.empty() ? "$.particles" : "$.clumps", os.str());
   }
-  validate_clumps(p);
-  validate_timeline(p);
+}
+
+struct SectionCheck {
+  std::vector<std::string_view> reads;  // the top-level sections whose values it looks at
+  void (*check)(const Preset&);
+};
+
+// In the order validate_preset has always run them (the first failing check names the error).
+const std::vector<SectionCheck>& section_checks() {
+  static const std::vector<SectionCheck> checks = {
+      {{"units"}, check_units},
+      {{"materials"}, check_materials},
+      {{"box", "materials"}, check_box},
+      {{"field"}, check_field},
+      {{"particles", "materials", "box"}, check_generator},
+      {{"particles", "clumps"}, check_size},
+      {{"clumps", "integrator", "particles", "materials"}, validate_clumps},
+  };
+  return checks;
+}
+
+}  // namespace
+
+void validate_preset(const Preset& p) {
+  for (const SectionCheck& c : section_checks()) c.check(p);
+}
+
+void validate_sections(const Preset& p, const std::vector<std::string>& sections) {
+  for (const SectionCheck& c : section_checks())
+    if (std::any_of(c.reads.begin(), c.reads.end(), [&](std::string_view s) {
+          return std::find(sections.begin(), sections.end(), s) != sections.end();
+        }))
+      c.check(p);
 }
 
 Preset preset_from_json(const json& j) {
@@ -182,10 +228,9 @@ Preset preset_from_json(const json& j) {
   return p;
 }
 
-Preset parse_preset(const std::string& text, const std::string& source) {
-  json j;
+json read_json_text(const std::string& text, const std::string& source) {
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     // nlohmann reports "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();
@@ -197,11 +242,6 @@ Preset parse_preset(const std::string& text, const std::string& source) {
     const auto pos = what.find("] ");
     const std::string detail = pos == std::string::npos ? what : what.substr(pos + 2);
     throw PresetError(source, "unreadable JSON: " + detail + " (numbers must fit a double, about 1.8e308)");
-  }
-  try {
-    return preset_from_file_json(std::move(j));
-  } catch (const PresetError& e) {
-    throw PresetError(source + " " + e.path(), e.message());
   }
 }
 
@@ -215,19 +255,6 @@ json preset_to_file_json(const Preset& preset) {
   json j = preset_to_json(preset);
   if (preset.units.system == UnitSystem::Lj) convert_preset_json(j, si_to_lj(LjUnits(preset.units.lj)));
   return j;
-}
-
-Preset load_preset_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw PresetError(path, "cannot open the file for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  Preset preset = parse_preset(buffer.str(), path);
-  // Files a preset names are found next to it, wherever the program runs.
-  std::string& file = preset.particles.file;
-  if (!file.empty() && std::filesystem::path(file).is_relative())
-    file = (std::filesystem::absolute(path).parent_path() / file).lexically_normal().string();
-  return preset;
 }
 
 json preset_to_json(const Preset& preset) {
@@ -244,10 +271,6 @@ void save_preset_file(const Preset& preset, const std::string& path) {
   } catch (const FileWriteError& e) {
     throw PresetError(path, "cannot write: " + e.reason());
   }
-}
-
-Preset default_preset() {
-  return parse_preset(default_preset_text(), "built-in default preset");
 }
 
 std::vector<FieldDoc> preset_field_docs() {

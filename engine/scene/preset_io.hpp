@@ -41,27 +41,32 @@ const Schema<LjScales>& lj_scales_schema();
 const Schema<ClumpPebble>& clump_pebble_schema();
 const Schema<ClumpEntry>& clump_schema();
 
-// Parsing and writing. `source` names the file in messages. All throw PresetError.
-// preset_from_json and preset_to_json take and give the JSON in SI (how the engine edits a preset by dotted
-// path); the file functions convert from and to the file's units.system (engine/scene/unit_system.hpp).
+// Parsing and writing the sections of a preset. All throw PresetError. preset_from_json and preset_to_json take and
+// give the JSON in SI (how the engine edits a preset by dotted path); the file functions convert from and to the
+// file's units.system (engine/scene/unit_system.hpp). The timeline is read here, not applied: a whole document (a
+// file, a checkpoint's preset) is read by engine/scene/document.hpp, which also checks that its timeline applies.
 Preset preset_from_json(const json& j);
 // A preset file's JSON in its own unit system: converted to SI, then preset_from_json.
 Preset preset_from_file_json(json j);
+// JSON text as a preset file holds it; broken JSON is refused naming `source`, the line and the column.
+json read_json_text(const std::string& text, const std::string& source);
 // preset_to_json, then converted to the preset's units.system: what a save writes.
 json preset_to_file_json(const Preset& preset);
-Preset parse_preset(const std::string& text, const std::string& source = "preset");
-Preset load_preset_file(const std::string& path);
 json preset_to_json(const Preset& preset);
 std::string preset_to_text(const Preset& preset);  // pretty JSON, keys in declared order
 // Atomic save: writes "<path>.tmp-<pid>" then renames it over `path`; the old file survives a failure.
 void save_preset_file(const Preset& preset, const std::string& path);
 
-// Cross-field checks (names exist, box is not empty, periodic sides pair up, ...).
+// Cross-field checks (names exist, box is not empty, periodic sides pair up, the list's spheres inside the box, the
+// scene's size, the clumps' materials).
 void validate_preset(const Preset& preset);
+// Those of the checks that read one of `sections` (top-level keys: "box", "materials", ...): what a change of
+// these sections must check again, the others having passed before.
+void validate_sections(const Preset& preset, const std::vector<std::string>& sections);
 
-// The built-in default scene (presets/default.json, compiled into the binary).
+// The built-in default scene's text (presets/default.json, compiled into the binary; engine/scene/document.hpp reads
+// it).
 const std::string& default_preset_text();
-Preset default_preset();
 
 // Documentation of every field (docs/presets.md is this, checked by a test).
 std::vector<FieldDoc> preset_field_docs();

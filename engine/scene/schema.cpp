@@ -1,5 +1,7 @@
 #include "engine/scene/schema.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace lodestone {
@@ -181,5 +183,36 @@ json write_matrix3(const Mat3& m) {
   return rows;
 }
 
+void throw_no_key(const DottedPath& path, size_t at, const std::string& here, std::vector<std::string> keys) {
+  throw PresetError(path.where, "'" + path.text + "': " + here + " has no key '" + path.segments[at] + "'" +
+                                    (keys.empty() ? " (it is empty)" : "; keys there: " + join(keys, ", ")));
+}
+
+void throw_no_parts(const DottedPath& path, size_t at, const std::string& here, const json& value) {
+  throw PresetError(path.where, "'" + path.text + "': " + here + " is a value (" + value.dump() +
+                                    "), not an object or list; it has no '" + path.segments[at] + "'");
+}
+
+size_t list_index(const DottedPath& path, size_t at, const std::string& here, size_t size) {
+  const std::string& segment = path.segments[at];
+  const bool numeric = !segment.empty() && segment.size() < 10 &&
+                       std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c); });
+  const size_t index = numeric ? std::stoul(segment) : size;
+  if (index >= size)
+    throw PresetError(path.where, "'" + path.text + "': " + here + " is a list of " + std::to_string(size) + "; '" +
+                                      segment + "' is not an index in it");
+  return index;
+}
+
 }  // namespace detail
+
+DottedPath dotted_path(const std::string& text, std::string where) {
+  DottedPath path{text, {}, std::move(where)};
+  for (size_t start = 0;;) {
+    const size_t dot = text.find('.', start);
+    path.segments.push_back(text.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return path;
+    start = dot + 1;
+  }
+}
 }  // namespace lodestone

@@ -92,6 +92,16 @@ struct FieldDoc {
 // (engine/scene/unit_system.hpp): the value to put in its place.
 using ConvertNumber = std::function<json(Quantity q, double value)>;
 
+// A dotted path into a preset ("materials.0.friction": keys of objects, numeric segments index lists) walked down
+// the field tables, so that one value is read or written without the rest of the document
+// (engine/scene/preset_edits.hpp).
+struct DottedPath {
+  std::string text;                   // as given
+  std::vector<std::string> segments;  // split at the dots
+  std::string where;                  // the JSON path errors name, e.g. "$.timeline[2].set.materials.0.friction"
+};
+DottedPath dotted_path(const std::string& text, std::string where);
+
 template <class S>
 struct FieldSpec {
   std::string key;
@@ -114,6 +124,10 @@ struct FieldSpec {
   // `rest` == path.size(), else the part a dotted path reaches (path[rest..] are the segments below this field).
   std::function<void(json& value, const std::vector<std::string>& path, size_t rest, const ConvertNumber& convert)>
       convert_children;
+  // Object kinds: a dotted path that goes on below this field (path.segments[rest..]): reads `value` into the part it
+  // reaches, or writes that part. `here` is this field's JSON path in messages ("$.materials[0]").
+  std::function<void(S&, const DottedPath& path, size_t rest, const std::string& here, const json& value)> read_at;
+  std::function<json(const S&, const DottedPath& path, size_t rest, const std::string& here)> write_at;
 };
 
 template <class S>
@@ -163,6 +177,49 @@ json write_object(const S& source, const Schema<S>& schema) {
     j[f.key] = std::move(value);
   }
   return j;
+}
+
+// [SECTION] One value by its dotted path. A path that leaves the tables throws PresetError naming path.where: the key
+// that is not there (with the keys that are), the index that is not in the list, or the value that has no parts.
+namespace detail {
+[[noreturn]] void throw_no_key(const DottedPath& path, size_t at, const std::string& here,
+                               std::vector<std::string> keys);
+[[noreturn]] void throw_no_parts(const DottedPath& path, size_t at, const std::string& here, const json& value);
+// The list index path.segments[at] (with `size` items); throws naming the list.
+size_t list_index(const DottedPath& path, size_t at, const std::string& here, size_t size);
+}  // namespace detail
+
+template <class S>
+const FieldSpec<S>& field_at(const Schema<S>& schema, const DottedPath& path, size_t at, const std::string& here) {
+  for (const auto& f : schema)
+    if (f.key == path.segments[at]) return f;
+  std::vector<std::string> keys;
+  for (const auto& f : schema) keys.push_back(f.key);
+  detail::throw_no_key(path, at, here, std::move(keys));
+}
+
+// Reads `value` into the part of `target` that path.segments[at..] reaches, with that field's reader (its units,
+// range and words): a whole object or list item is read afresh from its defaults, as a file would be.
+template <class S>
+void read_at_path(S& target, const Schema<S>& schema, const DottedPath& path, size_t at, const std::string& here,
+                  const json& value) {
+  const FieldSpec<S>& f = field_at(schema, path, at, here);
+  if (at + 1 == path.segments.size()) {
+    f.read(target, value, path.where);
+    return;
+  }
+  if (!f.read_at) detail::throw_no_parts(path, at + 1, here + "." + f.key, f.write(target));
+  f.read_at(target, path, at + 1, here + "." + f.key, value);
+}
+
+// The part of `source` that path.segments[at..] reaches, as a preset file writes it (SI).
+template <class S>
+json write_at_path(const S& source, const Schema<S>& schema, const DottedPath& path, size_t at,
+                   const std::string& here) {
+  const FieldSpec<S>& f = field_at(schema, path, at, here);
+  if (at + 1 == path.segments.size()) return f.write(source);
+  if (!f.write_at) detail::throw_no_parts(path, at + 1, here + "." + f.key, f.write(source));
+  return f.write_at(source, path, at + 1, here + "." + f.key);
 }
 
 std::string kind_text(FieldKind kind, const std::vector<std::string>& choices, const std::string& unset_word);
@@ -417,7 +474,12 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owne
   f.key = std::move(key);
   f.kind = FieldKind::Object;
   f.help = std::move(help);
-  f.read = [=](S& s, const json& j, const std::string& path) { read_object(s.*member, j, path, schema()); };
+  // Read afresh from the defaults (keys left out take theirs), as a whole file is read.
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    C value{};
+    read_object(value, j, path, schema());
+    s.*member = std::move(value);
+  };
   f.write = [=](const S& s) { return write_object(s.*member, schema()); };
   f.address = [=](S& s) -> void* { return &(s.*member); };
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
@@ -425,6 +487,12 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owne
   };
   f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
                            const ConvertNumber& convert) { convert_at(value, schema(), path, rest, convert); };
+  f.read_at = [=](S& s, const DottedPath& path, size_t rest, const std::string& here, const json& value) {
+    read_at_path(s.*member, schema(), path, rest, here, value);
+  };
+  f.write_at = [=](const S& s, const DottedPath& path, size_t rest, const std::string& here) {
+    return write_at_path(s.*member, schema(), path, rest, here);
+  };
   return f;
 }
 
@@ -452,6 +520,15 @@ FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const
   };
   f.convert_children = [=](json& value, const std::vector<std::string>& path, size_t rest,
                            const ConvertNumber& convert) { convert_at(value, schema(), path, rest, convert); };
+  // Absent (null), it has no parts to reach.
+  f.read_at = [=](S& s, const DottedPath& path, size_t rest, const std::string& here, const json& value) {
+    if (!(s.*member)) detail::throw_no_parts(path, rest, here, json(nullptr));
+    read_at_path(*(s.*member), schema(), path, rest, here, value);
+  };
+  f.write_at = [=](const S& s, const DottedPath& path, size_t rest, const std::string& here) {
+    if (!(s.*member)) detail::throw_no_parts(path, rest, here, json(nullptr));
+    return write_at_path(*(s.*member), schema(), path, rest, here);
+  };
   return f;
 }
 
@@ -490,6 +567,25 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, s
     } else if (value.is_array()) {
       for (auto& item : value) convert_object(item, schema(), convert);
     }
+  };
+  // path.segments[rest] indexes the list: the whole item (read afresh) or a part of it.
+  f.read_at = [=](S& s, const DottedPath& path, size_t rest, const std::string& here, const json& value) {
+    std::vector<C>& items = s.*member;
+    const size_t i = detail::list_index(path, rest, here, items.size());
+    const std::string item_here = here + "[" + path.segments[rest] + "]";
+    if (rest + 1 == path.segments.size()) {
+      C item{};
+      read_object(item, value, path.where, schema());
+      items[i] = std::move(item);
+    } else {
+      read_at_path(items[i], schema(), path, rest + 1, item_here, value);
+    }
+  };
+  f.write_at = [=](const S& s, const DottedPath& path, size_t rest, const std::string& here) {
+    const std::vector<C>& items = s.*member;
+    const size_t i = detail::list_index(path, rest, here, items.size());
+    if (rest + 1 == path.segments.size()) return write_object(items[i], schema());
+    return write_at_path(items[i], schema(), path, rest + 1, here + "[" + path.segments[rest] + "]");
   };
   return f;
 }

@@ -1,6 +1,7 @@
 #include "engine/scene/unit_system.hpp"
 
 #include "engine/core/math.hpp"
+#include "engine/scene/units.hpp"
 #include "engine/step/thermal.hpp"
 
 #include <bit>

@@ -160,4 +160,10 @@ bool parse_quantity_or_si(std::string_view text, Quantity q, double& value_si, s
   }
 }
 
+void append_number(std::string& out, double value) {
+  char buffer[32];  // the longest shortest form, -2.2250738585072014e-308, has 24 characters
+  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, r.ptr);
+}
+
 }  // namespace lodestone

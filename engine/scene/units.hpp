@@ -58,4 +58,9 @@ double si_to_unit(double value_si, Quantity q, std::string_view unit);
 double unit_to_si(double value, Quantity q, std::string_view unit);
 bool is_accepted_unit(Quantity q, std::string_view unit);
 
+// Appends a number as every frame format, the time series and unit notes print it: the shortest decimal that
+// reads back as the same double (std::to_chars, at most 17 significant digits), so a value parsed back with strtod
+// is bit-identical to the one written. Non-finite values print as nan, inf, -inf.
+void append_number(std::string& out, double value);
+
 }  // namespace lodestone

@@ -12,6 +12,7 @@
 #include "engine/analysis/observables.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/preset_edits.hpp"
 #include "engine/scene/touch_actions.hpp"
 #include "engine/session/history.hpp"
 #include "engine/session/undo.hpp"
@@ -75,14 +76,16 @@ class Session {
   bool protocol_finished() const { return state().protocol_finished; }
 
   // The parameters in force: the document's, with the changes of the protocol phases and timeline
-  // entries so far applied in the order they came. What the app's panels show.
+  // entries so far applied in the order they came. What the app's panels show. Without the generator's list of
+  // particles, which only the document keeps (the particles themselves are in the state).
   const Preset& parameters() const { return in_force_; }
-  // An edit of parameters() (a command from the app) at the current step: the changed values apply
-  // now through Simulation::set_model and are recorded as a timeline entry at this step (the
-  // document's own parameters stay as loaded), so that a save replays the run. Changes that do not act
-  // on the run (description, display units, particle generator, run settings) go to the document
-  // itself. An edit that changes nothing does nothing. Throws PresetError, changing nothing, also when
-  // a later protocol phase's changes would not apply on top of the edit.
+  // An edit of parameters() at the current step (the app's panels, the remote and Python `set`): each change a
+  // dotted path and a value as the user gave it ("field.strength": "40 mT"), read by that field's reader, so that
+  // only the sections it touches are checked again. The changed values apply now through Simulation::set_model and
+  // are recorded as a timeline entry at this step (the document's own parameters stay as loaded), so that a save
+  // replays the run. Changes that do not act on the run (description, display units, particle generator, run
+  // settings) go to the document itself. An edit that changes nothing does nothing. Throws PresetError, changing
+  // nothing, also when a later protocol phase's changes would not apply on top of the edit.
   //
   // The edit can be undone (undo()). Made at an earlier step than head_step() (after a rewind) it starts
   // a new branch: the kept history after this step and the timeline entries the old future had reached
@@ -90,10 +93,21 @@ class Session {
   // before the edit that most likely caused the failure (one applied shortly before it, whose entry is
   // then replaced by this edit), or else to the last kept point (the last good state), so that fixing
   // the value that caused the failure lets the run go on.
+  void apply(const std::vector<ParameterChange>& changes);
+  // A whole edited preset (tests, tools): its differences from parameters() (parameter_changes), applied as one edit.
   void edit_parameters(const Preset& edited);
+  // What `changes` would change, value by value at the finest level (engine/scene/preset_edits.hpp, changes_made):
+  // empty when they change nothing. Throws PresetError for a path or value that cannot apply.
+  // `before`, when given, gets the values before at the same paths.
+  std::vector<ParameterChange> changes_made_by(const std::vector<ParameterChange>& changes,
+                                               json* before = nullptr) const;
+  // The value in force at a dotted path, as a save writes it (SI); the generator's list of particles is the
+  // document's. Throws PresetError naming the path when nothing is there.
+  json value_at(const std::string& path) const;
   // What an edit would do that the user should confirm first (a field far beyond any laboratory magnet,
-  // a time step that collapses, a fixed time step far above the stable one), or nothing. Advisory: a
-  // preset that cannot apply at all is left to edit_parameters to refuse.
+  // a time step that collapses, a fixed time step far above the stable one), or nothing. Advisory: an
+  // edit that cannot apply at all is left to apply() to refuse.
+  std::optional<std::string> edit_warning(const std::vector<ParameterChange>& changes) const;
   std::optional<std::string> edit_warning(const Preset& edited) const;
 
   // Undo the last edit / redo the last undone one (engine/session/undo.hpp); returns the description of
@@ -159,13 +173,13 @@ class Session {
   void start_phase(int phase);
   // Applies the timeline entries due at this step (before it); a failure stops the run.
   void apply_due_entries();
-  void apply_parameters(Preset next);
+  // The parameters in force become `next`: a timeline entry keeps the neighbour lists unless their ranges change,
+  // as the edit it records did; a protocol phase rebuilds them (as it always has: its trajectories stay the same bits).
+  void apply_parameters(Preset next, Simulation::ListRefresh lists);
   void stop(const std::string& message);
-  // The edit of edit_parameters, without touching the undo stack: the record of what it changed
-  // (nothing when it changed nothing).
-  std::optional<EditRecord> change(const Preset& edited);
-  // The parameters in force with the values of `set` ({"dotted.path": value}) put in.
-  Preset with_values(const json& set) const;
+  // The edit of apply(), without touching the undo stack: the record of what it changed (nothing when it changed
+  // nothing).
+  std::optional<EditRecord> change(const std::vector<ParameterChange>& changes);
   SessionPoint point() const;
   // Continues from a kept point (the simulation remade from its state, the threads kept).
   void restore_point(const SessionPoint& p);
@@ -175,9 +189,13 @@ class Session {
   // state of the branch before leaving it. False when the run is already there.
   bool leave_for(std::int64_t target);
   // Takes the run back to the step of timeline entry k without it and without the entries the run reached
-  // after it (history, edits and entries of that future dropped). Throws PresetError without a history
+  // after it (history, edits and entries of that future dropped; the edits made at its step itself are kept
+  // with `keep_edits_at_its_step`: an exact undo of the last of them). Throws PresetError without a history
   // reaching back before it.
-  void go_back_before_entry(size_t k);
+  void go_back_before_entry(size_t k, bool keep_edits_at_its_step = false);
+  // The kept point the run goes back to for that (null when the history does not reach before entry k).
+  const SessionPoint* kept_before(size_t k) const;
+  bool reaches_before(size_t k) const { return kept_before(k) != nullptr; }
   // A run stopped by a failed check, before an edit or an undo: see edit_parameters. Returns the
   // description of the edit it went back before, if it did.
   std::optional<std::string> go_back_to_good_state();
@@ -186,8 +204,19 @@ class Session {
   // Appends to a failed check's message the edit applied shortly before it, if any.
   void name_likely_cause();
   int current_phase() const;  // the running protocol phase (the last one once finished), 0 without
-  // A touch applied to the state (checks first; throws PresetError naming `where`, changing nothing).
+  // A touch applied to the state (checks first; throws PresetError naming `where`, changing nothing), by kind
+  // (engine/session/session_touch.cpp).
   std::string apply_touch(const TouchAction& action, const std::string& where);
+  std::string touch_drag(const TouchAction& action, const std::string& where);
+  std::string touch_release(const std::string& where);
+  std::string touch_add(const TouchAction& action, const std::string& at);
+  std::string touch_add_clump(const TouchAction& action, const std::string& at);
+  std::string touch_delete(const TouchAction& action, const std::string& where);
+  // The checks before a touch: a sphere inside the box and touching nothing, a material that exists, free ids.
+  void check_place(const Vec3& x, double radius, const std::string& at) const;
+  void check_material(const std::string& name, const std::string& at) const;
+  void check_free_ids(std::uint64_t first, size_t count, const std::string& at) const;
+  PresetError no_such_particle(std::uint64_t id, const std::string& at) const;
   // apply_touch, then the touch entry at this step (a new branch when rewound); `undoable`: also the record
   // an undo needs (the session before it, the inverse action), returned for the undo stack.
   std::optional<EditRecord> touch(const TouchAction& action, bool undoable);

@@ -197,9 +197,8 @@ void check_model_combinations(const Model& m) {
   }
 }
 
-}  // namespace
-
-void prepare_model(Model& m, const Particles& p) {
+// The materials: every particle's exists, the walls' is named; the coefficients of every pair of them.
+void set_materials(Model& m, const Particles& p) {
   const size_t n_mat = m.materials.size();
   if (n_mat == 0) throw PresetError("$.materials", "at least one material is needed");
   check_model_combinations(m);
@@ -213,7 +212,11 @@ void prepare_model(Model& m, const Particles& p) {
   m.pair_table.assign(n_mat * n_mat, PairCoefficients{});
   for (size_t a = 0; a < n_mat; ++a)
     for (size_t b = 0; b < n_mat; ++b) m.pair_table[a * n_mat + b] = mix_materials(m.materials[a], m.materials[b]);
+}
 
+// The ranges the neighbour lists and the periodic checks need: the largest radius, the contact reach beyond touching,
+// the skin and the dipole cutoff.
+void set_ranges(Model& m, const Particles& p) {
   m.max_radius = 0.0;
   for (double r : p.radius) m.max_radius = std::max(m.max_radius, r);
   const double diameter = 2.0 * m.max_radius;
@@ -226,24 +229,29 @@ void prepare_model(Model& m, const Particles& p) {
   }
   m.skin = m.integrator.neighbor_skin.value_or(diameter > 0.0 ? 0.3 * diameter : 1e-6);
   m.dipole_cutoff = m.magnetics.cutoff.value_or(diameter > 0.0 ? 4.0 * diameter : 0.0);
+}
 
-  if (m.magnetics.method == DipoleMethod::Tree) {
-    // A cell's multipole expansion cannot take the minimum image of each of its particles, and the tree sums
-    // all pairs, so a truncation by surface gap has no place in it (engine/magnetic/dipole_tree.hpp).
-    for (int a = 0; a < 3; ++a)
-      if (m.box.periodic(a))
-        throw PresetError("$.magnetics.method", std::string("\"tree\" needs open boundaries, but the box is periodic "
-                                                            "along ") +
-                                                    "xyz"[a] +
-                                                    "; use \"direct\" (exact, minimum image) or \"cutoff\" there");
-    if (m.magnetics.activity_distance) {
-      std::ostringstream os;
-      os << *m.magnetics.activity_distance << " m is set, but the tree method sums all pairs and ignores no pair; "
-         << "allowed with \"tree\": \"none\" (or use \"direct\" or \"cutoff\" with an activity distance)";
-      throw PresetError("$.magnetics.activity_distance", os.str());
-    }
+// Refuses the tree method where it cannot sum the scene: a periodic side or an activity distance.
+void check_tree_method(const Model& m) {
+  // A cell's multipole expansion cannot take the minimum image of each of its particles, and the tree sums
+  // all pairs, so a truncation by surface gap has no place in it (engine/magnetic/dipole_tree.hpp).
+  for (int a = 0; a < 3; ++a)
+    if (m.box.periodic(a))
+      throw PresetError("$.magnetics.method", std::string("\"tree\" needs open boundaries, but the box is periodic "
+                                                          "along ") +
+                                                  "xyz"[a] +
+                                                  "; use \"direct\" (exact, minimum image) or \"cutoff\" there");
+  if (m.magnetics.activity_distance) {
+    std::ostringstream os;
+    os << *m.magnetics.activity_distance << " m is set, but the tree method sums all pairs and ignores no pair; "
+       << "allowed with \"tree\": \"none\" (or use \"direct\" or \"cutoff\" with an activity distance)";
+    throw PresetError("$.magnetics.activity_distance", os.str());
   }
+}
 
+// The periodic lengths; a periodic box must be longer than twice the interaction range plus skin.
+void set_periodic_lengths(Model& m) {
+  const double diameter = 2.0 * m.max_radius;
   for (int a = 0; a < 3; ++a) {
     m.periodic_length[a] = m.box.periodic(a) ? m.box.max[a] - m.box.min[a] : 0.0;
     if (!m.box.periodic(a)) continue;
@@ -259,57 +267,68 @@ void prepare_model(Model& m, const Particles& p) {
       throw PresetError("$.box", os.str());
     }
   }
+}
 
+// The Ewald sum's splitting or P3M's mesh, once the box and the options are checked against them.
+void choose_periodic_sum(Model& m, const Particles& p) {
+  // The Ewald sum (and P3M, its mesh form) is a sum over the images of a box periodic in all three directions; it
+  // sums every pair at its true distance, so neither a cap nor a truncation by surface gap has a place in it.
+  const bool mesh = m.magnetics.method == DipoleMethod::P3M;
+  const std::string name = mesh ? "\"p3m\"" : "\"ewald\"";
+  std::string open_axes;
+  for (int a = 0; a < 3; ++a)
+    if (!m.box.periodic(a)) open_axes += "xyz"[a];
+  // Fully periodic, or a slab (periodic along x and y, walls or open sides along z) with the layer correction
+  // (engine/magnetic/dlc.hpp).
+  if (!open_axes.empty() && !is_slab(m))
+    throw PresetError("$.magnetics.method",
+                      name +
+                          " needs a box periodic along x, y and z, or along x and y (a slab: walls or open "
+                          "sides along z, summed with the layer correction), but it is not periodic along " +
+                          open_axes +
+                          " (box.*_min/_max); allowed there: \"direct\", \"cutoff\", \"tree\" (open sides only) "
+                          "or \"off\"");
+  if (is_slab(m) && m.magnetics.ewald_surroundings == EwaldSurroundings::Vacuum)
+    throw PresetError("$.magnetics.ewald_surroundings",
+                      "a slab (periodic along x and y only) is summed with the layer correction, whose 3-D sum "
+                      "needs conducting surroundings (the planar surface term is part of the correction); allowed "
+                      "in a slab: \"conducting\"");
+  const std::string sum = mesh ? "P3M (a mesh form of the Ewald sum)" : "the Ewald sum";
+  if (m.magnetics.activity_distance)
+    throw PresetError("$.magnetics.activity_distance",
+                      sum + " counts every pair and ignores none; allowed with " + name + ": \"none\"");
+  if (m.magnetics.dipole_cap > 0.0)
+    throw PresetError("$.magnetics.dipole_cap",
+                      sum + " takes every pair at its true distance; allowed with " + name + ": 0");
+  if (mesh && std::any_of(p.clump.begin(), p.clump.end(), [](int c) { return c >= 0; }))
+    throw PresetError("$.magnetics.method",
+                      "\"p3m\" does not yet take rigid clumps (their pebbles must not act on each other); allowed "
+                      "with clumps in a periodic box: \"ewald\", \"direct\", \"cutoff\" or \"off\"");
+  if (mesh) {
+    m.p3m = choose_p3m_tuning(m.magnetics.p3m_accuracy, ewald_box(m), p.size());
+    // No mesh within the sizes tried (up to about 8 points per particle) meets the accuracy: say so rather than
+    // run less accurately than asked.
+    if (m.p3m.estimated_error > m.magnetics.p3m_accuracy * 1.0001) {
+      std::ostringstream os;
+      os << m.magnetics.p3m_accuracy << " cannot be met for " << p.size()
+         << " particles in this box (the best mesh tried gives an estimated " << m.p3m.estimated_error
+         << "); allowed here: " << m.p3m.estimated_error << " or more, or magnetics.method \"ewald\"";
+      throw PresetError("$.magnetics.p3m_accuracy", os.str());
+    }
+  } else
+    m.ewald = choose_ewald_splitting(m.magnetics.ewald_accuracy, ewald_box(m), p.size());
+}
+
+}  // namespace
+
+void prepare_model(Model& m, const Particles& p) {
+  set_materials(m, p);
+  set_ranges(m, p);
+  if (m.magnetics.method == DipoleMethod::Tree) check_tree_method(m);
+  set_periodic_lengths(m);
   m.ewald = EwaldSplitting{};
   m.p3m = P3MTuning{};
-  if (m.magnetics.method == DipoleMethod::Ewald || m.magnetics.method == DipoleMethod::P3M) {
-    // The Ewald sum (and P3M, its mesh form) is a sum over the images of a box periodic in all three directions; it
-    // sums every pair at its true distance, so neither a cap nor a truncation by surface gap has a place in it.
-    const bool mesh = m.magnetics.method == DipoleMethod::P3M;
-    const std::string name = mesh ? "\"p3m\"" : "\"ewald\"";
-    std::string open_axes;
-    for (int a = 0; a < 3; ++a)
-      if (!m.box.periodic(a)) open_axes += "xyz"[a];
-    // Fully periodic, or a slab (periodic along x and y, walls or open sides along z) with the layer correction
-    // (engine/magnetic/dlc.hpp).
-    if (!open_axes.empty() && !is_slab(m))
-      throw PresetError("$.magnetics.method",
-                        name +
-                            " needs a box periodic along x, y and z, or along x and y (a slab: walls or open "
-                            "sides along z, summed with the layer correction), but it is not periodic along " +
-                            open_axes +
-                            " (box.*_min/_max); allowed there: \"direct\", \"cutoff\", \"tree\" (open sides only) "
-                            "or \"off\"");
-    if (is_slab(m) && m.magnetics.ewald_surroundings == EwaldSurroundings::Vacuum)
-      throw PresetError("$.magnetics.ewald_surroundings",
-                        "a slab (periodic along x and y only) is summed with the layer correction, whose 3-D sum "
-                        "needs conducting surroundings (the planar surface term is part of the correction); allowed "
-                        "in a slab: \"conducting\"");
-    const std::string sum = mesh ? "P3M (a mesh form of the Ewald sum)" : "the Ewald sum";
-    if (m.magnetics.activity_distance)
-      throw PresetError("$.magnetics.activity_distance",
-                        sum + " counts every pair and ignores none; allowed with " + name + ": \"none\"");
-    if (m.magnetics.dipole_cap > 0.0)
-      throw PresetError("$.magnetics.dipole_cap",
-                        sum + " takes every pair at its true distance; allowed with " + name + ": 0");
-    if (mesh && std::any_of(p.clump.begin(), p.clump.end(), [](int c) { return c >= 0; }))
-      throw PresetError("$.magnetics.method",
-                        "\"p3m\" does not yet take rigid clumps (their pebbles must not act on each other); allowed "
-                        "with clumps in a periodic box: \"ewald\", \"direct\", \"cutoff\" or \"off\"");
-    if (mesh) {
-      m.p3m = choose_p3m_tuning(m.magnetics.p3m_accuracy, ewald_box(m), p.size());
-      // No mesh within the sizes tried (up to about 8 points per particle) meets the accuracy: say so rather than
-      // run less accurately than asked.
-      if (m.p3m.estimated_error > m.magnetics.p3m_accuracy * 1.0001) {
-        std::ostringstream os;
-        os << m.magnetics.p3m_accuracy << " cannot be met for " << p.size()
-           << " particles in this box (the best mesh tried gives an estimated " << m.p3m.estimated_error
-           << "); allowed here: " << m.p3m.estimated_error << " or more, or magnetics.method \"ewald\"";
-        throw PresetError("$.magnetics.p3m_accuracy", os.str());
-      }
-    } else
-      m.ewald = choose_ewald_splitting(m.magnetics.ewald_accuracy, ewald_box(m), p.size());
-  }
+  if (m.magnetics.method == DipoleMethod::Ewald || m.magnetics.method == DipoleMethod::P3M) choose_periodic_sum(m, p);
 
   m.advice = advise_time_step(m, p);  // first: without damping the lid's is taken from the contacts' frequency
   m.lid_damping = m.pressure.lid_damping.value_or(auto_lid_damping(m, p));

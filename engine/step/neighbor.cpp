@@ -119,20 +119,17 @@ void reorder_particles(State& state, const std::vector<int>& order) {
   }
 }
 
-}  // namespace
+// Keep the history of active contacts, keyed by the (id, id) pair, with the id of the body the
+// record calls "first" (the pair's order by index can change when particles are reordered).
+struct Carried {
+  std::uint64_t first_id = 0;
+  ContactHistory history;
+};
+using CarriedHistories = std::unordered_map<std::uint64_t, Carried>;
 
-void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
-  const Particles& p = state.particles;  // reordered in place below for large scenes
-  NeighborLists& lists = state.neighbors;
+CarriedHistories carry_active_histories(const NeighborLists& lists, const Particles& p) {
   const size_t n = p.size();
-
-  // Keep the history of active contacts, keyed by the (id, id) pair, with the id of the body the
-  // record calls "first" (the pair's order by index can change when particles are reordered).
-  struct Carried {
-    std::uint64_t first_id = 0;
-    ContactHistory history;
-  };
-  std::unordered_map<std::uint64_t, Carried> carried;
+  CarriedHistories carried;
   for (size_t k = 0; k < lists.contact_pairs.size(); ++k) {
     const ContactHistory& h = lists.contact_history[k];
     const IndexPair pr = lists.contact_pairs[k];
@@ -140,102 +137,128 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
       carried.emplace(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]),
                       Carried{p.id[static_cast<size_t>(pr.i)], h});
   }
+  return carried;
+}
 
-  lists.contact_pairs.clear();
-  lists.dipole_pairs.clear();
-  const double skin = model.skin;
-  const double contact_extra = model.contact_reach + skin;                // beyond Ri + Rj
-  const std::optional<double> dipole_cutoff = dipole_list_cutoff(model);  // cutoff method, or P3M's real space
-  const bool dipoles = dipole_cutoff.has_value();
-  const double dipole_range = dipole_cutoff.value_or(0.0) + skin;
-  const double dipole_range_sq = dipole_range * dipole_range;
-  double cell_size = 2.0 * model.max_radius + contact_extra;
-  if (dipoles) cell_size = std::max(cell_size, dipole_range);
+// The particles sorted by cell: cell c holds sorted[start[c]] to sorted[start[c + 1] - 1].
+struct CellSort {
+  CellGrid grid;
+  std::vector<int> cell_of;  // per particle index
+  std::vector<int> start;    // cells + 1
+  std::vector<int> sorted;   // particle indices, cell by cell
+};
 
-  if (n > 0) {
-    const CellGrid grid = make_grid(model, p, cell_size);
-    // Counting sort of particle indices by cell.
-    std::vector<int> cell_of(n);
-    std::vector<int> start(static_cast<size_t>(grid.total()) + 1, 0);
-    for (size_t i = 0; i < n; ++i) {
-      const Vec3& x = p.position[i];
-      cell_of[i] =
-          grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1), grid.cell_coordinate(x[2], 2));
-      ++start[static_cast<size_t>(cell_of[i]) + 1];
-    }
-    for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
-    std::vector<int> sorted(n);
-    {
-      std::vector<int> fill(start.begin(), start.end() - 1);
-      for (size_t i = 0; i < n; ++i)
-        sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
-    }
-    if (n >= kSpatialSortMinParticles) {
-      std::vector<int> cell_in_order(n);
-      for (size_t k = 0; k < n; ++k) cell_in_order[k] = cell_of[static_cast<size_t>(sorted[k])];
-      cell_of.swap(cell_in_order);
-      reorder_particles(state, sorted);
-      for (size_t k = 0; k < n; ++k) sorted[k] = static_cast<int>(k);
-    }
-
-    // Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
-    // (i, j) whatever the grid, and the threads' shares (ranges of i) join end to end.
-    // Part 0 writes into the lists themselves, the others into their own vectors appended after it (a
-    // copy of the whole list would double the largest array of a dipolar scene while it is built).
-    struct Found {
-      std::vector<IndexPair> contacts, dipoles;
-    };
-    const int parts = parts_for(team, n, kNeighborGrain);
-    const std::vector<size_t> bounds = split_evenly(n, parts);
-    std::vector<Found> found(static_cast<size_t>(parts) - 1);
-    const size_t previous_contacts = lists.contact_pairs.capacity(), previous_dipoles = lists.dipole_pairs.capacity();
-    team.run(parts, [&](int part) {
-      std::vector<IndexPair>& contacts_out =
-          part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
-      std::vector<IndexPair>& dipoles_out =
-          part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
-      if (part > 0) {  // about this part's share of the last lists
-        contacts_out.reserve(previous_contacts / static_cast<size_t>(parts) + 16);
-        dipoles_out.reserve(previous_dipoles / static_cast<size_t>(parts) + 16);
-      }
-      std::vector<int> neighbours;  // cells around the current cell, deduplicated
-      int neighbours_of = -1;
-      std::vector<int> contact_j, dipole_j;
-      for (size_t ii = bounds[static_cast<size_t>(part)]; ii < bounds[static_cast<size_t>(part) + 1]; ++ii) {
-        const int i = static_cast<int>(ii);
-        const int c = cell_of[ii];
-        if (c != neighbours_of) {
-          neighbours = neighbour_cells(grid, c);
-          neighbours_of = c;
-        }
-        const Vec3& xi = p.position[ii];
-        const double ri = p.radius[ii];
-        contact_j.clear();
-        dipole_j.clear();
-        for (int nc : neighbours) {
-          for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
-            const int j = sorted[static_cast<size_t>(t)];
-            if (j <= i) continue;                                     // each pair once
-            if (same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
-            const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
-            const double rsq = d.squaredNorm();
-            const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
-            if (rsq < contact_range * contact_range) contact_j.push_back(j);
-            if (dipoles && rsq < dipole_range_sq) dipole_j.push_back(j);
-          }
-        }
-        std::sort(contact_j.begin(), contact_j.end());
-        std::sort(dipole_j.begin(), dipole_j.end());
-        for (int j : contact_j) contacts_out.push_back({i, j});
-        for (int j : dipole_j) dipoles_out.push_back({i, j});
-      }
-    });
-    for (const Found& f : found) {
-      lists.contact_pairs.insert(lists.contact_pairs.end(), f.contacts.begin(), f.contacts.end());
-      lists.dipole_pairs.insert(lists.dipole_pairs.end(), f.dipoles.begin(), f.dipoles.end());
-    }
+// Counting sort of particle indices by cell; large scenes are then reordered in place into cell order.
+CellSort sort_into_cells(const Model& model, State& state, double cell_size) {
+  const Particles& p = state.particles;
+  const size_t n = p.size();
+  CellSort cells;
+  cells.grid = make_grid(model, p, cell_size);
+  const CellGrid& grid = cells.grid;
+  std::vector<int>& cell_of = cells.cell_of;
+  std::vector<int>& start = cells.start;
+  std::vector<int>& sorted = cells.sorted;
+  cell_of.resize(n);
+  start.assign(static_cast<size_t>(grid.total()) + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3& x = p.position[i];
+    cell_of[i] =
+        grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1), grid.cell_coordinate(x[2], 2));
+    ++start[static_cast<size_t>(cell_of[i]) + 1];
   }
+  for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+  sorted.resize(n);
+  {
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      sorted[static_cast<size_t>(fill[static_cast<size_t>(cell_of[i])]++)] = static_cast<int>(i);
+  }
+  if (n >= kSpatialSortMinParticles) {
+    std::vector<int> cell_in_order(n);
+    for (size_t k = 0; k < n; ++k) cell_in_order[k] = cell_of[static_cast<size_t>(sorted[k])];
+    cell_of.swap(cell_in_order);
+    reorder_particles(state, sorted);
+    for (size_t k = 0; k < n; ++k) sorted[k] = static_cast<int>(k);
+  }
+  return cells;
+}
 
+// How far the lists reach: a contact pair within Ri + Rj + contact_extra, a dipole pair within the dipole range.
+struct ListRanges {
+  double contact_extra = 0.0;
+  bool dipoles = false;
+  double dipole_range_sq = 0.0;
+};
+
+// Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
+// (i, j) whatever the grid, and the threads' shares (ranges of i) join end to end.
+// Part 0 writes into the lists themselves, the others into their own vectors appended after it (a
+// copy of the whole list would double the largest array of a dipolar scene while it is built).
+void find_pairs(const Model& model, const Particles& p, const CellSort& cells, const ListRanges& ranges,
+                ThreadTeam& team, NeighborLists& lists) {
+  const size_t n = p.size();
+  const CellGrid& grid = cells.grid;
+  const std::vector<int>& cell_of = cells.cell_of;
+  const std::vector<int>& start = cells.start;
+  const std::vector<int>& sorted = cells.sorted;
+  const double contact_extra = ranges.contact_extra;
+  const bool dipoles = ranges.dipoles;
+  const double dipole_range_sq = ranges.dipole_range_sq;
+  struct Found {
+    std::vector<IndexPair> contacts, dipoles;
+  };
+  const int parts = parts_for(team, n, kNeighborGrain);
+  const std::vector<size_t> bounds = split_evenly(n, parts);
+  std::vector<Found> found(static_cast<size_t>(parts) - 1);
+  const size_t previous_contacts = lists.contact_pairs.capacity(), previous_dipoles = lists.dipole_pairs.capacity();
+  team.run(parts, [&](int part) {
+    std::vector<IndexPair>& contacts_out =
+        part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
+    std::vector<IndexPair>& dipoles_out = part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
+    if (part > 0) {  // about this part's share of the last lists
+      contacts_out.reserve(previous_contacts / static_cast<size_t>(parts) + 16);
+      dipoles_out.reserve(previous_dipoles / static_cast<size_t>(parts) + 16);
+    }
+    std::vector<int> neighbours;  // cells around the current cell, deduplicated
+    int neighbours_of = -1;
+    std::vector<int> contact_j, dipole_j;
+    for (size_t ii = bounds[static_cast<size_t>(part)]; ii < bounds[static_cast<size_t>(part) + 1]; ++ii) {
+      const int i = static_cast<int>(ii);
+      const int c = cell_of[ii];
+      if (c != neighbours_of) {
+        neighbours = neighbour_cells(grid, c);
+        neighbours_of = c;
+      }
+      const Vec3& xi = p.position[ii];
+      const double ri = p.radius[ii];
+      contact_j.clear();
+      dipole_j.clear();
+      for (int nc : neighbours) {
+        for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
+          const int j = sorted[static_cast<size_t>(t)];
+          if (j <= i) continue;                                     // each pair once
+          if (same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
+          const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
+          const double rsq = d.squaredNorm();
+          const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
+          if (rsq < contact_range * contact_range) contact_j.push_back(j);
+          if (dipoles && rsq < dipole_range_sq) dipole_j.push_back(j);
+        }
+      }
+      std::sort(contact_j.begin(), contact_j.end());
+      std::sort(dipole_j.begin(), dipole_j.end());
+      for (int j : contact_j) contacts_out.push_back({i, j});
+      for (int j : dipole_j) dipoles_out.push_back({i, j});
+    }
+  });
+  for (const Found& f : found) {
+    lists.contact_pairs.insert(lists.contact_pairs.end(), f.contacts.begin(), f.contacts.end());
+    lists.dipole_pairs.insert(lists.dipole_pairs.end(), f.dipoles.begin(), f.dipoles.end());
+  }
+}
+
+// The carried histories back onto the pairs still listed, each record's bodies in its pair's order.
+void restore_histories(const CarriedHistories& carried, const Particles& p, ThreadTeam& team, NeighborLists& lists) {
   lists.contact_history.assign(lists.contact_pairs.size(), ContactHistory{});
   if (!carried.empty()) {
     for_each_range(team, lists.contact_pairs.size(), kNeighborGrain, [&](size_t begin, size_t end) {
@@ -249,9 +272,42 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
       }
     });
   }
+}
+
+}  // namespace
+
+void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
+  const Particles& p = state.particles;  // reordered in place below for large scenes
+  NeighborLists& lists = state.neighbors;
+  const size_t n = p.size();
+  const CarriedHistories carried = carry_active_histories(lists, p);
+
+  lists.contact_pairs.clear();
+  lists.dipole_pairs.clear();
+  const double skin = model.skin;
+  const double contact_extra = model.contact_reach + skin;                // beyond Ri + Rj
+  const std::optional<double> dipole_cutoff = dipole_list_cutoff(model);  // cutoff method, or P3M's real space
+  const bool dipoles = dipole_cutoff.has_value();
+  const double dipole_range = dipole_cutoff.value_or(0.0) + skin;
+  const double dipole_range_sq = dipole_range * dipole_range;
+  double cell_size = 2.0 * model.max_radius + contact_extra;
+  if (dipoles) cell_size = std::max(cell_size, dipole_range);
+
+  if (n > 0) {
+    const CellSort cells = sort_into_cells(model, state, cell_size);
+    find_pairs(model, p, cells, ListRanges{contact_extra, dipoles, dipole_range_sq}, team, lists);
+  }
+
+  restore_histories(carried, p, team, lists);
   lists.reference_position = p.position;
   lists.valid = true;
   ++lists.builds;
+}
+
+bool same_list_ranges(const Model& a, const Model& b) {
+  return a.skin == b.skin && a.contact_reach == b.contact_reach && a.max_radius == b.max_radius &&
+         dipole_list_cutoff(a) == dipole_list_cutoff(b) && a.box.min == b.box.min && a.box.max == b.box.max &&
+         a.periodic_length == b.periodic_length;
 }
 
 bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {

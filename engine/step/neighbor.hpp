@@ -25,4 +25,8 @@ bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team =
 // Unconditional rebuild (used by refresh, and after edits that change ranges).
 void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 
+// True when lists built for model `a` are the lists `b` would build: the same skin, contact reach, largest
+// radius, dipole list cutoff and box.
+bool same_list_ranges(const Model& a, const Model& b);
+
 }  // namespace lodestone

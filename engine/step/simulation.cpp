@@ -16,6 +16,7 @@
 #include "engine/step/thermal.hpp"
 
 #include <chrono>
+#include <optional>
 
 namespace lodestone {
 
@@ -90,6 +91,14 @@ void apply_material_edits(const std::vector<Material>& before, const std::vector
         p.moment_body[i] = new_material.magnetization * volume * p.easy_axis_body[i];
     }
   }
+}
+
+// The material properties particles carry themselves (density: mass and inertia; magnetisation: moment) unchanged.
+bool same_carried_properties(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t m = 0; m < a.size(); ++m)
+    if (a[m].density != b[m].density || a[m].magnetization != b[m].magnetization) return false;
+  return true;
 }
 
 bool same_densities(const std::vector<Material>& a, const std::vector<Material>& b) {
@@ -191,23 +200,30 @@ void Simulation::reinitialize() {
   check_health(model_, state_);
 }
 
-void Simulation::set_model(const Model& model) {
+void Simulation::set_model(const Model& model, ListRefresh lists) {
   // Everything is computed on copies (and may throw) before anything changes. Clumps follow their
-  // pebbles' densities before the model is prepared, so the time-step advice sees the new masses.
+  // pebbles' densities before the model is prepared, so the time-step advice sees the new masses. The
+  // particles are copied only when their materials change (a copy of 20 000 is a few milliseconds).
   Model candidate = model;
-  Particles particles = state_.particles;
-  apply_material_edits(model_.materials, candidate.materials, particles);
+  const bool materials_change = !same_carried_properties(model_.materials, candidate.materials);
+  std::optional<Particles> edited;
+  if (materials_change) {
+    edited = state_.particles;
+    apply_material_edits(model_.materials, candidate.materials, *edited);
+  }
+  const Particles& particles = edited ? *edited : state_.particles;
   const bool clumps_change = !state_.clumps.id.empty() && !same_densities(model_.materials, candidate.materials);
   Clumps clumps = clumps_change ? state_.clumps : Clumps{};
-  if (clumps_change) refresh_clump_mass_properties(model_.materials, candidate.materials, particles, clumps);
+  if (clumps_change) refresh_clump_mass_properties(model_.materials, candidate.materials, *edited, clumps);
   prepare_model(candidate, particles);
   advise_bonds_and_floor(candidate, particles, state_.bonds);
-  state_.particles = std::move(particles);
+  const bool keep_lists = lists == ListRefresh::WhenRangesChange && same_list_ranges(model_, candidate);
+  if (edited) state_.particles = std::move(*edited);
   if (clumps_change) state_.clumps = std::move(clumps);
   model_ = std::move(candidate);
   size_wall_history();
   place_lid(model_, state_);
-  state_.neighbors.valid = false;     // ranges may have changed; history is carried by (id, id)
+  if (!keep_lists) state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
   state_.energy_watch.valid = false;  // the energies' functions changed: a new reference for the energy check
   state_.dipole_history.clear();      // extrapolated dipole forces (force_interval > 1) start afresh
   refresh_neighbor_lists(model_, state_, team());

@@ -3,6 +3,7 @@
 // stepping helper that fails the test on any engine warning.
 
 #include "engine/bodies/generator.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 

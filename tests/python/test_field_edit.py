@@ -1,6 +1,7 @@
 """set() is the app's edit: it changes the run as the physics says, and the timeline records it so that a saved
 preset replays the run in lodestone-run."""
 import numpy as np
+import pytest
 
 import lodestone
 
@@ -68,3 +69,23 @@ def test_undo_takes_the_edit_back():
     assert sim.undo() is None
     assert sim.redo() is not None
     assert sim.get("field.strength") == 0.04
+
+
+def test_a_batch_set_is_one_edit_and_all_or_nothing():
+    sim = lodestone.Simulation(NEEDLES, threads=1)
+    sim.run(steps=10)
+    sim.set({"field.strength": "40 mT", "materials.0.friction": 0.25})
+    assert sim.get("field.strength") == 0.04
+    assert sim.get("materials.0.friction") == 0.25
+    timeline = sim.preset["timeline"]
+    assert len(timeline) == 1  # one entry with both values, at the step it was made
+    assert timeline[0]["set"] == {"field.strength": 0.04, "materials.0.friction": 0.25}
+    # A bad value anywhere in the batch refuses the whole batch, naming it.
+    with pytest.raises(lodestone.PresetError, match="field.strength"):
+        sim.set({"materials.0.friction": 0.5, "field.strength": "40 kg"})
+    assert sim.get("materials.0.friction") == 0.25
+    # One undo takes back both values.
+    assert sim.undo() is not None
+    assert sim.get("field.strength") == 0 and sim.get("materials.0.friction") != 0.25
+    with pytest.raises(TypeError):
+        sim.set(3, 4)

@@ -3,6 +3,7 @@
 // notice on failure. No ImGui frame, no display, no simulation thread: the snapshot is built here.
 
 #include "engine/output/export_frames.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/session/session.hpp"
 #include "ui/ui_state.hpp"
 

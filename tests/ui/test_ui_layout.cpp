@@ -6,8 +6,11 @@
 // a message (status line, start hint) covers the Plots window's header.
 
 #include "engine/live/snapshot.hpp"
+#include "engine/live/snapshot_capture.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
+#include "render/scene_renderer.hpp"
 #include "ui/panels.hpp"
 
 #include <catch2/catch.hpp>

@@ -8,8 +8,11 @@
 // logging, which expands every tree node it passes, so that the editors inside them are drawn too.
 
 #include "engine/live/snapshot.hpp"
+#include "engine/live/snapshot_capture.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
+#include "render/scene_renderer.hpp"
 #include "ui/panels.hpp"
 
 #include <catch2/catch.hpp>

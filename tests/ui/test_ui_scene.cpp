@@ -3,6 +3,7 @@
 // No ImGui frame, no display.
 
 #include "engine//session/protocol.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "ui/ui_state.hpp"
 
@@ -41,10 +42,17 @@ TEST_CASE("ui: the panels get the running phase's parameters, a save gets the do
   CHECK(state.edited.field.strength == Approx(0.02));  // what the running phase sets, not the base value
   REQUIRE(state.document == s.scene);
 
-  // An edit not yet acknowledged is not overwritten by an older snapshot.
+  // An edit not yet acknowledged is not overwritten by an older snapshot. A panel sends the path it changed with
+  // its value now.
   state.edited.field.strength = 0.05;
-  const CommandSink ignore = [](Command) {};
-  send_parameters(state, ignore);
+  state.changed_paths.push_back("field.strength");
+  std::vector<ParameterChange> sent;
+  const CommandSink keep = [&](Command c) { sent = std::get<ApplyParameters>(c).changes; };
+  send_parameters(state, keep);
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].path == "field.strength");
+  CHECK(sent[0].value == json(0.05));
+  CHECK(state.changed_paths.empty());
   s.scene_revision = 2;
   adopt_snapshot(state, s);
   CHECK(state.edited.field.strength == 0.05);

@@ -5,7 +5,9 @@
 #include "engine/analysis/clusters.hpp"
 #include "engine/analysis/observables.hpp"
 #include "engine/live/snapshot.hpp"
+#include "engine/live/snapshot_capture.hpp"
 #include "engine/output/series.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <algorithm>

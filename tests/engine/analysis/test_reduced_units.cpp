@@ -4,6 +4,7 @@
 
 #include "engine/analysis/reduced_units.hpp"
 #include "engine/output/series.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <cmath>

@@ -4,6 +4,7 @@
 
 #include "engine/bodies/bonds.hpp"
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <Eigen/Eigenvalues>

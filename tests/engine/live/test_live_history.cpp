@@ -60,7 +60,7 @@ TEST_CASE("live history: step answers once done, rewind and replay give the same
   CHECK(ask(t, Undo{++id}, id).text == "nothing to undo");
   Preset edited = *t.snapshot().in_force;
   edited.field.strength = 2.0 * edited.field.strength + 1e-3;
-  r = ask(t, ApplyParameters{edited, 1, false, ++id}, id);
+  r = ask(t, ApplyParameters{parameter_changes(*t.snapshot().in_force, edited), 1, false, ++id}, id);
   CHECK(r.ok);
   r = ask(t, Undo{++id}, id);
   CHECK(r.ok);
@@ -74,14 +74,12 @@ TEST_CASE("live history: step answers once done, rewind and replay give the same
   // An edit at a rewound step is held until confirmed: it would drop the run after it.
   ask(t, StepOnce{50, 0.0, ++id}, id);
   ask(t, Rewind{320, false, ++id}, id);
-  Preset again = *t.snapshot().in_force;
-  again.materials[0].friction = 0.1;
-  r = ask(t, ApplyParameters{again, 2, false, ++id}, id);
+  r = ask(t, ApplyParameters{{{"materials.0.friction", 0.1}}, 2, false, ++id}, id);
   CHECK_FALSE(r.ok);
   CHECK(r.text.find("starts a new run from this moment") != std::string::npos);
   REQUIRE(t.snapshot().confirmation);
   CHECK(t.snapshot().in_force->materials[0].friction != 0.1);
-  r = ask(t, ApplyParameters{t.snapshot().confirmation->preset, 3, true, ++id}, id);
+  r = ask(t, ApplyParameters{t.snapshot().confirmation->changes, 3, true, ++id}, id);
   CHECK(r.ok);
   CHECK(t.snapshot().in_force->materials[0].friction == 0.1);
   CHECK(t.snapshot().history->head_step == 320);
@@ -95,7 +93,7 @@ TEST_CASE("live history: a run stopped by a bad stiffness is recovered by going 
   ask(t, StepOnce{100, 0.0, ++id}, id);
   Preset bad = *t.snapshot().in_force;
   bad.materials[0].youngs_modulus = 1.0;
-  REQUIRE(ask(t, ApplyParameters{bad, 1, true, ++id}, id).ok);
+  REQUIRE(ask(t, ApplyParameters{parameter_changes(*t.snapshot().in_force, bad), 1, true, ++id}, id).ok);
   Reply r = ask(t, StepOnce{100000, 0.0, ++id}, id);
   REQUIRE_FALSE(r.ok);
   CHECK(r.text.find("stopped at step") != std::string::npos);

@@ -5,6 +5,7 @@
 #include "engine/live/command_queue.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "engine/live/triple_buffer.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/bitwise.hpp"
 #include "tests/engine/live_support.hpp"
 #include "tests/engine/test_support.hpp"
@@ -129,9 +130,9 @@ TEST_CASE("simulation thread: commands apply in order, refused ones keep the sce
   // Parameters: two edits in a row, the second wins; the engine uses it (field in the snapshot).
   Preset edited = *t.snapshot().in_force;
   edited.field.strength = 0.01;
-  t.push(ApplyParameters{edited});
+  t.push(ApplyParameters{{{"field.strength", 0.01}}});
   edited.field.strength = 0.03;
-  t.push(ApplyParameters{edited});
+  t.push(ApplyParameters{{{"field.strength", "30 mT"}}});
   t.push(StepOnce{1});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.step == 1; }));
   CHECK(t.snapshot().scene->field.strength == 0.0);  // the scene as loaded, the edits in its timeline
@@ -147,7 +148,7 @@ TEST_CASE("simulation thread: commands apply in order, refused ones keep the sce
   bad.box.x_min = bad.box.x_max = SideKind::Periodic;
   bad.box.max.x() = 0.001;  // shorter than twice the interaction range
   const std::uint64_t messages = t.snapshot().message_revision;
-  t.push(ApplyParameters{bad});
+  t.push(ApplyParameters{parameter_changes(edited, bad)});
   REQUIRE(wait_until(t, [&](const Snapshot& s) { return s.message_revision == messages + 1; }));
   CHECK(t.snapshot().message.find("$.box") != std::string::npos);
   CHECK(t.snapshot().in_force->field.strength == 0.03);
@@ -192,7 +193,7 @@ TEST_CASE("simulation thread: the snapshot shows the running phase's parameters,
 
   Preset edited = *t.snapshot().in_force;
   edited.environment.translational_damping = 0.05;  // below the damping that would need a confirmation
-  t.push(ApplyParameters{edited, 1});
+  t.push(ApplyParameters{{{"environment.translational_damping", 0.05}}, 1});
   REQUIRE(wait_until(t, [](const Snapshot& s) { return s.acknowledged_edit == 1; }));
   INFO((t.snapshot().confirmation ? t.snapshot().confirmation->text : std::string("no confirmation asked")));
   CHECK(t.snapshot().in_force->environment.translational_damping == 0.05);
@@ -285,7 +286,7 @@ Preset magnet_scene() {
 void edit_and_wait(SimulationThread& t, std::uint64_t id, const std::function<void(Preset&)>& change) {
   Preset edited = *t.snapshot().in_force;
   change(edited);
-  t.push(ApplyParameters{edited, id});
+  t.push(ApplyParameters{parameter_changes(*t.snapshot().in_force, edited), id});
   REQUIRE(wait_until(t, [id](const Snapshot& s) { return s.acknowledged_edit == id; }));
   REQUIRE(t.snapshot().message_revision == 0);  // not refused
 }

@@ -15,6 +15,7 @@
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/dipole_tree.hpp"
 #include "engine/magnetic/magnetics.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <catch2/catch.hpp>

@@ -5,6 +5,7 @@
 
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/ewald.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/dipole_scenes.hpp"
 
 #include <cmath>

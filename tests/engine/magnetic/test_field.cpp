@@ -4,6 +4,7 @@
 // work a time-varying field does on the moments.
 
 #include "engine/magnetic/field.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <cmath>

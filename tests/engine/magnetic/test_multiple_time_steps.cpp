@@ -10,6 +10,7 @@
 #include "engine/magnetic/dipole.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/magnetic/magnetics.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/step/environment_forces.hpp"
 #include "engine/step/integrator.hpp"
 #include "engine/step/model_preparation.hpp"

@@ -7,6 +7,7 @@
 #include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/p3m.hpp"
 #include "engine/magnetic/periodic_systems.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/dipole_scenes.hpp"
 
 #include <cmath>

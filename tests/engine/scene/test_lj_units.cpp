@@ -5,6 +5,7 @@
 #include "engine/output/export_frames.hpp"
 #include "engine/output/output_units.hpp"
 #include "engine/output/series.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/unit_system.hpp"

@@ -2,10 +2,11 @@
 // generated particles), bad input gives a PresetError naming the JSON path and what is allowed,
 // saving is atomic, and docs/presets.md is the generated field reference.
 
-#include "../test_process.hpp"
 #include "engine/bodies/generator.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "tests/engine/bitwise.hpp"
+#include "tests/test_process.hpp"
 
 #include <catch2/catch.hpp>
 #include <unistd.h>

@@ -6,6 +6,7 @@
 
 #include "engine/core/state_hash.hpp"
 #include "engine/live/simulation_thread.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/live_support.hpp"
 #include "tests/engine/test_support.hpp"
 

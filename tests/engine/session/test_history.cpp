@@ -4,6 +4,7 @@
 // replays; a run stopped by a bad edit is recovered; the history stays within its memory budget.
 
 #include "engine/core/state_hash.hpp"
+#include "engine/scene/document.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <map>

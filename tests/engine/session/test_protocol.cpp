@@ -1,5 +1,6 @@
 // Protocol phases ([Erokhin-Berkov] Sec. 3): overrides by dotted path, phases in order, end conditions.
 
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/session/protocol.hpp"
 #include "tests/engine/test_support.hpp"

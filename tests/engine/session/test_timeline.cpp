@@ -3,6 +3,7 @@
 // phases in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
 
 #include "engine/scene/checkpoint.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/session/protocol.hpp"
 #include "tests/engine/bitwise.hpp"

@@ -5,6 +5,7 @@
 
 #include "engine/bodies/touch.hpp"
 #include "engine/core/state_hash.hpp"
+#include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/touch_actions.hpp"
 #include "tests/engine/bitwise.hpp"

@@ -1,6 +1,7 @@
 // The checks stage (engine/step/health.*): each way a run can blow up is provoked and must stop the run
 // with a message naming the particle and a likely cause; healthy runs next to them must not stop.
 
+#include "engine/scene/document.hpp"
 #include "engine/step/health.hpp"
 #include "tests/engine/test_support.hpp"
 
