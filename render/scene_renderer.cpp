@@ -247,15 +247,16 @@ void SceneRenderer::use_program(GLuint program, const glm::mat4& view, const glm
   gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(program, "projection"), 1, GL_FALSE, glm::value_ptr(projection));
 }
 
-// Draws lines_ (kLineFloats per vertex) as GL_LINES; nothing when it is empty.
-void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projection) {
+// Draws lines_ (kLineFloats per vertex) as `mode` primitives: GL_LINES, or GL_TRIANGLES for the field slice, whose
+// coloured vertices the line program draws as well. Nothing when it is empty.
+void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projection, GLenum mode) {
   if (lines_.empty()) return;
   gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
   gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines_.size() * sizeof(float)), lines_.data(),
                    GL_STREAM_DRAW);
   use_program(line_program_, view, projection);
   gl_.glBindVertexArray(line_vao_);
-  gl_.glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
+  gl_.glDrawArrays(mode, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
 }
 
 // [SECTION] occlusion culling
@@ -501,12 +502,7 @@ void SceneRenderer::draw_field_view(const FieldView& field, const ViewOptions& o
         node(i + 1, j + 1, lines_);
         node(i, j + 1, lines_);
       }
-    gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
-    gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines_.size() * sizeof(float)), lines_.data(),
-                     GL_STREAM_DRAW);
-    use_program(line_program_, view, projection);
-    gl_.glBindVertexArray(line_vao_);
-    gl_.glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
+    draw_lines(view, projection, GL_TRIANGLES);
     lines_.clear();
   }
   if (options.show_field_lines) {

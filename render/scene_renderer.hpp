@@ -68,7 +68,7 @@ class SceneRenderer {
                           int framebuffer_height);
   // Shared by the phases.
   void use_program(GLuint program, const glm::mat4& view, const glm::mat4& projection);
-  void draw_lines(const glm::mat4& view, const glm::mat4& projection);
+  void draw_lines(const glm::mat4& view, const glm::mat4& projection, GLenum mode = GL_LINES);
 
   QOpenGLFunctions_3_3_Core gl_;
   static constexpr size_t kSphereFloats = 7;        // per sphere: centre (3), radius, colour (3)

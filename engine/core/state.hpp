@@ -205,6 +205,9 @@ struct State {
   std::vector<Vec3> damping_force;   // [N]
   std::vector<Vec3> damping_torque;  // [N m]
   bool forces_current = false;       // forces match the positions (set by a force pass)
+  // The model changed (an edit, Simulation::set_model with ModelRefresh::Deferred) and what depends on it in this
+  // state (forces, moments, the lid, the energy reference) waits for the next step, which brings it up to date first.
+  bool model_change_pending = false;
   // Force the particles exert on each wall side at the last force pass [N], side = 2 axis + upper.
   std::array<Vec3, 6> wall_force{};
   double lid_height = 0.0;    // [m] z of the lid (pressure.method = lid)

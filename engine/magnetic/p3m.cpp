@@ -82,20 +82,17 @@ std::mutex& fftw_mutex() {
 
 using PlanKey = std::tuple<int, int, int, int, double, double, double, double>;
 
-struct FftwReal {
-  double* p = nullptr;
-  explicit FftwReal(size_t n) : p(fftw_alloc_real(n)) {}
-  ~FftwReal() { fftw_free(p); }
-  FftwReal(const FftwReal&) = delete;
-  FftwReal& operator=(const FftwReal&) = delete;
+// n values of T in memory from FFTW's allocator for T (aligned for its SIMD code), freed with the buffer.
+template <class T, T* (*allocate)(size_t)>
+struct FftwBuffer {
+  T* p = nullptr;
+  explicit FftwBuffer(size_t n) : p(allocate(n)) {}
+  ~FftwBuffer() { fftw_free(p); }
+  FftwBuffer(const FftwBuffer&) = delete;
+  FftwBuffer& operator=(const FftwBuffer&) = delete;
 };
-struct FftwComplex {
-  fftw_complex* p = nullptr;
-  explicit FftwComplex(size_t n) : p(fftw_alloc_complex(n)) {}
-  ~FftwComplex() { fftw_free(p); }
-  FftwComplex(const FftwComplex&) = delete;
-  FftwComplex& operator=(const FftwComplex&) = delete;
-};
+using FftwReal = FftwBuffer<double, fftw_alloc_real>;
+using FftwComplex = FftwBuffer<fftw_complex, fftw_alloc_complex>;
 
 // The Ewald sum's own k-space self-interaction of a unit dipole along each axis, T_ewald (diagonal for a
 // rectangular box): the lattice energy of one dipole per box (an Ewald sum of one particle, converged) minus the

@@ -16,16 +16,7 @@ void write_csv_frame(std::ostream& out, const FrameFields& f) {
   for (size_t i = 0; i < f.size(); ++i) {
     s = prefix;
     s += ',' + std::to_string(f.id[i]) + ',' + std::to_string(f.material[i]) + ',';
-    append_number(s, f.radius[i]);
-    s += ',';
-    append_vector(s, f.position[i], ',');
-    s += ',';
-    append_vector(s, f.velocity[i], ',');
-    const Quat& q = f.orientation[i];
-    for (double c : {q.x(), q.y(), q.z(), q.w()}) {
-      s += ',';
-      append_number(s, c);
-    }
+    append_radius_and_motion(s, f, i, ',');
     for (const Vec3* v : {&f.angular_velocity[i], &f.easy_axis[i], &f.moment[i], &f.force[i], &f.torque[i]}) {
       s += ',';
       append_vector(s, *v, ',');

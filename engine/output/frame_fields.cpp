@@ -81,4 +81,17 @@ void append_vector(std::string& out, const Vec3& v, char separator) {
   append_number(out, v.z());
 }
 
+void append_radius_and_motion(std::string& out, const FrameFields& f, size_t i, char separator) {
+  append_number(out, f.radius[i]);
+  out += separator;
+  append_vector(out, f.position[i], separator);
+  out += separator;
+  append_vector(out, f.velocity[i], separator);
+  const Quat& q = f.orientation[i];
+  for (double c : {q.x(), q.y(), q.z(), q.w()}) {
+    out += separator;
+    append_number(out, c);
+  }
+}
+
 }  // namespace lodestone

@@ -66,5 +66,8 @@ FrameFields frame_fields(const Model& model, const State& state, const Clusters&
 
 // Appends x, y, z separated by `separator`, each number as append_number writes it (engine/scene/units.hpp).
 void append_vector(std::string& out, const Vec3& v, char separator);
+// Appends particle i's radius, position, velocity and orientation (x, y, z, w) separated by `separator`, numbers as
+// append_number writes them: the columns the CSV and extended-XYZ frames share, in their order.
+void append_radius_and_motion(std::string& out, const FrameFields& f, size_t i, char separator);
 
 }  // namespace lodestone

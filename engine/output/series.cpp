@@ -14,14 +14,6 @@ void append(std::string& s, double v) {
   append_number(s, v);
 }
 
-void append_vec(std::string& s, const Vec3& v, char sep) {
-  append(s, v.x());
-  s += sep;
-  append(s, v.y());
-  s += sep;
-  append(s, v.z());
-}
-
 }  // namespace
 
 std::string series_header(const std::string& units) {
@@ -65,13 +57,13 @@ std::string series_row(const Observables& o) {
     append(s, v);
   }
   s += ',';
-  append_vec(s, o.magnetization, ',');
+  append_vector(s, o.magnetization, ',');
   s += ',';
   append(s, o.magnetization_along_field);
   s += ',';
-  append_vec(s, o.linear_momentum, ',');
+  append_vector(s, o.linear_momentum, ',');
   s += ',';
-  append_vec(s, o.angular_momentum, ',');
+  append_vector(s, o.angular_momentum, ',');
   s += ',' + std::to_string(o.particle_contacts) + ',' + std::to_string(o.wall_contacts) + ',';
   append(s, o.coordination);
   s += ',';

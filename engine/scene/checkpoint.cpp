@@ -132,6 +132,7 @@ void fields(A& a, S& s) {
       a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds),
       a(s.broken_bonds), a(s.clumps);
   if (a.version >= 5) a(s.drag);
+  if (a.version >= 8) a(s.model_change_pending);
 }
 
 // [SECTION] Writer
@@ -373,8 +374,10 @@ std::uint64_t checkpoint_checksum(const char* data, size_t size) {
 
 std::string checkpoint_to_bytes(const Preset& preset, const State& state) {
   Writer w;
+  // Version 8 only adds State::model_change_pending: without one pending, the file is version 7's.
+  w.version = state.model_change_pending ? kCheckpointVersion : 7;
   w.raw(kMagic, kMagicSize);
-  w(static_cast<std::uint32_t>(kCheckpointVersion));
+  w(w.version);
   w(kByteOrderMark);
   w(lodestone_version_line());  // version 6: which program wrote the file (metadata only)
   w(preset_to_text(preset));

@@ -25,8 +25,10 @@ namespace lodestone {
 // version 4 files are still read, without them); 6: the writing program's version after the byte-order mark
 // (metadata: the state is the same as in version 5; versions 4 and 5 are still read, with written_by empty); 7: the
 // dipole Verlet list of a p3m run holds its real-space pairs (the same fields; in a p3m run from a version 4-6
-// file, which kept none there, the lists are marked for a rebuild before the first pass).
-inline constexpr int kCheckpointVersion = 7;
+// file, which kept none there, the lists are marked for a rebuild before the first pass); 8: a model change an
+// edit deferred to the next step (State::model_change_pending). A state without one is written as version 7, byte for
+// byte as before (and read by older programs); only a state saved between such an edit and the next step needs 8.
+inline constexpr int kCheckpointVersion = 8;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

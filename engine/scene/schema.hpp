@@ -305,19 +305,42 @@ void describe_schema(const Schema<S>& schema, std::vector<FieldDoc>& out, const 
 }
 
 // [SECTION] Builders: bind a key to a member.
+namespace detail {
+
+// What every builder sets alike: the key, the kind, the help and, for editors, the member's address. `member` may
+// belong to a base of S.
+template <class S, class T, class Owner>
+FieldSpec<S> bound_field(std::string key, T Owner::*member, FieldKind kind, std::string help) {
+  FieldSpec<S> f;
+  f.key = std::move(key);
+  f.kind = kind;
+  f.help = std::move(help);
+  f.address = [=](S& s) -> void* { return &(s.*member); };
+  return f;
+}
+
+// A field whose JSON value is the member's value itself (an unsigned integer, a boolean, a text): read by
+// `read_value`, written as it is. Such builders differ only by the member's type and its reader.
+template <class S, class T>
+FieldSpec<S> plain_field(std::string key, T S::*member, FieldKind kind, std::string help,
+                         T (*read_value)(const json&, const std::string&)) {
+  FieldSpec<S> f = bound_field<S>(std::move(key), member, kind, std::move(help));
+  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = read_value(j, path); };
+  f.write = [=](const S& s) { return json(s.*member); };
+  return f;
+}
+
+}  // namespace detail
+
 namespace fields {
 
 template <class S>
 FieldSpec<S> real(std::string key, double S::*member, Quantity q, Range range, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Real;
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::Real, std::move(help));
   f.quantity = q;
   f.range = range;
-  f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_real(j, q, range, path); };
   f.write = [=](const S& s) { return json(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
@@ -325,13 +348,10 @@ FieldSpec<S> real(std::string key, double S::*member, Quantity q, Range range, s
 template <class S>
 FieldSpec<S> optional_real(std::string key, std::optional<double> S::*member, Quantity q, Range range,
                            std::string unset_word, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::OptionalReal;
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::OptionalReal, std::move(help));
   f.quantity = q;
   f.range = range;
   f.unset_word = unset_word;
-  f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) {
     if (j.is_null() || (j.is_string() && j.get<std::string>() == unset_word)) {
       s.*member = std::nullopt;
@@ -344,74 +364,44 @@ FieldSpec<S> optional_real(std::string key, std::optional<double> S::*member, Qu
     }
   };
   f.write = [=](const S& s) { return (s.*member) ? json(*(s.*member)) : json(unset_word); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
 template <class S>
 FieldSpec<S> integer(std::string key, int S::*member, int lo, int hi, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Integer;
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::Integer, std::move(help));
   f.range = ranges::closed(lo, hi);
-  f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) {
     s.*member = static_cast<int>(detail::read_integer(j, lo, hi, path));
   };
   f.write = [=](const S& s) { return json(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
 template <class S>
 FieldSpec<S> unsigned_integer(std::string key, std::uint64_t S::*member, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Unsigned;
-  f.help = std::move(help);
-  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_unsigned(j, path); };
-  f.write = [=](const S& s) { return json(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
-  return f;
+  return detail::plain_field<S>(std::move(key), member, FieldKind::Unsigned, std::move(help), detail::read_unsigned);
 }
 
 template <class S>
 FieldSpec<S> boolean(std::string key, bool S::*member, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Boolean;
-  f.help = std::move(help);
-  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_boolean(j, path); };
-  f.write = [=](const S& s) { return json(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
-  return f;
+  return detail::plain_field<S>(std::move(key), member, FieldKind::Boolean, std::move(help), detail::read_boolean);
 }
 
 template <class S>
 FieldSpec<S> text(std::string key, std::string S::*member, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Text;
-  f.help = std::move(help);
-  f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_text(j, path); };
-  f.write = [=](const S& s) { return json(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
-  return f;
+  return detail::plain_field<S>(std::move(key), member, FieldKind::Text, std::move(help), detail::read_text);
 }
 
 // A JSON object kept as it is (checked by its user, e.g. protocol phase overrides).
 template <class S>
 FieldSpec<S> json_object(std::string key, json S::*member, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::JsonObject;
-  f.help = std::move(help);
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::JsonObject, std::move(help));
   f.read = [=](S& s, const json& j, const std::string& path) {
     detail::expect_object(j, path);
     s.*member = j;
   };
   f.write = [=](const S& s) { return s.*member; };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
@@ -419,32 +409,25 @@ FieldSpec<S> json_object(std::string key, json S::*member, std::string help) {
 template <class S, class E>
 FieldSpec<S> choice(std::string key, E S::*member, std::vector<std::string> choices, std::string help) {
   static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int), "choice fields bind int-sized enums");
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Choice;
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::Choice, std::move(help));
   f.choices = choices;
-  f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) {
     s.*member = static_cast<E>(detail::read_choice(j, choices, path));
   };
   f.write = [=](const S& s) { return json(choices.at(static_cast<size_t>(s.*member))); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
 // A 3-vector; `direction` ones are normalised on reading and must not be zero.
 template <class S>
 FieldSpec<S> vector3(std::string key, Vec3 S::*member, Quantity q, std::string help, bool direction = false) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = direction ? FieldKind::Direction : FieldKind::Vector3;
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, direction ? FieldKind::Direction : FieldKind::Vector3,
+                                          std::move(help));
   f.quantity = q;
-  f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) {
     s.*member = detail::read_vector3(j, q, direction, path);
   };
   f.write = [=](const S& s) { return detail::write_vector3(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
@@ -455,14 +438,10 @@ FieldSpec<S> direction(std::string key, Vec3 S::*member, std::string help) {
 
 template <class S>
 FieldSpec<S> matrix3(std::string key, Mat3 S::*member, Quantity q, std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Matrix3;
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::Matrix3, std::move(help));
   f.quantity = q;
-  f.help = std::move(help);
   f.read = [=](S& s, const json& j, const std::string& path) { s.*member = detail::read_matrix3(j, q, path); };
   f.write = [=](const S& s) { return detail::write_matrix3(s.*member); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   return f;
 }
 
@@ -470,10 +449,7 @@ FieldSpec<S> matrix3(std::string key, Mat3 S::*member, Quantity q, std::string h
 template <class S, class C, class Owner>
 requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owner::*member,
                                                          const Schema<C>& (*schema)(), std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::Object;
-  f.help = std::move(help);
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::Object, std::move(help));
   // Read afresh from the defaults (keys left out take theirs), as a whole file is read.
   f.read = [=](S& s, const json& j, const std::string& path) {
     C value{};
@@ -481,7 +457,6 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owne
     s.*member = std::move(value);
   };
   f.write = [=](const S& s) { return write_object(s.*member, schema()); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
     describe_schema(schema(), out, prefix);
   };
@@ -500,10 +475,7 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object(std::string key, C Owne
 template <class S, class C>
 FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const Schema<C>& (*schema)(),
                              std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::OptionalObject;
-  f.help = std::move(help);
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::OptionalObject, std::move(help));
   f.read = [=](S& s, const json& j, const std::string& path) {
     if (j.is_null()) {
       s.*member = std::nullopt;
@@ -514,7 +486,6 @@ FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const
     s.*member = value;
   };
   f.write = [=](const S& s) { return (s.*member) ? write_object(*(s.*member), schema()) : json(nullptr); };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
     describe_schema(schema(), out, prefix);
   };
@@ -535,10 +506,7 @@ FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const
 template <class S, class C, class Owner>
 requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, std::vector<C> Owner::*member,
                                                               const Schema<C>& (*schema)(), std::string help) {
-  FieldSpec<S> f;
-  f.key = std::move(key);
-  f.kind = FieldKind::ObjectList;
-  f.help = std::move(help);
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::ObjectList, std::move(help));
   f.read = [=](S& s, const json& j, const std::string& path) {
     if (!j.is_array()) throw PresetError(path, "expected a list of objects, found " + detail::describe_json(j));
     std::vector<C> items;
@@ -555,7 +523,6 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, s
     for (const auto& item : s.*member) list.push_back(write_object(item, schema()));
     return list;
   };
-  f.address = [=](S& s) -> void* { return &(s.*member); };
   f.describe_children = [=](std::vector<FieldDoc>& out, const std::string& prefix) {
     describe_schema(schema(), out, prefix);
   };

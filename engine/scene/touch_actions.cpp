@@ -38,6 +38,18 @@ const json& required(const json& j, const char* key, const std::string& where) {
   return j.at(key);
 }
 
+// An added body (a particle, a clump): its id under `id_key`, returned, and the rest of `j` read into `body` by
+// `schema`, as the body's own entry of a preset is read.
+template <class S>
+std::uint64_t read_added_body(const json& j, const char* id_key, const std::string& where, S& body,
+                              const Schema<S>& schema) {
+  const std::uint64_t id = detail::read_unsigned(required(j, id_key, where), where + "." + id_key);
+  json entry = j;
+  entry.erase(id_key);
+  read_object(body, entry, where, schema);
+  return id;
+}
+
 std::string millimetres(const Vec3& x) {
   char text[96];
   std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g) mm", 1e3 * x.x(), 1e3 * x.y(), 1e3 * x.z());
@@ -70,16 +82,10 @@ TouchAction read_touch(const json& touch, const std::string& where) {
     only_keys(j, {}, at);
   } else if (key == "add") {
     a.kind = TouchKind::Add;
-    a.id = detail::read_unsigned(required(j, "id", at), at + ".id");
-    json entry = j;
-    entry.erase("id");
-    read_object(a.particle, entry, at, particle_entry_schema());
+    a.id = read_added_body(j, "id", at, a.particle, particle_entry_schema());
   } else if (key == "add_clump") {
     a.kind = TouchKind::AddClump;
-    a.id = detail::read_unsigned(required(j, "first_id", at), at + ".first_id");
-    json entry = j;
-    entry.erase("first_id");
-    read_object(a.clump, entry, at, clump_schema());
+    a.id = read_added_body(j, "first_id", at, a.clump, clump_schema());
   } else if (key == "delete") {
     a.kind = TouchKind::Delete;
     only_keys(j, {"id"}, at);

@@ -9,6 +9,7 @@
 // spacing doubles and the points off the new grid are dropped (the first point and the newest one are
 // always kept), so a long run thins its old history instead of stopping.
 
+#include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
 
@@ -24,6 +25,15 @@ struct SessionPoint {
   Preset in_force;                // the parameters in force at that step
   std::vector<int> entry_phases;  // the timeline entries applied by then, with their protocol phases
   std::int64_t step() const { return state.step; }
+};
+
+// The model side of a session alone, without its state: what an edit that replaced only the model changed
+// (engine/session/undo.hpp).
+struct ModelPoint {
+  Model model;
+  bool pending = false;  // State::model_change_pending then
+  Preset in_force;
+  std::vector<int> entry_phases;
 };
 
 class History {

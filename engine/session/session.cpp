@@ -157,8 +157,8 @@ void Session::stop(const std::string& message) {
   s.health.message = message;
 }
 
-void Session::apply_parameters(Preset next, Simulation::ListRefresh lists) {
-  sim_.set_model(make_model(next), lists);
+void Session::apply_parameters(Preset next, Simulation::ModelRefresh refresh) {
+  sim_.set_model(make_model(next), refresh);
   in_force_ = std::move(next);
   ++parameters_revision_;
 }
@@ -174,7 +174,7 @@ void Session::apply_due_entries() {
         apply_touch(read_touch(timeline[k].touch, where), where);
       } else {
         apply_parameters(apply_changes(in_force_, timeline[k].set, "$.timeline[" + std::to_string(k) + "].set"),
-                         Simulation::ListRefresh::WhenRangesChange);
+                         Simulation::ModelRefresh::Deferred);
       }
     } catch (const PresetError& e) {
       stop("timeline entry " + std::to_string(k + 1) + " (step " + std::to_string(timeline[k].step) +
@@ -261,7 +261,7 @@ void Session::start_phase(int phase) {
     apply_parameters(entry_phases_.empty()
                          ? phase_presets_[static_cast<size_t>(phase)]
                          : apply_changes(in_force_, next.set, "$.protocol[" + std::to_string(phase) + "].set"),
-                     Simulation::ListRefresh::Always);
+                     Simulation::ModelRefresh::Now);
   } catch (const PresetError& e) {
     stop("protocol phase " + std::to_string(phase + 1) + " '" + next.name + "' cannot start: " + e.what());
   }

@@ -173,9 +173,10 @@ class Session {
   void start_phase(int phase);
   // Applies the timeline entries due at this step (before it); a failure stops the run.
   void apply_due_entries();
-  // The parameters in force become `next`: a timeline entry keeps the neighbour lists unless their ranges change,
-  // as the edit it records did; a protocol phase rebuilds them (as it always has: its trajectories stay the same bits).
-  void apply_parameters(Preset next, Simulation::ListRefresh lists);
+  // The parameters in force become `next`: a timeline entry as the edit it records did (the state brought up to
+  // date by the next step unless the lists' ranges or the particles change); a protocol phase at once, rebuilding
+  // the lists (as it always has: its trajectories stay the same bits).
+  void apply_parameters(Preset next, Simulation::ModelRefresh refresh);
   void stop(const std::string& message);
   // The edit of apply(), without touching the undo stack: the record of what it changed (nothing when it changed
   // nothing).

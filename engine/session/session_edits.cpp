@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace lodestone {
 
@@ -88,7 +89,7 @@ std::optional<EditRecord> Session::change(const std::vector<ParameterChange>& ch
       later = apply_changes(later, document_.protocol[static_cast<size_t>(k)].set,
                             "$.protocol[" + std::to_string(k) + "].set");
   }
-  Preset document = document_;
+  std::optional<Preset> document;  // only a document path copies the document (and its particle list)
   std::vector<Preset> phases;
   if (!document_set.empty()) {
     document = apply_document_changes(document_, document_set, "$");
@@ -96,21 +97,28 @@ std::optional<EditRecord> Session::change(const std::vector<ParameterChange>& ch
     for (auto it = document_set.begin(); it != document_set.end(); ++it)
       if (!is_generator_list_path(it.key())) parameters_set[it.key()] = it.value();
     next = apply_document_changes(next, parameters_set, "$");
-    phases = phase_presets_of(document);
+    phases = phase_presets_of(*document);
   }
   if (!run_set.empty()) {
-    // An undo while still at this step goes back exactly: through the kept history when there is one
-    // (go_back_before_entry steps to here again without the edit), else from a copy of the session now.
-    if (!history_) record.before_point = std::make_shared<const SessionPoint>(point());
-    // Replayed from the timeline the same way (apply_due_entries): the lists stay unless their ranges change.
-    sim_.set_model(make_model(next), Simulation::ListRefresh::WhenRangesChange);  // throws, leaving the old model
+    // An undo while still at this step goes back exactly. An edit that changes only the model (the usual one)
+    // leaves the state for the next step to bring up to date: undone before that step, the old model is put
+    // back. Otherwise through the kept history when there is one (go_back_before_entry steps to here again
+    // without the edit), else from a copy of the session now.
+    const Model model = make_model(next);
+    if (sim_.defers(model))
+      record.before_model = std::make_shared<const ModelPoint>(
+          ModelPoint{sim_.model(), state().model_change_pending, in_force_, entry_phases_});
+    else if (!history_)
+      record.before_point = std::make_shared<const SessionPoint>(point());
+    // Replayed from the timeline the same way (apply_due_entries).
+    sim_.set_model(model, Simulation::ModelRefresh::Deferred);  // throws, leaving the old model
   }
 
   start_branch_here();
   in_force_ = std::move(next);
   ++parameters_revision_;
-  if (!document_set.empty()) {
-    document_ = std::move(document);
+  if (document) {
+    document_ = std::move(*document);
     phase_presets_ = std::move(phases);
   }
   if (run_set.empty()) return record;
@@ -163,9 +171,22 @@ std::optional<std::string> Session::undo() {
   const bool at_its_step = edit.step == state().step && edit.timeline_entry &&
                            *edit.timeline_entry + 1 == entry_phases_.size() && state().health.ok;
   try {
-    if (at_its_step && (edit.before_point || reaches_before(*edit.timeline_entry))) {
+    // The state still waits for the model the edit brought (Simulation::ModelRefresh::Deferred).
+    const bool model_only = at_its_step && edit.before_model && state().model_change_pending;
+    if (model_only || (at_its_step && (edit.before_point || reaches_before(*edit.timeline_entry)))) {
       // Still at the edit's step: the run goes on as if it never happened.
-      if (edit.before_point) {
+      if (model_only) {
+        // The model and parameters as they were; the state was not touched.
+        document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*edit.timeline_entry));
+        in_force_ = edit.before_model->in_force;
+        entry_phases_ = edit.before_model->entry_phases;
+        sim_.restore_model(edit.before_model->model, edit.before_model->pending);
+        ++parameters_revision_;
+        if (history_) {
+          history_->drop_after(edit.step - 1);
+          history_->keep(point());
+        }
+      } else if (edit.before_point) {
         document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*edit.timeline_entry));
         if (history_) history_->drop_after(edit.step - 1);
         restore_point(*edit.before_point);

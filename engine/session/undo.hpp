@@ -27,6 +27,9 @@ struct EditRecord {
   // The session just before the edit, kept while the run is still at `step` (then released: a state
   // copy per edit would cost memory for nothing), and the edit's timeline entry, if it made one.
   std::shared_ptr<const SessionPoint> before_point;
+  // An edit that replaced only the model (Simulation::ModelRefresh::Deferred): the model and parameters before it,
+  // put back by an undo while the state still waits for it (no state copy needed).
+  std::shared_ptr<const ModelPoint> before_model;
   std::optional<std::size_t> timeline_entry;
   // A hand on the particles instead of a parameter edit (engine/scene/touch_actions.hpp; before and after then
   // stay empty): the action, done again by a redo, and the action that takes it back after its step (a delete

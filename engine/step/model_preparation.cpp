@@ -321,7 +321,7 @@ void choose_periodic_sum(Model& m, const Particles& p) {
 
 }  // namespace
 
-void prepare_model(Model& m, const Particles& p) {
+void prepare_model_ranges(Model& m, const Particles& p) {
   set_materials(m, p);
   set_ranges(m, p);
   if (m.magnetics.method == DipoleMethod::Tree) check_tree_method(m);
@@ -329,7 +329,10 @@ void prepare_model(Model& m, const Particles& p) {
   m.ewald = EwaldSplitting{};
   m.p3m = P3MTuning{};
   if (m.magnetics.method == DipoleMethod::Ewald || m.magnetics.method == DipoleMethod::P3M) choose_periodic_sum(m, p);
+}
 
+void prepare_model(Model& m, const Particles& p) {
+  prepare_model_ranges(m, p);
   m.advice = advise_time_step(m, p);  // first: without damping the lid's is taken from the contacts' frequency
   m.lid_damping = m.pressure.lid_damping.value_or(auto_lid_damping(m, p));
   m.time_step = m.integrator.time_step.value_or(m.advice.suggested);

@@ -11,5 +11,8 @@ namespace lodestone {
 // Recomputes the derived tables for these particles. Throws PresetError when the parameters do not
 // fit the scene (e.g. a periodic box shorter than twice the interaction range).
 void prepare_model(Model& model, const Particles& particles);
+// The same without the time step's advice (a pass over every particle): the pair table, the ranges, the periodic
+// lengths and sums. What deciding whether the neighbour lists stay needs (Simulation::defers).
+void prepare_model_ranges(Model& model, const Particles& particles);
 
 }  // namespace lodestone

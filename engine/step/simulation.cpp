@@ -93,6 +93,12 @@ void apply_material_edits(const std::vector<Material>& before, const std::vector
   }
 }
 
+// What the state holds for a model besides the lists stays: the wall contacts' records (any wall) and the lid (it is
+// placed, or taken off, at once: it is drawn).
+bool same_state_shape(const Model& a, const Model& b) {
+  return a.box.any_wall() == b.box.any_wall() && a.pressure.method == b.pressure.method;
+}
+
 // The material properties particles carry themselves (density: mass and inertia; magnetisation: moment) unchanged.
 bool same_carried_properties(const std::vector<Material>& a, const std::vector<Material>& b) {
   if (a.size() != b.size()) return false;
@@ -196,11 +202,12 @@ void Simulation::reinitialize() {
   state_.dipole_history.clear();
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
+  state_.model_change_pending = false;
   state_.energy_watch.valid = false;  // particles edited directly: a new reference for the energy check
   check_health(model_, state_);
 }
 
-void Simulation::set_model(const Model& model, ListRefresh lists) {
+void Simulation::set_model(const Model& model, ModelRefresh refresh) {
   // Everything is computed on copies (and may throw) before anything changes. Clumps follow their
   // pebbles' densities before the model is prepared, so the time-step advice sees the new masses. The
   // particles are copied only when their materials change (a copy of 20 000 is a few milliseconds).
@@ -217,10 +224,31 @@ void Simulation::set_model(const Model& model, ListRefresh lists) {
   if (clumps_change) refresh_clump_mass_properties(model_.materials, candidate.materials, *edited, clumps);
   prepare_model(candidate, particles);
   advise_bonds_and_floor(candidate, particles, state_.bonds);
-  const bool keep_lists = lists == ListRefresh::WhenRangesChange && same_list_ranges(model_, candidate);
+  const bool keep_lists = refresh == ModelRefresh::Deferred && same_list_ranges(model_, candidate);
+  const bool deferred = keep_lists && !materials_change && same_state_shape(model_, candidate);
   if (edited) state_.particles = std::move(*edited);
   if (clumps_change) state_.clumps = std::move(clumps);
   model_ = std::move(candidate);
+  if (deferred) {
+    state_.model_change_pending = true;  // the next step brings the state up to date (apply_model_change)
+    return;
+  }
+  apply_model_change(keep_lists);
+}
+
+bool Simulation::defers(const Model& model) const {
+  if (!same_carried_properties(model_.materials, model.materials)) return false;
+  Model candidate = model;
+  prepare_model_ranges(candidate, state_.particles);
+  return same_list_ranges(model_, candidate) && same_state_shape(model_, candidate);
+}
+
+void Simulation::restore_model(Model model, bool pending) {
+  model_ = std::move(model);
+  state_.model_change_pending = pending;
+}
+
+void Simulation::apply_model_change(bool keep_lists) {
   size_wall_history();
   place_lid(model_, state_);
   if (!keep_lists) state_.neighbors.valid = false;  // ranges may have changed; history is carried by (id, id)
@@ -228,6 +256,7 @@ void Simulation::set_model(const Model& model, ListRefresh lists) {
   state_.dipole_history.clear();      // extrapolated dipole forces (force_interval > 1) start afresh
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
+  state_.model_change_pending = false;
 }
 
 void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool predict) {
@@ -271,6 +300,7 @@ void Simulation::set_threads(int threads) {
 
 void Simulation::step() {
   if (!state_.health.ok) return;
+  apply_pending_model_change();  // an edit's, deferred to here
   timings_.last_seconds.fill(0.0);
   StageClock clock(timings_);
   if (model_.integrator.scheme == IntegratorScheme::OverdampedHeun)

@@ -57,11 +57,25 @@ class Simulation {
   // Replaces the parameters: the derived tables are rebuilt, the particles and their contact history
   // are kept; particles follow edits of their material's density (mass, inertia) and magnetisation
   // (moment scaled by M_new / M_old, or M V along the easy axis when it was zero); the forces are computed
-  // again with the new model. The neighbour lists are rebuilt, or with ListRefresh::WhenRangesChange only when
-  // the new model changes their ranges (an edit of the field strength keeps them: a rebuild of 20 000 particles'
-  // lists is 25 ms). Throws PresetError, leaving the old model.
-  enum class ListRefresh { Always, WhenRangesChange };
-  void set_model(const Model& model, ListRefresh lists = ListRefresh::Always);
+  // again with the new model. Throws PresetError, leaving the old model.
+  //
+  // ModelRefresh::Now rebuilds the neighbour lists and computes the forces at once (a protocol phase, a restart
+  // with other parameters). ModelRefresh::Deferred is an edit's: the lists are rebuilt only when the new model
+  // changes their ranges, and when it changes neither their ranges nor what the particles carry nor the walls' or
+  // the lid's presence (a field strength, a friction, a damping, a pressure) only the model is replaced: the state is
+  // brought up to date by the next step, first (state().model_change_pending), so an edit costs no pass over the
+  // particles and, until that step, can be taken back exactly by restore_model.
+  enum class ModelRefresh { Now, Deferred };
+  void set_model(const Model& model, ModelRefresh refresh = ModelRefresh::Now);
+  // True when set_model(model, ModelRefresh::Deferred) would replace only the model.
+  bool defers(const Model& model) const;
+  // Brings the state up to date with a deferred model change now (the next step does it first otherwise).
+  void apply_pending_model_change() {
+    if (state_.model_change_pending) apply_model_change(/*keep_lists=*/true);
+  }
+  // Takes back models that set_model deferred, while state().model_change_pending and before any step: the model
+  // and the pending flag as they were (pending: a deferred change before those was still waiting).
+  void restore_model(Model model, bool pending);
   // After editing particles directly: re-prepare, rebuild lists, recompute forces at this time.
   State& edit_state() { return state_; }
   void reinitialize();
@@ -77,6 +91,9 @@ class Simulation {
   void prepare();
   // One wall contact record per particle and side when the box has a wall (kept when the count is right).
   void size_wall_history();
+  // What a new model changes in the state: walls, lid, energy reference, lists (rebuilt unless `keep_lists`) and
+  // the forces; clears state().model_change_pending.
+  void apply_model_change(bool keep_lists);
 
   Model model_;
   State state_;

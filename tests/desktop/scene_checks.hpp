@@ -1,6 +1,6 @@
 #pragma once
-// What the desktop tests share: the scene they start the app on, the documented colours, and
-// pixel checks ("is this a lit dark-red sphere pixel?") for screenshots and movie frames.
+// What the desktop tests share: the scene they start the app on, the app run by remote control, the
+// documented colours, and pixel checks ("is this a lit dark-red sphere pixel?") for screenshots and movie frames.
 
 #include "../test_process.hpp"
 
@@ -39,6 +39,15 @@ inline void require_display() {
 struct Workdir : lodestone::test::Workdir {
   Workdir() : lodestone::test::Workdir(kApp) {}
 };
+
+// The app in remote-control mode (app/desktop/remote_control.hpp), paused in a 640 x 400 window, reading `commands`
+// (one a line, quit last) from a file in `work`; `scene` names what it starts on ("--preset scene.json"), or is empty.
+inline lodestone::test::Result run_remote(const Workdir& work, const std::string& commands,
+                                          const std::string& scene = "") {
+  lodestone::test::write_file(work.path() / "commands.txt", commands);
+  return work.run("--remote --paused --size 640x400 " + (scene.empty() ? std::string() : scene + " ") +
+                  "< commands.txt");
+}
 
 inline Rgb pixel(const QImage& image, int x, int y) {
   const QRgb p = image.pixel(x, y);

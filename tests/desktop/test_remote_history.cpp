@@ -46,9 +46,8 @@ TEST_CASE("Remote step, hash, rewind, undo, redo, history and recover answer as 
       "step 100\n"
       "get materials.0.kn\n"
       "quit\n";
-  lodestone::test::write_file(work.path() / "commands.txt", commands);
   const std::string preset = std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles.json";
-  const auto r = work.run("--remote --paused --size 640x400 --preset " + preset + " < commands.txt");
+  const auto r = run_remote(work, commands, "--preset " + preset);
   INFO(r.output);
   REQUIRE(r.code == 0);
 
@@ -92,8 +91,7 @@ TEST_CASE("Remote load answers once the scene is in: a set right after it acts o
                                "load /nonexistent/scene.json\n"
                                "status\n"
                                "quit\n";
-  lodestone::test::write_file(work.path() / "commands.txt", commands);
-  const auto r = work.run("--remote --paused --size 640x400 < commands.txt");
+  const auto r = run_remote(work, commands);
   INFO(r.output);
   REQUIRE(r.code == 0);
   CHECK(lines_starting(r.output, "ok load ").size() == 1);

@@ -71,8 +71,7 @@ TEST_CASE("Remote drag, release, add, delete and lid act through the command que
       "status\n"
       "save session.json\n"
       "quit\n";
-  lodestone::test::write_file(work.path() / "commands.txt", commands);
-  const auto r = work.run("--remote --paused --size 640x400 --preset scene.json < commands.txt");
+  const auto r = run_remote(work, commands, "--preset scene.json");
   REQUIRE(r.code == 0);
   const std::string& out = r.output;
   CHECK(out.find("ok add particle 3 at (0, 3, 0) mm") != std::string::npos);
@@ -158,8 +157,7 @@ TEST_CASE("Remote undo of a pull goes back to the grab, and field-view switches 
       "field-view off\n"
       "view\n"
       "quit\n";
-  lodestone::test::write_file(work.path() / "commands.txt", commands);
-  const auto r = work.run("--remote --paused --size 640x400 --preset scene.json < commands.txt");
+  const auto r = run_remote(work, commands, "--preset scene.json");
   REQUIRE(r.code == 0);
   const std::string& out = r.output;
   INFO(out);

@@ -41,6 +41,31 @@ inline bool same_trajectory(const State& a, const State& b) {
   return true;
 }
 
+// Requires particle i of p and q to carry the same id and bit-identical motion and moment: what the comparisons of
+// particle sets and of states below both check.
+inline void require_same_motion(const Particles& p, const Particles& q, size_t i) {
+  REQUIRE(p.id[i] == q.id[i]);
+  REQUIRE(same_bits(p.position[i], q.position[i]));
+  REQUIRE(same_bits(p.velocity[i], q.velocity[i]));
+  REQUIRE(same_bits(p.orientation[i], q.orientation[i]));
+  REQUIRE(same_bits(p.angular_velocity[i], q.angular_velocity[i]));
+  REQUIRE(same_bits(p.moment[i], q.moment[i]));
+}
+
+// Requires the two particle sets to be bit-identical in everything the generator sets.
+inline void require_identical_particles(const Particles& a, const Particles& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO("particle index " << i);
+    require_same_motion(a, b, i);
+    REQUIRE(a.material[i] == b.material[i]);
+    REQUIRE(same_bits(a.radius[i], b.radius[i]));
+    REQUIRE(same_bits(a.mass[i], b.mass[i]));
+    REQUIRE(same_bits(a.inertia[i], b.inertia[i]));
+    REQUIRE(same_bits(a.moment_body[i], b.moment_body[i]));
+  }
+}
+
 // Requires everything a run changes to be bit-identical: step, time, protocol phase, every particle's
 // motion, forces and moments, the energy ledger, the event counts and the dipole extrapolation history.
 inline void require_same_state(const State& a, const State& b) {
@@ -52,14 +77,9 @@ inline void require_same_state(const State& a, const State& b) {
   REQUIRE(p.size() == q.size());
   for (size_t i = 0; i < p.size(); ++i) {
     INFO("step " << a.step << ", particle index " << i);
-    REQUIRE(p.id[i] == q.id[i]);
-    REQUIRE(same_bits(p.position[i], q.position[i]));
-    REQUIRE(same_bits(p.velocity[i], q.velocity[i]));
-    REQUIRE(same_bits(p.orientation[i], q.orientation[i]));
-    REQUIRE(same_bits(p.angular_velocity[i], q.angular_velocity[i]));
+    require_same_motion(p, q, i);
     REQUIRE(same_bits(p.force[i], q.force[i]));
     REQUIRE(same_bits(p.torque[i], q.torque[i]));
-    REQUIRE(same_bits(p.moment[i], q.moment[i]));
   }
   const EnergyLedger& e = a.energy;
   const EnergyLedger& f = b.energy;

@@ -9,8 +9,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace lodestone::testing {
@@ -43,6 +47,18 @@ inline Simulation simulation_of(const Preset& preset) {
   return Simulation(make_model(preset), generate_state(preset));
 }
 
+// A Session of p must refuse the preset with a PresetError; returns it (for its path and message). `what` names the
+// refused case in the failure message.
+inline PresetError session_refusal(const Preset& p, const std::string& what) {
+  try {
+    const Session session(p);
+  } catch (const PresetError& e) {
+    return e;
+  }
+  FAIL(what << " was accepted");
+  throw std::logic_error("unreachable: FAIL ends the test");
+}
+
 // Steps and requires the run to stay healthy (a Session or a Simulation).
 template <class Run>
 void run_checked(Run& sim, std::int64_t steps) {
@@ -50,6 +66,18 @@ void run_checked(Run& sim, std::int64_t steps) {
   INFO(sim.state().health.message);
   REQUIRE(sim.state().health.ok);
   REQUIRE(done == steps);
+}
+
+// Steps a Session `steps` times, one step at a time, failing on any engine warning; the largest drift of its energy
+// balance (total + dissipated - field work) from `balance0` seen after a step.
+template <class Run>
+double run_tracking_balance(Run& session, std::int64_t steps, double balance0) {
+  double largest = 0.0;
+  for (std::int64_t n = 0; n < steps; ++n) {
+    run_checked(session, 1);
+    largest = std::max(largest, std::abs(session.observe().energy_balance() - balance0));
+  }
+  return largest;
 }
 
 // Magnets in a walled box with gravity and a field: dipoles (cutoff lists), Hertz-Mindlin contacts whose

@@ -37,11 +37,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::preset_path;
-using lodestone::test::quoted;
-using lodestone::test::read_file;
-using lodestone::test::Result;
+using namespace lodestone::test::runner_tests;
 
 namespace {
 

@@ -10,14 +10,9 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::preset_path;
-using lodestone::test::read_file;
-using lodestone::test::write_file;
+using namespace lodestone::test::runner_tests;
 
 namespace {
-
-using Workdir = lodestone::test::RunnerWorkdir;
 
 // The header and rows of a series ('#' lines before the header, the writer's version, left out).
 std::vector<std::string> csv_rows(const std::string& text) {

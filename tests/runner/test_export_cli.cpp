@@ -15,17 +15,13 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::read_file;
-using lodestone::test::Result;
+using namespace lodestone::test::runner_tests;
 
 namespace {
 
 using lodestone::test::lines_of;
 using lodestone::test::split;
 using lodestone::test::words;
-
-using Workdir = lodestone::test::RunnerWorkdir;
 
 std::string two_dipoles() {
   return preset_argument("two-dipoles.json");

@@ -1,10 +1,11 @@
 // lodestone-run --field-probe and --field-slice (app/runner/field_output.hpp): the files they write, parsed
 // back, against the closed form of the point-dipole field ([PFC-dipole] eq. 6) plus the applied field, written
-// out here, to 1e-12 relative at step 0 (the values are printed as the shortest text of each double, so
-// nothing is lost); rows at every frame; the .vti and .pvd for ParaView; bad inputs refused with messages that
-// name the option, the value and what is allowed.
+// out in tests/test_process.hpp, to 1e-12 relative at step 0 (the values are printed as the shortest text of each
+// double, so nothing is lost); rows at every frame; the .vti and .pvd for ParaView; bad inputs refused with messages
+// that name the option, the value and what is allowed.
 
 #include "../test_process.hpp"
+#include "../text_fields.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,68 +19,16 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::read_file;
-using lodestone::test::write_file;
+using namespace lodestone::test::runner_tests;
+namespace test = lodestone::test;
 
 namespace {
 
-using Workdir = lodestone::test::RunnerWorkdir;
-constexpr double kPi = 3.14159265358979323846;
-
-// Two spheres of 0.5 mm at z = -1 mm and +1 mm, 900 kA/m along z, in 10 mT along x; direct sum.
-const char* kScene = R"({
-  "version": 1,
-  "materials": [{ "name": "NdFeB", "density": "7500 kg/m^3", "kn": "1e5 N/m", "ks": "8e4 N/m",
-                  "magnetization": "900 kA/m" }],
-  "magnetics": { "method": "direct" },
-  "field": { "strength": "10 mT", "direction": [1, 0, 0] },
-  "box": { "min": ["-5 mm", "-5 mm", "-5 mm"], "max": ["5 mm", "5 mm", "5 mm"],
-           "x_min": "open", "x_max": "open", "y_min": "open", "y_max": "open", "z_min": "open", "z_max": "open" },
-  "particles": { "kind": "list", "particles": [
-    { "position": ["0 mm", "0 mm", "-1 mm"], "radius": "0.5 mm", "axis": [0, 0, 1] },
-    { "position": ["0 mm", "0 mm", "1 mm"], "radius": "0.5 mm", "axis": [0, 0, 1] } ] },
-  "integrator": { "time_step": "1 us" }
-})";
-
-struct Vec {
-  double x, y, z;
-};
-
-Vec dipole_field(Vec at, Vec centre, double m_z) {
-  const double rx = at.x - centre.x, ry = at.y - centre.y, rz = at.z - centre.z;
-  const double r = std::sqrt(rx * rx + ry * ry + rz * rz);
-  const double r3 = r * r * r, r5 = r3 * r * r, m_r = m_z * rz;
-  return {1e-7 * 3.0 * m_r * rx / r5, 1e-7 * 3.0 * m_r * ry / r5, 1e-7 * (3.0 * m_r * rz / r5 - m_z / r3)};
-}
-
-// The field at step 0: both dipoles and the applied 10 mT along x.
-Vec expected(Vec at) {
-  const double m = 900e3 * (4.0 / 3.0 * kPi * 0.5e-3 * 0.5e-3 * 0.5e-3);
-  const Vec a = dipole_field(at, {0, 0, -1e-3}, m), b = dipole_field(at, {0, 0, 1e-3}, m);
-  return {0.01 + a.x + b.x, a.y + b.y, a.z + b.z};
-}
-
-double relative_error(Vec got, Vec want) {
-  const double e = std::sqrt(std::pow(got.x - want.x, 2) + std::pow(got.y - want.y, 2) + std::pow(got.z - want.z, 2));
-  return e / std::sqrt(want.x * want.x + want.y * want.y + want.z * want.z);
-}
+// The two dipoles in 10 mT of tests/test_process.hpp, at a time step of 1 us.
+const std::string kScene = test::two_dipoles_in_field(",\n  \"integrator\": { \"time_step\": \"1 us\" }");
 
 std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
-  std::istringstream in(read_file(path));
-  std::string line;
-  std::vector<std::string> names;
-  std::getline(in, line);
-  std::istringstream header(line);
-  for (std::string name; std::getline(header, name, ',');) names.push_back(name);
-  std::vector<std::map<std::string, double>> rows;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::map<std::string, double> row;
-    std::string field;
-    for (size_t k = 0; k < names.size() && std::getline(fields, field, ','); ++k) row[names[k]] = std::stod(field);
-    rows.push_back(row);
-  }
-  return rows;
+  return test::csv_numbers(read_file(path));
 }
 
 }  // namespace
@@ -98,21 +47,21 @@ TEST_CASE("lodestone-run --field-probe writes B at the listed points at every fr
   REQUIRE(r.code == 0);
   const auto rows = read_csv(work.path() / "points.field.csv");
   REQUIRE(rows.size() == 9);  // 3 points at steps 0, 5, 10
-  const std::vector<Vec> points = {{2e-3, 0, 0}, {1e-3, 1.5e-3, -2.5e-3}, {0, 0, 3e-3}};
+  const std::vector<test::Vector3> points = {{2e-3, 0, 0}, {1e-3, 1.5e-3, -2.5e-3}, {0, 0, 3e-3}};
   std::set<double> steps;
   for (size_t k = 0; k < rows.size(); ++k) {
     const auto& row = rows[k];
     steps.insert(row.at("step"));
     CHECK(row.at("probe") == static_cast<double>(k % 3));
-    const Vec at = points[k % 3];
+    const test::Vector3 at = points[k % 3];
     CHECK(row.at("x") == at.x);
     CHECK(row.at("y") == at.y);
     CHECK(row.at("z") == at.z);
-    const Vec b{row.at("bx"), row.at("by"), row.at("bz")};
+    const test::Vector3 b{row.at("bx"), row.at("by"), row.at("bz")};
     CHECK(std::abs(row.at("b") - std::sqrt(b.x * b.x + b.y * b.y + b.z * b.z)) <= 1e-15 * row.at("b"));
     if (row.at("step") == 0) {
-      INFO("probe " << k << ": relative error " << relative_error(b, expected(at)));
-      CHECK(relative_error(b, expected(at)) < 1e-12);
+      INFO("probe " << k << ": relative error " << test::relative_error(b, test::two_dipoles_field(at)));
+      CHECK(test::relative_error(b, test::two_dipoles_field(at)) < 1e-12);
     }
   }
   CHECK(steps == std::set<double>{0, 5, 10});
@@ -133,14 +82,14 @@ TEST_CASE("lodestone-run --field-slice writes the plane's grid as CSV and as VTK
     const auto& row = rows[k];
     REQUIRE(row.at("step") == 0);
     const int i = static_cast<int>(row.at("i")), j = static_cast<int>(row.at("j"));
-    CHECK(static_cast<size_t>(i + 8 * j) == k);                              // x fastest
-    const Vec at{-2e-3 + 4e-3 * i / 7.0, -5e-3 + 10e-3 * j / 5.0, 0.25e-3};  // y: the box's extent
+    CHECK(static_cast<size_t>(i + 8 * j) == k);                                        // x fastest
+    const test::Vector3 at{-2e-3 + 4e-3 * i / 7.0, -5e-3 + 10e-3 * j / 5.0, 0.25e-3};  // y: the box's extent
     CHECK(std::abs(row.at("x") - at.x) < 1e-18);
     CHECK(std::abs(row.at("y") - at.y) < 1e-18);
     CHECK(row.at("z") == at.z);
-    const Vec b{row.at("bx"), row.at("by"), row.at("bz")};
+    const test::Vector3 b{row.at("bx"), row.at("by"), row.at("bz")};
     // Points inside a sphere hold its interior field; the grid here passes outside both.
-    CHECK(relative_error(b, expected({row.at("x"), row.at("y"), row.at("z")})) < 1e-12);
+    CHECK(test::relative_error(b, test::two_dipoles_field({row.at("x"), row.at("y"), row.at("z")})) < 1e-12);
   }
   for (int frame = 0; frame < 3; ++frame) {
     char name[32];

@@ -11,16 +11,7 @@
 #include <string>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::preset_path;
-using lodestone::test::read_file;
-using lodestone::test::Result;
-
-namespace {
-
-using Workdir = lodestone::test::RunnerWorkdir;
-
-}  // namespace
+using namespace lodestone::test::runner_tests;
 
 TEST_CASE("option --lammps-export writes the script and the data file of two-dipoles and exits", "[runner][lammps]") {
   Workdir dir;

@@ -13,14 +13,9 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::read_file;
-using lodestone::test::Result;
-using lodestone::test::write_file;
+using namespace lodestone::test::runner_tests;
 
 namespace {
-
-using Workdir = lodestone::test::RunnerWorkdir;
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> out;
@@ -137,10 +132,7 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
 TEST_CASE("an unwritable --angles path exits 4, --angles is refused in a sweep", "[runner][angles]") {
   Workdir dir;
   const std::string two = preset_argument("two-dipoles.json");
-  const Result r = dir.run(two + " --steps 2 --quiet --angles missing/dir/a.csv");
-  CHECK(r.code == 4);
-  CHECK_THAT(r.output, Catch::Contains("cannot write the angle distributions to missing/dir/a.csv"));
-  const Result s = dir.run(two + " --sweep field.strength=1mT,2mT --sweep-dir runs --angles a.csv");
-  CHECK(s.code == 1);
-  CHECK_THAT(s.output, Catch::Contains("--angles"));
+  check_exit(dir, two + " --steps 2 --quiet --angles missing/dir/a.csv", 4,
+             {"cannot write the angle distributions to missing/dir/a.csv"});
+  check_exit(dir, two + " --sweep field.strength=1mT,2mT --sweep-dir runs --angles a.csv", 1, {"--angles"});
 }

@@ -19,34 +19,10 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::preset_path;
-using lodestone::test::quoted;
-using lodestone::test::read_file;
-using lodestone::test::Result;
-using lodestone::test::write_file;
-namespace test = lodestone::test;
-
-namespace {
-
+using namespace lodestone::test::runner_tests;
 using lodestone::test::lines_of;
 using lodestone::test::split;
 using lodestone::test::words;
-
-const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-// Every test runs lodestone-run in a fresh temporary directory.
-using Workdir = test::RunnerWorkdir;
-
-std::vector<fs::path> preset_files() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(kSourceDir / "presets"))
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-}  // namespace
 
 TEST_CASE("option --help exits 0 and documents the options and the exit codes", "[runner]") {
   Workdir dir;
@@ -66,68 +42,35 @@ TEST_CASE("option --help exits 0 and documents the options and the exit codes", 
 
 TEST_CASE("bad command-line arguments exit 1 with a message", "[runner]") {
   Workdir dir;
-  {
-    const Result r = dir.run("--bogus-option");
-    CHECK(r.code == 1);
-    CHECK_THAT(r.output, Catch::Contains("--bogus-option"));
-    CHECK_THAT(r.output, Catch::Contains("--help"));
-  }
-  {
-    const Result r = dir.run("no-such-preset.json --check");
-    CHECK(r.code == 1);
-    CHECK_THAT(r.output, Catch::Contains("no-such-preset.json"));
-  }
-  {
-    const Result r = dir.run(preset_argument("two-dipoles.json") + " --steps 0");
-    CHECK(r.code == 1);
-  }
-  {
-    const Result r = dir.run(preset_argument("two-dipoles.json") + " --steps 5 --time 1ms");
-    CHECK(r.code == 1);
-  }
-  {
-    const Result r = dir.run(preset_argument("two-dipoles.json") + " --dt fast");
-    CHECK(r.code == 1);
-    CHECK_THAT(r.output, Catch::Contains("fast"));
-  }
+  check_exit(dir, "--bogus-option", 1, {"--bogus-option", "--help"});
+  check_exit(dir, "no-such-preset.json --check", 1, {"no-such-preset.json"});
+  check_exit(dir, preset_argument("two-dipoles.json") + " --steps 0", 1);
+  check_exit(dir, preset_argument("two-dipoles.json") + " --steps 5 --time 1ms", 1);
+  check_exit(dir, preset_argument("two-dipoles.json") + " --dt fast", 1, {"fast"});
 }
 
 TEST_CASE("a preset with a bad value exits 2 and the message names the file and the JSON path", "[runner]") {
   Workdir dir;
   write_file(dir.path() / "bad.json", R"({"version": 1, "materials": [{"name": "a", "poisson_ratio": 0.6}]})");
-  const Result r = dir.run("bad.json --check");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output, Catch::Contains("bad.json"));
-  CHECK_THAT(r.output, Catch::Contains("$.materials[0].poisson_ratio"));
-  CHECK_THAT(r.output, Catch::Contains("[-1, 0.5)"));
+  check_exit(dir, "bad.json --check", 2, {"bad.json", "$.materials[0].poisson_ratio", "[-1, 0.5)"});
 
   write_file(dir.path() / "unit.json", R"({"version": 1, "box": {"max": ["3 parsecs", 0.01, 0.01]}})");
-  const Result u = dir.run("unit.json --steps 1");
-  CHECK(u.code == 2);
-  CHECK_THAT(u.output, Catch::Contains("$.box.max[0]"));
-  CHECK_THAT(u.output, Catch::Contains("parsecs"));
+  check_exit(dir, "unit.json --steps 1", 2, {"$.box.max[0]", "parsecs"});
 
   write_file(dir.path() / "broken.json", "{\n  \"version\": 1,\n  \"box\": {\n}\n");
-  const Result b = dir.run("broken.json --check");
-  CHECK(b.code == 2);
-  CHECK_THAT(b.output, Catch::Contains("broken.json"));
-  CHECK_THAT(b.output, Catch::Contains("line"));
+  check_exit(dir, "broken.json --check", 2, {"broken.json", "line"});
 
   // A scene the generator cannot build is a bad preset too.
   write_file(dir.path() / "full.json",
              R"({"version": 1, "particles": {"count": 5, "diameter": "1 mm", "max_attempts": 20},
                  "box": {"max": ["1 mm", "1 mm", "1 mm"]}})");
-  const Result f = dir.run("full.json --check");
-  CHECK(f.code == 2);
-  CHECK_THAT(f.output, Catch::Contains("$.particles.count"));
+  check_exit(dir, "full.json --check", 2, {"$.particles.count"});
 }
 
 TEST_CASE("a number too large for a double in a preset exits 2, not with a crash", "[runner]") {
   Workdir dir;
   write_file(dir.path() / "huge.json", R"({"version": 1, "materials": [{"name": "a", "density": 1e400}]})");
-  const Result r = dir.run("huge.json --check");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output, Catch::Contains("huge.json"));
+  const Result r = check_exit(dir, "huge.json --check", 2, {"huge.json"});
   CHECK_THAT(r.output, !Catch::Contains("terminate called"));
 }
 
@@ -242,12 +185,9 @@ TEST_CASE("option --save-preset writes a preset that --check accepts", "[runner]
 TEST_CASE("an unwritable output path exits 4", "[runner]") {
   Workdir dir;
   fs::create_directory(dir.path() / "a-directory");
-  const Result s = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --quiet --series a-directory");
-  CHECK(s.code == 4);
-  CHECK_THAT(s.output, Catch::Contains("a-directory"));
-  const Result f = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --quiet --frames missing/dir/out.xyz");
-  CHECK(f.code == 4);
-  CHECK_THAT(f.output, Catch::Contains("missing/dir/out.xyz"));
+  check_exit(dir, preset_argument("two-dipoles.json") + " --steps 2 --quiet --series a-directory", 4, {"a-directory"});
+  check_exit(dir, preset_argument("two-dipoles.json") + " --steps 2 --quiet --frames missing/dir/out.xyz", 4,
+             {"missing/dir/out.xyz"});
 }
 
 TEST_CASE("without a preset the built-in default scene runs", "[runner]") {

@@ -2,6 +2,7 @@
 // two fits it prints at the end, recomputed here from the files the run wrote.
 
 #include "../test_process.hpp"
+#include "../text_fields.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,34 +16,14 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::read_file;
-using lodestone::test::Result;
-using lodestone::test::write_file;
+using namespace lodestone::test::runner_tests;
 
 namespace {
 
-using Workdir = lodestone::test::RunnerWorkdir;
-
-// A CSV file as rows of column name -> number; '#' lines before the header (the writer's version) skipped.
+// A CSV file as rows of column name -> number; '#' lines before the header (the writer's version) skipped, and
+// empty fields (not defined: reduced_time) left out.
 std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
-  std::istringstream in(read_file(path));
-  std::string line;
-  std::vector<std::string> names;
-  while (std::getline(in, line) && line.rfind('#', 0) == 0) {
-  }
-  std::istringstream header(line);
-  for (std::string name; std::getline(header, name, ',');) names.push_back(name);
-  std::vector<std::map<std::string, double>> rows;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::map<std::string, double> row;
-    std::string field;
-    for (size_t k = 0; k < names.size() && std::getline(fields, field, ','); ++k)
-      if (!field.empty()) row[names[k]] = std::stod(field);  // empty: not defined (reduced_time)
-    rows.push_back(row);
-  }
-  return rows;
+  return lodestone::test::csv_numbers(read_file(path), true);
 }
 
 // Least-squares slope of ln y against ln x, written out here independently of the engine's fitter.
@@ -183,10 +164,6 @@ TEST_CASE("option --clusters prints the remanence exponent 1 for aligned chains"
 TEST_CASE("an unwritable --clusters path exits 4, --clusters is refused in a sweep", "[runner][clusters]") {
   Workdir dir;
   const std::string two = preset_argument("two-dipoles.json");
-  const Result r = dir.run(two + " --steps 2 --quiet --clusters missing/dir/c.csv");
-  CHECK(r.code == 4);
-  CHECK_THAT(r.output, Catch::Contains("missing/dir/c.csv"));
-  const Result s = dir.run(two + " --sweep field.strength=1mT,2mT --sweep-dir runs --clusters c.csv");
-  CHECK(s.code == 1);
-  CHECK_THAT(s.output, Catch::Contains("--clusters"));
+  check_exit(dir, two + " --steps 2 --quiet --clusters missing/dir/c.csv", 4, {"missing/dir/c.csv"});
+  check_exit(dir, two + " --sweep field.strength=1mT,2mT --sweep-dir runs --clusters c.csv", 1, {"--clusters"});
 }

@@ -6,14 +6,10 @@
 
 #include <string>
 
-using lodestone::test::preset_argument;
-using lodestone::test::read_file;
-using lodestone::test::Result;
+using namespace lodestone::test::runner_tests;
 namespace test = lodestone::test;
 
 namespace {
-
-using Workdir = test::RunnerWorkdir;
 
 nlohmann::json read_json(const Workdir& dir, const std::string& name) {
   return nlohmann::json::parse(read_file(dir.path() / name));
@@ -44,31 +40,20 @@ TEST_CASE("option --set overrides preset values for the run, with units, later o
 
 TEST_CASE("option --set with a bad value exits 2 with the preset loader's message", "[runner][set]") {
   Workdir dir;
-  const Result bad_value = dir.run(preset_argument("two-dipoles.json") + " --set field.strength=40furlongs --check");
-  CHECK(bad_value.code == 2);
-  CHECK_THAT(bad_value.output, Catch::Contains("$.field.strength"));
-  CHECK_THAT(bad_value.output, Catch::Contains("furlongs"));
-  CHECK_THAT(bad_value.output, Catch::Contains("--set"));
-
-  const Result out_of_range = dir.run(preset_argument("two-dipoles.json") + " --set materials.0.density=-5 --check");
-  CHECK(out_of_range.code == 2);
-  CHECK_THAT(out_of_range.output, Catch::Contains("$.materials[0].density"));
-
-  const Result no_such_path = dir.run(preset_argument("two-dipoles.json") + " --set field.strenght=1 --check");
-  CHECK(no_such_path.code == 2);
-  CHECK_THAT(no_such_path.output, Catch::Contains("--set field.strenght"));
-  CHECK_THAT(no_such_path.output, Catch::Contains("strength"));  // the keys that are there
+  check_exit(dir, preset_argument("two-dipoles.json") + " --set field.strength=40furlongs --check", 2,
+             {"$.field.strength", "furlongs", "--set"});
+  check_exit(dir, preset_argument("two-dipoles.json") + " --set materials.0.density=-5 --check", 2,
+             {"$.materials[0].density"});
+  // The message names the keys that are there.
+  check_exit(dir, preset_argument("two-dipoles.json") + " --set field.strenght=1 --check", 2,
+             {"--set field.strenght", "strength"});
 }
 
 TEST_CASE("option --set refuses what is not PATH=VALUE, and a restart", "[runner][set]") {
   Workdir dir;
-  const Result malformed = dir.run(preset_argument("two-dipoles.json") + " --set field.strength --check");
-  CHECK(malformed.code == 1);
-  CHECK_THAT(malformed.output, Catch::Contains("PATH=VALUE"));
-  test::write_file(dir.path() / "some.ckpt", "refused before it is read");
-  const Result restart = dir.run("--restart some.ckpt --set field.strength=1mT");
-  CHECK(restart.code == 1);
-  CHECK_THAT(restart.output, Catch::Contains("--set cannot be used with --restart"));
+  check_exit(dir, preset_argument("two-dipoles.json") + " --set field.strength --check", 1, {"PATH=VALUE"});
+  write_file(dir.path() / "some.ckpt", "refused before it is read");
+  check_exit(dir, "--restart some.ckpt --set field.strength=1mT", 1, {"--set cannot be used with --restart"});
 }
 
 TEST_CASE("option --version of every program prints the project version", "[runner][version]") {

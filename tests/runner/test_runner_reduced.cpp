@@ -13,14 +13,9 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using lodestone::test::preset_argument;
-using lodestone::test::read_file;
-using lodestone::test::Result;
-using lodestone::test::write_file;
+using namespace lodestone::test::runner_tests;
 
 namespace {
-
-using Workdir = lodestone::test::RunnerWorkdir;
 
 // Two Sr-ferrite grains of R = 0.5 um on a floor, overdamped ([Erokhin-Berkov]'s material and damping):
 // t_char = 20 / (1.8e11 x 0.5e-6) = 2.222e-4 s.

@@ -8,12 +8,9 @@
 #include <regex>
 #include <string>
 
-using lodestone::test::Result;
-using lodestone::test::write_file;
+using namespace lodestone::test::runner_tests;
 
 namespace {
-
-using Workdir = lodestone::test::RunnerWorkdir;
 
 // [Dominik-Nubold] Fig. 2's grains: two iron spheres of 20 nm carrying 200 A m^2/kg (6.593e-18 A m^2) at 100 K:
 // lambda = 393.6, R_m = 293.1 nm = 14.66 d (tests/engine/step/test_thermal.cpp works them out by hand).

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using lodestone::test::check_exit;
 using lodestone::test::quoted;
 using lodestone::test::read_file;
 using lodestone::test::Result;
@@ -122,6 +123,35 @@ int run_bash(const fs::path& dir, const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// The job script of a --cluster-script run (sweep.sh, its jobs in `jobs`) before any job ran: an executable bash
+// script that runs this runner's jobs and then collects them. Its text, for the checks of its format.
+std::string check_job_script(const Workdir& dir, const std::string& jobs) {
+  const fs::path script = dir.path() / "sweep.sh";
+  REQUIRE(fs::is_regular_file(script));
+  CHECK(executable(script));
+  const std::string text = read_file(script);
+  CHECK_THAT(text, Catch::StartsWith("#!/bin/bash\n"));
+  CHECK_THAT(text, Catch::Contains(quoted(fs::canonical(kRunner).string())));
+  CHECK_THAT(text, Catch::Contains("--collect-sweep"));
+  CHECK(fs::is_regular_file(dir.path() / jobs / "job_003.json"));
+  CHECK(!fs::exists(dir.path() / jobs / "job_000.csv"));  // nothing ran
+  return text;
+}
+
+// The results of the sweep run in `jobs` are those of the same sweep run directly (in direct/), row by row.
+void check_results_match_direct(const Workdir& dir, const std::string& jobs) {
+  const auto direct = read_csv(dir.path() / "direct" / "results.csv");
+  const auto other = read_csv(dir.path() / jobs / "results.csv");
+  REQUIRE(direct.size() == 4);
+  REQUIRE(other.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    INFO("row " << k);
+    for (const char* column :
+         {"job", "field.strength", "particles.seed", "status", "tau", "final_alignment", "final_time", "exit_code"})
+      CHECK(other[k].at(column) == direct[k].at(column));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a sweep of 2 field strengths x 2 seeds runs 4 jobs and collects tau from their series", "[runner][sweep]") {
@@ -197,23 +227,17 @@ TEST_CASE("a failed job does not stop the sweep and is recorded with its exit co
 
 TEST_CASE("a sweep key that is not in the preset exits 2 and names the path and the keys there", "[runner][sweep]") {
   Workdir dir;
-  const Result r = dir.run("tiny.json --sweep field.strenght=10mT,20mT --sweep-dir runs");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output, Catch::Contains("field.strenght"));
-  CHECK_THAT(r.output, Catch::Contains("strength, direction"));
-  const Result i = dir.run("tiny.json --sweep materials.2.friction=0.1 --sweep-dir runs");
-  CHECK(i.code == 2);
-  CHECK_THAT(i.output, Catch::Contains("materials.2.friction"));
+  check_exit(dir, "tiny.json --sweep field.strenght=10mT,20mT --sweep-dir runs", 2,
+             {"field.strenght", "strength, direction"});
+  check_exit(dir, "tiny.json --sweep materials.2.friction=0.1 --sweep-dir runs", 2, {"materials.2.friction"});
   CHECK(!fs::exists(dir.path() / "runs"));  // nothing is written before every job checks out
 }
 
 TEST_CASE("a sweep value the preset refuses exits 2 naming the key and the value, before any job runs",
           "[runner][sweep]") {
   Workdir dir;
-  const Result r = dir.run("tiny.json --sweep particles.seed=1,2 --sweep field.strength=10mT,-5mT --sweep-dir runs");
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output, Catch::Contains("--sweep field.strength=-5mT: "));
-  CHECK_THAT(r.output, Catch::Contains("$.field.strength"));
+  check_exit(dir, "tiny.json --sweep particles.seed=1,2 --sweep field.strength=10mT,-5mT --sweep-dir runs", 2,
+             {"--sweep field.strength=-5mT: ", "$.field.strength"});
   CHECK(!fs::exists(dir.path() / "runs"));
 }
 
@@ -222,11 +246,8 @@ TEST_CASE("a malformed --sweep exits 1", "[runner][sweep]") {
   for (const char* arguments : {"tiny.json --sweep foo --sweep-dir runs", "tiny.json --sweep foo= --sweep-dir runs",
                                 "tiny.json --sweep field.strength=1mT,,2mT --sweep-dir runs",
                                 "tiny.json --sweep field.strength=1mT",  // no --sweep-dir
-                                "tiny.json --sweep field.strength=1mT --sweep field.strength=2mT --sweep-dir runs"}) {
-    const Result r = dir.run(arguments);
-    CHECK(r.code == 1);
-    CHECK_THAT(r.output, Catch::Contains("--sweep"));
-  }
+                                "tiny.json --sweep field.strength=1mT --sweep field.strength=2mT --sweep-dir runs"})
+    check_exit(dir, arguments, 1, {"--sweep"});
   CHECK(!fs::exists(dir.path() / "runs"));
 }
 
@@ -236,17 +257,9 @@ TEST_CASE("option --cluster-script writes a SLURM array script whose results mat
 
   const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh");
   REQUIRE(w.code == 0);
-  const fs::path script = dir.path() / "sweep.sh";
-  REQUIRE(fs::is_regular_file(script));
-  CHECK(executable(script));
-  const std::string text = read_file(script);
-  CHECK_THAT(text, Catch::StartsWith("#!/bin/bash\n"));
+  const std::string text = check_job_script(dir, "cluster");
   CHECK_THAT(text, Catch::Contains("#SBATCH --array=0-3\n"));
   CHECK_THAT(text, Catch::Contains("#SBATCH --output=" + (dir.path() / "cluster" / "slurm_%a.log").string()));
-  CHECK_THAT(text, Catch::Contains(quoted(fs::canonical(kRunner).string())));
-  CHECK_THAT(text, Catch::Contains("--collect-sweep"));
-  CHECK(fs::is_regular_file(dir.path() / "cluster" / "job_003.json"));
-  CHECK(!fs::exists(dir.path() / "cluster" / "job_000.csv"));  // nothing ran
 
   // As SLURM array task 1: only job_001 runs; collecting now reports the others as missing.
   CHECK(run_bash(dir.path(), "SLURM_ARRAY_TASK_ID=1 bash sweep.sh") == 0);
@@ -264,16 +277,7 @@ TEST_CASE("option --cluster-script writes a SLURM array script whose results mat
   CHECK(run_bash(dir.path(), "bash sweep.sh") == 0);
   const Result c = dir.run("--collect-sweep cluster");
   REQUIRE(c.code == 0);
-  const auto direct = read_csv(dir.path() / "direct" / "results.csv");
-  const auto cluster = read_csv(dir.path() / "cluster" / "results.csv");
-  REQUIRE(direct.size() == 4);
-  REQUIRE(cluster.size() == 4);
-  for (size_t k = 0; k < 4; ++k) {
-    INFO("row " << k);
-    for (const char* column :
-         {"job", "field.strength", "particles.seed", "status", "tau", "final_alignment", "final_time", "exit_code"})
-      CHECK(cluster[k].at(column) == direct[k].at(column));
-  }
+  check_results_match_direct(dir, "cluster");
 }
 
 TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose results match a direct sweep",
@@ -284,17 +288,9 @@ TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose r
   const Result w = dir.run(kSweep + " --sweep-dir gnu --cluster-script sweep.sh --cluster-format parallel");
   REQUIRE(w.code == 0);
   CHECK_THAT(w.output, Catch::Contains("run it with: bash sweep.sh   (GNU parallel"));
-  const fs::path script = dir.path() / "sweep.sh";
-  REQUIRE(fs::is_regular_file(script));
-  CHECK(executable(script));
-  const std::string text = read_file(script);
-  CHECK_THAT(text, Catch::StartsWith("#!/bin/bash\n"));
+  const std::string text = check_job_script(dir, "gnu");
   CHECK_THAT(text, Catch::Contains("parallel --jobs \"${PARALLEL_JOBS:-100%}\""));
   CHECK_THAT(text, !Catch::Contains("#SBATCH"));
-  CHECK_THAT(text, Catch::Contains(quoted(fs::canonical(kRunner).string())));
-  CHECK_THAT(text, Catch::Contains("--collect-sweep"));
-  CHECK(fs::is_regular_file(dir.path() / "gnu" / "job_003.json"));
-  CHECK(!fs::exists(dir.path() / "gnu" / "job_000.csv"));  // nothing ran
 
   // One job by its index, as parallel runs it.
   CHECK(run_bash(dir.path(), "bash sweep.sh 2") == 0);
@@ -307,26 +303,14 @@ TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose r
   }
   CHECK(run_bash(dir.path(), "PARALLEL_JOBS=2 bash sweep.sh") == 0);
   CHECK(fs::is_regular_file(dir.path() / "gnu" / "parallel.log"));
-  const auto direct = read_csv(dir.path() / "direct" / "results.csv");
-  const auto gnu = read_csv(dir.path() / "gnu" / "results.csv");
-  REQUIRE(direct.size() == 4);
-  REQUIRE(gnu.size() == 4);
-  for (size_t k = 0; k < 4; ++k) {
-    INFO("row " << k);
-    for (const char* column :
-         {"job", "field.strength", "particles.seed", "status", "tau", "final_alignment", "final_time", "exit_code"})
-      CHECK(gnu[k].at(column) == direct[k].at(column));
-  }
+  check_results_match_direct(dir, "gnu");
 }
 
 TEST_CASE("a bad --cluster-format, or one without --cluster-script, exits 1 naming the option", "[runner][sweep]") {
   Workdir dir;
-  const Result bad = dir.run(kSweep + " --sweep-dir runs --cluster-script sweep.sh --cluster-format pbs");
-  CHECK(bad.code == 1);
-  CHECK_THAT(bad.output, Catch::Contains("--cluster-format: 'pbs' is not a script format; the formats are slurm"));
-  const Result alone = dir.run(kSweep + " --sweep-dir runs --cluster-format parallel");
-  CHECK(alone.code == 1);
-  CHECK_THAT(alone.output, Catch::Contains("--cluster-format"));
+  check_exit(dir, kSweep + " --sweep-dir runs --cluster-script sweep.sh --cluster-format pbs", 1,
+             {"--cluster-format: 'pbs' is not a script format; the formats are slurm"});
+  check_exit(dir, kSweep + " --sweep-dir runs --cluster-format parallel", 1, {"--cluster-format"});
   CHECK(!fs::exists(dir.path() / "runs"));
   CHECK(!fs::exists(dir.path() / "sweep.sh"));
 }

@@ -5,6 +5,7 @@
 #include "engine/output/export_frames.hpp"
 #include "engine/scene/document.hpp"
 #include "engine/session/session.hpp"
+#include "tests/test_process.hpp"
 #include "ui/ui_state.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,21 +20,9 @@
 using namespace lodestone;
 using namespace lodestone::ui;
 namespace fs = std::filesystem;
+using lodestone::test::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "lodestone-ui-export-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 // What the simulation thread publishes after a CaptureFrame: the default scene's frame.
 Snapshot snapshot_with_frame(std::uint64_t request) {
@@ -51,7 +40,7 @@ TEST_CASE("ui: an export asks for the frame and writes it when the snapshot brin
   UiState state;
   std::vector<Command> sent;
   const CommandSink send = [&](Command c) { sent.push_back(std::move(c)); };
-  const std::string path = (dir.path / "frame.dump").string();
+  const std::string path = (dir.path() / "frame.dump").string();
   request_export(state, path, send);
   REQUIRE(sent.size() == 1);
   const auto* capture = std::get_if<CaptureFrame>(&sent[0]);
@@ -87,13 +76,13 @@ TEST_CASE("ui: an export to an unknown extension or an unwritable place says why
   std::vector<Command> sent;
   const CommandSink send = [&](Command c) { sent.push_back(std::move(c)); };
 
-  request_export(state, (dir.path / "frame.txt").string(), send);
+  request_export(state, (dir.path() / "frame.txt").string(), send);
   CHECK(sent.empty());  // refused before asking the simulation
   CHECK(state.notice_is_error);
   CHECK_THAT(state.notice, Catch::Contains("'.txt'"));
   CHECK_THAT(state.notice, Catch::Contains(".vtp"));
 
-  const std::string missing = (dir.path / "no-such-dir" / "frame.vtp").string();
+  const std::string missing = (dir.path() / "no-such-dir" / "frame.vtp").string();
   request_export(state, missing, send);
   REQUIRE(sent.size() == 1);
   adopt_snapshot(state, snapshot_with_frame(std::get<CaptureFrame>(sent[0]).request));

@@ -11,6 +11,8 @@
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 #include "render/scene_renderer.hpp"
+#include "tests/test_process.hpp"
+#include "tests/ui/headless_imgui.hpp"
 #include "ui/panels.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,28 +29,11 @@
 namespace fs = std::filesystem;
 using namespace lodestone;
 using namespace lodestone::ui;
+using lodestone::test::preset_directory;
+using lodestone::test::preset_files;
+using lodestone::ui::test::HeadlessImGui;
 
 namespace {
-
-const fs::path kPresetDir = fs::path(LODESTONE_SOURCE_DIR) / "presets";
-
-class HeadlessImGui {
- public:
-  explicit HeadlessImGui(ImVec2 display) {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.LogFilename = nullptr;
-    io.DisplaySize = display;
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-};
 
 struct LiveScene {
   Snapshot snapshot;
@@ -74,7 +59,7 @@ std::unique_ptr<LiveScene> live_scene(const fs::path& file, const std::function<
   s.running = false;
   if (preset.view.pace) s.pace = SetPace{PaceMode::RealTime, *preset.view.pace};  // as the thread runs it
   adopt_snapshot(live->state, s);
-  scan_presets(live->state, kPresetDir.string());
+  scan_presets(live->state, preset_directory().string());
   if (s.particles.size() > 0) live->state.selected = s.particles.id.front();
   live->state.notice =
       "not loaded (the current scene is kept): $.materials[0].friction: -1 is outside its range; allowed: [0, inf)";
@@ -175,14 +160,6 @@ void panel_problems(LiveScene& live, const std::string& what, std::vector<std::s
   }
 }
 
-std::vector<fs::path> preset_files() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(kPresetDir))
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 void check_layout(ImVec2 display) {
   const HeadlessImGui imgui(display);
   std::vector<std::string> problems;
@@ -195,13 +172,13 @@ void check_layout(ImVec2 display) {
   }
   // The Magnetics panel with the Ewald sum's own rows (accuracy, surroundings, the splitting in force): no
   // preset uses it, so a periodic one is switched to it here.
-  const std::unique_ptr<LiveScene> ewald = live_scene(kPresetDir / "chains-suspension.json", [](Preset& p) {
+  const std::unique_ptr<LiveScene> ewald = live_scene(preset_directory() / "chains-suspension.json", [](Preset& p) {
     p.magnetics.method = DipoleMethod::Ewald;
     p.magnetics.dipole_cap = 0.0;  // the Ewald sum refuses a cap (every pair at its true distance)
   });
   panel_problems(*ewald, "chains-suspension.json with magnetics.method ewald", problems);
   // And with P3M's rows (accuracy, surroundings, the tuned mesh, order, splitting and cutoff in force).
-  const std::unique_ptr<LiveScene> mesh = live_scene(kPresetDir / "chains-suspension.json", [](Preset& p) {
+  const std::unique_ptr<LiveScene> mesh = live_scene(preset_directory() / "chains-suspension.json", [](Preset& p) {
     p.magnetics.method = DipoleMethod::P3M;
     p.magnetics.dipole_cap = 0.0;  // P3M refuses a cap as the Ewald sum does
   });

@@ -13,6 +13,8 @@
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 #include "render/scene_renderer.hpp"
+#include "tests/test_process.hpp"
+#include "tests/ui/headless_imgui.hpp"
 #include "ui/panels.hpp"
 
 #include <catch2/catch.hpp>
@@ -30,10 +32,11 @@
 namespace fs = std::filesystem;
 using namespace lodestone;
 using namespace lodestone::ui;
+using lodestone::test::preset_directory;
+using lodestone::test::preset_files;
+using lodestone::ui::test::HeadlessImGui;
 
 namespace {
-
-const fs::path kPresetDir = fs::path(LODESTONE_SOURCE_DIR) / "presets";
 
 struct Panel {
   const char* name;
@@ -51,25 +54,8 @@ const Panel kPanels[] = {{"run", run_panel},         {"view", view_panel},
 // Deeper than any panel nests its tree nodes: logging opens them all.
 constexpr int kOpenTreeDepth = 16;
 
-// A Dear ImGui context needing no window and no OpenGL: a display size, a time step and a built font
-// atlas are all that NewFrame asks for. Large, so that no widget is clipped (clipped text is not logged).
-class HeadlessImGui {
- public:
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // no imgui.ini in the working directory
-    io.LogFilename = nullptr;
-    io.DisplaySize = ImVec2(kSidebarWidth + 1600.0f, 20000.0f);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int width = 0, height = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-};
+// Large, so that no widget is clipped (clipped text is not logged).
+const ImVec2 kLargeDisplay(kSidebarWidth + 1600.0f, 20000.0f);
 
 // What a side-bar panel drew (ImGui's log of it), or the std::logic_error a panel threw.
 struct PanelFrame {
@@ -129,7 +115,7 @@ std::unique_ptr<LiveScene> run_scene(const Preset& preset, const std::string& so
     publish(session, source, live->snapshot);
     adopt_snapshot(live->state, live->snapshot);
   }
-  scan_presets(live->state, kPresetDir.string());
+  scan_presets(live->state, preset_directory().string());
   if (live->snapshot.particles.size() > 0) live->state.selected = live->snapshot.particles.id.front();
   live->state.notice = "loaded " + source;
   return live;
@@ -165,18 +151,10 @@ void for_each_choice(const Schema<S>& schema, S& object, const std::string& path
   }
 }
 
-std::vector<fs::path> preset_files() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(kPresetDir))
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 }  // namespace
 
 TEST_CASE("panels: every panel draws every preset without naming a field its schema lacks", "[ui]") {
-  const HeadlessImGui imgui;
+  const HeadlessImGui imgui(kLargeDisplay);
   const std::vector<fs::path> files = preset_files();
   REQUIRE(files.size() >= 10);
   std::vector<std::string> failures;
@@ -189,7 +167,7 @@ TEST_CASE("panels: every panel draws every preset without naming a field its sch
 }
 
 TEST_CASE("panels: every panel draws every choice of the fields it branches on", "[ui]") {
-  const HeadlessImGui imgui;
+  const HeadlessImGui imgui(kLargeDisplay);
   const std::unique_ptr<LiveScene> live = run_scene(default_preset(), "built-in default preset");
   Preset& p = live->state.edited;  // what the panels show: as if the user had picked each choice
   std::vector<std::string> failures;
@@ -212,7 +190,7 @@ TEST_CASE("panels: every panel draws every choice of the fields it branches on",
 
 // The two tests above see the editors inside tree nodes only if the frames really open them.
 TEST_CASE("panels: the test frames open the tree nodes inside the panels", "[ui]") {
-  const HeadlessImGui imgui;
+  const HeadlessImGui imgui(kLargeDisplay);
   const std::unique_ptr<LiveScene> live = run_scene(default_preset(), "built-in default preset");
   const CommandSink ignore = [](Command) {};
   PanelContext context{live->snapshot, live->state, ignore, live->renderer};

@@ -86,6 +86,16 @@ std::map<std::string, std::string> csv_row(const std::string& header, const std:
   return out;
 }
 
+// The remanence fit of the clusters a scene starts with, of which there must be `count`; the fit must succeed.
+PowerLawFit starting_remanence_fit(const Preset& p, size_t count) {
+  Session session(p);
+  const Clusters c = find_clusters(session.state());
+  REQUIRE(c.clusters.size() == count);
+  const PowerLawFit fit = remanence_fit(c);
+  REQUIRE(fit.ok);
+  return fit;
+}
+
 }  // namespace
 
 TEST_CASE("a chain of 5, a triangle and two single spheres: sizes, shapes, labels and moments", "[clusters]") {
@@ -186,25 +196,26 @@ TEST_CASE("branched clusters are neither chains nor rings", "[clusters]") {
   Session session(p);
   const Clusters c = find_clusters(session.state());
 
+  // The T is a tree, but branched: no chain. Only the square is a ring.
+  struct Expected {
+    const char* name;
+    std::uint64_t label;
+    int size, contacts;
+    bool chain, ring;
+  };
+  const Expected expected[] = {
+      {"T", 0, 4, 3, false, false}, {"triangle with a tail", 4, 4, 4, false, false}, {"square", 8, 4, 4, false, true}};
   REQUIRE(c.clusters.size() == 3);
-  const Cluster& t = c.clusters[0];
-  CHECK(t.label == 0);
-  CHECK(t.size == 4);
-  CHECK(t.contacts == 3);
-  CHECK_FALSE(t.chain);  // a tree, but branched
-  CHECK_FALSE(t.ring);
-  const Cluster& tail = c.clusters[1];
-  CHECK(tail.label == 4);
-  CHECK(tail.size == 4);
-  CHECK(tail.contacts == 4);
-  CHECK_FALSE(tail.chain);
-  CHECK_FALSE(tail.ring);
-  const Cluster& square = c.clusters[2];
-  CHECK(square.label == 8);
-  CHECK(square.size == 4);
-  CHECK(square.contacts == 4);
-  CHECK(square.ring);
-  CHECK_FALSE(square.chain);
+  for (size_t k = 0; k < 3; ++k) {
+    const Cluster& cluster = c.clusters[k];
+    const Expected& e = expected[k];
+    INFO(e.name);
+    CHECK(cluster.label == e.label);
+    CHECK(cluster.size == e.size);
+    CHECK(cluster.contacts == e.contacts);
+    CHECK(cluster.chain == e.chain);
+    CHECK(cluster.ring == e.ring);
+  }
 
   const ClusterStatistics s = cluster_statistics(c);
   CHECK(s.chains == 0);
@@ -319,11 +330,7 @@ TEST_CASE("the remanence of aligned chains grows as s^1, of alternating ones not
   const int lengths[] = {2, 3, 4, 6};
   for (int k = 0; k < 4; ++k) add_line(p, Vec3(-0.04, -0.04 + 0.02 * k, 0), Vec3::UnitX(), lengths[k], Vec3::UnitZ());
   p.particles.particles.push_back(magnet(Vec3(0.04, 0.04, 0.04), Vec3::UnitZ()));
-  Session session(p);
-  const Clusters c = find_clusters(session.state());
-  REQUIRE(c.clusters.size() == 5);
-  const PowerLawFit fit = remanence_fit(c);
-  REQUIRE(fit.ok);
+  const PowerLawFit fit = starting_remanence_fit(p, 5);
   CHECK(fit.points == 4);
   CHECK(fit.skipped == 0);
   CHECK(fit.x_min == 2.0);
@@ -341,11 +348,7 @@ TEST_CASE("the remanence of aligned chains grows as s^1, of alternating ones not
     for (int j = 0; j < odd[k]; ++j)
       q.particles.particles.push_back(
           magnet(Vec3(-0.04 + j * kSpacing, -0.04 + 0.02 * k, 0), j % 2 ? Vec3(0, 0, -1) : Vec3::UnitZ()));
-  Session alternating(q);
-  const Clusters a = find_clusters(alternating.state());
-  REQUIRE(a.clusters.size() == 3);
-  const PowerLawFit flat = remanence_fit(a);
-  REQUIRE(flat.ok);
+  const PowerLawFit flat = starting_remanence_fit(q, 3);
   CHECK(flat.points == 3);
   CHECK(flat.exponent == Approx(0.0).margin(1e-12));
   CHECK(flat.prefactor == Approx(single_moment()).epsilon(1e-12));

@@ -22,6 +22,7 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::testing::require_identical_particles;
 using lodestone::testing::same_bits;
 
 namespace {
@@ -59,6 +60,14 @@ PresetError generator_error(const Preset& p) {
   throw std::logic_error("unreachable");
 }
 
+// generate_particles must refuse p with a PresetError at `path` whose message names each of `named`.
+void check_generator_refuses(const Preset& p, const std::string& path, const std::vector<std::string>& named) {
+  const PresetError e = generator_error(p);
+  INFO(e.what());
+  CHECK(e.path() == path);
+  for (const std::string& text : named) CHECK_THAT(e.message(), Catch::Contains(text));
+}
+
 void require_ids_in_order(const Particles& p) {
   for (size_t i = 0; i < p.size(); ++i) REQUIRE(p.id[i] == i);
 }
@@ -77,16 +86,7 @@ TEST_CASE("the same seed gives bit-identical particles, another seed a different
     const Particles b = generate(p);
     REQUIRE(a.size() == 200);
     REQUIRE(b.size() == 200);
-    for (size_t i = 0; i < a.size(); ++i) {
-      INFO("particle " << i);
-      REQUIRE(a.id[i] == b.id[i]);
-      REQUIRE(same_bits(a.position[i], b.position[i]));
-      REQUIRE(same_bits(a.radius[i], b.radius[i]));
-      REQUIRE(same_bits(a.orientation[i], b.orientation[i]));
-      REQUIRE(same_bits(a.velocity[i], b.velocity[i]));
-      REQUIRE(same_bits(a.moment[i], b.moment[i]));
-      REQUIRE(same_bits(a.mass[i], b.mass[i]));
-    }
+    require_identical_particles(a, b);
 
     p.particles.seed = 43;
     const Particles c = generate(p);
@@ -157,19 +157,12 @@ TEST_CASE("random placement in a region too full for the count names particles.c
   Preset p = scene(GeneratorKind::Random, 100);
   p.particles.region = Region{Vec3::Zero(), Vec3::Constant(0.003)};  // 27 mm^3; 100 beads need 52 mm^3
   p.particles.max_attempts = 50;
-  const PresetError e = generator_error(p);
-  INFO(e.what());
-  CHECK(e.path() == "$.particles.count");
-  CHECK_THAT(e.message(), Catch::Contains("of 100"));
-  CHECK_THAT(e.message(), Catch::Contains("enlarge the region"));
+  check_generator_refuses(p, "$.particles.count", {"of 100", "enlarge the region"});
 
   // A particle larger than the region along one axis cannot be placed at all.
   Preset q = scene(GeneratorKind::Random, 3);
   q.particles.region = Region{Vec3::Zero(), Vec3(0.01, 0.01, 0.0008)};
-  const PresetError f = generator_error(q);
-  INFO(f.what());
-  CHECK(f.path() == "$.particles.region");
-  CHECK_THAT(f.message(), Catch::Contains("along z"));
+  check_generator_refuses(q, "$.particles.region", {"along z"});
 }
 
 TEST_CASE("lattice: sites on a simple cubic grid with the spacing, x fastest", "[generator]") {
@@ -216,12 +209,7 @@ TEST_CASE("lattice: a region too small for count names particles.count and its c
   Preset p = scene(GeneratorKind::Lattice, 28);
   p.particles.spacing = 1e-3;
   p.particles.region = Region{Vec3::Zero(), Vec3(3.5e-3, 3e-3, 3.9e-3)};  // 3 x 3 x 3 = 27 sites
-  const PresetError e = generator_error(p);
-  INFO(e.what());
-  CHECK(e.path() == "$.particles.count");
-  CHECK_THAT(e.message(), Catch::Contains("27 lattice sites"));
-  CHECK_THAT(e.message(), Catch::Contains("3 x 3 x 3"));
-  CHECK_THAT(e.message(), Catch::Contains("count = 28"));
+  check_generator_refuses(p, "$.particles.count", {"27 lattice sites", "3 x 3 x 3", "count = 28"});
   // One fewer fits exactly.
   p.particles.count = 27;
   CHECK(generate(p).size() == 27);
@@ -229,10 +217,7 @@ TEST_CASE("lattice: a region too small for count names particles.count and its c
   // A spacing below the largest diameter would make neighbours overlap.
   Preset q = scene(GeneratorKind::Lattice, 5);
   q.particles.spacing = 0.8e-3;
-  const PresetError f = generator_error(q);
-  INFO(f.what());
-  CHECK(f.path() == "$.particles.spacing");
-  CHECK_THAT(f.message(), Catch::Contains("overlap"));
+  check_generator_refuses(q, "$.particles.spacing", {"overlap"});
 }
 
 TEST_CASE("lattice: bcc sites, their volume fraction, and the jitter bound", "[generator]") {
@@ -276,10 +261,7 @@ TEST_CASE("lattice: bcc sites, their volume fraction, and the jitter bound", "[g
 
   // A jitter that could make neighbours overlap is refused, naming the field.
   j.particles.jitter = 0.05 * d;  // gap 0.0734 d < 2 sqrt(3) 0.05 d = 0.173 d
-  const PresetError e = generator_error(j);
-  INFO(e.what());
-  CHECK(e.path() == "$.particles.jitter");
-  CHECK_THAT(e.message(), Catch::Contains("overlap"));
+  check_generator_refuses(j, "$.particles.jitter", {"overlap"});
 }
 
 TEST_CASE("lattice: a region with a huge number of sites still takes count particles", "[generator]") {

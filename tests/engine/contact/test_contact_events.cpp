@@ -28,6 +28,19 @@ std::uint64_t wall_id(int axis, int upper) {
   return kWallIdBase + static_cast<std::uint64_t>(2 * axis + upper);
 }
 
+// The session's event log must count `activated` contact activations, `started` slips started and `ended` slips
+// ended, and hold just those events; they are returned in order.
+std::vector<Event> counted_events(const Session& session, std::uint64_t activated, std::uint64_t started,
+                                  std::uint64_t ended) {
+  const EventLog& log = session.state().events;
+  CHECK(log.total(EventKind::ContactActivated) == activated);
+  CHECK(log.total(EventKind::SlipStarted) == started);
+  CHECK(log.total(EventKind::SlipEnded) == ended);
+  std::vector<Event> events = log.recent_in_order();
+  REQUIRE(events.size() == activated + started + ended);
+  return events;
+}
+
 void check_observed_counts(const Session& session) {
   const Observables o = session.observe();
   for (int k = 0; k < kEventKinds; ++k)
@@ -66,12 +79,7 @@ TEST_CASE("contact_activated: once per collision of two spheres, with both ids",
   }
   REQUIRE(intervals == 1);
   REQUIRE_FALSE(inside);
-  const EventLog& log = session.state().events;
-  CHECK(log.total(EventKind::ContactActivated) == 1);
-  CHECK(log.total(EventKind::SlipStarted) == 0);
-  CHECK(log.total(EventKind::SlipEnded) == 0);
-  const std::vector<Event> events = log.recent_in_order();
-  REQUIRE(events.size() == 1);
+  const std::vector<Event> events = counted_events(session, 1, 0, 0);
   CHECK(events[0].kind == EventKind::ContactActivated);
   CHECK(events[0].step == first_overlap_step);
   CHECK(events[0].id_a == 0);
@@ -117,11 +125,7 @@ TEST_CASE("contact_activated: a sphere between two walls, one event per bounce, 
     }
   }
   REQUIRE(activation_steps.size() == static_cast<size_t>(bounces));
-  const EventLog& log = session.state().events;
-  CHECK(log.total(EventKind::ContactActivated) == static_cast<std::uint64_t>(bounces));
-  CHECK(log.total(EventKind::SlipStarted) == 0);
-  const std::vector<Event> events = log.recent_in_order();
-  REQUIRE(events.size() == static_cast<size_t>(bounces));
+  const std::vector<Event> events = counted_events(session, static_cast<std::uint64_t>(bounces), 0, 0);
   for (int k = 0; k < bounces; ++k) {
     INFO("event " << k);
     CHECK(events[static_cast<size_t>(k)].kind == EventKind::ContactActivated);
@@ -163,12 +167,7 @@ TEST_CASE("slip_change: a sphere launched sliding starts slipping on landing and
       landing_step = session.state().step;
   }
   REQUIRE(landing_step > 0);
-  const EventLog& log = session.state().events;
-  CHECK(log.total(EventKind::ContactActivated) == 1);
-  CHECK(log.total(EventKind::SlipStarted) == 1);
-  CHECK(log.total(EventKind::SlipEnded) == 1);
-  const std::vector<Event> events = log.recent_in_order();
-  REQUIRE(events.size() == 3);
+  const std::vector<Event> events = counted_events(session, 1, 1, 1);
   CHECK(events[0].kind == EventKind::ContactActivated);
   CHECK(events[1].kind == EventKind::SlipStarted);
   CHECK(events[2].kind == EventKind::SlipEnded);

@@ -145,6 +145,26 @@ double wall_overlap(const State& s, double floor) {
   return s.particles.radius[0] - (s.particles.position[0].z() - floor);
 }
 
+// Steps until the first slip has ended, for at most max_time, and requires that it did end.
+void run_until_slip_ends(Session& session, double max_time) {
+  const auto max_steps = static_cast<std::int64_t>(max_time / session.model().time_step);
+  for (std::int64_t n = 0; n < max_steps && session.state().events.total(EventKind::SlipEnded) == 0; ++n)
+    run_checked(session, 1);
+  REQUIRE(session.state().events.total(EventKind::SlipEnded) == 1);
+}
+
+// The impact at approach speed v0 in a scene of wall_scene (`wall`) or of pair_scene, run for at most max_time.
+Impact run_scene_impact(const Preset& p, bool wall, double v0, double max_time) {
+  Session session(p);
+  if (wall) {
+    const double floor = floor_height(p);
+    return run_impact(
+        session, v0, max_time, [floor](const State& s) { return wall_overlap(s, floor); },
+        [](const State& s) { return s.particles.velocity[0].z(); });
+  }
+  return run_impact(session, v0, max_time, pair_overlap, pair_separation_speed);
+}
+
 // [SECTION] Closed forms
 
 // Linear spring-dashpot impact ([PFC-dipole] linear model), overlap x(0) = 0, x'(0) = v0.
@@ -211,34 +231,52 @@ double effective_modulus(const Material& a, const Material& b) {  // [Erokhin-Be
                 (1.0 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus);
 }
 
-// Restitution of the damped Hertz oscillator, integrated independently with RK4:
+// The damped Hertz oscillator, integrated independently with RK4:
 //   m* x'' = -max(K x^{3/2} + C x^{1/4} x', 0),  K = 4/3 E* sqrt(R*),
-//   C x^{1/4} = 2 sqrt(5/6) beta sqrt(S_n m*) with S_n = 2 E* sqrt(R* x)   (Tsuji-form damping).
-double damped_hertz_restitution_rk4(double e_star, double r_eff, double m_eff, double beta, double v0, double t_scale) {
+//   C x^{1/4} = 2 sqrt(5/6) beta sqrt(S_n m*) with S_n = 2 E* sqrt(R* x)   (Tsuji-form damping),
+// with h = t_scale / steps_per_scale (an error of O(h^4): at 1e5 steps ~1e-6 of the restitution, at 2e5 far below
+// 1e-9), for its restitution, largest overlap and duration: the largest overlap from the parabola through the
+// largest sample and its neighbours, the end of the contact interpolated linearly (both errors O(h^2) ~ 1e-10
+// relative at 2e5 steps).
+struct HertzReference {
+  double restitution = 0.0, max_overlap = 0.0, contact_time = 0.0;
+};
+HertzReference damped_hertz_rk4(double e_star, double r_eff, double m_eff, double beta, double v0, double t_scale,
+                                double steps_per_scale) {
   const double K = 4.0 / 3.0 * e_star * std::sqrt(r_eff);
   const double C = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(2.0 * e_star * std::sqrt(r_eff) * m_eff);
   auto acc = [&](double x, double v) {
     const double xp = std::max(x, 0.0);
     return -std::max(K * xp * std::sqrt(xp) + C * std::sqrt(std::sqrt(xp)) * v, 0.0) / m_eff;
   };
-  const double h = t_scale / 1e5;
-  double x = 0.0, v = v0;
-  for (int n = 0; n < 1000000; ++n) {
+  const double h = t_scale / steps_per_scale;
+  // The contact lasts about t_scale; ten times as long is a bound it surely ends within.
+  const int most_steps = static_cast<int>(10.0 * steps_per_scale);
+  double x = 0.0, v = v0, x_prev = 0.0;
+  HertzReference out;
+  for (int n = 0; n < most_steps; ++n) {
     const double k1x = v, k1v = acc(x, v);
     const double k2x = v + 0.5 * h * k1v, k2v = acc(x + 0.5 * h * k1x, v + 0.5 * h * k1v);
     const double k3x = v + 0.5 * h * k2v, k3v = acc(x + 0.5 * h * k2x, v + 0.5 * h * k2v);
     const double k4x = v + h * k3v, k4v = acc(x + h * k3x, v + h * k3v);
     const double xn = x + h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
     const double vn = v + h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
+    if (n > 0 && x >= x_prev && x > xn) {
+      const double curvature = xn - 2.0 * x + x_prev;
+      out.max_overlap = x - (xn - x_prev) * (xn - x_prev) / (8.0 * curvature);
+    }
     if (n > 0 && xn <= 0.0) {
       // Near x = 0 the force vanishes (both terms go to zero), so the exit speed is vn.
-      return -vn / v0;
+      out.restitution = -vn / v0;
+      out.contact_time = (n + x / (x - xn)) * h;
+      return out;
     }
+    x_prev = x;
     x = xn;
     v = vn;
   }
   FAIL("RK4 reference did not leave the contact");
-  return 0.0;
+  return out;
 }
 
 Preset frictionless_preset() {
@@ -271,19 +309,8 @@ TEST_CASE("linear law: head-on restitution and contact time match the damped osc
         const double dt = pi / (std::sqrt(k / m_eff) * std::sqrt(1 - beta * beta)) / 2000.0;
         p.integrator.time_step = dt;
         const double gap = 5.0 * v0 * dt;  // a few steps of free flight before the contact
-        Impact r;
-        if (wall) {
-          p = wall_scene(p, kRadius, v0, gap);
-          Session session(p);
-          const double floor = floor_height(p);
-          r = run_impact(
-              session, v0, 3.0 * pred.contact_time, [floor](const State& s) { return wall_overlap(s, floor); },
-              [](const State& s) { return s.particles.velocity[0].z(); });
-        } else {
-          p = pair_scene(p, kRadius, kRadius, v0, gap);
-          Session session(p);
-          r = run_impact(session, v0, 3.0 * pred.contact_time, pair_overlap, pair_separation_speed);
-        }
+        p = wall ? wall_scene(p, kRadius, v0, gap) : pair_scene(p, kRadius, kRadius, v0, gap);
+        const Impact r = run_scene_impact(p, wall, v0, 3.0 * pred.contact_time);
         // Tolerances 0.5 % on e and 0.2 % on t_c, set when the dashpot lagged by half a step (an O(dt)
         // error: 0.34 % in e at worst here, scanning the phase of the onset). With the dashpots on the
         // predicted end-of-step velocity and the onset and opening weights (law_linear.hpp) the errors at
@@ -338,18 +365,8 @@ ImpactCase linear_impact_case(double beta, bool no_tension, bool wall, double st
   p.integrator.time_step = c.dt;
   // The overlap is phase x v0 dt at the end of the 6th step: the contact forms in it, 1 - phase of the way.
   const double gap = (6.0 - phase) * v0 * c.dt;
-  if (wall) {
-    p = wall_scene(p, kRadius, v0, gap);
-    Session session(p);
-    const double floor = floor_height(p);
-    c.measured = run_impact(
-        session, v0, 3.0 * pred.contact_time, [floor](const State& s) { return wall_overlap(s, floor); },
-        [](const State& s) { return s.particles.velocity[0].z(); });
-  } else {
-    p = pair_scene(p, kRadius, kRadius, v0, gap);
-    Session session(p);
-    c.measured = run_impact(session, v0, 3.0 * pred.contact_time, pair_overlap, pair_separation_speed);
-  }
+  p = wall ? wall_scene(p, kRadius, v0, gap) : pair_scene(p, kRadius, kRadius, v0, gap);
+  c.measured = run_scene_impact(p, wall, v0, 3.0 * pred.contact_time);
   return c;
 }
 
@@ -443,20 +460,13 @@ TEST_CASE("Hertz law: undamped impact reaches delta_max and lasts t_c of the Her
     Preset p = base;
     p.integrator.time_step = t_c / 2000.0;
     const double gap = 5.0 * v0 * t_c / 2000.0;
-    Impact r;
     if (wall) {
       p = wall_scene(p, r0, v0, gap);
       p.particles.particles[0].material = "A";
-      Session session(p);
-      const double floor = floor_height(p);
-      r = run_impact(
-          session, v0, 3.0 * t_c, [floor](const State& s) { return wall_overlap(s, floor); },
-          [](const State& s) { return s.particles.velocity[0].z(); });
     } else {
       p = pair_scene(p, r0, r1, v0, gap, "A", "B");
-      Session session(p);
-      r = run_impact(session, v0, 3.0 * t_c, pair_overlap, pair_separation_speed);
     }
+    const Impact r = run_scene_impact(p, wall, v0, 3.0 * t_c);
     // Tolerances: no velocity-dependent force, so velocity Verlet is O(dt^2) ~ (pi/2000)^2 ~ 3e-6;
     // the sampled maximum misses the peak by O((w dt)^2) ~ 1e-6; the contact time is counted in
     // whole steps (1/2000 each; the count falls one short of t_c/dt, -5e-4). 1.5e-3 on t_c and
@@ -498,7 +508,7 @@ TEST_CASE("Hertz law: damped restitution matches an RK4 solution and does not de
     p = pair_scene(p, kRadius, kRadius, v0, 5.0 * v0 * t_c / 2000.0);
     Session session(p);
     const Impact r = run_impact(session, v0, 3.0 * t_c, pair_overlap, pair_separation_speed);
-    const double e_ref = damped_hertz_restitution_rk4(e_star, r_eff, m_eff, 0.3, v0, t_c);
+    const double e_ref = damped_hertz_rk4(e_star, r_eff, m_eff, 0.3, v0, t_c, 1e5).restitution;
     e_measured[i] = r.restitution;
     // Tolerance 1e-3, set when the dashpot saw the half-step velocity (measured 7e-5 then); with the
     // predicted velocity and delta^{1/4} averaged over each step the error is O(dt^2) (the test below
@@ -520,47 +530,6 @@ TEST_CASE("Hertz law: damped restitution matches an RK4 solution and does not de
 
 namespace {
 
-// The damped Hertz impact of damped_hertz_restitution_rk4, with its largest overlap and duration: RK4 with
-// h = t_scale / 2e5 (an error of O(h^4), far below 1e-9 here), the largest overlap from the parabola
-// through the largest sample and its neighbours, the end of the contact interpolated linearly (both
-// errors O(h^2) ~ 1e-10 relative).
-struct HertzReference {
-  double restitution = 0.0, max_overlap = 0.0, contact_time = 0.0;
-};
-HertzReference damped_hertz_rk4(double e_star, double r_eff, double m_eff, double beta, double v0, double t_scale) {
-  const double K = 4.0 / 3.0 * e_star * std::sqrt(r_eff);
-  const double C = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(2.0 * e_star * std::sqrt(r_eff) * m_eff);
-  auto acc = [&](double x, double v) {
-    const double xp = std::max(x, 0.0);
-    return -std::max(K * xp * std::sqrt(xp) + C * std::sqrt(std::sqrt(xp)) * v, 0.0) / m_eff;
-  };
-  const double h = t_scale / 2e5;
-  double x = 0.0, v = v0, x_prev = 0.0;
-  HertzReference out;
-  for (int n = 0; n < 2000000; ++n) {
-    const double k1x = v, k1v = acc(x, v);
-    const double k2x = v + 0.5 * h * k1v, k2v = acc(x + 0.5 * h * k1x, v + 0.5 * h * k1v);
-    const double k3x = v + 0.5 * h * k2v, k3v = acc(x + 0.5 * h * k2x, v + 0.5 * h * k2v);
-    const double k4x = v + h * k3v, k4v = acc(x + h * k3x, v + h * k3v);
-    const double xn = x + h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
-    const double vn = v + h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
-    if (n > 0 && x >= x_prev && x > xn) {
-      const double curvature = xn - 2.0 * x + x_prev;
-      out.max_overlap = x - (xn - x_prev) * (xn - x_prev) / (8.0 * curvature);
-    }
-    if (n > 0 && xn <= 0.0) {
-      out.restitution = -vn / v0;
-      out.contact_time = (n + x / (x - xn)) * h;
-      return out;
-    }
-    x_prev = x;
-    x = xn;
-    v = vn;
-  }
-  FAIL("RK4 reference did not leave the contact");
-  return out;
-}
-
 struct HertzCase {
   Impact measured;
   HertzReference reference;
@@ -580,22 +549,12 @@ HertzCase hertz_impact_case(double beta, bool wall, double steps, double phase) 
   const double delta_max = std::pow(15.0 * m_eff * v0 * v0 / (16.0 * e_star * std::sqrt(r_eff)), 0.4);
   const double t_scale = 2.0 * delta_max / v0 * 1.4716;  // about the undamped duration
   HertzCase c;
-  c.reference = damped_hertz_rk4(e_star, r_eff, m_eff, beta, v0, t_scale);
+  c.reference = damped_hertz_rk4(e_star, r_eff, m_eff, beta, v0, t_scale, 2e5);
   c.dt = c.reference.contact_time / steps;
   p.integrator.time_step = c.dt;
   const double gap = (6.0 - phase) * v0 * c.dt;
-  if (wall) {
-    p = wall_scene(p, kRadius, v0, gap);
-    Session session(p);
-    const double floor = floor_height(p);
-    c.measured = run_impact(
-        session, v0, 3.0 * c.reference.contact_time, [floor](const State& s) { return wall_overlap(s, floor); },
-        [](const State& s) { return s.particles.velocity[0].z(); });
-  } else {
-    p = pair_scene(p, kRadius, kRadius, v0, gap);
-    Session session(p);
-    c.measured = run_impact(session, v0, 3.0 * c.reference.contact_time, pair_overlap, pair_separation_speed);
-  }
+  p = wall ? wall_scene(p, kRadius, v0, gap) : pair_scene(p, kRadius, kRadius, v0, gap);
+  c.measured = run_scene_impact(p, wall, v0, 3.0 * c.reference.contact_time);
   return c;
 }
 
@@ -702,13 +661,7 @@ TEST_CASE("a sphere launched sliding ends rolling at 5/7 v0 after 2 v0 / (7 mu g
 
       // Run until the slip ends, then 10 ms more for the tangential spring to settle.
       const double dt = session.model().time_step;
-      const auto max_steps = static_cast<std::int64_t>(1.5 * t_s / dt);
-      std::int64_t n = 0;
-      while (n < max_steps && session.state().events.total(EventKind::SlipEnded) == 0) {
-        run_checked(session, 1);
-        ++n;
-      }
-      REQUIRE(session.state().events.total(EventKind::SlipEnded) == 1);
+      run_until_slip_ends(session, 1.5 * t_s);
       std::int64_t landed = -1, stuck = -1;
       for (const Event& e : session.state().events.recent_in_order()) {
         if (e.kind == EventKind::ContactActivated && landed < 0) landed = e.step;
@@ -1036,14 +989,8 @@ TEST_CASE("with shear damping a sphere launched sliding still rolls at 5/7 v0 af
         p.particles.particles[0].position.z() = floor_height(p) + kRadius - equilibrium_overlap(p, m * kGravity);
       }
       Session session(p);
-      const double x0 = session.state().particles.position[0].x(), dt = session.model().time_step;
-      const auto max_steps = static_cast<std::int64_t>(1.5 * t_r / dt);
-      std::int64_t n = 0;
-      while (n < max_steps && session.state().events.total(EventKind::SlipEnded) == 0) {
-        run_checked(session, 1);
-        ++n;
-      }
-      REQUIRE(session.state().events.total(EventKind::SlipEnded) == 1);
+      const double x0 = session.state().particles.position[0].x();
+      run_until_slip_ends(session, 1.5 * t_r);
       const double t = session.state().time, s = session.state().particles.position[0].x() - x0;
       const double v = session.state().particles.velocity[0].x();
       INFO(law_name(c.law) << ", shear damping " << c.ratio << (resting ? ", resting" : ", just above")

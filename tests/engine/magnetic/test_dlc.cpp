@@ -198,12 +198,8 @@ TEST_CASE("dlc: the engine sums slab boxes with the layer correction", "[dlc]") 
   SECTION("vacuum surroundings are refused in a slab") {
     p.magnetics.method = DipoleMethod::Ewald;
     p.magnetics.ewald_surroundings = EwaldSurroundings::Vacuum;
-    try {
-      Session session(p);
-      FAIL("vacuum surroundings in a slab were accepted");
-    } catch (const PresetError& e) {
-      CHECK(e.path() == "$.magnetics.ewald_surroundings");
-      CHECK_THAT(e.message(), Catch::Contains("\"conducting\""));
-    }
+    const PresetError e = session_refusal(p, "vacuum surroundings in a slab");
+    CHECK(e.path() == "$.magnetics.ewald_surroundings");
+    CHECK_THAT(e.message(), Catch::Contains("\"conducting\""));
   }
 }

@@ -352,12 +352,8 @@ TEST_CASE("a ramped field does work on a free dipole: kinetic + Zeeman - field w
     p.field.ramp_time = ramp_time;
     Session session(p);
     const double e0 = session.observe().energy_balance();
-    balance_error = 0.0;
     const auto steps = static_cast<std::int64_t>(std::ceil(ramp_time / dt));
-    for (std::int64_t n = 0; n < steps; ++n) {
-      run_checked(session, 1);
-      balance_error = std::max(balance_error, std::abs(session.observe().energy_balance() - e0));
-    }
+    balance_error = run_tracking_balance(session, steps, e0);
     work = session.observe().field_work;
     run_checked(session, steps / 5);  // the field is constant now: no more work
     work_after_ramp = session.observe().field_work;

@@ -231,12 +231,8 @@ TEST_CASE("induced: the energy of a linear moment is -1/2 m.B: a gradient and a 
     p.integrator.time_step = dt;
     Session session(p);
     const double e0 = session.observe().energy_balance();
-    balance_drift = 0.0;
     const auto steps = static_cast<std::int64_t>(std::llround(duration / dt));
-    for (std::int64_t n = 0; n < steps; ++n) {
-      run_checked(session, 1);
-      balance_drift = std::max(balance_drift, std::abs(session.observe().energy_balance() - e0));
-    }
+    balance_drift = run_tracking_balance(session, steps, e0);
     const double z = session.state().particles.position[0].z();
     const double b0 = kField, b1 = kField + g * z;
     const double kinetic = session.observe().kinetic();

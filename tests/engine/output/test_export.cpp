@@ -17,6 +17,7 @@
 #include "engine/output/series.hpp"
 #include "tests/engine/bitwise.hpp"
 #include "tests/engine/test_support.hpp"
+#include "tests/test_process.hpp"
 #include "tests/text_fields.hpp"
 
 #include <catch2/catch.hpp>
@@ -45,6 +46,7 @@ namespace {
 
 using lodestone::test::lines_of;
 using lodestone::test::split;
+using lodestone::test::TempDir;
 using lodestone::test::words;
 
 constexpr double kRadius = 1e-3;                 // [m]
@@ -114,20 +116,6 @@ std::string read_text(const fs::path& path) {
   s << in.rdbuf();
   return s.str();
 }
-
-// A fresh directory for one test, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "lodestone-export-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 // A VTK XML DataArray as read here: its attributes and its whitespace-separated values.
 struct DataArray {
@@ -472,41 +460,41 @@ TEST_CASE("export: bonds are VTK lines with their state and stretch, XYZ keys, a
 TEST_CASE("export: a LAMMPS dump series of a bonded scene writes its data file and bond dump beside it", "[export]") {
   TempDir dir;
   Session session = bonded_scene();
-  const std::string path = (dir.path / "run.dump").string();
+  const std::string path = (dir.path() / "run.dump").string();
   FrameSeriesWriter writer(path, FrameFormat::LammpsDump);
   for (int frame = 0; frame < 2; ++frame) {
     if (frame > 0) run_checked(session, 3);
     writer.write(frame_fields(session.model(), session.state()));
   }
   writer.finish();
-  CHECK_THAT(read_text(dir.path / "run.data"), Catch::Contains("\nBonds\n"));
-  const std::string local = read_text(dir.path / "run.bonds.dump");
+  CHECK_THAT(read_text(dir.path() / "run.data"), Catch::Contains("\nBonds\n"));
+  const std::string local = read_text(dir.path() / "run.bonds.dump");
   CHECK(std::count(local.begin(), local.end(), '\n') == 2 * (9 + 3));
   // A scene without bonds writes no side files.
   TempDir plain;
   Session unbonded(export_scene());
-  FrameSeriesWriter other((plain.path / "run.dump").string(), FrameFormat::LammpsDump);
+  FrameSeriesWriter other((plain.path() / "run.dump").string(), FrameFormat::LammpsDump);
   other.write(frame_fields(unbonded.model(), unbonded.state()));
   other.finish();
-  CHECK_FALSE(fs::exists(plain.path / "run.data"));
-  CHECK_FALSE(fs::exists(plain.path / "run.bonds.dump"));
+  CHECK_FALSE(fs::exists(plain.path() / "run.data"));
+  CHECK_FALSE(fs::exists(plain.path() / "run.bonds.dump"));
 }
 
 TEST_CASE("export: a VTK series writes numbered frames and a .pvd listing each with its time", "[export]") {
   TempDir dir;
   Session session(export_scene());
-  const std::string path = (dir.path / "run.vtp").string();
+  const std::string path = (dir.path() / "run.vtp").string();
   FrameSeriesWriter writer(path, FrameFormat::VtkPolyData);
-  REQUIRE(writer.collection_path() == (dir.path / "run.pvd").string());
+  REQUIRE(writer.collection_path() == (dir.path() / "run.pvd").string());
   // Valid from the start: an empty collection.
-  CHECK(std::regex_search(read_text(dir.path / "run.pvd"), std::regex("<Collection>\\s*</Collection>")));
+  CHECK(std::regex_search(read_text(dir.path() / "run.pvd"), std::regex("<Collection>\\s*</Collection>")));
   std::vector<double> times;
   for (int frame = 0; frame < 3; ++frame) {
     if (frame > 0) run_checked(session, 4);
     writer.write(frame_fields(session.model(), session.state()));
     times.push_back(session.state().time);
     // After every frame the collection lists exactly the frames written so far.
-    const std::string pvd = read_text(dir.path / "run.pvd");
+    const std::string pvd = read_text(dir.path() / "run.pvd");
     const std::regex dataset_re(R"re(<DataSet timestep="([^"]+)" group="" part="0" file="([^"]+)"/>)re");
     std::vector<std::pair<double, std::string>> listed;
     for (auto it = std::sregex_iterator(pvd.begin(), pvd.end(), dataset_re); it != std::sregex_iterator(); ++it)
@@ -517,16 +505,16 @@ TEST_CASE("export: a VTK series writes numbered frames and a .pvd listing each w
       std::snprintf(name, sizeof name, "run_%06zu.vtp", k);
       CHECK(listed[k].second == name);
       check_close(listed[k].first, times[k]);
-      CHECK(fs::is_regular_file(dir.path / name));
+      CHECK(fs::is_regular_file(dir.path() / name));
     }
   }
   writer.finish();
   CHECK(writer.frames() == 3);
   // The last frame holds the last state's step, and no temporary file is left behind.
-  const auto arrays = data_arrays(read_text(dir.path / "run_000002.vtp"));
+  const auto arrays = data_arrays(read_text(dir.path() / "run_000002.vtp"));
   CHECK(array_named(arrays, "Step").values == std::vector<std::string>{"8"});
   size_t files = 0;
-  for (const auto& entry : fs::directory_iterator(dir.path)) {
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
     INFO(entry.path());
     CHECK(entry.path().string().find(".tmp") == std::string::npos);
     ++files;
@@ -709,14 +697,14 @@ TEST_CASE("export: the extension chooses the format, an unknown one is refused w
   const FrameFields f = frame_fields(session.model(), session.state());
   TempDir dir;
   try {
-    export_frame((dir.path / "frame.txt").string(), f);
+    export_frame((dir.path() / "frame.txt").string(), f);
     FAIL("an unknown extension was accepted");
   } catch (const ExportError& e) {
     CHECK_THAT(e.what(), Catch::Contains("'.txt'"));
     for (const char* allowed : {".xyz", ".vtp", ".dump", ".lammpstrj", ".csv"})
       CHECK_THAT(e.what(), Catch::Contains(allowed));
   }
-  CHECK(fs::is_empty(dir.path));
+  CHECK(fs::is_empty(dir.path()));
 }
 
 TEST_CASE("export: one frame per file, atomically, with the reason when it cannot be written", "[export]") {
@@ -725,15 +713,15 @@ TEST_CASE("export: one frame per file, atomically, with the reason when it canno
   TempDir dir;
   for (int k = 0; k < kFrameFormatCount; ++k) {
     const auto format = static_cast<FrameFormat>(k);
-    const fs::path path = dir.path / (std::string("frame") + frame_format_extension(format));
+    const fs::path path = dir.path() / (std::string("frame") + frame_format_extension(format));
     export_frame(path.string(), f);
     CHECK(read_text(path) == frame_file_text(format, f));
   }
-  CHECK_THAT(read_text(dir.path / "frame.csv"), Catch::StartsWith(csv_version_comment() + frame_csv_header()));
-  CHECK(lines_of(read_text(dir.path / "frame.csv")).size() == 2 + 6);
+  CHECK_THAT(read_text(dir.path() / "frame.csv"), Catch::StartsWith(csv_version_comment() + frame_csv_header()));
+  CHECK(lines_of(read_text(dir.path() / "frame.csv")).size() == 2 + 6);
 
   // A missing directory: the message names the path and says why.
-  const std::string missing = (dir.path / "no-such-dir" / "frame.vtp").string();
+  const std::string missing = (dir.path() / "no-such-dir" / "frame.vtp").string();
   try {
     export_frame(missing, f);
     FAIL("wrote into a missing directory");
@@ -743,11 +731,11 @@ TEST_CASE("export: one frame per file, atomically, with the reason when it canno
   }
   // A directory where the file should go: the rename fails, the directory is untouched and the
   // temporary file removed.
-  fs::create_directory(dir.path / "taken.xyz");
-  fs::path marker = dir.path / "taken.xyz" / "keep";
+  fs::create_directory(dir.path() / "taken.xyz");
+  fs::path marker = dir.path() / "taken.xyz" / "keep";
   std::ofstream(marker) << "x";
   try {
-    export_frame((dir.path / "taken.xyz").string(), f);
+    export_frame((dir.path() / "taken.xyz").string(), f);
     FAIL("replaced a directory");
   } catch (const ExportError& e) {
     CHECK_THAT(e.what(), Catch::Contains("taken.xyz"));
@@ -755,21 +743,21 @@ TEST_CASE("export: one frame per file, atomically, with the reason when it canno
     CHECK_THAT(e.what(), Catch::Contains("unchanged"));
   }
   CHECK(fs::is_regular_file(marker));
-  for (const auto& entry : fs::directory_iterator(dir.path))
+  for (const auto& entry : fs::directory_iterator(dir.path()))
     CHECK(entry.path().string().find(".tmp") == std::string::npos);
 }
 
 TEST_CASE("export: a series writer that cannot create its file says why", "[export]") {
   TempDir dir;
   for (const char* name : {"none/run.xyz", "none/run.vtp", "none/run.dump", "none/run.csv"}) {
-    const std::string path = (dir.path / name).string();
+    const std::string path = (dir.path() / name).string();
     INFO(path);
     try {
       FrameSeriesWriter writer(path, *frame_format_of(path));
       FAIL("opened a file in a missing directory");
     } catch (const ExportError& e) {
       CHECK_THAT(e.what(), Catch::Contains("No such file or directory"));
-      CHECK_THAT(e.what(), Catch::Contains((dir.path / "none").string()));
+      CHECK_THAT(e.what(), Catch::Contains((dir.path() / "none").string()));
     }
   }
 }

@@ -28,22 +28,16 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::testing::require_identical_particles;
 using lodestone::testing::same_bits;
 namespace fs = std::filesystem;
+using lodestone::test::preset_files;
 using lodestone::test::read_file;
 using lodestone::test::write_file;
 
 namespace {
 
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
-
-std::vector<fs::path> preset_files() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(kSourceDir / "presets"))
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // A fresh empty directory, removed with its contents at scope exit.
 class TempDir {
@@ -71,25 +65,6 @@ class TempDir {
  private:
   fs::path path_;
 };
-
-// Requires the two particle sets to be bit-identical in everything the generator sets.
-void require_identical_particles(const Particles& a, const Particles& b) {
-  REQUIRE(a.size() == b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    INFO("particle index " << i);
-    REQUIRE(a.id[i] == b.id[i]);
-    REQUIRE(a.material[i] == b.material[i]);
-    REQUIRE(same_bits(a.position[i], b.position[i]));
-    REQUIRE(same_bits(a.radius[i], b.radius[i]));
-    REQUIRE(same_bits(a.orientation[i], b.orientation[i]));
-    REQUIRE(same_bits(a.velocity[i], b.velocity[i]));
-    REQUIRE(same_bits(a.angular_velocity[i], b.angular_velocity[i]));
-    REQUIRE(same_bits(a.mass[i], b.mass[i]));
-    REQUIRE(same_bits(a.inertia[i], b.inertia[i]));
-    REQUIRE(same_bits(a.moment_body[i], b.moment_body[i]));
-    REQUIRE(same_bits(a.moment[i], b.moment[i]));
-  }
-}
 
 std::string dump(const Preset& p) {
   return preset_to_json(p).dump();

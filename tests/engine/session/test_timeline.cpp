@@ -2,6 +2,7 @@
 // replayed bit-identically by a Session built from the saved document; entries and protocol
 // phases in the order they happen; a reset or checkpoint folds the entries applied; bad entries.
 
+#include "engine/core/state_hash.hpp"
 #include "engine/scene/checkpoint.hpp"
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
@@ -278,4 +279,66 @@ TEST_CASE("timeline: an entry a phase's changes make impossible stops the run wi
   CHECK_FALSE(session.state().health.ok);
   CHECK(session.state().health.message.find("timeline entry 1 (step 3)") != std::string::npos);
   CHECK(session.state().health.message.find("rotation_axis") != std::string::npos);
+}
+
+TEST_CASE("an edit of the model waits for the next step, which gives the bits of a change made at once", "[timeline]") {
+  const Preset start = magnets_in_walled_box();
+  Session edited(start);
+  run_to_step(edited, 60);
+  const std::uint64_t before = state_hash(edited.state());
+  const std::vector<Vec3> forces = edited.state().particles.force;
+  edited.apply({{"field.strength", "30 mT"}, {"materials.0.friction", 0.2}});
+  // Only the model changed: the state is as it was, and knows that it waits for the model.
+  CHECK(state_hash(edited.state()) == before);
+  CHECK(edited.state().particles.force == forces);
+  CHECK(edited.state().model_change_pending);
+  CHECK(edited.model().field.strength == 0.03);
+  run_checked(edited, 1);
+  CHECK_FALSE(edited.state().model_change_pending);
+
+  // The same change with the state brought up to date at once: the same bits; the deferral changes when, not what.
+  Session now(start);
+  run_to_step(now, 60);
+  Simulation plain = Simulation::continue_saved(now.model(), now.state());
+  plain.set_model(
+      make_model(apply_changes(now.parameters(),
+                               json::object({{"field.strength", "30 mT"}, {"materials.0.friction", 0.2}}), "$")),
+      Simulation::ModelRefresh::Deferred);
+  plain.apply_pending_model_change();
+  CHECK_FALSE(plain.state().model_change_pending);
+  run_checked(plain, 1);
+  CHECK(state_hash(plain.state()) == state_hash(edited.state()));
+  run_checked(edited, 100);
+  run_checked(plain, 100);
+  CHECK(state_hash(plain.state()) == state_hash(edited.state()));
+
+  // An edit that changes the neighbour lists' ranges (the skin) or what the particles carry (a density) is made at
+  // once.
+  Session ranges(start);
+  run_to_step(ranges, 60);
+  ranges.apply({{"integrator.neighbor_skin", "0.2 mm"}});
+  CHECK_FALSE(ranges.state().model_change_pending);
+  ranges.apply({{"materials.0.density", 8000.0}});
+  CHECK_FALSE(ranges.state().model_change_pending);
+}
+
+TEST_CASE("a checkpoint saved while an edit waits for the next step continues as the run that never stopped",
+          "[timeline][checkpoint]") {
+  Session session(magnets_in_walled_box());
+  run_to_step(session, 40);
+  session.apply({{"field.strength", "25 mT"}});
+  REQUIRE(session.state().model_change_pending);
+  const std::string bytes = checkpoint_to_bytes(session.folded_document(), session.state());
+  Session continued(checkpoint_from_bytes(bytes));
+  CHECK(continued.state().model_change_pending);
+  run_checked(session, 80);
+  run_checked(continued, 80);
+  CHECK(state_hash(continued.state()) == state_hash(session.state()));
+  // Without a pending change the file is format 7's, as older programs write and read it.
+  const std::string settled = checkpoint_to_bytes(session.folded_document(), session.state());
+  std::uint32_t version = 0;
+  std::memcpy(&version, settled.data() + std::strlen("LODESTONE-CHECKPOINT\n"), sizeof version);
+  CHECK(version == 7);
+  std::memcpy(&version, bytes.data() + std::strlen("LODESTONE-CHECKPOINT\n"), sizeof version);
+  CHECK(version == 8);
 }

@@ -339,10 +339,7 @@ BalanceRun balance_run(Preset p, double dt, std::int64_t steps) {
   Session session(p);
   const double b0 = session.observe().energy_balance();
   BalanceRun r;
-  for (std::int64_t n = 0; n < steps; ++n) {
-    run_checked(session, 1);
-    r.error = std::max(r.error, std::abs(session.observe().energy_balance() - b0));
-  }
+  r.error = run_tracking_balance(session, steps, b0);
   r.end = session.observe();
   return r;
 }

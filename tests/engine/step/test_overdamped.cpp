@@ -103,10 +103,6 @@ TEST_CASE("overdamped: a pressed sphere relaxes off a linear wall exponentially 
 TEST_CASE("overdamped needs both dampings: a clear error names the fields", "[overdamped]") {
   Preset p = rotor_preset(Rotor{}, 1e-3);
   p.environment.rotational_damping = 0.0;
-  try {
-    Session session(p);
-    FAIL("no error");
-  } catch (const PresetError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("integrator.scheme") && Catch::Contains("rotational_damping"));
-  }
+  const PresetError e = session_refusal(p, "overdamped with no rotational damping");
+  CHECK_THAT(e.what(), Catch::Contains("integrator.scheme") && Catch::Contains("rotational_damping"));
 }
