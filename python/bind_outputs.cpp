@@ -17,23 +17,23 @@ using namespace py::literals;
 
 namespace lodestone::python {
 
-void bind_outputs(py::class_<Simulation>& c) {
+void bind_outputs(py::class_<SessionHandle>& c) {
   c.def(
       "observe",
-      [](Simulation& s) {
-        Simulation::Access a = s.access();
+      [](SessionHandle& s) {
+        SessionHandle::Access a = s.access();
         return lodestone::python::series_row_dict(a.session().model(), a.session().state());
       },
       "The time-series row of now as a dict, keyed by the columns of lodestone-run --series (docs/outputs.md): "
       "energies, alignment, magnetisation, contacts, clusters...");
   c.def(
-      "clusters", [](Simulation& s) { return lodestone::python::cluster_dict(s.access().session().state()); },
+      "clusters", [](SessionHandle& s) { return lodestone::python::cluster_dict(s.access().session().state()); },
       "Clusters of particles in contact, as a dict of numpy arrays, one row per cluster: label (its smallest "
       "particle id), size, contacts, moment (K, 3) [A m^2], chain, ring; and particle_cluster, the label of each "
       "particle's cluster in id order.");
   c.def(
       "field_at",
-      [](Simulation& s, const py::array_t<double, py::array::c_style | py::array::forcecast>& points, bool exact,
+      [](SessionHandle& s, const py::array_t<double, py::array::c_style | py::array::forcecast>& points, bool exact,
          bool applied, bool moments) {
         const std::vector<lodestone::Vec3> at = lodestone::python::points_from(points);
         lodestone::FieldEvaluationSettings settings;
@@ -42,7 +42,7 @@ void bind_outputs(py::class_<Simulation>& c) {
         settings.moments = moments;
         std::vector<lodestone::Vec3> field;
         {
-          Simulation::Access a = s.access();
+          SessionHandle::Access a = s.access();
           field = lodestone::evaluate_field(a.session().model(), a.session().state(), at, settings);
         }
         return lodestone::python::vectors_like(field, points.ndim() == 1);
@@ -54,27 +54,27 @@ void bind_outputs(py::class_<Simulation>& c) {
       "that part out.");
   c.def(
       "state_hash",
-      [](Simulation& s) { return lodestone::hash_hex(lodestone::state_hash(s.access().session().state())); },
+      [](SessionHandle& s) { return lodestone::hash_hex(lodestone::state_hash(s.access().session().state())); },
       "A 64-bit hash of every particle's id, position, velocity and orientation in id order, as 16 hex digits: "
       "the app's `hash` remote command. Equal hashes mean bit-identical motion.");
 
   c.def(
-      "save_preset", [](Simulation& s, py::handle path) { s.save_preset(path_text(path)); }, "path"_a,
+      "save_preset", [](SessionHandle& s, py::handle path) { s.save_preset(path_text(path)); }, "path"_a,
       "Writes the preset with the timeline of set() changes (atomically): lodestone-run on it replays this run.");
   c.def(
-      "save_checkpoint", [](Simulation& s, py::handle path) { s.save_checkpoint(path_text(path)); }, "path"_a,
-      "Writes the whole state and its preset (atomically), bit for bit: Simulation.from_checkpoint and "
+      "save_checkpoint", [](SessionHandle& s, py::handle path) { s.save_checkpoint(path_text(path)); }, "path"_a,
+      "Writes the whole state and its preset (atomically), bit for bit: Session.from_checkpoint and "
       "lodestone-run --restart continue it.");
   c.def(
       "export_frame",
-      [](Simulation& s, py::handle path, const std::string& vtk_encoding) {
+      [](SessionHandle& s, py::handle path, const std::string& vtk_encoding) {
         s.export_frame(path_text(path), vtk_encoding);
       },
       "path"_a, "vtk_encoding"_a = "ascii",
       "Writes the particles now to a file whose extension picks the format: .vtp (ParaView), .xyz (OVITO), .dump "
       "or .lammpstrj (LAMMPS), .csv (docs/outputs.md); bonds included. vtk_encoding: a .vtp's arrays as ascii, "
       "base64 or raw (binary appended). Raises ExportError, or ValueError for an unknown encoding.");
-  c.def_property_readonly("preset", &Simulation::document,
+  c.def_property_readonly("preset", &SessionHandle::document,
                           "The preset save_preset writes, as a dict: the one loaded, with its timeline of changes.");
 }
 

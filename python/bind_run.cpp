@@ -7,33 +7,35 @@ using namespace py::literals;
 
 namespace lodestone::python {
 
-void bind_running(py::class_<Simulation>& c) {
+void bind_running(py::class_<SessionHandle>& c) {
   c.def(py::init<py::object, std::optional<int>>(), "preset"_a = py::none(), py::kw_only(), "threads"_a = py::none(),
         "Builds the scene of a preset: a path (str or os.PathLike), JSON text (a str starting with '{'), a dict "
         "(the JSON object of a preset file), or None for the built-in default scene. threads: engine threads "
         "(default: all hardware threads, as lodestone-run). Raises PresetError naming the JSON path at fault.");
   c.def_static(
       "from_checkpoint",
-      [](py::handle path, std::optional<int> threads) { return Simulation::from_checkpoint(path_text(path), threads); },
+      [](py::handle path, std::optional<int> threads) {
+        return SessionHandle::from_checkpoint(path_text(path), threads);
+      },
       "path"_a, py::kw_only(), "threads"_a = py::none(),
       "Continues a checkpoint (save_checkpoint, lodestone-run --checkpoint) with its own preset: with the same "
       "thread count the next steps are bit-identical to those the saved run would have made.");
 
-  c.def("run", &Simulation::run, py::kw_only(), "steps"_a = py::none(), "time"_a = py::none(),
+  c.def("run", &SessionHandle::run, py::kw_only(), "steps"_a = py::none(), "time"_a = py::none(),
         "Runs `steps` steps or `time` seconds of simulated time (one of them), releasing the GIL; Ctrl+C "
         "interrupts between steps. Protocol phases and timeline entries apply as the run reaches them. Returns "
         "the steps done. Raises SimulationStopped when a check fails (the state it stopped on is kept).");
-  c.def("set", &Simulation::set, "path"_a, "value"_a = py::none(), py::kw_only(), "confirm"_a = false,
+  c.def("set", &SessionHandle::set, "path"_a, "value"_a = py::none(), py::kw_only(), "confirm"_a = false,
         "Changes a parameter at a dotted path, as the app's panels do: sim.set('field.strength', '40 mT'), "
         "sim.set('materials.0.friction', 0.3); or several at once, as one edit: sim.set({'field.strength': "
         "'40 mT', 'materials.0.friction': 0.3}). Units are allowed where a preset file allows them. The change "
         "applies before the next step and is recorded in the timeline, so save_preset() replays it. Raises "
         "PresetError (path, value, what is allowed), or ConfirmationNeeded for a change the app would ask about "
         "unless confirm=True.");
-  c.def("get", &Simulation::get, "path"_a,
+  c.def("get", &SessionHandle::get, "path"_a,
         "The value in force at a dotted path, in SI as a saved preset holds it: sim.get('field.strength').");
-  c.def("undo", &Simulation::undo, "Undoes the last set(); returns what it undid, or None.");
-  c.def("redo", &Simulation::redo, "Redoes the last undone set(); returns what it redid, or None.");
+  c.def("undo", &SessionHandle::undo, "Undoes the last set(); returns what it undid, or None.");
+  c.def("redo", &SessionHandle::redo, "Redoes the last undone set(); returns what it redid, or None.");
 }
 
 }  // namespace lodestone::python

@@ -11,47 +11,47 @@ namespace lodestone::python {
 namespace {
 
 // A read-only property holding a fresh copy of a particle array, in id order.
-void add_array(py::class_<Simulation>& c, const char* name, ParticleArray which, const char* doc) {
+void add_array(py::class_<SessionHandle>& c, const char* name, ParticleArray which, const char* doc) {
   c.def_property_readonly(
-      name, [which](Simulation& s) { return particle_array(s.access().session().state().particles, which); }, doc);
+      name, [which](SessionHandle& s) { return particle_array(s.access().session().state().particles, which); }, doc);
 }
 
 }  // namespace
 
-void bind_state(py::class_<Simulation>& c) {
+void bind_state(py::class_<SessionHandle>& c) {
   c.def_property_readonly(
-      "time", [](Simulation& s) { return s.access().session().state().time; }, "Simulated time [s].");
+      "time", [](SessionHandle& s) { return s.access().session().state().time; }, "Simulated time [s].");
   c.def_property_readonly(
-      "step", [](Simulation& s) { return s.access().session().state().step; }, "Steps since the scene began.");
+      "step", [](SessionHandle& s) { return s.access().session().state().step; }, "Steps since the scene began.");
   c.def_property_readonly(
-      "dt", [](Simulation& s) { return s.access().session().model().time_step; }, "The time step in use [s].");
+      "dt", [](SessionHandle& s) { return s.access().session().model().time_step; }, "The time step in use [s].");
   c.def_property(
-      "threads", [](Simulation& s) { return s.access().session().threads(); },
-      [](Simulation& s, int threads) {
+      "threads", [](SessionHandle& s) { return s.access().session().threads(); },
+      [](SessionHandle& s, int threads) {
         if (threads < 1) throw py::value_error("threads must be at least 1");
         s.access().session().set_threads(threads);
       },
       "Engine threads. Runs with the same count are bit-identical; different counts agree to round-off.");
   c.def_property_readonly(
-      "phase", [](Simulation& s) { return s.access().session().phase_label(); },
+      "phase", [](SessionHandle& s) { return s.access().session().phase_label(); },
       "The running protocol phase, '2/3 drop', or '' without a protocol.");
   c.def_property_readonly(
       "stopped",
-      [](Simulation& s) -> std::optional<std::string> {
+      [](SessionHandle& s) -> std::optional<std::string> {
         const lodestone::Health& h = s.access().session().state().health;
         if (h.ok) return std::nullopt;
         return h.message;
       },
       "None while the run is healthy; after a failed check, its message.");
-  c.def("__len__", [](Simulation& s) { return s.access().session().state().particles.size(); });
-  c.def("__repr__", [](Simulation& s) {
+  c.def("__len__", [](SessionHandle& s) { return s.access().session().state().particles.size(); });
+  c.def("__repr__", [](SessionHandle& s) {
     const lodestone::State& state = s.access().session().state();
-    return "<lodestone.Simulation of " + s.source() + ": " + std::to_string(state.particles.size()) +
-           " particles, step " + std::to_string(state.step) + ">";
+    return "<lodestone.Session of " + s.source() + ": " + std::to_string(state.particles.size()) + " particles, step " +
+           std::to_string(state.step) + ">";
   });
 
   c.def_property_readonly(
-      "ids", [](Simulation& s) { return lodestone::python::ids(s.access().session().state().particles); },
+      "ids", [](SessionHandle& s) { return lodestone::python::ids(s.access().session().state().particles); },
       "Particle ids, ascending (N,) uint64: row k of every particle array belongs to ids[k].");
   add_array(c, "positions", ParticleArray::Positions, "Centres (N, 3) [m], in id order (a copy).");
   add_array(c, "velocities", ParticleArray::Velocities, "Velocities (N, 3) [m/s], in id order (a copy).");
@@ -68,7 +68,7 @@ void bind_state(py::class_<Simulation>& c) {
   add_array(c, "torques", ParticleArray::Torques,
             "Total torques of the last force pass (N, 3) [N m], in id order (a copy).");
   c.def_property_readonly(
-      "radii", [](Simulation& s) { return lodestone::python::radii(s.access().session().state().particles); },
+      "radii", [](SessionHandle& s) { return lodestone::python::radii(s.access().session().state().particles); },
       "Radii (N,) [m], in id order (a copy).");
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Python values to JSON and back, for presets given as dicts, values given to Simulation.set and values
-// read with Simulation.get. The engine reads presets through their JSON form (engine/scene/preset_io.hpp), so
+// Python values to JSON and back, for presets given as dicts, values given to SessionHandle.set and values
+// read with SessionHandle.get. The engine reads presets through their JSON form (engine/scene/preset_io.hpp), so
 // a Python value reaches the same reader, with the same checks and messages, as a value in a file. Ordered
 // JSON (engine/scene/schema.hpp): a dict keeps its key order, as a file does.
 

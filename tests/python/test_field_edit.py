@@ -89,3 +89,9 @@ def test_a_batch_set_is_one_edit_and_all_or_nothing():
     assert sim.get("field.strength") == 0 and sim.get("materials.0.friction") != 0.25
     with pytest.raises(TypeError):
         sim.set(3, 4)
+
+
+def test_the_class_is_session_and_keeps_its_earlier_name():
+    assert lodestone.Simulation is lodestone.Session
+    sim = lodestone.Session(NEEDLES, threads=1)
+    assert repr(sim).startswith("<lodestone.Session of dict: 8 particles")

@@ -32,7 +32,6 @@
 namespace fs = std::filesystem;
 using namespace lodestone;
 using namespace lodestone::ui;
-using lodestone::test::preset_directory;
 using lodestone::test::preset_files;
 using lodestone::ui::test::HeadlessImGui;
 
@@ -115,7 +114,7 @@ std::unique_ptr<LiveScene> run_scene(const Preset& preset, const std::string& so
     publish(session, source, live->snapshot);
     adopt_snapshot(live->state, live->snapshot);
   }
-  scan_presets(live->state, preset_directory().string());
+  scan_presets(live->state, lodestone::test::preset_directory().string());
   if (live->snapshot.particles.size() > 0) live->state.selected = live->snapshot.particles.id.front();
   live->state.notice = "loaded " + source;
   return live;

@@ -1,6 +1,8 @@
 #pragma once
-// lodestone.Simulation: a Session (engine/session/session.hpp) driven from Python. Everything that changes the
-// run goes through the Session as it does for the app and the runner: a preset is read by the preset reader,
+// lodestone.Session (also lodestone.Simulation, its earlier name): the engine's Session (engine/session/session.hpp)
+// driven from Python, behind a lock. Three names kept apart: the engine's Simulation steps a model and a state; a
+// Session runs a scene document; this SessionHandle is the Python object holding a Session. Everything that changes
+// the run goes through the Session as it does for the app and the runner: a preset is read by the preset reader,
 // set() is the edit of the app's panels (recorded in the timeline, so a saved preset replays the run), and
 // run() steps the Session exactly as lodestone-run does, so the same preset and thread count give the same
 // bits. The particle arrays are copies ordered by id (particle_arrays.hpp).
@@ -17,13 +19,13 @@
 
 namespace lodestone::python {
 
-class Simulation {
+class SessionHandle {
  public:
   // `preset`: None (the built-in default scene), a dict, JSON text (a str starting with '{') or a path (str
   // or os.PathLike). `threads`: engine threads, default all hardware threads (as lodestone-run).
-  Simulation(pybind11::object preset, std::optional<int> threads);
+  SessionHandle(pybind11::object preset, std::optional<int> threads);
   // Continues a checkpoint (save_checkpoint or lodestone-run --checkpoint) bit-identically.
-  static std::unique_ptr<Simulation> from_checkpoint(const std::string& path, std::optional<int> threads);
+  static std::unique_ptr<SessionHandle> from_checkpoint(const std::string& path, std::optional<int> threads);
 
   // Runs `steps` steps or `time` seconds of simulated time (exactly one of them), without the GIL; Ctrl+C
   // interrupts between steps. Returns the steps done; throws SimulationStopped when a check fails.
@@ -48,7 +50,7 @@ class Simulation {
   // is told the simulation is busy instead of reading a state being written.
   class Access {
    public:
-    explicit Access(Simulation& simulation);
+    explicit Access(SessionHandle& simulation);
     Session& session() { return session_; }
 
    private:
@@ -60,7 +62,7 @@ class Simulation {
   const std::string& source() const { return source_; }
 
  private:
-  Simulation(std::unique_ptr<Session> session, std::string source, std::optional<int> threads);
+  SessionHandle(std::unique_ptr<Session> session, std::string source, std::optional<int> threads);
 
   std::unique_ptr<Session> session_;
   std::string source_;  // where the scene came from, for repr()

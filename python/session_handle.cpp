@@ -1,4 +1,4 @@
-#include "python/simulation.hpp"
+#include "python/session_handle.hpp"
 
 #include "engine/output/export_frames.hpp"
 #include "engine/output/frame_fields.hpp"
@@ -22,7 +22,7 @@ namespace py = pybind11;
 namespace lodestone::python {
 namespace {
 
-// The preset of Simulation(preset) and a name for it.
+// The preset of SessionHandle(preset) and a name for it.
 std::pair<Preset, std::string> read_preset(py::handle preset) {
   if (preset.is_none()) return {default_preset(), "built-in default preset"};
   if (py::isinstance<py::dict>(preset)) return {document_from_json(to_json(preset)), "dict"};
@@ -36,7 +36,7 @@ std::pair<Preset, std::string> read_preset(py::handle preset) {
     const std::string path = py::module_::import("os").attr("fspath")(preset).cast<std::string>();
     return {load_preset_file(path), path};
   }
-  throw py::type_error("Simulation(preset): a path, JSON text, a dict or None (the default scene), not " +
+  throw py::type_error("Session(preset): a path, JSON text, a dict or None (the default scene), not " +
                        std::string(py::str(py::type::of(preset).attr("__name__"))));
 }
 
@@ -52,29 +52,29 @@ std::string stopped_message(const Session& session) {
 
 }  // namespace
 
-Simulation::Simulation(std::unique_ptr<Session> session, std::string source, std::optional<int> threads)
+SessionHandle::SessionHandle(std::unique_ptr<Session> session, std::string source, std::optional<int> threads)
     : session_(std::move(session)), source_(std::move(source)) {
   session_->set_threads(thread_count(threads));
 }
 
-Simulation::Simulation(py::object preset, std::optional<int> threads) {
+SessionHandle::SessionHandle(py::object preset, std::optional<int> threads) {
   auto [document, source] = read_preset(preset);
   session_ = std::make_unique<Session>(document);  // PresetError when the scene cannot be built
   source_ = std::move(source);
   session_->set_threads(thread_count(threads));
 }
 
-std::unique_ptr<Simulation> Simulation::from_checkpoint(const std::string& path, std::optional<int> threads) {
-  return std::unique_ptr<Simulation>(
-      new Simulation(std::make_unique<Session>(load_checkpoint(path)), "checkpoint " + path, threads));
+std::unique_ptr<SessionHandle> SessionHandle::from_checkpoint(const std::string& path, std::optional<int> threads) {
+  return std::unique_ptr<SessionHandle>(
+      new SessionHandle(std::make_unique<Session>(load_checkpoint(path)), "checkpoint " + path, threads));
 }
 
-Simulation::Access::Access(Simulation& simulation)
+SessionHandle::Access::Access(SessionHandle& simulation)
     : lock_(simulation.busy_, std::try_to_lock), session_(*simulation.session_) {
   if (!lock_.owns_lock()) throw std::runtime_error("the simulation is busy: run() is in progress in another thread");
 }
 
-std::int64_t Simulation::run(std::optional<std::int64_t> steps, std::optional<double> time) {
+std::int64_t SessionHandle::run(std::optional<std::int64_t> steps, std::optional<double> time) {
   if (steps.has_value() == time.has_value()) throw py::value_error("run() takes steps=N or time=SECONDS, one of them");
   if (steps && *steps < 0) throw py::value_error("steps must be 0 or more, not " + std::to_string(*steps));
   if (time && !(std::isfinite(*time) && *time >= 0.0))
@@ -111,7 +111,7 @@ std::int64_t Simulation::run(std::optional<std::int64_t> steps, std::optional<do
   return count;
 }
 
-void Simulation::set(py::handle path, py::handle value, bool confirm) {
+void SessionHandle::set(py::handle path, py::handle value, bool confirm) {
   // The panels' edit: each dotted path with its value as given, read by that field's reader in the Session (field,
   // value, what is allowed), only the sections it touches checked again.
   std::vector<ParameterChange> changes;
@@ -138,36 +138,36 @@ void Simulation::set(py::handle path, py::handle value, bool confirm) {
   session.apply(changes);
 }
 
-py::object Simulation::get(const std::string& path) {
+py::object SessionHandle::get(const std::string& path) {
   return from_json(access().session().value_at(path));
 }
 
-std::optional<std::string> Simulation::undo() {
+std::optional<std::string> SessionHandle::undo() {
   return access().session().undo();
 }
 
-std::optional<std::string> Simulation::redo() {
+std::optional<std::string> SessionHandle::redo() {
   return access().session().redo();
 }
 
-void Simulation::save_preset(const std::string& path) {
+void SessionHandle::save_preset(const std::string& path) {
   save_preset_file(access().session().document(), path);
 }
 
-void Simulation::save_checkpoint(const std::string& path) {
+void SessionHandle::save_checkpoint(const std::string& path) {
   Access a = access();
   // As lodestone-run --checkpoint: the timeline entries applied so far folded into the parameters.
   lodestone::save_checkpoint(path, a.session().folded_document(), a.session().state());
 }
 
-void Simulation::export_frame(const std::string& path, const std::string& vtk_encoding) {
+void SessionHandle::export_frame(const std::string& path, const std::string& vtk_encoding) {
   const std::optional<VtkEncoding> encoding = vtk_encoding_of(vtk_encoding);
   if (!encoding) throw std::invalid_argument("vtk_encoding '" + vtk_encoding + "': allowed are ascii, base64 and raw");
   Access a = access();
   lodestone::export_frame(path, frame_fields(a.session().model(), a.session().state()), *encoding);
 }
 
-py::dict Simulation::document() {
+py::dict SessionHandle::document() {
   return from_json(preset_to_json(access().session().document())).cast<py::dict>();
 }
 
