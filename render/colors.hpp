@@ -2,6 +2,7 @@
 // How spheres are coloured, and the legend that explains it. Pure CPU, no GL.
 
 #include "engine/live/snapshot.hpp"
+#include "render/color_scale.hpp"
 
 #include <array>
 #include <cstdint>
@@ -10,8 +11,6 @@
 #include <vector>
 
 namespace lodestone::render {
-
-using Rgb = std::array<float, 3>;
 
 enum class ColorMode : int {
   FieldAlignment,  // |easy axis . field direction|: dark red along the field, blue perpendicular ([Erokhin-Berkov] Fig.
@@ -48,17 +47,6 @@ class ClusterPalette {
 
  private:
   std::vector<std::pair<std::uint64_t, int>> kept_;  // (cluster label, palette index), sorted by label
-};
-
-// A continuous colour scale for the legend: colour at 0 .. 1 through `stops`, labelled lo .. hi.
-struct ColorScale {
-  std::string title;
-  std::string low_label, high_label;
-  std::vector<Rgb> stops;            // evenly spaced
-  bool categorical = false;          // the stops are separate categories (draw swatches, not a gradient)
-  std::string note{};                // a second line under the bar ("lighter: pointing up"), may be empty
-  std::vector<std::string> ticks{};  // labels spread evenly under the bar (replacing low/high when given)
-  Rgb at(float t) const;
 };
 
 // The field view's |B| colour map (issue 22): t in [0, 1], low to high, through dark blue, teal, green and yellow

@@ -13,14 +13,8 @@ namespace lodestone::render {
 namespace {
 
 constexpr Rgb kBackground{0.11f, 0.12f, 0.14f};
-constexpr Rgb kSelectedColor{1.0f, 0.85f, 0.15f};  // the selected sphere, whatever the colour mode
-constexpr Rgb kMomentColor{1.0f, 0.84f, 0.25f};    // moment arrows, and the field arrow of the gizmo
-constexpr Rgb kAxisColor{0.55f, 0.95f, 1.0f};      // easy axes
-constexpr Rgb kBoxColor{0.55f, 0.58f, 0.62f};
-constexpr Rgb kBondColor{0.3f, 1.0f, 0.45f};
-constexpr Rgb kDragSpringColor{1.0f, 0.55f, 0.1f};
-constexpr Rgb kFieldLineColor{
-    0.85f, 0.92f, 1.0f};  // field lines (the field view)  // the user's drag spring (engine/bodies/touch.hpp)
+constexpr Rgb kMomentColor{1.0f, 0.84f, 0.25f};     // moment arrows, and the field arrow of the gizmo
+constexpr Rgb kDragSpringColor{1.0f, 0.55f, 0.1f};  // the user's drag spring
 constexpr Rgb kGizmoX{0.95f, 0.3f, 0.3f}, kGizmoY{0.35f, 0.9f, 0.35f}, kGizmoZ{0.4f, 0.55f, 1.0f};
 constexpr int kGizmoSize = 96;   // [framebuffer pixels]
 constexpr int kGizmoBottom = 8;  // [framebuffer pixels] from the bottom edge
@@ -31,12 +25,11 @@ void push_line(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, 
   }
 }
 
-// A line through the sphere centre along `direction`, with a two-line head at the + end.
+// A line through `center` along `direction`, with a two-line head at the + end (the gizmo's field arrow).
 void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec3& direction, float half_length,
-                const Rgb& color, bool head) {
+                const Rgb& color) {
   const glm::vec3 tip = center + half_length * direction;
   push_line(out, center - half_length * direction, tip, color);
-  if (!head) return;
   glm::vec3 side = glm::cross(direction, glm::vec3(0.0f, 0.0f, 1.0f));
   if (glm::dot(side, side) < 1e-6f) side = glm::cross(direction, glm::vec3(1.0f, 0.0f, 0.0f));
   side = glm::normalize(side);
@@ -45,25 +38,7 @@ void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec
   push_line(out, tip, tip - head_length * direction - 0.5f * head_length * side, color);
 }
 
-// The twelve edges of the box from `lo` to `hi`: for each axis a, the four edges along a.
-void push_box(std::vector<float>& out, const glm::vec3& lo, const glm::vec3& hi) {
-  for (int a = 0; a < 3; ++a) {
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    for (int corner = 0; corner < 4; ++corner) {
-      glm::vec3 start = lo, end = lo;
-      start[b] = end[b] = (corner & 1) ? hi[b] : lo[b];
-      start[c] = end[c] = (corner & 2) ? hi[c] : lo[c];
-      end[a] = hi[a];
-      push_line(out, start, end, kBoxColor);
-    }
-  }
-}
-
-glm::vec3 vec(const Vec3& v) {
-  return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
-}
-
-// Element i of a snapshot array of 3-vectors (position, moment, easy axis).
+// Element i of a scene array of 3-vectors (centre, colour, arrow).
 glm::vec3 xyz(const std::vector<float>& values, size_t i) {
   return {values[3 * i], values[3 * i + 1], values[3 * i + 2]};
 }
@@ -171,9 +146,9 @@ void SceneRenderer::create_line_array() {
   gl_.glGenBuffers(1, &line_vbo_);
   gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
   gl_.glEnableVertexAttribArray(0);
-  gl_.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, kLineFloats * sizeof(float), nullptr);
+  gl_.glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, kLineVertexFloats * sizeof(float), nullptr);
   gl_.glEnableVertexAttribArray(1);
-  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, kLineFloats * sizeof(float),
+  gl_.glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, kLineVertexFloats * sizeof(float),
                             reinterpret_cast<void*>(3 * sizeof(float)));
 }
 
@@ -197,37 +172,48 @@ void SceneRenderer::set_arrow_attributes(size_t first_instance) {
                               reinterpret_cast<void*>((kArrowFloats * first_instance + 3 * attribute) * sizeof(float)));
 }
 
-// The phases in drawing order: spheres; moment arrows, then easy axes and the box as lines, all depth-tested;
-// bonds over them; the gizmo in its own corner viewport.
-void SceneRenderer::draw(const Snapshot& s, const OrbitCamera& camera, const ViewOptions& options, int fb_width,
-                         int fb_height) {
-  const ParticleSnapshot& p = s.particles;
+// The phases in drawing order: spheres; moment arrows, then the lines (easy axes, the box, field lines) and the |B|
+// slice, all depth-tested; the overlay lines (bonds) and the drag spring over them; the gizmo in its own corner
+// viewport.
+void SceneRenderer::draw(const VisualScene& scene, const OrbitCamera& camera, int fb_width, int fb_height) {
   clear(fb_width, fb_height);
   const glm::mat4 view = camera.view(), projection = camera.projection();
-  legend_ = color_particles(s, options.color_mode, colors_, &cluster_palette_);
   // [window pixels per metre at unit depth]: a sphere of radius r at depth d is r * this / d pixels in radius.
   const float pixels_per_unit =
       0.5f * static_cast<float>(camera.height()) / std::tan(glm::radians(0.5f * OrbitCamera::kFieldOfView));
-  cull_hidden(p, options, view, projection, pixels_per_unit, camera.width(), camera.height());
-  upload_sphere_instances(p, view, pixels_per_unit, options.selected);
+  cull_hidden(scene, view, projection, pixels_per_unit, camera.width(), camera.height());
+  upload_sphere_instances(scene, view, pixels_per_unit);
   draw_spheres(view, projection, pixels_per_unit * static_cast<float>(fb_height) / static_cast<float>(camera.height()));
 
-  lines_.clear();
-  arrows_.clear();
-  collect_moments_and_axes(p, options, view, pixels_per_unit);
-  if (options.show_box && s.scene) push_box(lines_, vec(s.scene->box.min), vec(s.scene->box.max));
+  collect_arrows(scene, view, pixels_per_unit);
   draw_moment_arrows(view, projection);
-  draw_lines(view, projection);
-  if (s.field_view && (options.show_field_slice || options.show_field_lines))
-    draw_field_view(*s.field_view, options, view, projection);
-  if (options.show_bonds && !p.bonds.empty()) draw_bonds(p, view, projection);
-  if (s.drag.active) draw_drag_spring(s, view, projection);
+  draw_lines(scene.lines, view, projection);
+  draw_slice(scene.slice, view, projection);
+  if (!scene.overlay_lines.empty()) {
+    gl_.glDisable(GL_DEPTH_TEST);
+    draw_lines(scene.overlay_lines, view, projection);
+    gl_.glEnable(GL_DEPTH_TEST);
+  }
+  if (scene.has_spring) draw_drag_spring(scene.spring, view, projection);
 
-  gizmo_labels_.visible = options.show_gizmo;
-  if (options.show_gizmo)
-    draw_gizmo(view, glm::normalize(vec(s.field_direction)), options.gizmo_left, fb_width, fb_height);
+  gizmo_labels_.visible = scene.show_gizmo;
+  if (scene.show_gizmo) draw_gizmo(view, scene.field_direction, scene.gizmo_left, fb_width, fb_height);
   gl_.glBindVertexArray(0);
   gl_.glUseProgram(0);
+}
+
+// The |B| slice, translucent, after everything opaque: the particles it cuts through and those behind it show
+// through (tinted), where an opaque slice hid them. Depth-tested, not written: the slice hides nothing drawn after.
+void SceneRenderer::draw_slice(const std::vector<float>& triangles, const glm::mat4& view,
+                               const glm::mat4& projection) {
+  if (triangles.empty()) return;
+  constexpr float kSliceOpacity = 0.6f;
+  gl_.glEnable(GL_BLEND);
+  gl_.glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  gl_.glDepthMask(GL_FALSE);
+  draw_lines(triangles, view, projection, GL_TRIANGLES, kSliceOpacity);  // coloured vertices: the line program
+  gl_.glDepthMask(GL_TRUE);
+  gl_.glDisable(GL_BLEND);
 }
 
 void SceneRenderer::clear(int fb_width, int fb_height) {
@@ -247,16 +233,18 @@ void SceneRenderer::use_program(GLuint program, const glm::mat4& view, const glm
   gl_.glUniformMatrix4fv(gl_.glGetUniformLocation(program, "projection"), 1, GL_FALSE, glm::value_ptr(projection));
 }
 
-// Draws lines_ (kLineFloats per vertex) as `mode` primitives: GL_LINES, or GL_TRIANGLES for the field slice, whose
-// coloured vertices the line program draws as well. Nothing when it is empty.
-void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projection, GLenum mode) {
-  if (lines_.empty()) return;
+// Draws `vertices` as `mode` primitives: GL_LINES, or GL_TRIANGLES for the field slice, whose coloured vertices the
+// line program draws as well. Nothing when it is empty.
+void SceneRenderer::draw_lines(const std::vector<float>& vertices, const glm::mat4& view, const glm::mat4& projection,
+                               GLenum mode, float alpha) {
+  if (vertices.empty()) return;
   gl_.glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
-  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines_.size() * sizeof(float)), lines_.data(),
+  gl_.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(float)), vertices.data(),
                    GL_STREAM_DRAW);
   use_program(line_program_, view, projection);
+  gl_.glUniform1f(gl_.glGetUniformLocation(line_program_, "alpha"), alpha);
   gl_.glBindVertexArray(line_vao_);
-  gl_.glDrawArrays(mode, 0, static_cast<GLsizei>(lines_.size() / kLineFloats));
+  gl_.glDrawArrays(mode, 0, static_cast<GLsizei>(vertices.size() / kLineVertexFloats));
 }
 
 // [SECTION] occlusion culling
@@ -268,9 +256,9 @@ void SceneRenderer::draw_lines(const glm::mat4& view, const glm::mat4& projectio
 // the eye's plane are never culled, nor used as occluders; nor is a sphere whose centre is off screen
 // (a point sprite is clipped by its centre). The draw order follows: front to back, which also lets the
 // rasteriser's early depth test skip the shading of hidden fragments.
-void SceneRenderer::cull_hidden(const ParticleSnapshot& p, const ViewOptions& options, const glm::mat4& view,
-                                const glm::mat4& projection, float pixels_per_unit, int width, int height) {
-  const size_t n = p.size();
+void SceneRenderer::cull_hidden(const VisualScene& scene, const glm::mat4& view, const glm::mat4& projection,
+                                float pixels_per_unit, int width, int height) {
+  const size_t n = scene.sphere_count();
   depth_.resize(n);
   shown_.assign(n, kSphereShown | kArrowShown);
   order_.resize(n);
@@ -280,7 +268,7 @@ void SceneRenderer::cull_hidden(const ParticleSnapshot& p, const ViewOptions& op
   }
   float nearest = INFINITY, farthest = -INFINITY;
   for (size_t i = 0; i < n; ++i) {
-    const glm::vec3 c = xyz(p.position, i);
+    const glm::vec3 c = xyz(scene.centers, i);
     depth_[i] = -(view[0][2] * c.x + view[1][2] * c.y + view[2][2] * c.z + view[3][2]);
     nearest = std::min(nearest, depth_[i]);
     farthest = std::max(farthest, depth_[i]);
@@ -296,12 +284,12 @@ void SceneRenderer::cull_hidden(const ParticleSnapshot& p, const ViewOptions& op
   occlusion_.reset(width, height);
   const glm::mat4 clip_from_world = projection * view;
   const float w = static_cast<float>(width), h = static_cast<float>(height);
-  const float arrow_reach = options.show_moments ? 1.05f * options.arrow_length : 0.0f;  // in radii (head included)
+  const bool arrows = !scene.arrows.empty();
   const glm::mat3 rotation(view);
   for (const std::uint32_t i : order_) {
-    const float d = depth_[i], r = p.radius[i];
+    const float d = depth_[i], r = scene.radii[i];
     if (d <= r) continue;  // reaches the eye's plane: drawn whole
-    const glm::vec3 c = xyz(p.position, i);
+    const glm::vec3 c = xyz(scene.centers, i);
     const glm::vec4 clip = clip_from_world * glm::vec4(c, 1.0f);
     const float x = (clip.x / clip.w + 1.0f) * 0.5f * w, y = (1.0f - clip.y / clip.w) * 0.5f * h;
     // Off the axis by theta, a sphere's silhouette reaches 1 / cos(theta) times its disc to first order.
@@ -311,15 +299,15 @@ void SceneRenderer::cull_hidden(const ParticleSnapshot& p, const ViewOptions& op
     const float pad = stretch * radius_pixels + 1.0f;
     std::uint8_t shown = 0;
     if (!occlusion_.hidden(x - pad, y - pad, x + pad, y + pad, d - r)) shown |= kSphereShown;
-    const glm::vec3 m = xyz(p.moment, i);
-    const float m_norm = glm::length(m);
-    if (arrow_reach > 0.0f && m_norm > 0.0f && d > arrow_reach * r) {
+    const glm::vec3 half_world = arrows ? xyz(scene.arrows, i) : glm::vec3(0.0f);
+    const float half_length = glm::length(half_world);
+    if (half_length > 0.0f && d > 1.05f * half_length) {  // 1.05: the head included
       // The arrow's rectangle: tail to tip on screen (the half vector seen at the arrow's nearest depth) and
       // the head's radius (0.2 half lengths, assets/shaders/arrow.vert) round it.
-      const float near = d - arrow_reach * r;
-      const glm::vec3 half = rotation * ((options.arrow_length * r / m_norm) * m);
+      const float near = d - 1.05f * half_length;
+      const glm::vec3 half = rotation * half_world;
       const float scale = stretch * pixels_per_unit / near;
-      const float around = 0.25f * options.arrow_length * r * scale + 1.0f;
+      const float around = 0.25f * half_length * scale + 1.0f;
       // Seen off the axis, the half vector's depth part moves the tip across the screen too.
       const float ex = (std::abs(half.x) + std::abs(half.z * c_view.x) / near) * scale + around;
       const float ey = (std::abs(half.y) + std::abs(half.z * c_view.y) / near) * scale + around;
@@ -339,27 +327,23 @@ void SceneRenderer::cull_hidden(const ParticleSnapshot& p, const ViewOptions& op
 // are point sprites at the depth of their centre, a pixel's difference at that size. On a
 // software rasteriser this halves the cost of 10 000 small spheres: one vertex instead of a
 // quad's two triangles, and no gl_FragDepth (which turns off the early depth test).
-void SceneRenderer::upload_sphere_instances(const ParticleSnapshot& p, const glm::mat4& view, float pixels_per_unit,
-                                            const std::optional<std::uint64_t>& selected_id) {
-  const size_t n = p.size();
-  const long selected = selected_id ? p.index_of(*selected_id) : -1;
+void SceneRenderer::upload_sphere_instances(const VisualScene& scene, const glm::mat4& view, float pixels_per_unit) {
+  const size_t n = scene.sphere_count();
   instances_.resize(kSphereFloats * n);
   size_t exact_count = 0, point_end = n;  // ray-cast quads from the front, points from the back
   for (const std::uint32_t i : order_) {
     if (!(shown_[i] & kSphereShown)) continue;
-    const glm::vec3 centre = xyz(p.position, i);
+    const glm::vec3 centre = xyz(scene.centers, i), color = xyz(scene.colors, i);
     const float depth = -(view * glm::vec4(centre, 1.0f)).z;
-    const bool exact = sphere_detail(projected_pixels(p.radius[i], depth, pixels_per_unit)) == SphereDetail::RayCast;
-    const Rgb color =
-        static_cast<long>(i) == selected ? kSelectedColor : Rgb{colors_[3 * i], colors_[3 * i + 1], colors_[3 * i + 2]};
+    const bool exact = sphere_detail(projected_pixels(scene.radii[i], depth, pixels_per_unit)) == SphereDetail::RayCast;
     float* out = &instances_[kSphereFloats * (exact ? exact_count++ : --point_end)];
     out[0] = centre.x;
     out[1] = centre.y;
     out[2] = centre.z;
-    out[3] = p.radius[i];
-    out[4] = color[0];
-    out[5] = color[1];
-    out[6] = color[2];
+    out[3] = scene.radii[i];
+    out[4] = color.r;
+    out[5] = color.g;
+    out[6] = color.b;
   }
   // Close the gap: the points (back to front from the end) right after the quads, and reversed, front to back.
   const size_t point_count = n - point_end;
@@ -398,40 +382,30 @@ void SceneRenderer::draw_spheres(const glm::mat4& view, const glm::mat4& project
   }
 }
 
-// [SECTION] moments, easy axes, box
-// Moments go to arrows_ (one instance each: those with the cone head first, then the flat ones; the
-// smallest left out, render/level_of_detail.hpp), easy axes to lines_.
-void SceneRenderer::collect_moments_and_axes(const ParticleSnapshot& p, const ViewOptions& options,
-                                             const glm::mat4& view, float pixels_per_unit) {
-  const size_t n = p.size();
+// [SECTION] moment arrows
+// One instance each in arrows_: those with the cone head first, then the flat ones; the smallest and the culled
+// left out (render/level_of_detail.hpp).
+void SceneRenderer::collect_arrows(const VisualScene& scene, const glm::mat4& view, float pixels_per_unit) {
+  arrows_.clear();
   cone_arrows_ = flat_arrows_ = 0;
-  if (options.show_moments) arrows_.resize(kArrowFloats * n);
+  if (scene.arrows.empty()) return;
+  const size_t n = scene.sphere_count();
+  arrows_.resize(kArrowFloats * n);
   size_t flat_begin = n;  // the flat arrows fill arrows_ from the back
   for (size_t i = 0; i < n; ++i) {
-    const glm::vec3 c = xyz(p.position, i), m = xyz(p.moment, i), axis = xyz(p.easy_axis, i);
-    const float r = p.radius[i];
-    const float m_norm = glm::length(m);
-    if (options.show_moments && m_norm > 0.0f && (shown_[i] & kArrowShown)) {
-      const float half_length = options.arrow_length * r;
-      const float depth = -(view[0][2] * c.x + view[1][2] * c.y + view[2][2] * c.z + view[3][2]);
-      const ArrowDetail detail = flat_arrows_allowed_
-                                     ? arrow_detail(projected_pixels(2.0f * half_length, depth, pixels_per_unit))
-                                     : ArrowDetail::Cone;
-      if (detail != ArrowDetail::Hidden) {
-        const glm::vec3 half = (half_length / m_norm) * m;
-        float* out = &arrows_[kArrowFloats * (detail == ArrowDetail::Cone ? cone_arrows_++ : --flat_begin)];
-        const float values[kArrowFloats] = {
-            c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]};
-        std::copy(values, values + kArrowFloats, out);
-      }
-    }
-    // The easy axis is drawn apart only where it differs visibly from the moment direction.
-    if (options.show_easy_axes && (m_norm == 0.0f || glm::dot(axis, m / m_norm) < 0.9995f || !options.show_moments))
-      push_arrow(lines_, c, axis, 1.15f * options.arrow_length * r, kAxisColor, false);
-  }
-  if (!options.show_moments) {
-    arrows_.clear();
-    return;
+    const glm::vec3 half = xyz(scene.arrows, i);
+    const float half_length = glm::length(half);
+    if (half_length == 0.0f || !(shown_[i] & kArrowShown)) continue;
+    const glm::vec3 c = xyz(scene.centers, i);
+    const float depth = -(view[0][2] * c.x + view[1][2] * c.y + view[2][2] * c.z + view[3][2]);
+    const ArrowDetail detail = flat_arrows_allowed_
+                                   ? arrow_detail(projected_pixels(2.0f * half_length, depth, pixels_per_unit))
+                                   : ArrowDetail::Cone;
+    if (detail == ArrowDetail::Hidden) continue;
+    float* out = &arrows_[kArrowFloats * (detail == ArrowDetail::Cone ? cone_arrows_++ : --flat_begin)];
+    const float values[kArrowFloats] = {
+        c.x, c.y, c.z, half.x, half.y, half.z, kMomentColor[0], kMomentColor[1], kMomentColor[2]};
+    std::copy(values, values + kArrowFloats, out);
   }
   // Close the gap: the flat arrows right after the cone ones.
   flat_arrows_ = n - flat_begin;
@@ -460,69 +434,12 @@ void SceneRenderer::draw_moment_arrows(const glm::mat4& view, const glm::mat4& p
   }
 }
 
-// [SECTION] bonds
-// Bonds join centres, inside touching spheres: drawn over them (no depth test), like a skeleton.
-void SceneRenderer::draw_bonds(const ParticleSnapshot& p, const glm::mat4& view, const glm::mat4& projection) {
-  lines_.clear();
-  for (size_t k = 0; k + 1 < p.bonds.size(); k += 2) {
-    const size_t a = p.bonds[k], b = p.bonds[k + 1];
-    if (a < p.size() && b < p.size()) push_line(lines_, xyz(p.position, a), xyz(p.position, b), kBondColor);
-  }
-  gl_.glDisable(GL_DEPTH_TEST);
-  draw_lines(view, projection);
-  gl_.glEnable(GL_DEPTH_TEST);
-}
-
-// [SECTION] field view
-// |B| on the slice: two triangles per grid cell with the colour of each node (the line program draws them, its
-// vertices carry a colour); points inside particles take the top of the scale. Field lines: pale lines,
-// depth-tested, so the spheres hide what is behind them.
-void SceneRenderer::draw_field_view(const FieldView& field, const ViewOptions& options, const glm::mat4& view,
-                                    const glm::mat4& projection) {
-  lines_.clear();
-  const FieldSlice& slice = field.slice;
-  const int nu = slice.count[0], nv = slice.count[1];
-  if (options.show_field_slice && field.magnitude.size() == slice.size()) {
-    auto node = [&](int i, int j, std::vector<float>& out) {
-      const size_t k = static_cast<size_t>(i) + static_cast<size_t>(nu) * static_cast<size_t>(j);
-      const float t = field.inside[k]
-                          ? 1.0f
-                          : field_map_position(field.magnitude[k], field.low, field.high, options.field_log_scale);
-      const Rgb c = field_map_color(t);
-      const Vec3 x = slice.point(i, j);
-      out.insert(out.end(),
-                 {static_cast<float>(x.x()), static_cast<float>(x.y()), static_cast<float>(x.z()), c[0], c[1], c[2]});
-    };
-    for (int j = 0; j + 1 < nv; ++j)
-      for (int i = 0; i + 1 < nu; ++i) {
-        node(i, j, lines_);
-        node(i + 1, j, lines_);
-        node(i + 1, j + 1, lines_);
-        node(i, j, lines_);
-        node(i + 1, j + 1, lines_);
-        node(i, j + 1, lines_);
-      }
-    draw_lines(view, projection, GL_TRIANGLES);
-    lines_.clear();
-  }
-  if (options.show_field_lines) {
-    for (const std::vector<float>& line : field.lines)
-      for (size_t k = 0; k + 5 < line.size(); k += 3)
-        push_line(lines_, glm::vec3(line[k], line[k + 1], line[k + 2]),
-                  glm::vec3(line[k + 3], line[k + 4], line[k + 5]), kFieldLineColor);
-    draw_lines(view, projection);
-  }
-}
-
 // [SECTION] drag spring
 // The user's drag spring (Ctrl+drag, the remote `drag`): a zigzag from the particle's centre to the target in
 // the plane facing the camera, and a cross at the target; drawn over everything, like the bonds.
-void SceneRenderer::draw_drag_spring(const Snapshot& s, const glm::mat4& view, const glm::mat4& projection) {
-  const ParticleSnapshot& p = s.particles;
-  const long i = p.index_of(s.drag.particle_id);
-  const glm::vec3 anchor = i >= 0 ? xyz(p.position, static_cast<size_t>(i)) : vec(s.drag.anchor);
-  const float radius = i >= 0 ? p.radius[static_cast<size_t>(i)] : 1e-4f;
-  const glm::vec3 target = vec(s.drag.target);
+void SceneRenderer::draw_drag_spring(const SpringShape& spring, const glm::mat4& view, const glm::mat4& projection) {
+  const glm::vec3 anchor = spring.anchor, target = spring.target;
+  const float radius = spring.radius;
   const glm::vec3 towards_eye(view[0][2], view[1][2], view[2][2]);  // the camera's z axis in the world
   lines_.clear();
   const glm::vec3 d = target - anchor;
@@ -547,7 +464,7 @@ void SceneRenderer::draw_drag_spring(const Snapshot& s, const glm::mat4& view, c
     push_line(lines_, target - e, target + e, kDragSpringColor);
   }
   gl_.glDisable(GL_DEPTH_TEST);
-  draw_lines(view, projection);
+  draw_lines(lines_, view, projection);
   gl_.glEnable(GL_DEPTH_TEST);
 }
 
@@ -565,8 +482,8 @@ void SceneRenderer::draw_gizmo(const glm::mat4& view, const glm::vec3& field, in
   push_line(lines_, glm::vec3(0.0f), glm::vec3(1, 0, 0), kGizmoX);
   push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 1, 0), kGizmoY);
   push_line(lines_, glm::vec3(0.0f), glm::vec3(0, 0, 1), kGizmoZ);
-  push_arrow(lines_, 0.45f * field, field, 0.45f, kMomentColor, true);
-  draw_lines(rotation, ortho);
+  push_arrow(lines_, 0.45f * field, field, 0.45f, kMomentColor);
+  draw_lines(lines_, rotation, ortho);
   place_gizmo_labels(ortho * rotation, field, left, size, fb_height);
   gl_.glViewport(0, 0, fb_width, fb_height);
 }
@@ -584,28 +501,6 @@ void SceneRenderer::place_gizmo_labels(const glm::mat4& clip_from_world, const g
   gizmo_labels_.y = to_pixels({0, 1.15f, 0});
   gizmo_labels_.z = to_pixels({0, 0, 1.15f});
   gizmo_labels_.field = to_pixels(1.1f * field);
-}
-
-std::optional<std::uint64_t> pick_particle(const Snapshot& s, const Ray& ray) {
-  const ParticleSnapshot& p = s.particles;
-  double best = INFINITY;
-  std::optional<std::uint64_t> hit;
-  const Vec3 origin(ray.origin.x, ray.origin.y, ray.origin.z);
-  const Vec3 direction = Vec3(ray.direction.x, ray.direction.y, ray.direction.z).normalized();
-  for (size_t i = 0; i < p.size(); ++i) {
-    const Vec3 center(p.position[3 * i], p.position[3 * i + 1], p.position[3 * i + 2]);
-    const Vec3 to_center = center - origin;
-    const double b = to_center.dot(direction);
-    const double perpendicular_sq = (to_center - b * direction).squaredNorm();
-    const double r = p.radius[i];
-    if (perpendicular_sq > r * r) continue;
-    const double t = b - std::sqrt(r * r - perpendicular_sq);
-    if (t > 0.0 && t < best) {
-      best = t;
-      hit = p.id[i];
-    }
-  }
-  return hit;
 }
 
 }  // namespace lodestone::render

@@ -24,6 +24,9 @@ struct ViewOptions {
   bool show_field_slice = false;
   bool show_field_lines = false;
   bool field_log_scale = true;  // the colour map logarithmic in |B| (else linear)
+  // [T] the |B| colour map's range, held by the UI (ui/ui_state.hpp FieldViewTool) so that a colour keeps its
+  // meaning from one update to the next; field_high 0: each field view's own range.
+  float field_low = 0.0f, field_high = 0.0f;
 };
 
 }  // namespace lodestone::render

@@ -1,7 +1,6 @@
 // Overlays drawn over the scene: the colour legend (what the colours and arrows mean), the gizmo's axis labels,
 // the status line and the start hint (ui/status_line.cpp).
 
-#include "render/scene_renderer.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>
@@ -12,7 +11,7 @@ namespace lodestone::ui {
 namespace {
 
 const ImVec4 kMomentColour(1.0f, 0.84f, 0.25f, 1.0f);    // render/scene_renderer.cpp kMomentColor
-const ImVec4 kEasyAxisColour(0.55f, 0.95f, 1.0f, 1.0f);  // kAxisColor
+const ImVec4 kEasyAxisColour(0.55f, 0.95f, 1.0f, 1.0f);  // render/scene_builder.cpp kAxisColor
 
 // A legend row: a small arrow (shaft and a filled head; a plain line without `head`) and what it means.
 void legend_arrow(const ImVec4& colour, const char* text, bool head = true) {
@@ -34,7 +33,7 @@ void legend_arrow(const ImVec4& colour, const char* text, bool head = true) {
 
 void overlays(PanelContext& c) {
   const ImGuiIO& io = ImGui::GetIO();
-  const render::ColorScale& scale = c.renderer.legend();
+  const render::ColorScale& scale = c.scene.legend;
 
   // Legend: a colour bar with its ends labelled, bottom right.
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
@@ -95,7 +94,7 @@ void overlays(PanelContext& c) {
   ImGui::End();
 
   // Gizmo labels (the renderer reports framebuffer pixels).
-  const render::GizmoLabels& g = c.renderer.gizmo_labels();
+  const render::GizmoLabels& g = c.gizmo_labels;
   if (g.visible) {
     ImDrawList* fg = ImGui::GetForegroundDrawList();
     const float s = 1.0f / c.framebuffer_scale;

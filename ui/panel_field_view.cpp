@@ -48,6 +48,11 @@ void field_view_section(PanelContext& c) {
     }
   }
   changed |= ImGui::SliderInt("slice points", &f.resolution, 16, 160);
+  if (ImGui::SmallButton("refit colours")) changed = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The colours keep their |B| while the run goes on (the range only widens); this fits them to the "
+        "field now.");
   if (changed) f.settings_changed = true;
   if (const FieldView* view = c.snapshot.field_view.get()) {
     char rate[96];
@@ -72,7 +77,9 @@ void field_view_legend(PanelContext& c) {
     ImGui::End();
     return;
   }
-  ImGui::Text("|B| on the slice (mT)%s", v.field_log_scale && view->low > 0.0f ? ", log scale" : "");
+  const bool held = v.field_high > 0.0f;  // the range the slice is drawn with (ui_state.cpp hold_field_range)
+  const float low = held ? v.field_low : view->low, high = held ? v.field_high : view->high;
+  ImGui::Text("|B| on the slice (mT)%s", v.field_log_scale && low > 0.0f ? ", log scale" : "");
   const float width = 220.0f * c.framebuffer_scale / std::max(c.framebuffer_scale, 1.0f), height = 14.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -87,7 +94,6 @@ void field_view_legend(PanelContext& c) {
   }
   ImGui::Dummy(ImVec2(width, height));
   // The values at the ends and the middle of the bar (the middle is the geometric mean on a log scale).
-  const float low = view->low, high = view->high;
   const bool log_scale = v.field_log_scale && low > 0.0f && high > low;
   const float middle = log_scale ? std::sqrt(low * high) : 0.5f * (low + high);
   ImGui::Text("%.3g", 1e3 * low);

@@ -3,6 +3,7 @@
 // changes the simulation only by sending commands. All of them work while it runs.
 
 #include "render/view_options.hpp"
+#include "render/visual_scene.hpp"
 #include "ui/field_editor.hpp"
 #include "ui/ui_state.hpp"
 
@@ -10,10 +11,6 @@
 
 #include <string>
 #include <utility>
-
-namespace lodestone::render {
-class SceneRenderer;  // render/scene_renderer.hpp: the legend and gizmo labels the overlays draw
-}  // namespace lodestone::render
 
 namespace lodestone::ui {
 
@@ -27,8 +24,9 @@ struct PanelContext {
   const Snapshot& snapshot;
   UiState& state;
   const CommandSink& send;
-  const render::SceneRenderer& renderer;
-  float framebuffer_scale = 1.0f;  // framebuffer pixels per logical pixel
+  const render::VisualScene& scene;         // what the view draws: the overlays show its legend
+  const render::GizmoLabels& gizmo_labels;  // where the renderer drew the gizmo's axes
+  float framebuffer_scale = 1.0f;           // framebuffer pixels per logical pixel
 };
 
 // Everything: the side bar (run, view, field, contact, walls, magnetics, presets, export), the plots,

@@ -241,9 +241,26 @@ std::optional<Command> add_command(UiState& state, const Vec3& point) {
   return std::nullopt;
 }
 
+void hold_field_range(UiState& state, const Snapshot& s) {
+  FieldViewTool& f = state.field_view;
+  const FieldView* answer = s.field_view.get();
+  if (!answer || s.field_view_request == f.ranged_request || !(answer->high > 0.0f)) return;
+  f.ranged_request = s.field_view_request;
+  render::ViewOptions& v = state.view;
+  if ((f.refit_at_request != 0 && s.field_view_request >= f.refit_at_request) || !(v.field_high > 0.0f)) {
+    v.field_low = answer->low;
+    v.field_high = answer->high;
+    f.refit_at_request = 0;
+    return;
+  }
+  if (answer->low > 0.0f) v.field_low = v.field_low > 0.0f ? std::min(v.field_low, answer->low) : answer->low;
+  v.field_high = std::max(v.field_high, answer->high);
+}
+
 void update_field_view(UiState& state, const Snapshot& s, const CommandSink& send, double now) {
   FieldViewTool& f = state.field_view;
   if (!s.scene) return;
+  hold_field_range(state, s);
   if (!f.at_set) {
     f.at = 0.5 * (s.scene->box.min[f.axis] + s.scene->box.max[f.axis]);
     f.at_set = true;
@@ -260,6 +277,7 @@ void update_field_view(UiState& state, const Snapshot& s, const CommandSink& sen
   c.axis = f.axis;
   c.at = f.at;
   c.resolution = f.resolution;
+  if (f.settings_changed) f.refit_at_request = c.request;
   send(c);
   // The rate of updates: a request goes only once the last is answered, so requests a second are updates a
   // second (over windows of at least a second).

@@ -60,14 +60,19 @@ struct TouchTool {
 struct FieldViewTool {
   static constexpr double kFieldViewRate = 20.0;  // [1/s] most updates asked for
   int axis = 2;                                   // the slice's normal: 0 x, 1 y, 2 z
-  double at = 0.0;                                // [m] its position along the normal
+  double at = 0.0;                                // [m] its position along the normal (a load re-centres it)
   bool at_set = false;                            // false: through the box's middle first
   int resolution = 64;                            // slice points along each in-plane axis
   std::uint64_t last_request = 0;
   std::int64_t requested_step = -1;  // the step the last request was sent at
   bool settings_changed = true;
-  double last_sent = -1.0;          // [s] ImGui time of the last request
-  double updates_per_second = 0.0;  // measured: answers a second
+  // The colour map's range (UiState::view.field_low / field_high): fitted to the answer of the first request after
+  // a change of the slice (its axis, position or points, the View panel's "refit colours") or a load, then only
+  // widened, so that a colour keeps its meaning while the run goes on.
+  std::uint64_t refit_at_request = 0;  // fit to this request's answer (0: widen only)
+  std::uint64_t ranged_request = 0;    // the answer the range last took in
+  double last_sent = -1.0;             // [s] ImGui time of the last request
+  double updates_per_second = 0.0;     // measured: answers a second
   double rate_start = -1.0;
   int rate_count = 0;
 };
@@ -158,6 +163,8 @@ struct UiState {
 // Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
 // (and the scene moved on or the settings changed); `now` [s] is the GUI clock.
 void update_field_view(UiState& state, const Snapshot& snapshot, const CommandSink& send, double now);
+// Takes the newest field view's |B| range into the colour map's held range (FieldViewTool::refit_at_request).
+void hold_field_range(UiState& state, const Snapshot& snapshot);
 
 // The command that adds what the touch tool is set to at `point` [m] (a copy of the selected particle, a
 // sphere, a bar or a cube magnet), or nothing with a notice saying why (no particle selected).

@@ -121,8 +121,9 @@ void SceneView::paintGL() {
   const int fb_width = static_cast<int>(width() * scale), fb_height = static_cast<int>(height() * scale);
   state_.view.gizmo_left = static_cast<int>((ui::sidebar_extent(state_) + 8.0f) * scale);
   state_.view.selected = state_.selected;
-  if (renderer_ready_) renderer_.draw(s, camera_, state_.view, fb_width, fb_height);
-  state_.legend_title = renderer_.legend().title;
+  const render::VisualScene& scene = scene_builder_.update(s, state_.view);
+  if (renderer_ready_) renderer_.draw(scene, camera_, fb_width, fb_height);
+  state_.legend_title = scene.legend.title;
   start_or_stop_recording(fb_width, fb_height);
   // A movie paced in simulated time takes a frame (or copies of it) as the simulated time moves on.
   const int movie_copies = recorder_.active() ? ui::frames_due(movie_settings_, s.time, movie_last_time_) : 0;
@@ -131,12 +132,12 @@ void SceneView::paintGL() {
     // title, time and legend painted on.
     const int sidebar = std::min(static_cast<int>(ui::sidebar_extent(state_) * scale), fb_width / 2);
     QImage frame = read_view(fb_width, fb_height).copy(sidebar, 0, fb_width - sidebar, fb_height);
-    paint_movie_overlay(frame, movie_settings_, s, renderer_.legend());
+    paint_movie_overlay(frame, movie_settings_, s, scene.legend);
     for (int k = 0; k < movie_copies; ++k) record(frame);
   }
 
   bridge_->new_frame();
-  ui::PanelContext context{s, state_, send_, renderer_, static_cast<float>(scale)};
+  ui::PanelContext context{s, state_, send_, scene, renderer_.gizmo_labels(), static_cast<float>(scale)};
   ui::draw_panels(context);
   if (!renderer_ready_) {
     ImGui::SetNextWindowPos(ImVec2(400, 40), ImGuiCond_Always);

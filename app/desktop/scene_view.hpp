@@ -9,6 +9,7 @@
 #include "app/desktop/frame_recorder.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "render/camera.hpp"
+#include "render/scene_builder.hpp"
 #include "render/scene_renderer.hpp"
 #include "ui/imgui_bridge.hpp"
 #include "ui/ui_state.hpp"
@@ -80,6 +81,7 @@ class SceneView : public QOpenGLWindow {
   DesktopOptions options_;
   ui::CommandSink send_;
   std::unique_ptr<ui::ImGuiBridge> bridge_;
+  render::SceneBuilder scene_builder_;  // the snapshot as the renderer draws it
   render::SceneRenderer renderer_;
   render::OrbitCamera camera_;
   bool renderer_ready_ = false;

@@ -4,7 +4,7 @@
 
 #include "render/camera.hpp"
 #include "render/colors.hpp"
-#include "render/scene_renderer.hpp"
+#include "render/scene_builder.hpp"
 
 #include <glm/glm.hpp>
 

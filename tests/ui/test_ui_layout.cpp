@@ -10,7 +10,7 @@
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
-#include "render/scene_renderer.hpp"
+#include "render/scene_builder.hpp"
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
 #include "ui/panels.hpp"
@@ -38,7 +38,8 @@ namespace {
 struct LiveScene {
   Snapshot snapshot;
   UiState state;
-  render::SceneRenderer renderer;  // never initialized: the overlays read only its legend and gizmo labels
+  render::SceneBuilder scene;        // the legend the overlays draw (update() before each use)
+  render::GizmoLabels gizmo_labels;  // no renderer here: the gizmo's labels stay hidden
 };
 
 // A preset after a few steps, as the app holds it: adopted, a particle selected (the Inspector), a long
@@ -77,7 +78,8 @@ ImRect window_rect(const ImGuiWindow* w) {
 // logging opens the tree nodes and collapsing headers it passes). The problems found in the last frame.
 std::vector<std::string> layout_problems(LiveScene& live, const std::string& what) {
   const CommandSink ignore = [](Command) {};
-  PanelContext context{live.snapshot, live.state, ignore, live.renderer};
+  PanelContext context{live.snapshot, live.state, ignore, live.scene.update(live.snapshot, live.state.view),
+                       live.gizmo_labels};
   std::vector<std::string> problems;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   for (int frame = 0; frame < 3; ++frame) {
@@ -132,7 +134,8 @@ std::vector<std::string> layout_problems(LiveScene& live, const std::string& wha
 // item sticks out.
 void panel_problems(LiveScene& live, const std::string& what, std::vector<std::string>& problems) {
   const CommandSink ignore = [](Command) {};
-  PanelContext context{live.snapshot, live.state, ignore, live.renderer};
+  PanelContext context{live.snapshot, live.state, ignore, live.scene.update(live.snapshot, live.state.view),
+                       live.gizmo_labels};
   const struct {
     const char* name;
     void (*draw)(PanelContext&);

@@ -12,7 +12,7 @@
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
-#include "render/scene_renderer.hpp"
+#include "render/scene_builder.hpp"
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
 #include "ui/panels.hpp"
@@ -94,7 +94,8 @@ PanelFrame draw_alone(const Panel& panel, PanelContext& context) {
 struct LiveScene {
   Snapshot snapshot;
   UiState state;
-  render::SceneRenderer renderer;  // never initialized: the overlays read only its legend and gizmo labels
+  render::SceneBuilder scene;        // the legend the overlays draw (update() before each use)
+  render::GizmoLabels gizmo_labels;  // no renderer here: the gizmo's labels stay hidden
 };
 
 void publish(const Session& session, const std::string& source, Snapshot& s) {
@@ -123,7 +124,8 @@ std::unique_ptr<LiveScene> run_scene(const Preset& preset, const std::string& so
 // Draws every panel once; returns "<what>, <panel> panel: <error>" for each panel that threw.
 std::vector<std::string> draw_every_panel(LiveScene& live, const std::string& what) {
   const CommandSink ignore = [](Command) {};
-  PanelContext context{live.snapshot, live.state, ignore, live.renderer};
+  PanelContext context{live.snapshot, live.state, ignore, live.scene.update(live.snapshot, live.state.view),
+                       live.gizmo_labels};
   live.state.plots_open_request = true;  // collapsed, the Plots window would draw nothing
   std::vector<std::string> failures;
   for (const Panel& panel : kPanels) {
@@ -192,7 +194,8 @@ TEST_CASE("panels: the test frames open the tree nodes inside the panels", "[ui]
   const HeadlessImGui imgui(kLargeDisplay);
   const std::unique_ptr<LiveScene> live = run_scene(default_preset(), "built-in default preset");
   const CommandSink ignore = [](Command) {};
-  PanelContext context{live->snapshot, live->state, ignore, live->renderer};
+  PanelContext context{live->snapshot, live->state, ignore, live->scene.update(live->snapshot, live->state.view),
+                       live->gizmo_labels};
   const auto text_of = [&](void (*panel)(PanelContext&)) { return draw_alone(Panel{"", panel}, context).text; };
   CHECK_THAT(text_of(field_panel), Catch::Contains("where the gradient is zero"));  // in the "Advanced" tree node
   CHECK_THAT(text_of(contact_panel), Catch::Contains("density"));                   // in each material's tree node
