@@ -8,7 +8,9 @@ fraction) and saves it twice: with the particles listed one by one (particles.ki
 holds) and with the generator. For each it prints the median and the range of R times of
   - Python: sim.set('field.strength', ...), a batch sim.set({...}) of three values, sim.get('field.strength');
   - with --app: the desktop app driven through `lodestone --remote` under Xvfb (xvfb-run): from writing
-    `set field.strength ...` to reading its `ok`, and the same for `get`.
+    `set field.strength ...` to reading its `ok`, and the same for `get`; each sent after a second of quiet, as a
+    person or a script that reads the answer sends the next (the paused app at rest: app/desktop/scene_view.hpp);
+    and `set` sent back to back, the moment the last answer came, when it waits for the frame being drawn.
 The times are wall times on this machine; compare builds side by side in one run.
 """
 import argparse
@@ -50,9 +52,10 @@ def summary(seconds):
     return f"{statistics.median(ms):8.3f} ms (range {ms[0]:.3f} - {ms[-1]:.3f})"
 
 
-def timed(action, repeats):
+def timed(action, repeats, quiet=0.0):
     out = []
     for k in range(repeats):
+        time.sleep(quiet)
         start = time.perf_counter()
         action(k)
         out.append(time.perf_counter() - start)
@@ -89,8 +92,9 @@ def remote_times(app, path, repeats):
 
     ask("sync")
     rows = {
-        "remote set": timed(lambda k: ask(f"set field.strength {10 + k % 7} mT"), repeats),
-        "remote get": timed(lambda k: ask("get field.strength"), repeats),
+        "remote set": timed(lambda k: ask(f"set field.strength {10 + k % 7} mT"), repeats, quiet=1.0),
+        "remote get": timed(lambda k: ask("get field.strength"), repeats, quiet=1.0),
+        "remote set, back to back": timed(lambda k: ask(f"set field.strength {10 + k % 7} mT"), repeats),
     }
     ask("quit") if proc.poll() is None else None
     proc.wait(timeout=30)

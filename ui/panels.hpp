@@ -54,9 +54,10 @@ void export_panel(PanelContext& context);
 void plots_window(PanelContext& context);
 void inspector_window(PanelContext& context);
 void overlays(PanelContext& context);
-// The status line at the bottom of the 3-D view (the last notice; a success fades after a few seconds, a
+// The status line at the bottom of the 3-D view (the last notice; a success goes after kSuccessNoticeSeconds, a
 // refusal stays until its cause is fixed, Reset or dismissed) and the "press space to start" hint of a scene
 // that opens paused (ui/status_line.cpp).
+inline constexpr double kSuccessNoticeSeconds = 6.0;
 void status_line(PanelContext& context);
 void start_hint(PanelContext& context);
 // Where the status line sits [logical pixels]: bottom left of the 3-D view, clear of the legend (bottom

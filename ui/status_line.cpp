@@ -9,9 +9,8 @@
 
 namespace lodestone::ui {
 namespace {
-constexpr double kSuccessSeconds = 6.0;  // a success message fades after this long
-constexpr float kLegendRoom = 270.0f;    // [px] the legend's width at the bottom right, and a gap
-constexpr float kGizmoRoom = 120.0f;     // [px] the axes gizmo at the bottom left of the view, and a gap
+constexpr float kLegendRoom = 270.0f;  // [px] the legend's width at the bottom right, and a gap
+constexpr float kGizmoRoom = 120.0f;   // [px] the axes gizmo at the bottom left of the view, and a gap
 }  // namespace
 
 ImVec4 status_line_rect(const UiState& state, ImVec2 display) {
@@ -27,7 +26,7 @@ void status_line(PanelContext& c) {
     state.notice_shown = state.notice;
     state.notice_since = ImGui::GetTime();
   }
-  if (!state.notice_is_error && !state.notice.empty() && ImGui::GetTime() - state.notice_since > kSuccessSeconds)
+  if (!state.notice_is_error && !state.notice.empty() && ImGui::GetTime() - state.notice_since > kSuccessNoticeSeconds)
     state.notice.clear();
   if (state.notice.empty()) return;
   const ImVec4 r = status_line_rect(state, ImGui::GetIO().DisplaySize);

@@ -23,7 +23,11 @@ struct DesktopOptions {
   int frames = 0;
   std::string screenshot_path;
   // Record a movie from the first frame (path empty: no); with `frames`, it ends there.
-  ui::RecordSettings record{.path = ""};
+  ui::RecordSettings record = [] {
+    ui::RecordSettings none;
+    none.path.clear();
+    return none;
+  }();
   bool remote = false;  // read commands from standard input (app/desktop/remote_control.hpp)
   // Benchmark: run this many seconds, print frames/s and steps/s, exit.
   double benchmark_seconds = 0.0;

@@ -94,6 +94,8 @@ int main(int argc, char** argv) {
     remote = std::make_unique<desktop::RemoteControl>(*simulation, state, window.view()->sink());
     QObject::connect(remote.get(), &desktop::RemoteControl::quit_requested, &application,
                      [] { QCoreApplication::exit(0); });
+    QObject::connect(remote.get(), &desktop::RemoteControl::acted, window.view(), &desktop::SceneView::wake);
+    QObject::connect(window.view(), &desktop::SceneView::frame_starting, remote.get(), &desktop::RemoteControl::poll);
   }
   window.show();
   return application.exec();

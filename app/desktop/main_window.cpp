@@ -1,6 +1,7 @@
 #include "app/desktop/main_window.hpp"
 
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -62,6 +63,11 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   // The keys are the 3-D view's own (F1 there); the menu shows them without taking them.
   help->addAction("&Controls\tF1", this, [this] { state_.help_open = true; });
   help->addAction("&About Lodestone", this, &MainWindow::about);
+  // A menu's action changes what the view shows (the side bar, the camera, a dialog's answer): draw it; and a
+  // closed menu leaves the keys with the view.
+  connect(menuBar(), &QMenuBar::triggered, view_, &SceneView::wake);
+  for (QMenu* menu : {file, edit, view, help})
+    connect(menu, &QMenu::aboutToHide, this, [this] { QTimer::singleShot(0, this, &MainWindow::give_keys_to_view); });
   // A preset file dropped on the 3-D view opens (after the unsaved-changes question).
   view_->installEventFilter(this);
   rebuild_recent_menu();
@@ -174,6 +180,19 @@ void MainWindow::rebuild_recent_menu() {
 
 void MainWindow::about() {
   state_.about_open = true;  // an ImGui window inside the view: version, build date, the contact laws
+}
+
+void MainWindow::give_keys_to_view() {
+  if (!isActiveWindow() || QApplication::activePopupWidget()) return;  // a dialog or menu still open keeps them
+  centralWidget()->setFocus(Qt::OtherFocusReason);
+  view_->requestActivate();
+  view_->wake();
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+  QMainWindow::changeEvent(event);
+  if (event->type() == QEvent::ActivationChange && isActiveWindow())
+    QTimer::singleShot(0, this, &MainWindow::give_keys_to_view);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {

@@ -22,8 +22,12 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* event) override;                // asks before discarding unsaved changes
   bool eventFilter(QObject* watched, QEvent* event) override;  // a .json preset dropped on the 3-D view
+  void changeEvent(QEvent* event) override;                    // back from a dialog: the keys go to the view
 
  private:
+  // The keyboard to the 3-D view (its keys: space, Ctrl+Z, F, Tab...; the menus' shortcuts work from there too),
+  // after a dialog or a menu closed, which leave the focus elsewhere.
+  void give_keys_to_view();
   // True when the scene may be replaced: no unsaved changes, or the user saved or discarded them.
   bool confirm_discard(const QString& action);
   void open_preset();

@@ -74,9 +74,16 @@ class RemoteControl : public QObject {
 
  public:
   RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send, QObject* parent = nullptr);
+  // Every millisecond, and before each frame the view draws (SceneView::frame_starting: an answer that has arrived is
+  // printed before the frame, not after it): the newest snapshot; a failed check reported; the answer of the
+  // command in flight printed once a snapshot carries it, and then the input goes on.
+  void poll();
 
  signals:
   void quit_requested();
+  // A command was carried out or answered: the view may show something new (SceneView::wake). Not while an answer
+  // is awaited: a frame begun then would hold the answer back until it is drawn.
+  void acted();
 
  private:
   void read_input();
@@ -113,9 +120,6 @@ class RemoteControl : public QObject {
   void verb_lid(const std::string& rest, const std::string& line);
   void verb_quit(const std::string& rest, const std::string& line);
   void verb_sync(const std::string& rest, const std::string& line);
-  // Every 2 ms: the newest snapshot; a failed check reported; the answer of the command in flight
-  // printed once a snapshot carries it, and then the input goes on.
-  void poll();
   void report_stop();
   // The next lines wait until the simulation thread answers `request`; `print` prints the answer.
   void await_reply(std::uint64_t request, std::function<void(const Reply&)> print);
@@ -143,6 +147,7 @@ class RemoteControl : public QObject {
   QTimer* poll_;
   // The command in flight: true once it printed its answer from the snapshot. Null when none.
   std::function<bool(const Snapshot&)> waiting_;
+  bool waits_for_frames_ = false;    // waiting_ needs frames drawn (sync): the view is kept drawing meanwhile
   std::uint64_t field_request_ = 0;  // the last EvaluateField sent
   std::string reported_stop_;        // the failed check last reported (step and message)
 };

@@ -28,6 +28,12 @@
 namespace lodestone::desktop {
 namespace {
 
+// At rest the view looks for new snapshots this often [ms] (a pending remote reply, a step, an answer to an edit).
+constexpr int kSnapshotWatchMilliseconds = 8;
+// After a change the view keeps drawing this long [ms]: ImGui needs a few frames to settle (hovered items, popups
+// opening, layouts measured), and a user who just moved the mouse is likely to go on.
+constexpr qint64 kSettleMilliseconds = 500;
+
 // [SECTION] benchmark: CPU time of the app's threads (Linux /proc), so that the cost of a frame can be told
 // apart from the share of the machine the app was given: the GUI thread (this one; it also runs llvmpipe's
 // vertex work and binning), llvmpipe's rasteriser threads, and the rest (the physics).
@@ -70,12 +76,55 @@ SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const Des
     : simulation_(simulation), state_(state), options_(options) {
   send_ = [this](Command command) { simulation_.push(std::move(command)); };
   bridge_ = std::make_unique<ui::ImGuiBridge>(this);
-  // Continuous rendering: every finished frame asks for the next one.
+  // A finished frame asks for the next one while something changes; at rest, new snapshots and input wake the view.
   connect(this, &QOpenGLWindow::frameSwapped, this, [this] {
     after_frame();
-    update();
+    if (wants_next_frame()) update();
   });
+  connect(&snapshot_watch_, &QTimer::timeout, this, &SceneView::watch_snapshots);
+  snapshot_watch_.start(kSnapshotWatchMilliseconds);
   fps_clock_.start();
+  since_change_.start();
+}
+
+void SceneView::wake() {
+  since_change_.restart();
+  update();  // Qt merges requests: one frame however many wakes
+}
+
+bool SceneView::event(QEvent* event) {
+  switch (event->type()) {
+    case QEvent::Resize:
+    case QEvent::Expose:
+    case QEvent::FocusIn:
+    case QEvent::FocusOut:
+    case QEvent::Enter:
+    case QEvent::Leave:
+    case QEvent::Show:
+    case QEvent::WindowStateChange: wake(); break;
+    default:
+      if (event->isInputEvent()) wake();
+  }
+  return QOpenGLWindow::event(event);
+}
+
+void SceneView::watch_snapshots() {
+  simulation_.update_snapshot();
+  if (simulation_.snapshot().sequence != drawn_sequence_) wake();
+}
+
+bool SceneView::wants_next_frame() {
+  const Snapshot& s = simulation_.snapshot();
+  const ImGuiIO& io = ImGui::GetIO();
+  // A success notice disappears after its time (ui/status_line.cpp): one frame then, not frames until then.
+  if (!state_.notice.empty() && !state_.notice_is_error && state_.notice_since != notice_wake_for_) {
+    notice_wake_for_ = state_.notice_since;
+    const double left = ui::kSuccessNoticeSeconds - (ImGui::GetTime() - state_.notice_since);
+    QTimer::singleShot(static_cast<int>(std::max(left, 0.0) * 1000.0) + 50, this, &SceneView::wake);
+  }
+  return s.running || s.sequence != drawn_sequence_ || recorder_.active() || options_.frames > 0 ||
+         options_.benchmark_seconds > 0.0 || state_.screenshot_requested || io.WantTextInput ||
+         ImGui::IsAnyItemActive() || since_change_.elapsed() < kSettleMilliseconds;
 }
 
 SceneView::~SceneView() {
@@ -107,7 +156,9 @@ void SceneView::redo() {
 
 void SceneView::paintGL() {
   simulation_.update_snapshot();
+  emit frame_starting();
   const Snapshot& s = simulation_.snapshot();
+  drawn_sequence_ = s.sequence;
   ui::adopt_snapshot(state_, s);
   if (s.scene && s.scene_loads != state_.view_applied_load) {  // a new scene: its view, then look at it
     const bool first = state_.view_applied_load == 0;

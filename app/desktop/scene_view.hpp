@@ -2,8 +2,10 @@
 // The central OpenGL view (a QOpenGLWindow inside a window container: it draws straight into its
 // own surface, where a QOpenGLWidget would be composed with the rest of the window every frame,
 // which costs a third of the frame on a software renderer): draws the newest snapshot and the ImGui panels on top,
-// turns mouse and keys into camera moves, selection and commands. Renders continuously (each swap asks for the next
-// frame); the simulation runs on its own thread and never waits for a frame.
+// turns mouse and keys into camera moves, selection and commands. Draws while something changes (a run, a new
+// snapshot, input, a recording) and rests otherwise, so that a paused scene costs nothing and a remote command is
+// answered at once instead of after the frame being drawn; the simulation runs on its own thread and never waits for
+// a frame.
 
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/frame_recorder.hpp"
@@ -16,6 +18,7 @@
 
 #include <QElapsedTimer>
 #include <QOpenGLWindow>
+#include <QTimer>
 
 #include <cstdint>
 #include <memory>
@@ -40,11 +43,15 @@ class SceneView : public QOpenGLWindow {
   void undo();
   void redo();
   const ui::CommandSink& sink() const { return send_; }
+  // Something the view shows may have changed (a menu's action, a remote command): draw, and keep drawing for a
+  // moment while ImGui settles.
+  void wake();
 
  signals:
   void finished(int exit_code);              // scripted runs: screenshot saved or benchmark done
   void open_requested(const QString& path);  // the Presets panel's Load (the window confirms first)
   void unsaved_changed(bool unsaved);
+  void frame_starting();  // before a frame is drawn, its snapshot fetched (RemoteControl::poll answers first)
 
  protected:
   void initializeGL() override;
@@ -57,9 +64,14 @@ class SceneView : public QOpenGLWindow {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void keyReleaseEvent(QKeyEvent* event) override;
+  bool event(QEvent* event) override;  // input, resizes and focus wake the view
 
  private:
   void after_frame();
+  // [SECTION] resting: whether the frame just drawn needs another (a run, a recording, a scripted run, a text
+  // field being typed in, a change under a moment ago), and the check for new snapshots while resting.
+  bool wants_next_frame();
+  void watch_snapshots();
   // [SECTION] camera (scene_view_camera.cpp)
   // Frames the particles from the scene's view direction (or --camera), in the free part of the view.
   void frame_box();
@@ -90,6 +102,10 @@ class SceneView : public QOpenGLWindow {
   ui::RecordSettings movie_settings_;      // of the recording running (title, overlay, pace in simulated time)
   std::optional<double> movie_last_time_;  // simulated time of the last frame taken [s]
   bool shown_unsaved_ = false;
+  QTimer snapshot_watch_;             // while resting: a new snapshot wakes the view
+  QElapsedTimer since_change_;        // since the last wake()
+  std::uint64_t drawn_sequence_ = 0;  // Snapshot::sequence of the last frame drawn
+  double notice_wake_for_ = -1.0;     // the success notice a wake is set for (ui/status_line.cpp hides it)
   // Mouse gestures
   QPoint press_position_, last_position_;
   Qt::MouseButton dragging_ = Qt::NoButton;
