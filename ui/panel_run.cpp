@@ -124,8 +124,12 @@ void run_panel(PanelContext& c) {
   }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
   if (s.scene && !s.scene->timeline.empty()) timeline_line(s.scene->timeline, s.step);
-  ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contacts", s.steps_per_second,
-              static_cast<double>(state.frames_per_second), static_cast<long long>(s.observables.particle_contacts));
+  const long long contacts = static_cast<long long>(s.observables.particle_contacts);
+  if (state.view_resting)  // no frames to count: the view waits for a change
+    ImGui::Text("%.0f steps/s   view at rest   %lld contact%s", s.steps_per_second, contacts, contacts == 1 ? "" : "s");
+  else
+    ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contact%s", s.steps_per_second,
+                static_cast<double>(state.frames_per_second), contacts, contacts == 1 ? "" : "s");
   if (s.observables.bonds > 0 || s.observables.broken_bonds > 0)
     ImGui::Text("%lld bonds   %llu broken", static_cast<long long>(s.observables.bonds),
                 static_cast<unsigned long long>(s.observables.broken_bonds));

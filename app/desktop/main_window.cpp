@@ -13,8 +13,25 @@
 
 namespace lodestone::desktop {
 namespace {
+
 constexpr int kRecentFiles = 8;
-}
+
+// Hands the keys back to the 3-D view when a dialog of the enclosing function has closed: without a window manager
+// (a kiosk, Xvfb) nothing else gives the main window back its focus, and space or Ctrl+O would go nowhere.
+class KeysBackToView {
+ public:
+  explicit KeysBackToView(MainWindow* window) : window_(window) {}
+  ~KeysBackToView() {
+    QTimer::singleShot(0, window_, [w = window_] { w->give_keys_to_view(/*activate=*/true); });
+  }
+  KeysBackToView(const KeysBackToView&) = delete;
+  KeysBackToView& operator=(const KeysBackToView&) = delete;
+
+ private:
+  MainWindow* window_;
+};
+
+}  // namespace
 
 MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options)
     : simulation_(simulation), state_(state), view_(new SceneView(simulation, state, options)) {
@@ -67,7 +84,7 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   // closed menu leaves the keys with the view.
   connect(menuBar(), &QMenuBar::triggered, view_, &SceneView::wake);
   for (QMenu* menu : {file, edit, view, help})
-    connect(menu, &QMenu::aboutToHide, this, [this] { QTimer::singleShot(0, this, &MainWindow::give_keys_to_view); });
+    connect(menu, &QMenu::aboutToHide, this, [this] { QTimer::singleShot(0, this, [this] { give_keys_to_view(); }); });
   // A preset file dropped on the 3-D view opens (after the unsaved-changes question).
   view_->installEventFilter(this);
   rebuild_recent_menu();
@@ -78,6 +95,7 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
 }
 
 bool MainWindow::confirm_discard(const QString& action) {
+  const KeysBackToView keys_back(this);
   if (!state_.unsaved) return true;
   const auto answer = QMessageBox::warning(
       this, "Unsaved changes",
@@ -101,6 +119,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::open_preset() {
+  const KeysBackToView keys_back(this);
   if (!confirm_discard("opening another preset")) return;
   const QString path = QFileDialog::getOpenFileName(
       this, "Open preset", QString::fromStdString(state_.preset_directory), "Lodestone presets (*.json)");
@@ -113,6 +132,7 @@ void MainWindow::open_path(const QString& path) {
 }
 
 void MainWindow::save_preset_as() {
+  const KeysBackToView keys_back(this);
   const QString path = QFileDialog::getSaveFileName(this, "Save preset as", QString::fromStdString(state_.save_path),
                                                     "Lodestone presets (*.json)");
   if (path.isEmpty()) return;
@@ -122,6 +142,7 @@ void MainWindow::save_preset_as() {
 }
 
 void MainWindow::export_frame() {
+  const KeysBackToView keys_back(this);
   // The same path as the Export panel: the simulation thread captures the frame, the GUI writes it
   // when the next snapshot brings it, and the result shows in the notice.
   const QString path = QFileDialog::getSaveFileName(
@@ -133,6 +154,7 @@ void MainWindow::export_frame() {
 }
 
 void MainWindow::save_screenshot() {
+  const KeysBackToView keys_back(this);
   const QString path = QFileDialog::getSaveFileName(
       this, "Save screenshot", QString::fromStdString(state_.screenshot_path), "PNG image (*.png)");
   if (path.isEmpty()) return;
@@ -146,6 +168,7 @@ void MainWindow::toggle_recording() {
     recording.request = ui::RecordingState::Request::Stop;
     return;
   }
+  const KeysBackToView keys_back(this);
   const QString path = QFileDialog::getSaveFileName(
       this, "Record movie", QString::fromStdString(recording.settings.path), "MP4 movie (*.mp4);;PNG sequence (*.png)");
   if (path.isEmpty()) return;
@@ -182,8 +205,12 @@ void MainWindow::about() {
   state_.about_open = true;  // an ImGui window inside the view: version, build date, the contact laws
 }
 
-void MainWindow::give_keys_to_view() {
-  if (!isActiveWindow() || QApplication::activePopupWidget()) return;  // a dialog or menu still open keeps them
+void MainWindow::give_keys_to_view(bool activate) {
+  if (QApplication::activePopupWidget() || QApplication::activeModalWidget()) return;  // a menu or dialog keeps them
+  if (activate)
+    activateWindow();
+  else if (!isActiveWindow())
+    return;
   centralWidget()->setFocus(Qt::OtherFocusReason);
   view_->requestActivate();
   view_->wake();
@@ -192,7 +219,7 @@ void MainWindow::give_keys_to_view() {
 void MainWindow::changeEvent(QEvent* event) {
   QMainWindow::changeEvent(event);
   if (event->type() == QEvent::ActivationChange && isActiveWindow())
-    QTimer::singleShot(0, this, &MainWindow::give_keys_to_view);
+    QTimer::singleShot(0, this, [this] { give_keys_to_view(); });
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {

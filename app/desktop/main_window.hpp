@@ -18,6 +18,10 @@ class MainWindow : public QMainWindow {
  public:
   MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options);
   SceneView* view() const { return view_; }
+  // The keyboard to the 3-D view (its keys: space, Ctrl+Z, F, Tab...; the menus' shortcuts work from there too),
+  // after a dialog or a menu closed, which leave the focus elsewhere. `activate`: the window takes the focus back
+  // (after its own dialog); otherwise only when it is the active window already.
+  void give_keys_to_view(bool activate = false);
 
  protected:
   void closeEvent(QCloseEvent* event) override;                // asks before discarding unsaved changes
@@ -25,9 +29,6 @@ class MainWindow : public QMainWindow {
   void changeEvent(QEvent* event) override;                    // back from a dialog: the keys go to the view
 
  private:
-  // The keyboard to the 3-D view (its keys: space, Ctrl+Z, F, Tab...; the menus' shortcuts work from there too),
-  // after a dialog or a menu closed, which leave the focus elsewhere.
-  void give_keys_to_view();
   // True when the scene may be replaced: no unsaved changes, or the user saved or discarded them.
   bool confirm_discard(const QString& action);
   void open_preset();

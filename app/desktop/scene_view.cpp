@@ -79,7 +79,10 @@ SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const Des
   // A finished frame asks for the next one while something changes; at rest, new snapshots and input wake the view.
   connect(this, &QOpenGLWindow::frameSwapped, this, [this] {
     after_frame();
-    if (wants_next_frame()) update();
+    // Going to rest takes one more frame, which says so in the Run panel (no frames/s to show then).
+    const bool more = wants_next_frame();
+    if (more || !state_.view_resting) update();
+    state_.view_resting = !more;
   });
   connect(&snapshot_watch_, &QTimer::timeout, this, &SceneView::watch_snapshots);
   snapshot_watch_.start(kSnapshotWatchMilliseconds);
@@ -89,6 +92,11 @@ SceneView::SceneView(SimulationThread& simulation, ui::UiState& state, const Des
 
 void SceneView::wake() {
   since_change_.restart();
+  if (state_.view_resting) {  // frames/s counts from here, not over the rest
+    fps_clock_.restart();
+    fps_frames_ = 0;
+  }
+  state_.view_resting = false;
   update();  // Qt merges requests: one frame however many wakes
 }
 
