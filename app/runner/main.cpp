@@ -122,10 +122,14 @@ void print_timings(const StageTimings& t) {
   double total = 0.0;
   for (double s : t.total_seconds) total += s;
   if (t.steps == 0 || total <= 0.0) return;
-  std::printf("\nTime per step %.3g us:", 1e6 * total / static_cast<double>(t.steps));
-  for (int s = 0; s < kStageCount; ++s)
-    std::printf(" %s %.0f%%%s", std::string(stage_name(static_cast<Stage>(s))).c_str(),
-                100.0 * t.total_seconds[static_cast<size_t>(s)] / total, s + 1 < kStageCount ? "," : "\n");
+  // Each stage's wall time per step and its share, so that runs on different thread counts compare stage by stage.
+  const double steps = static_cast<double>(t.steps);
+  std::printf("\nTime per step %.3g us:", 1e6 * total / steps);
+  for (int s = 0; s < kStageCount; ++s) {
+    const double seconds = t.total_seconds[static_cast<size_t>(s)];
+    std::printf(" %s %.3g us (%.0f%%)%s", std::string(stage_name(static_cast<Stage>(s))).c_str(), 1e6 * seconds / steps,
+                100.0 * seconds / total, s + 1 < kStageCount ? "," : "\n");
+  }
 }
 
 // [Erokhin-Berkov]'s reduced units (App. B) of the parameters in force, and of each protocol phase's. Shown

@@ -24,11 +24,19 @@ struct ContactTotals {
   }
 };
 
+// The push of one particle-particle contact: the force on i (-force on j) and the torques on both, added to the
+// particles after the parallel loop, in pair order.
+struct PairPush {
+  std::uint32_t i, j;
+  Vec3 force, torque_i, torque_j;
+};
+
 // What one thread's share of a contact loop books besides forces; merged in part order.
 struct PartResult {
   ContactTotals totals;
   std::vector<Event> events;
   std::array<Vec3, 6> wall_force{};  // wall loop only
+  std::vector<PairPush> pushes;      // pair loop only: the contacts that act, in pair order
 };
 
 // Contacts per thread below which the loop stays on one thread.
@@ -141,53 +149,63 @@ void merge_parts(std::vector<PartResult>& parts, ContactTotals& totals, State& s
 // [SECTION] particle-particle
 
 // The contacts of the listed pairs: forces and torques on both particles, totals and events merged into `totals` and
-// the state's events.
+// the state's events. The laws run in parallel parts over the pairs (each pair's history is its own); the pushes of
+// the contacts that act are then added to the particles in pair order on the calling thread. So the forces do not
+// depend on the number of threads at all, and no part needs force arrays of its own (a dilute scene has far fewer
+// contacts than particles).
 void add_pair_contacts(const Model& model, State& state, double dt, bool verlet, const PredictedVelocities* predicted,
                        ThreadTeam& team, ContactTotals& totals) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
   const bool sand = model.contact.law == ContactLaw::Sand;
-  std::vector<PartResult> pair_parts = run_pair_parts<PartResult>(
-      team, lists.contact_pairs.size(), kContactGrain, p.size(), p.force.data(), p.torque.data(),
-      [&](int, size_t begin, size_t end, Vec3* force, Vec3* torque) {
-        PartResult part;
-        for (size_t k = begin; k < end; ++k) {
-          const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
-          const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
-          const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
-          ContactHistory& h = lists.contact_history[k];
-          // Cheap radius check before the geometry: a pair beyond the reach of every law cannot
-          // touch; an active one is still evaluated, so that its opening is booked.
-          const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
-          const double distance_sq = separation.squaredNorm();
-          if (!h.active && distance_sq > reach * reach) continue;
-          const double distance = std::sqrt(distance_sq);
-          if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
-          ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
-                                                     p.velocity[j], p.angular_velocity[i], p.angular_velocity[j],
-                                                     p.mass[i], p.mass[j], p.inertia[i], p.inertia[j]);
-          if (predicted)
-            set_dashpot_velocities(g, predicted->velocity[i], predicted->velocity[j], predicted->angular_velocity[i],
-                                   predicted->angular_velocity[j]);
-          SandBodies bodies;
-          if (sand) {
-            bodies.separation = separation;
-            bodies.position_i = p.position[i];
-            bodies.orientation_i = p.orientation[i];
-            bodies.orientation_j = p.orientation[j];
-          }
-          ContactResponse r;
-          if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, verlet, state.step,
-                                p.id[i], p.id[j], part, r))
-            continue;
-          // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
-          force[i] += r.force;
-          force[j] -= r.force;
-          torque[i] += g.lever_i.cross(r.force) + r.couple;
-          torque[j] -= g.lever_j.cross(r.force) + r.couple;
-        }
-        return part;
-      });
+  const size_t pairs = lists.contact_pairs.size();
+  const int parts = fine_parts_for(team, pairs, kContactGrain, 4);
+  const std::vector<size_t> bounds = split_evenly(pairs, parts);
+  std::vector<PartResult> pair_parts(static_cast<size_t>(parts));
+  team.run(parts, [&](int part_index) {
+    PartResult& part = pair_parts[static_cast<size_t>(part_index)];
+    const size_t begin = bounds[static_cast<size_t>(part_index)], end = bounds[static_cast<size_t>(part_index) + 1];
+    for (size_t k = begin; k < end; ++k) {
+      const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
+      const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
+      const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
+      ContactHistory& h = lists.contact_history[k];
+      // Cheap radius check before the geometry: a pair beyond the reach of every law cannot
+      // touch; an active one is still evaluated, so that its opening is booked.
+      const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
+      const double distance_sq = separation.squaredNorm();
+      if (!h.active && distance_sq > reach * reach) continue;
+      const double distance = std::sqrt(distance_sq);
+      if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
+      ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
+                                                 p.velocity[j], p.angular_velocity[i], p.angular_velocity[j], p.mass[i],
+                                                 p.mass[j], p.inertia[i], p.inertia[j]);
+      if (predicted)
+        set_dashpot_velocities(g, predicted->velocity[i], predicted->velocity[j], predicted->angular_velocity[i],
+                               predicted->angular_velocity[j]);
+      SandBodies bodies;
+      if (sand) {
+        bodies.separation = separation;
+        bodies.position_i = p.position[i];
+        bodies.orientation_i = p.orientation[i];
+        bodies.orientation_j = p.orientation[j];
+      }
+      ContactResponse r;
+      if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, verlet, state.step,
+                            p.id[i], p.id[j], part, r))
+        continue;
+      // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
+      part.pushes.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), r.force,
+                             g.lever_i.cross(r.force) + r.couple, g.lever_j.cross(r.force) + r.couple});
+    }
+  });
+  for (const PartResult& part : pair_parts)
+    for (const PairPush& push : part.pushes) {
+      p.force[push.i] += push.force;
+      p.force[push.j] -= push.force;
+      p.torque[push.i] += push.torque_i;
+      p.torque[push.j] -= push.torque_j;
+    }
   merge_parts(pair_parts, totals, state);
 }
 

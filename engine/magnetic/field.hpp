@@ -4,6 +4,7 @@
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
 
 namespace lodestone {
 
@@ -17,7 +18,8 @@ inline Vec3 field_at(const FieldParameters& field, double t, const Vec3& x) {
 Vec3 field_direction(const FieldParameters& field, double t);
 
 // Adds field torques and forces, sets the Zeeman energy. A non-zero `dt` books the work done by
-// a time-varying field since the previous step.
-void apply_field(const Model& model, State& state, double dt);
+// a time-varying field since the previous step. Each particle's torque and force are its own; the energy and the
+// total moment are summed per part of the team and the parts added in order (ThreadTeam).
+void apply_field(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

@@ -4,7 +4,7 @@
 
 namespace lodestone {
 
-void apply_gravity_and_damping(const Model& model, State& state, double dt) {
+void apply_gravity_and_damping(const Model& model, State& state, double dt, ThreadTeam& team) {
   Particles& p = state.particles;
   const EnvironmentParameters& env = model.environment;
   const bool gravity = env.gravity.squaredNorm() > 0.0;
@@ -19,25 +19,35 @@ void apply_gravity_and_damping(const Model& model, State& state, double dt) {
   // At T > 0 the Langevin force joins the damping it is matched to (engine/step/thermal.hpp), and the trapezoid
   // books their joint work: the net heat given to the bath (Sekimoto's stochastic energetics).
   const bool thermal = !overdamped && thermal_noise_on(model);
+  // Each particle's forces are its own; the dissipated work is summed per part and the parts added in order.
+  constexpr size_t kGrain = 8192;
+  const int parts = parts_for(team, n, kGrain);
+  const std::vector<size_t> bounds = split_evenly(n, parts);
+  std::vector<double> part_dissipated(static_cast<size_t>(parts), 0.0);
+  team.run(parts, [&](int k) {
+    double dissipated = 0.0;
+    for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
+      if (gravity) p.force[i] += p.mass[i] * env.gravity;
+      const LangevinNoise noise = thermal ? langevin_noise(model, state, i) : LangevinNoise{};
+      if (gamma > 0.0) {
+        Vec3 f = -gamma * p.velocity[i];
+        if (thermal) f += noise.force;
+        dissipated -= 0.5 * dt * (state.damping_force[i] + f).dot(p.velocity[i]);
+        state.damping_force[i] = f;
+        p.force[i] += f;
+      }
+      if (gamma_rot > 0.0) {
+        Vec3 t = -(p.radius[i] * p.radius[i] * gamma_rot) * p.angular_velocity[i];
+        if (thermal) t += noise.torque;
+        dissipated -= 0.5 * dt * (state.damping_torque[i] + t).dot(p.angular_velocity[i]);
+        state.damping_torque[i] = t;
+        p.torque[i] += t;
+      }
+    }
+    part_dissipated[static_cast<size_t>(k)] = dissipated;
+  });
   double dissipated = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    if (gravity) p.force[i] += p.mass[i] * env.gravity;
-    const LangevinNoise noise = thermal ? langevin_noise(model, state, i) : LangevinNoise{};
-    if (gamma > 0.0) {
-      Vec3 f = -gamma * p.velocity[i];
-      if (thermal) f += noise.force;
-      dissipated -= 0.5 * dt * (state.damping_force[i] + f).dot(p.velocity[i]);
-      state.damping_force[i] = f;
-      p.force[i] += f;
-    }
-    if (gamma_rot > 0.0) {
-      Vec3 t = -(p.radius[i] * p.radius[i] * gamma_rot) * p.angular_velocity[i];
-      if (thermal) t += noise.torque;
-      dissipated -= 0.5 * dt * (state.damping_torque[i] + t).dot(p.angular_velocity[i]);
-      state.damping_torque[i] = t;
-      p.torque[i] += t;
-    }
-  }
+  for (const double d : part_dissipated) dissipated += d;
   state.energy.dissipated_viscous += dissipated;
 }
 

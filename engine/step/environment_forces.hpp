@@ -4,11 +4,12 @@
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
 
 namespace lodestone {
 
 // Adds gravity and viscous damping, with its Langevin force at T > 0 (velocity Verlet); a non-zero `dt`
 // books the damping dissipation (at T > 0 the net heat given to the bath).
-void apply_gravity_and_damping(const Model& model, State& state, double dt);
+void apply_gravity_and_damping(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

@@ -315,13 +315,21 @@ bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) 
   const Particles& p = state.particles;
   bool rebuild = !lists.valid || lists.reference_position.size() != p.size();
   if (!rebuild) {
+    // Each part looks at its own particles; any one that moved too far rebuilds (the answer does not depend on
+    // the split).
     const double limit_sq = 0.25 * model.skin * model.skin;
-    for (size_t i = 0; i < p.size(); ++i) {
-      if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) {
-        rebuild = true;
-        break;
-      }
-    }
+    constexpr size_t kGrain = 16384;
+    const int parts = parts_for(team, p.size(), kGrain);
+    const std::vector<size_t> bounds = split_evenly(p.size(), parts);
+    std::vector<char> moved(static_cast<size_t>(parts), 0);
+    team.run(parts, [&](int k) {
+      for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i)
+        if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) {
+          moved[static_cast<size_t>(k)] = 1;
+          return;
+        }
+    });
+    rebuild = std::find(moved.begin(), moved.end(), 1) != moved.end();
   }
   if (rebuild) build_neighbor_lists(model, state, team);
   return rebuild;
