@@ -70,6 +70,12 @@ void SceneView::frame_box() {
 }
 
 void SceneView::reset_camera() {
+  // Back to the scene's own direction (its view.camera_yaw and camera_pitch), not the one the user turned to:
+  // camera_yaw_degrees follows the camera (what a save writes).
+  if (const Snapshot& s = simulation_.snapshot(); s.scene) {
+    state_.camera_yaw_degrees = static_cast<float>(s.scene->view.camera_yaw * 180.0 / pi);
+    state_.camera_pitch_degrees = static_cast<float>(s.scene->view.camera_pitch * 180.0 / pi);
+  }
   frame_box();
 }
 
