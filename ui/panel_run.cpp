@@ -43,7 +43,10 @@ void timeline_line(const std::vector<TimelineEntry>& timeline, std::int64_t step
   const size_t count = timeline.size();
   const auto next = std::find_if(timeline.begin(), timeline.end(),
                                  [step](const TimelineEntry& e) { return static_cast<std::int64_t>(e.step) > step; });
-  if (next == timeline.end())
+  // Shown from the start, so that the first edit does not push the panel down under the pointer.
+  if (count == 0)
+    ImGui::TextDisabled("timeline: no changes recorded yet");
+  else if (next == timeline.end())
     ImGui::TextDisabled("timeline: %zu change%s recorded", count, count == 1 ? "" : "s");
   else
     ImGui::TextDisabled("timeline: %zu change%s recorded, next at step %llu", count, count == 1 ? "" : "s",
@@ -123,7 +126,7 @@ void run_panel(PanelContext& c) {
     if (s.scene) protocol_tree(*s.scene, s.observables.phase);
   }
   ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
-  if (s.scene && !s.scene->timeline.empty()) timeline_line(s.scene->timeline, s.step);
+  if (s.scene) timeline_line(s.scene->timeline, s.step);
   const long long contacts = static_cast<long long>(s.observables.particle_contacts);
   if (state.view_resting)  // no frames to count: the view waits for a change
     ImGui::Text("%.0f steps/s   view at rest   %lld contact%s", s.steps_per_second, contacts, contacts == 1 ? "" : "s");
