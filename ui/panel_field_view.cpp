@@ -66,9 +66,11 @@ void field_view_legend(PanelContext& c) {
   const render::ViewOptions& v = c.state.view;
   const FieldView* view = c.snapshot.field_view.get();
   if (!v.show_field_slice || !view || view->magnitude.empty()) return;
+  // Bottom right, on top of the colour legend: clear of the Plots window at the top right, which covered it.
   const ImGuiViewport* screen = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(screen->WorkPos.x + screen->WorkSize.x - 12.0f, screen->WorkPos.y + 12.0f),
-                          ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+  const float bottom = c.state.legend_top > 0.0f ? c.state.legend_top - 8.0f : screen->WorkPos.y + screen->WorkSize.y;
+  ImGui::SetNextWindowPos(ImVec2(screen->WorkPos.x + screen->WorkSize.x - 10.0f, bottom), ImGuiCond_Always,
+                          ImVec2(1.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.75f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
