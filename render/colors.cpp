@@ -94,7 +94,11 @@ float field_map_position(float b, float low, float high, bool log_scale) {
 
 Rgb direction_color(float x, float y, float z) {
   const float turns = std::atan2(y, x) / (2.0f * 3.14159265f);
-  const Rgb base = from_hsv(turns, 0.8f, 0.9f);
+  // The hue is only as strong as the part of the direction in the x-y plane: a moment pointing straight up (or
+  // down) is white (dark grey) whatever tiny sideways part it has, instead of a pale hue that told two such
+  // moments apart (issue 39).
+  const float sideways = std::clamp(std::sqrt(x * x + y * y), 0.0f, 1.0f);
+  const Rgb base = from_hsv(turns, 0.8f * sideways, 0.9f);
   Rgb out;
   const float up = std::clamp(z, 0.0f, 1.0f), down = std::clamp(-z, 0.0f, 1.0f);
   for (size_t k = 0; k < 3; ++k) out[k] = (base[k] + 0.65f * up * (1.0f - base[k])) * (1.0f - 0.6f * down);
@@ -146,7 +150,7 @@ ColorScale color_particles(const Snapshot& s, ColorMode wanted, std::vector<floa
         scale.stops.push_back(direction_color(std::cos(a), std::sin(a), 0.0f));
       }
       scale.ticks = {"+x", "+y", "-x", "-y", "+x"};
-      scale.note = "lighter: up (+z), darker: down";
+      scale.note = "lighter up (+z), white straight up;\ndarker down, grey straight down";
       for (size_t i = 0; i < n; ++i) {
         const float mx = p.moment[3 * i], my = p.moment[3 * i + 1], mz = p.moment[3 * i + 2];
         const float norm = std::sqrt(mx * mx + my * my + mz * mz);

@@ -462,6 +462,14 @@ TEST_CASE("colors: the direction wheel tells opposite directions apart, lighter 
   auto brightness = [](const Rgb& c) { return c[0] + c[1] + c[2]; };
   CHECK(brightness(direction_color(0.6f, 0, 0.8f)) > brightness(direction_color(1, 0, 0)) + 0.3f);
   CHECK(brightness(direction_color(0.6f, 0, -0.8f)) < brightness(direction_color(1, 0, 0)) - 0.3f);
+  // Nearly straight up, tilted a little toward +x or -x: the same white, not two pale hues (their sideways parts,
+  // 0.02, are a fiftieth of the wheel's); straight down a dark grey with equal channels.
+  const float z = std::sqrt(1.0f - 0.02f * 0.02f);
+  CHECK(distance(direction_color(0.02f, 0, z), direction_color(-0.02f, 0, z)) < 0.03f);
+  const Rgb down = direction_color(0, 0, -1);
+  CHECK(down[0] == Approx(down[1]));
+  CHECK(down[1] == Approx(down[2]));
+  CHECK(brightness(down) < 1.2f);
 }
 
 TEST_CASE("colors: neighbouring clusters never share a palette colour, and a cluster keeps its colour", "[colors]") {
