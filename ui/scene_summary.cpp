@@ -49,7 +49,6 @@ void reset_buttons(PanelContext& c) {
     c.send(LoadScene{*state.as_loaded, state.as_loaded_source});
     ++state.loads_sent;
     state.notice.clear();
-    state.history.clear();
     state.selected.reset();
   }
   ImGui::EndDisabled();

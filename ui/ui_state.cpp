@@ -99,8 +99,8 @@ void load_preset(UiState& state, const std::string& path, const CommandSink& sen
     ++state.loads_sent;
     state.notice = "loaded " + path;
     state.notice_is_error = false;
-    state.history.clear();
-    state.selected.reset();
+    state.selected
+        .reset();  // the plots' history goes when the scene arrives (apply_preset_view): a refused load keeps it
   } catch (const PresetError& e) {
     state.notice = std::string("not loaded (the current scene is kept): ") + e.what();
     state.notice_is_error = true;

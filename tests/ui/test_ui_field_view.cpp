@@ -52,8 +52,12 @@ TEST_CASE("field view: a change of the slice fits the range to the answer of the
   CHECK(state.field_view.refit_at_request == 0);
 }
 
-TEST_CASE("field view: a load re-centres the slice and forgets the colour range", "[ui]") {
+TEST_CASE("field view: a load re-centres the slice and forgets the colour range; the plots start afresh", "[ui]") {
   UiState state;
+  Snapshot s;
+  s.step = 5;
+  state.history.add(s);
+  REQUIRE_FALSE(state.history.time.empty());
   state.field_view.at = 0.004;
   state.field_view.at_set = true;
   state.field_view.settings_changed = false;
@@ -62,4 +66,16 @@ TEST_CASE("field view: a load re-centres the slice and forgets the colour range"
   CHECK_FALSE(state.field_view.at_set);
   CHECK(state.field_view.settings_changed);
   CHECK(state.view.field_high == 0.0f);
+  CHECK(state.history.time.empty());
+}
+
+TEST_CASE("plots: asking for a load that is then refused keeps the plots of the scene kept", "[ui]") {
+  UiState state;
+  Snapshot s;
+  s.step = 5;
+  state.history.add(s);
+  const CommandSink ignore = [](Command) {};  // the simulation thread that would refuse it never answers here
+  load_preset(state, std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles.json", ignore);
+  REQUIRE_FALSE(state.notice_is_error);  // the file itself reads: the load was sent
+  CHECK_FALSE(state.history.time.empty());
 }
