@@ -10,6 +10,7 @@ constexpr Rgb kAxisColor{0.55f, 0.95f, 1.0f};      // easy axes
 constexpr Rgb kBoxColor{0.55f, 0.58f, 0.62f};
 constexpr Rgb kBondColor{0.3f, 1.0f, 0.45f};
 constexpr Rgb kFieldLineColor{0.85f, 0.92f, 1.0f};  // field lines (the field view)
+constexpr Rgb kLidColor{0.95f, 0.6f, 0.25f};        // the pressing lid (pressure.method lid)
 
 glm::vec3 vec(const Vec3& v) {
   return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
@@ -40,6 +41,17 @@ void push_box(std::vector<float>& out, const glm::vec3& lo, const glm::vec3& hi)
       end[a] = hi[a];
       push_line(out, start, end, kBoxColor);
     }
+  }
+}
+
+// The lid at `height` across the box: its outline and a grid of lines across it, so that it reads as a plate.
+void push_lid(std::vector<float>& out, const glm::vec3& lo, const glm::vec3& hi, float height) {
+  constexpr int kBars = 6;
+  for (int k = 0; k <= kBars; ++k) {
+    const float t = static_cast<float>(k) / kBars;
+    const float x = lo.x + t * (hi.x - lo.x), y = lo.y + t * (hi.y - lo.y);
+    push_line(out, glm::vec3(x, lo.y, height), glm::vec3(x, hi.y, height), kLidColor);
+    push_line(out, glm::vec3(lo.x, y, height), glm::vec3(hi.x, y, height), kLidColor);
   }
 }
 
@@ -120,6 +132,9 @@ const VisualScene& SceneBuilder::update(const Snapshot& s, const ViewOptions& op
   }
   add_moments_and_axes(p, options, scene);
   if (options.show_box && s.scene) push_box(scene.lines, vec(s.scene->box.min), vec(s.scene->box.max));
+  if (s.in_force && s.in_force->pressure.method == PressureMethod::Lid)
+    push_lid(scene.lines, vec(s.in_force->box.min), vec(s.in_force->box.max),
+             static_cast<float>(s.observables.lid_height));
   if (s.field_view) add_field_view(*s.field_view, options, scene);
   if (options.show_bonds)
     for (size_t k = 0; k + 1 < p.bonds.size(); k += 2) {

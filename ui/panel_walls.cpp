@@ -6,7 +6,32 @@
 
 #include <imgui.h>
 
+#include <cmath>
+
 namespace lodestone::ui {
+namespace {
+
+// Where the lid is and how hard it presses now, in words a newcomer reads: before it reaches the particles (a
+// pressure of round-off, -1e-13 atm, said nothing), while it settles toward the pressure asked for, and once there.
+void lid_state_line(const Observables& o, const Preset& p, double area, const std::string& unit) {
+  const std::string length_unit = display_unit(Quantity::Length, p.units);
+  const double height = si_to_unit(o.lid_height, Quantity::Length, length_unit);
+  const double target = p.pressure.pressure;
+  const double now = area > 0.0 ? o.lid_force / area : 0.0;
+  if (!(std::abs(now) > 1e-6 * std::abs(target)))
+    ImGui::TextWrapped("lid at z = %.4g %s, not touching the particles yet: it comes down onto the highest one", height,
+                       length_unit.c_str());
+  else if (std::abs(now - target) > 0.1 * std::abs(target))
+    ImGui::TextWrapped("lid at z = %.4g %s, pressing %.3g %s now, settling toward %.3g %s", height, length_unit.c_str(),
+                       si_to_unit(now, Quantity::Pressure, unit), unit.c_str(),
+                       si_to_unit(target, Quantity::Pressure, unit), unit.c_str());
+  else
+    ImGui::TextWrapped("lid at z = %.4g %s, pressing %.3g %s now", height, length_unit.c_str(),
+                       si_to_unit(now, Quantity::Pressure, unit), unit.c_str());
+}
+
+}  // namespace
+
 namespace {
 
 constexpr double kNewLidPressure = 1000.0;  // [Pa] a lid's first pressure (about 0.01 atm), then edited
@@ -37,10 +62,7 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
         ImGui::SetTooltip("A lid comes down onto the highest particle and presses with the pressure below (a servo).");
       break;
     case PressureMethod::Lid:
-      ImGui::TextWrapped("lid at z = %.4g %s, pressing %.4g %s now",
-                         si_to_unit(o.lid_height, Quantity::Length, display_unit(Quantity::Length, p.units)),
-                         display_unit(Quantity::Length, p.units).c_str(),
-                         si_to_unit(area > 0.0 ? o.lid_force / area : 0.0, Quantity::Pressure, unit), unit.c_str());
+      lid_state_line(o, p, area, unit);
       for (const auto& f : pressure_schema())
         if (f.key == "pressure" || f.key == "lid_damping") changed |= edit_field(f, p.pressure, "pressure", editor);
       if (ImGui::Button("Remove the lid")) {

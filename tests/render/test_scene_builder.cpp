@@ -115,6 +115,29 @@ TEST_CASE("scene builder: easy axes only where they differ from the moment, the 
   CHECK(builder.update(s, options).overlay_lines.empty());
 }
 
+TEST_CASE("scene builder: a pressing lid is drawn as a plate of lines at its height across the box", "[scene]") {
+  Snapshot s = two_spheres();
+  auto parameters = std::make_shared<Preset>();
+  parameters->box.min = Vec3(-1, -2, -3);
+  parameters->box.max = Vec3(1, 2, 3);
+  parameters->pressure.method = PressureMethod::Lid;
+  s.in_force = parameters;
+  s.observables.lid_height = 2.5;
+  ViewOptions options;
+  options.show_box = false;
+  SceneBuilder builder;
+  const VisualScene& scene = builder.update(s, options);
+  REQUIRE(vertex_count(scene.lines) == 28);  // 7 bars each way
+  for (size_t v = 0; v < vertex_count(scene.lines); ++v) {
+    const glm::vec3 p = triple(scene.lines, 2 * v);
+    CHECK(p.z == 2.5f);
+    CHECK(std::abs(p.x) <= 1.0f);
+    CHECK(std::abs(p.y) <= 2.0f);
+  }
+  parameters->pressure.method = PressureMethod::None;
+  CHECK(builder.update(s, options).lines.empty());
+}
+
 TEST_CASE("scene builder: the drag spring runs from the dragged particle's centre to the target", "[scene]") {
   Snapshot s = two_spheres();
   SceneBuilder builder;
