@@ -120,6 +120,21 @@ std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain,
   return results;
 }
 
+// Runs fn(begin, end) -> Result over [0, n) split evenly into parts (one per `grain` items, at most the team's size)
+// and returns the parts' results in part order: for per-item loops that also sum something (an energy), which the
+// caller adds up in that order, so that a given team size always groups the sum the same way.
+template <class Result, class Fn>
+std::vector<Result> results_of_parts(ThreadTeam& team, size_t n, size_t grain, Fn&& fn) {
+  const int parts = parts_for(team, n, grain);
+  const std::vector<size_t> bounds = split_evenly(n, parts);
+  std::vector<Result> results(static_cast<size_t>(parts));
+  team.run(parts, [&](int k) {
+    const auto part = static_cast<size_t>(k);
+    results[part] = fn(bounds[part], bounds[part + 1]);
+  });
+  return results;
+}
+
 // Runs fn(begin, end) over [0, n) split evenly into parts (one per `grain` items, at most the team's size).
 // For loops whose iterations write only their own items: the result does not depend on the split.
 // Up to four parts per thread, handed out as claimed: a held-up thread leaves less work behind.

@@ -87,13 +87,9 @@ void apply_field(const Model& model, State& state, double dt, ThreadTeam& team) 
   Particles& p = state.particles;
   const FieldParameters& f = model.field;
   const Vec3 b_now = uniform_field(f, state.time);
-  const int parts = parts_for(team, p.size(), kFieldGrain);
-  const std::vector<size_t> bounds = split_evenly(p.size(), parts);
-  std::vector<FieldPart> results(static_cast<size_t>(parts));
-  team.run(parts, [&](int k) {
-    const auto part = static_cast<size_t>(k);
-    results[part] = apply_field_to(model, p, b_now, bounds[part], bounds[part + 1]);
-  });
+  const std::vector<FieldPart> results = results_of_parts<FieldPart>(
+      team, p.size(), kFieldGrain,
+      [&](size_t begin, size_t end) { return apply_field_to(model, p, b_now, begin, end); });
   double zeeman = 0.0;
   Vec3 total_moment = Vec3::Zero();
   for (const FieldPart& r : results) {  // in part order: the same grouping for the same team size

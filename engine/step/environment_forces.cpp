@@ -21,12 +21,9 @@ void apply_gravity_and_damping(const Model& model, State& state, double dt, Thre
   const bool thermal = !overdamped && thermal_noise_on(model);
   // Each particle's forces are its own; the dissipated work is summed per part and the parts added in order.
   constexpr size_t kGrain = 8192;
-  const int parts = parts_for(team, n, kGrain);
-  const std::vector<size_t> bounds = split_evenly(n, parts);
-  std::vector<double> part_dissipated(static_cast<size_t>(parts), 0.0);
-  team.run(parts, [&](int k) {
+  const std::vector<double> part_dissipated = results_of_parts<double>(team, n, kGrain, [&](size_t begin, size_t end) {
     double dissipated = 0.0;
-    for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
+    for (size_t i = begin; i < end; ++i) {
       if (gravity) p.force[i] += p.mass[i] * env.gravity;
       const LangevinNoise noise = thermal ? langevin_noise(model, state, i) : LangevinNoise{};
       if (gamma > 0.0) {
@@ -44,7 +41,7 @@ void apply_gravity_and_damping(const Model& model, State& state, double dt, Thre
         p.torque[i] += t;
       }
     }
-    part_dissipated[static_cast<size_t>(k)] = dissipated;
+    return dissipated;
   });
   double dissipated = 0.0;
   for (const double d : part_dissipated) dissipated += d;

@@ -319,17 +319,12 @@ bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) 
     // the split).
     const double limit_sq = 0.25 * model.skin * model.skin;
     constexpr size_t kGrain = 16384;
-    const int parts = parts_for(team, p.size(), kGrain);
-    const std::vector<size_t> bounds = split_evenly(p.size(), parts);
-    std::vector<char> moved(static_cast<size_t>(parts), 0);
-    team.run(parts, [&](int k) {
-      for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i)
-        if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) {
-          moved[static_cast<size_t>(k)] = 1;
-          return;
-        }
+    const std::vector<char> moved = results_of_parts<char>(team, p.size(), kGrain, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i)
+        if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) return char{1};
+      return char{0};
     });
-    rebuild = std::find(moved.begin(), moved.end(), 1) != moved.end();
+    rebuild = std::find(moved.begin(), moved.end(), char{1}) != moved.end();
   }
   if (rebuild) build_neighbor_lists(model, state, team);
   return rebuild;
