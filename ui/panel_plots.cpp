@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -45,7 +46,13 @@ std::pair<float, float> bounds(const std::vector<float>& a, const std::vector<fl
       hi = first ? x : std::max(hi, x);
       first = false;
     }
-  if (hi - lo < 1e-30f) hi = lo + 1e-30f;
+  // A flat series (no contacts yet, a constant energy): half its size either side, or +-1 at zero, so that the axis
+  // reads 0 .. 2e-8 or -1 .. 1 instead of ticks 1e-30 apart.
+  if (!(hi - lo > 1e-6f * std::max(std::abs(lo), std::abs(hi)))) {
+    const float pad = lo != 0.0f ? 0.5f * std::abs(lo) : 1.0f;
+    lo -= pad;
+    hi += pad;
+  }
   return {lo, hi};
 }
 
@@ -67,8 +74,10 @@ void plots_window(PanelContext& c) {
   const bool expanded = ImGui::Begin("Plots");
   c.state.plots_open = expanded;
   if (expanded) {
-    if (h.time.empty()) {
-      ImGui::TextDisabled("no data yet");
+    if (h.time.size() < 2) {  // one point has no time axis
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("no data yet: the plots fill in as the run goes (space runs it)");
+      ImGui::PopStyleColor();
     } else {
       ImGui::TextDisabled("t from %.4g to %.4g s (%zu points)", static_cast<double>(h.time.front()),
                           static_cast<double>(h.time.back()), h.time.size());
