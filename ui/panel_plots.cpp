@@ -74,10 +74,8 @@ void plots_window(PanelContext& c) {
   const bool expanded = ImGui::Begin("Plots");
   c.state.plots_open = expanded;
   if (expanded) {
-    if (h.time.size() < 2) {  // one point has no time axis
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("no data yet: the plots fill in as the run goes (space runs it)");
-      ImGui::PopStyleColor();
+    if (h.time.empty()) {
+      ImGui::TextDisabled("no data yet");
     } else {
       ImGui::TextDisabled("t from %.4g to %.4g s (%zu points)", static_cast<double>(h.time.front()),
                           static_cast<double>(h.time.back()), h.time.size());

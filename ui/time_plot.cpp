@@ -72,6 +72,11 @@ void time_plot(const TimePlot& plot, const std::vector<float>& time, const std::
       state.notice_is_error = true;
     }
   }
+  if (time.size() < 2 || !(time.back() > time.front())) {  // one point has no time axis (its ticks read 1e-30)
+    ImGui::TextDisabled("(fills in as the run goes)");
+    ImGui::PopID();
+    return;
+  }
   // The frame: room for the value labels on the left and the time labels below.
   const float label_width = ImGui::CalcTextSize("-0.000e+00").x * 0.75f;
   const float line = ImGui::GetTextLineHeight();

@@ -52,7 +52,7 @@ TEST_CASE("field view: a change of the slice fits the range to the answer of the
   CHECK(state.field_view.refit_at_request == 0);
 }
 
-TEST_CASE("field view: a load re-centres the slice and forgets the colour range; the plots start afresh", "[ui]") {
+TEST_CASE("field view: a load re-centres the slice and forgets the colour range, the plots start afresh", "[ui]") {
   UiState state;
   Snapshot s;
   s.step = 5;
