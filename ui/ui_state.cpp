@@ -131,8 +131,9 @@ bool same_entries(const std::vector<ParticleEntry>& a, const std::vector<Particl
 }  // namespace
 
 bool same_document(const Preset& a, const Preset& b) {
-  return &a == &b ||
-         (same_entries(a.particles.particles, b.particles.particles) && document_sections(a) == document_sections(b));
+  return &a == &b || ((a.particles.particles.shares_items_with(b.particles.particles) ||
+                       same_entries(a.particles.particles, b.particles.particles)) &&
+                      document_sections(a) == document_sections(b));
 }
 
 void save_preset(UiState& state, const std::string& path) {

@@ -27,12 +27,16 @@ RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, u
       notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)),
       poll_(new QTimer(this)) {
   connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
-  // Every millisecond, to the millisecond: an answer is printed within one of its snapshot (a wake-up costs a few
-  // microseconds; only with --remote).
-  poll_->setTimerType(Qt::PreciseTimer);
-  poll_->setInterval(1);
+  // An answer is printed as soon as the snapshot that carries it is published: the simulation thread asks for a
+  // poll on this thread. The timer is only a fallback (a wake-up costs a few microseconds; only with --remote).
+  simulation_.on_publish([this] { QMetaObject::invokeMethod(this, &RemoteControl::poll, Qt::QueuedConnection); });
+  poll_->setInterval(20);
   connect(poll_, &QTimer::timeout, this, &RemoteControl::poll);
   poll_->start();
+}
+
+RemoteControl::~RemoteControl() {
+  simulation_.on_publish(nullptr);
 }
 
 void RemoteControl::read_input() {

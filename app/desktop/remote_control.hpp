@@ -74,6 +74,7 @@ class RemoteControl : public QObject {
 
  public:
   RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send, QObject* parent = nullptr);
+  ~RemoteControl() override;
   // Every millisecond, and before each frame the view draws (SceneView::frame_starting: an answer that has arrived is
   // printed before the frame, not after it): the newest snapshot; a failed check reported; the answer of the
   // command in flight printed once a snapshot carries it, and then the input goes on.

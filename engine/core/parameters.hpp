@@ -4,6 +4,7 @@
 
 #include "engine/core/bond_parameters.hpp"
 #include "engine/core/math.hpp"
+#include "engine/core/shared_list.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -282,8 +283,8 @@ struct GeneratorParameters {
   double velocity_spread = 0.0;  // [m/s] standard deviation of each initial velocity component
   int max_attempts = 1000;       // random placement: tries per particle before giving up
   bool allow_overlap = false;    // random placement: accept overlaps (removed by a protocol phase)
-  std::vector<ParticleEntry> particles;  // list generator
-  std::string file;                      // checkpoint: path (relative paths: to the preset file's folder)
+  SharedList<ParticleEntry> particles;  // list generator (shared by copies of a preset until changed)
+  std::string file;                     // checkpoint: path (relative paths: to the preset file's folder)
 };
 
 // [SECTION] Run settings (the headless runner's defaults; its options override them)

@@ -486,6 +486,13 @@ void SimulationThread::publish() {
   s.reply = reply_;
   s.confirmation = confirmation_;
   snapshots_.publish();
+  std::lock_guard<std::mutex> lock(listener_mutex_);
+  if (publish_listener_) publish_listener_();
+}
+
+void SimulationThread::on_publish(std::function<void()> listener) {
+  std::lock_guard<std::mutex> lock(listener_mutex_);
+  publish_listener_ = std::move(listener);
 }
 
 void SimulationThread::run() {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -39,6 +40,10 @@ class SimulationThread {
   // [GUI thread] Takes the newest published snapshot; returns true if it is new.
   bool update_snapshot() { return snapshots_.fetch(); }
   const Snapshot& snapshot() const { return snapshots_.read_buffer(); }
+  // [GUI thread] Called on the simulation thread after each snapshot is published (empty: none), so that a waiting
+  // reader can take it at once instead of polling. It must only hand the news to the reader's thread (a queued
+  // call); it is never called after this returns with a new listener.
+  void on_publish(std::function<void()> listener);
 
  private:
   void run();
@@ -93,6 +98,8 @@ class SimulationThread {
   std::atomic<bool> quit_{false};
   std::mutex wake_mutex_;
   std::condition_variable wake_;
+  std::mutex listener_mutex_;
+  std::function<void()> publish_listener_;  // under listener_mutex_
 
   // Owned by the simulation thread once it runs.
   std::unique_ptr<Session> session_;

@@ -7,6 +7,7 @@
 
 #include "engine/core/math.hpp"
 #include "engine/core/preset_error.hpp"
+#include "engine/core/shared_list.hpp"
 #include "engine/scene/units.hpp"
 
 #include <nlohmann/json.hpp>
@@ -330,6 +331,16 @@ FieldSpec<S> plain_field(std::string key, T S::*member, FieldKind kind, std::str
   return f;
 }
 
+// The items of a list to change in place: the vector itself, or a shared list's own copy.
+template <class C>
+std::vector<C>& editable(std::vector<C>& list) {
+  return list;
+}
+template <class C>
+std::vector<C>& editable(SharedList<C>& list) {
+  return list.edit();
+}
+
 }  // namespace detail
 
 namespace fields {
@@ -503,8 +514,9 @@ FieldSpec<S> optional_object(std::string key, std::optional<C> S::*member, const
   return f;
 }
 
-template <class S, class C, class Owner>
-requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, std::vector<C> Owner::*member,
+// `List`: a std::vector of C or a SharedList of C (engine/core/shared_list.hpp).
+template <class S, class List, class Owner, class C = typename List::value_type>
+requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, List Owner::*member,
                                                               const Schema<C>& (*schema)(), std::string help) {
   FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::ObjectList, std::move(help));
   f.read = [=](S& s, const json& j, const std::string& path) {
@@ -537,8 +549,9 @@ requires std::is_base_of_v<Owner, S> FieldSpec<S> object_list(std::string key, s
   };
   // path.segments[rest] indexes the list: the whole item (read afresh) or a part of it.
   f.read_at = [=](S& s, const DottedPath& path, size_t rest, const std::string& here, const json& value) {
-    std::vector<C>& items = s.*member;
-    const size_t i = detail::list_index(path, rest, here, items.size());
+    List& list = s.*member;
+    const size_t i = detail::list_index(path, rest, here, list.size());
+    std::vector<C>& items = detail::editable(list);
     const std::string item_here = here + "[" + path.segments[rest] + "]";
     if (rest + 1 == path.segments.size()) {
       C item{};

@@ -30,7 +30,6 @@ Preset parameters_of(const Preset& document) {
   Preset out = document;
   out.timeline.clear();
   out.particles.particles.clear();
-  out.particles.particles.shrink_to_fit();
   return out;
 }
 
