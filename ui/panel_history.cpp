@@ -150,12 +150,17 @@ void recovery_controls(PanelContext& c) {
 void confirmation_popup(PanelContext& c) {
   const Snapshot& s = c.snapshot;
   UiState& state = c.state;
-  const bool waiting = s.confirmation && s.confirmation->edit_id == state.last_edit_id &&
+  // Asked whichever way the edit came (a panel, the remote control) once every edit sent was handled: a held edit
+  // is never dropped without the question (a later edit replaces the held one in the simulation thread).
+  const bool waiting = s.confirmation && s.acknowledged_edit == state.last_edit_id &&
                        s.confirmation->edit_id != state.answered_confirmation;
   if (waiting && !ImGui::IsPopupOpen("Apply this change?")) ImGui::OpenPopup("Apply this change?");
   ImGui::SetNextWindowSize(ImVec2(440.0f, 0.0f), ImGuiCond_Always);
   if (!ImGui::BeginPopupModal("Apply this change?", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-  if (s.confirmation) ImGui::TextWrapped("%s", s.confirmation->text.c_str());
+  if (s.confirmation) {
+    ImGui::TextWrapped("%s", s.confirmation->text.c_str());
+    ImGui::TextDisabled("The run waits at step %lld until you answer.", static_cast<long long>(s.confirmation->step));
+  }
   ImGui::Spacing();
   if (ImGui::Button("Apply anyway") && s.confirmation) {
     state.answered_confirmation = s.confirmation->edit_id;
@@ -163,9 +168,12 @@ void confirmation_popup(PanelContext& c) {
     ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel") || !waiting) {
-    if (s.confirmation) state.answered_confirmation = s.confirmation->edit_id;
+  if (ImGui::Button("Cancel") && s.confirmation) {
+    state.answered_confirmation = s.confirmation->edit_id;
+    c.send(DeclineEdit{});
     ImGui::CloseCurrentPopup();
+  } else if (!waiting) {
+    ImGui::CloseCurrentPopup();  // answered elsewhere (the remote control's confirm or cancel)
   }
   ImGui::EndPopup();
 }

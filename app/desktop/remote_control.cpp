@@ -252,6 +252,7 @@ void RemoteControl::execute(const std::string& line) {
       {"release", &RemoteControl::verb_release},   {"add", &RemoteControl::verb_add},
       {"delete", &RemoteControl::verb_delete},     {"lid", &RemoteControl::verb_lid},
       {"quit", &RemoteControl::verb_quit},         {"sync", &RemoteControl::verb_sync},
+      {"cancel", &RemoteControl::verb_cancel},
   };
   try {
     if (const auto found = handlers.find(verb); found != handlers.end()) {
@@ -302,6 +303,17 @@ void RemoteControl::verb_confirm(const std::string&, const std::string& line) {
   await_reply(request, [line](const Reply& r) {
     if (r.ok)
       std::printf("ok confirm\n");
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
+}
+
+void RemoteControl::verb_cancel(const std::string&, const std::string& line) {
+  const std::uint64_t request = ++state_.last_request_id;
+  send_(DeclineEdit{request});
+  await_reply(request, [line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok cancel\n");
     else
       std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
   });

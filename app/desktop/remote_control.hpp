@@ -7,8 +7,9 @@
 //   set PATH VALUE   a preset field by its dotted path, VALUE as JSON ("25 mT", 0.3, [0, 1, 0]); answers
 //                    "ok set PATH" once applied, or "confirm: WHAT (send 'confirm' to apply it)" for an edit
 //                    the panels would ask about (a field far beyond any magnet, a collapsing time step, an
-//                    edit at a rewound step that drops the run after it)
-//   confirm          applies the edit waiting for confirmation
+//                    edit at a rewound step that drops the run after it); the run waits at its step meanwhile
+//   confirm          applies the edit waiting for confirmation, at that step; a run it paused goes on
+//   cancel           drops the edit waiting for confirmation; a run it paused goes on
 //   get PATH         prints "value PATH VALUE", the value in force (as a preset file writes it)
 //   run | pause | reset
 //   step N           pauses, runs N steps and then answers "ok step N now S" (S: the step reached)
@@ -97,6 +98,7 @@ class RemoteControl : public QObject {
   using VerbHandler = void (RemoteControl::*)(const std::string& rest, const std::string& line);
   void verb_set(const std::string& rest, const std::string& line);
   void verb_confirm(const std::string& rest, const std::string& line);
+  void verb_cancel(const std::string& rest, const std::string& line);
   void verb_get(const std::string& rest, const std::string& line);
   void verb_run(const std::string& rest, const std::string& line);
   void verb_pause(const std::string& rest, const std::string& line);

@@ -24,11 +24,17 @@ struct LoadScene {
 // first (Session::edit_warning: a field far beyond any magnet, a collapsing time step; or an edit at a rewound
 // step, which drops the run's old future) is held, not applied, until sent again with `confirmed`
 // (Snapshot::confirmation says what it would do).
+// While an edit is held the run waits at its step, so that it applies where the question said (a running scene
+// goes on once it is answered: applied, or declined by DeclineEdit).
 struct ApplyParameters {
   std::vector<ParameterChange> changes;
   std::uint64_t edit_id = 0;  // echoed as Snapshot::acknowledged_edit once applied, held or refused
   bool confirmed = false;
   std::uint64_t request = 0;  // answered in Snapshot::reply (0: no answer wanted)
+};
+// The user's "no" to the edit held for confirmation: it is dropped and a run it paused goes on.
+struct DeclineEdit {
+  std::uint64_t request = 0;
 };
 // Regenerate the particles of the current scene (time back to 0). The parameters in force are kept:
 // the timeline entries applied so far are folded into the scene (Session::folded_document).
@@ -141,6 +147,6 @@ struct ComputeFieldView {
 
 using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame,
                              EvaluateField, Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag,
-                             AddParticle, AddClump, DeleteBody, ComputeFieldView>;
+                             AddParticle, AddClump, DeleteBody, ComputeFieldView, DeclineEdit>;
 
 }  // namespace lodestone

@@ -186,16 +186,30 @@ void SimulationThread::apply_edit(const ApplyParameters& c) {
   acknowledged_edit_ = c.edit_id;  // handled, whether it applies, is held or is refused
   if (!c.confirmed) {
     if (std::string why = confirmation_needed(c.changes); !why.empty()) {
-      confirmation_ = std::make_shared<const Confirmation>(Confirmation{c.edit_id, why, c.changes});
+      // The run waits at this step until the user answers: the edit applies where the question says.
+      const bool paused_run = running_ || (confirmation_ && confirmation_->paused_run);
+      running_ = false;
+      confirmation_ = std::make_shared<const Confirmation>(
+          Confirmation{c.edit_id, why, c.changes, session_->state().step, paused_run});
       ++scene_revision_;  // the panels show the values in force until it is confirmed
       answer(c.request, false, "confirm: " + why);
       return;
     }
   }
+  const bool resume = confirmation_ && confirmation_->paused_run;
   confirmation_.reset();
+  if (resume) running_ = true;
   session_->apply(c.changes);  // throws PresetError, keeping the old parameters
   adopt_parameters();
   answer(c.request, true, "applied");
+}
+
+void SimulationThread::handle(const DeclineEdit& c) {
+  if (!confirmation_) return answer(c.request, false, "no edit is waiting for confirmation");
+  if (confirmation_->paused_run) running_ = true;
+  confirmation_.reset();
+  ++scene_revision_;
+  answer(c.request, true, "declined");
 }
 
 void SimulationThread::apply(Command& command) {
@@ -231,7 +245,10 @@ void SimulationThread::handle(const ResetScene&) {
 }
 
 void SimulationThread::handle(const SetRunning& c) {
-  if (c.running && !session_->state().health.ok)
+  if (c.running && confirmation_)
+    refuse("a change waits for your answer first (Apply anyway or Cancel): it applies at step " +
+           std::to_string(confirmation_->step));
+  else if (c.running && !session_->state().health.ok)
     refuse(
         "the run stopped on a failed check: fix the value and press Run, undo the last edit (Ctrl+Z), "
         "go back (Run panel), or reset");

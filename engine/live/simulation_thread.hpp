@@ -68,6 +68,7 @@ class SimulationThread {
   void handle(const AddParticle& c);
   void handle(const AddClump& c);
   void handle(const DeleteBody& c);
+  void handle(const DeclineEdit& c);
   void undo_or_redo(bool undo, std::uint64_t request);
   void advance_running();
   // Works off a StepOnce: steps for at most a frame (or to its end, before a later command); answers it

@@ -82,6 +82,8 @@ struct Confirmation {
   std::uint64_t edit_id = 0;             // 0: none waiting
   std::string text;                      // what the edit would do
   std::vector<ParameterChange> changes;  // the edit, to send again confirmed
+  std::int64_t step = 0;                 // where it applies once confirmed: the run waits there meanwhile
+  bool paused_run = false;               // the run was going and goes on once the edit is answered
 };
 
 struct Snapshot {

@@ -117,3 +117,57 @@ TEST_CASE("live history: a run stopped by a bad stiffness is recovered by going 
   CHECK(t.snapshot().time <= 0.5 * now);
   CHECK(t.snapshot().health.ok);
 }
+
+TEST_CASE("live history: a running scene waits at the step the confirmation names, then goes on",
+          "[history][threading]") {
+  // Issue 39, bug 4: after going back, the run went on behind "Apply this change?" and the change was recorded
+  // thousands of steps after the step the dialog named.
+  SimulationThread t(magnets_in_walled_box(), "magnets", /*start_running=*/false);
+  std::uint64_t id = 0;
+  ask(t, StepOnce{400, 0.0, ++id}, id);
+  ask(t, Rewind{100, false, ++id}, id);
+  t.push(SetPace{PaceMode::StepsPerFrame, 1.0});  // a replay toward the old head that lasts (60 steps a second)
+  t.push(SetRunning{true});
+  REQUIRE(wait_until(t, [](const Snapshot& s) { return s.running && s.step > 102; }));
+
+  Reply r = ask(t, ApplyParameters{{{"materials.0.friction", 0.2}}, 1, false, ++id}, id);
+  REQUIRE_FALSE(r.ok);
+  REQUIRE(t.snapshot().confirmation);
+  const std::int64_t named = t.snapshot().confirmation->step;
+  CHECK(t.snapshot().confirmation->paused_run);
+  CHECK(r.text.find("(step " + std::to_string(named) + ")") != std::string::npos);
+  CHECK_FALSE(t.snapshot().running);
+  CHECK(t.snapshot().step == named);
+  // Still there a while later (a dialog waiting for the user), and Run is refused until it is answered.
+  t.push(SetRunning{true});
+  ask(t, HashState{++id}, id);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ask(t, HashState{++id}, id);
+  CHECK(t.snapshot().step == named);
+  CHECK_FALSE(t.snapshot().running);
+
+  // Confirmed: recorded at the named step, and the run goes on from there.
+  r = ask(t, ApplyParameters{t.snapshot().confirmation->changes, 2, true, ++id}, id);
+  CHECK(r.ok);
+  CHECK_FALSE(t.snapshot().confirmation);
+  REQUIRE(t.snapshot().scene);
+  REQUIRE(t.snapshot().scene->timeline.size() == 1);
+  CHECK(static_cast<std::int64_t>(t.snapshot().scene->timeline[0].step) == named);
+  CHECK(t.snapshot().in_force->materials[0].friction == 0.2);
+  REQUIRE(wait_until(t, [named](const Snapshot& s) { return s.running && s.step > named + 20; }));
+
+  // Declined: dropped, nothing recorded, and the run goes on.
+  ask(t, Rewind{named + 10, false, ++id}, id);
+  t.push(SetRunning{true});
+  REQUIRE(wait_until(t, [named](const Snapshot& s) { return s.running && s.step > named + 12; }));
+  r = ask(t, ApplyParameters{{{"materials.0.friction", 0.3}}, 3, false, ++id}, id);
+  REQUIRE_FALSE(r.ok);
+  const std::int64_t held_at = t.snapshot().confirmation->step;
+  r = ask(t, DeclineEdit{++id}, id);
+  CHECK(r.ok);
+  CHECK_FALSE(t.snapshot().confirmation);
+  CHECK(t.snapshot().in_force->materials[0].friction == 0.2);
+  CHECK(t.snapshot().scene->timeline.size() == 1);
+  REQUIRE(wait_until(t, [held_at](const Snapshot& s) { return s.running && s.step > held_at; }));
+  CHECK(ask(t, DeclineEdit{++id}, id).text == "no edit is waiting for confirmation");
+}
