@@ -118,6 +118,54 @@ ColorMode honest_color_mode(const Snapshot& s, ColorMode wanted, bool* fell_back
   return mode;
 }
 
+namespace {
+
+// The cluster legend: the colours drawn, those of larger clusters first, after the grey of single particles.
+ColorScale cluster_legend(const ParticleSnapshot& p, const std::vector<float>& rgb, bool known) {
+  constexpr size_t kMostSwatches = 12;
+  std::vector<std::uint64_t> labels;
+  std::vector<std::pair<std::uint32_t, Rgb>> colours;  // (largest cluster drawn in it, colour)
+  bool singles = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (!known || p.cluster_size[i] <= 1) {
+      singles = true;
+      continue;
+    }
+    labels.push_back(p.cluster[i]);
+    const Rgb c{rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]};
+    const auto same = std::find_if(colours.begin(), colours.end(), [&](const auto& e) { return e.second == c; });
+    if (same == colours.end())
+      colours.emplace_back(p.cluster_size[i], c);
+    else
+      same->first = std::max(same->first, p.cluster_size[i]);
+  }
+  std::sort(labels.begin(), labels.end());
+  const auto clusters = static_cast<size_t>(std::unique(labels.begin(), labels.end()) - labels.begin());
+  std::stable_sort(colours.begin(), colours.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::uint32_t largest = 0;
+  for (size_t i = 0; known && i < p.size(); ++i) largest = std::max(largest, p.cluster_size[i]);
+
+  ColorScale scale;
+  scale.categorical = true;
+  char title[96];
+  if (clusters == 0)
+    std::snprintf(title, sizeof title, "clusters: none yet (no two beads touch)");
+  else
+    std::snprintf(title, sizeof title, "clusters: %zu, the largest of %u beads", clusters, largest);
+  scale.title = title;
+  if (singles) scale.stops.push_back(kSingleParticleGrey);
+  for (size_t k = 0; k < colours.size() && scale.stops.size() < kMostSwatches; ++k)
+    scale.stops.push_back(colours[k].second);
+  scale.low_label = singles ? "grey: single" : "";
+  if (clusters > colours.size())
+    scale.note = "each cluster its own colour (largest first);\nclusters far apart may share one";
+  else if (clusters > 0)
+    scale.note = "each cluster its own colour (largest first)";
+  return scale;
+}
+
+}  // namespace
+
 ColorScale color_particles(const Snapshot& s, ColorMode wanted, std::vector<float>& rgb, ClusterPalette* palette) {
   const ParticleSnapshot& p = s.particles;
   const size_t n = p.size();
@@ -175,27 +223,18 @@ ColorScale color_particles(const Snapshot& s, ColorMode wanted, std::vector<floa
       for (size_t i = 0; i < n; ++i) value[i] = std::min(static_cast<float>(p.contacts[i]), 6.0f) / 6.0f;
       break;
     case ColorMode::Cluster: {
-      // Categorical, not a scale: each particle gets its cluster's colour directly. The legend shows
-      // grey and a few cluster colours.
-      const ClusterStatistics& c = s.observables.clusters;
-      char title[96];
-      std::snprintf(title, sizeof title, "clusters: %lld, mean size S %.3g", static_cast<long long>(c.clusters),
-                    c.mean_cluster_size);
-      scale = {title, "single", "largest " + std::to_string(c.largest_cluster), {kSingleParticleGrey}};
-      for (std::uint64_t label = 0; label < 5; ++label)
-        scale.stops.push_back(palette ? ClusterPalette::color(static_cast<int>(label)) : cluster_color(label));
-      scale.categorical = true;
-      scale.note = "grey: a particle on its own";
+      // Categorical, not a scale: each particle gets its cluster's colour directly, and the legend shows the
+      // colours drawn (issue 39: six fixed swatches "single ... largest" matched nothing on screen).
       const bool known = p.cluster.size() == n && p.cluster_size.size() == n;
       if (known && palette) {
         palette->assign(p, rgb);
-        return scale;
+      } else {
+        for (size_t i = 0; i < n; ++i) {
+          const Rgb colour = known && p.cluster_size[i] > 1 ? cluster_color(p.cluster[i]) : kSingleParticleGrey;
+          for (size_t k = 0; k < 3; ++k) rgb[3 * i + k] = colour[k];
+        }
       }
-      for (size_t i = 0; i < n; ++i) {
-        const Rgb colour = known && p.cluster_size[i] > 1 ? cluster_color(p.cluster[i]) : kSingleParticleGrey;
-        for (size_t k = 0; k < 3; ++k) rgb[3 * i + k] = colour[k];
-      }
-      return scale;
+      return cluster_legend(p, rgb, known);
     }
   }
   for (size_t i = 0; i < n; ++i) {

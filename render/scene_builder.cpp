@@ -5,8 +5,9 @@
 namespace lodestone::render {
 namespace {
 
-constexpr Rgb kSelectedColor{1.0f, 0.85f, 0.15f};  // the selected sphere, whatever the colour mode
-constexpr Rgb kAxisColor{0.55f, 0.95f, 1.0f};      // easy axes
+constexpr Rgb kSelectionColor{1.0f, 1.0f, 1.0f};  // the rings around the selected sphere
+constexpr float kSelectionRingRadii = 1.35f;      // their radius, in the sphere's radii
+constexpr Rgb kAxisColor{0.55f, 0.95f, 1.0f};     // easy axes
 constexpr Rgb kBoxColor{0.55f, 0.58f, 0.62f};
 constexpr Rgb kBondColor{0.3f, 1.0f, 0.45f};
 constexpr Rgb kFieldLineColor{0.85f, 0.92f, 1.0f};  // field lines (the field view)
@@ -52,6 +53,24 @@ void push_lid(std::vector<float>& out, const glm::vec3& lo, const glm::vec3& hi,
     const float x = lo.x + t * (hi.x - lo.x), y = lo.y + t * (hi.y - lo.y);
     push_line(out, glm::vec3(x, lo.y, height), glm::vec3(x, hi.y, height), kLidColor);
     push_line(out, glm::vec3(lo.x, y, height), glm::vec3(hi.x, y, height), kLidColor);
+  }
+}
+
+// The selection: three rings around the sphere (across x, y and z), so that it keeps its colour (a colour of its
+// own would read as one more cluster or alignment) and is seen from any direction.
+void push_selection_rings(std::vector<float>& out, const glm::vec3& centre, float radius) {
+  constexpr int kSegments = 32;
+  const float r = kSelectionRingRadii * radius;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    auto point = [&](int k) {
+      const float a = 2.0f * static_cast<float>(pi) * static_cast<float>(k) / kSegments;
+      glm::vec3 p = centre;
+      p[u] += r * std::cos(a);
+      p[v] += r * std::sin(a);
+      return p;
+    };
+    for (int k = 0; k < kSegments; ++k) push_line(out, point(k), point(k + 1), kSelectionColor);
   }
 }
 
@@ -128,7 +147,9 @@ const VisualScene& SceneBuilder::update(const Snapshot& s, const ViewOptions& op
   scene.radii = p.radius;
   if (options.selected) {
     const long selected = p.index_of(*options.selected);
-    if (selected >= 0) std::copy(kSelectedColor.begin(), kSelectedColor.end(), &scene.colors[3 * selected]);
+    if (selected >= 0)
+      push_selection_rings(scene.overlay_lines, xyz(p.position, static_cast<size_t>(selected)),
+                           p.radius[static_cast<size_t>(selected)]);
   }
   add_moments_and_axes(p, options, scene);
   if (options.show_box && s.scene) push_box(scene.lines, vec(s.scene->box.min), vec(s.scene->box.max));

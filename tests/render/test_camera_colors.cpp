@@ -330,16 +330,49 @@ TEST_CASE("colors: cluster mode gives each cluster one colour and single particl
   const Rgb a = color_of(rgb, 0), b = color_of(rgb, 3);
   CHECK(std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 0.2f);
   for (const Rgb& c : {a, b}) CHECK(std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]}) > 0.5f);
+  // The legend shows what is drawn (issue 39, bug 5): the grey of single particles, then one swatch per cluster
+  // colour on screen, the larger cluster's first; its title counts the clusters drawn.
   CHECK(legend.categorical);
-  check_rgb(legend.stops.front(), kSingleParticleGrey);
-  CHECK(legend.title.find("clusters: 3") != std::string::npos);
-  CHECK(legend.high_label == "largest 3");
+  REQUIRE(legend.stops.size() == 3);
+  check_rgb(legend.stops[0], kSingleParticleGrey);
+  check_rgb(legend.stops[1], cluster_color(100));
+  check_rgb(legend.stops[2], cluster_color(103));
+  CHECK(legend.title == "clusters: 2, the largest of 3 beads");
+  CHECK(legend.low_label == "grey: single");
 
   // Without cluster data (an older snapshot) every sphere is grey rather than a wrong colour.
   s.particles.cluster.clear();
   s.particles.cluster_size.clear();
   color_particles(s, ColorMode::Cluster, rgb);
   for (size_t i = 0; i < 6; ++i) check_rgb(color_of(rgb, i), kSingleParticleGrey);
+}
+
+TEST_CASE("colors: the cluster legend has as many colours as the clusters drawn, from the palette too", "[colors]") {
+  // Four clusters apart from each other and no single particle; the palette colours them (the app's path).
+  std::vector<glm::vec3> at;
+  for (int k = 0; k < 8; ++k) at.push_back(glm::vec3(10.0f * static_cast<float>(k / 2), 0.0f, 0.0f));
+  Snapshot s = spheres(at, std::vector<float>(8, 1.0f));
+  s.particles.cluster = {100, 100, 102, 102, 104, 104, 106, 106};
+  s.particles.cluster_size = {2, 2, 2, 2, 2, 2, 2, 2};
+  ClusterPalette palette;
+  std::vector<float> rgb;
+  ColorScale legend = color_particles(s, ColorMode::Cluster, rgb, &palette);
+  std::vector<Rgb> drawn;
+  for (size_t i = 0; i < 8; ++i)
+    if (std::find(drawn.begin(), drawn.end(), color_of(rgb, i)) == drawn.end()) drawn.push_back(color_of(rgb, i));
+  CHECK(drawn.size() == 4);
+  CHECK(legend.stops.size() == drawn.size());  // no grey: nothing is single
+  for (const Rgb& c : legend.stops) CHECK(std::find(drawn.begin(), drawn.end(), c) != drawn.end());
+  CHECK(legend.low_label.empty());
+  CHECK(legend.title == "clusters: 4, the largest of 2 beads");
+
+  // Nothing touches: the legend says so, with the grey alone.
+  s.particles.cluster = {100, 101, 102, 103, 104, 105, 106, 107};
+  s.particles.cluster_size = std::vector<std::uint32_t>(8, 1);
+  legend = color_particles(s, ColorMode::Cluster, rgb, &palette);
+  REQUIRE(legend.stops.size() == 1);
+  check_rgb(legend.stops[0], kSingleParticleGrey);
+  CHECK(legend.title == "clusters: none yet (no two beads touch)");
 }
 
 TEST_CASE("colors: cluster colours are saturated and any of the first eight labels far apart", "[colors]") {

@@ -67,7 +67,8 @@ TEST_CASE("scene builder: spheres where the particles are, arrows arrow_length r
   CHECK(builder.update(two_spheres(), options).arrows.empty());
 }
 
-TEST_CASE("scene builder: the selected sphere is yellow, the others keep their colour mode's colour", "[scene]") {
+TEST_CASE("scene builder: the selected sphere keeps its colour and gets three rings around it", "[scene]") {
+  // Issue 39, bug 5: the selected bead turned yellow, one of the cluster colours.
   ViewOptions options;
   const Snapshot s = two_spheres();
   std::vector<float> rgb;
@@ -75,10 +76,18 @@ TEST_CASE("scene builder: the selected sphere is yellow, the others keep their c
   options.selected = 9;
   SceneBuilder builder;
   const VisualScene& scene = builder.update(s, options);
-  CHECK(triple(scene.colors, 0) == triple(rgb, 0));
-  CHECK(triple(scene.colors, 1) == glm::vec3(1.0f, 0.85f, 0.15f));
-  options.selected = 12345;  // not in the snapshot: nothing highlighted
-  CHECK(triple(builder.update(s, options).colors, 1) == triple(rgb, 1));
+  CHECK(scene.colors == rgb);
+  // Three rings of 32 segments over everything, each point 1.35 radii from the centre, in a plane through it.
+  const size_t floats = scene.overlay_lines.size();
+  REQUIRE(floats == 3 * 32 * 2 * kLineVertexFloats);
+  const glm::vec3 centre = triple(s.particles.position, 1);
+  const float radius = s.particles.radius[1];
+  for (size_t v = 0; v < floats / kLineVertexFloats; ++v) {
+    const glm::vec3 p = triple(scene.overlay_lines, 2 * v);  // triple(values, i) reads floats 3i..3i+2
+    CHECK(glm::length(p - centre) == Approx(1.35f * radius).epsilon(1e-5));
+  }
+  options.selected = 12345;  // not in the snapshot: nothing drawn
+  CHECK(builder.update(s, options).overlay_lines.empty());
 }
 
 TEST_CASE("scene builder: easy axes only where they differ from the moment, the box's 12 edges, bonds on top",
