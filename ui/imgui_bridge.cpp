@@ -8,6 +8,7 @@
 #include <QWindow>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the hovered window and the open modal, for wants_click
 
 #include <string>
 #include <utility>
@@ -206,6 +207,12 @@ void ImGuiBridge::key_release(QKeyEvent* e) {
 
 bool ImGuiBridge::wants_mouse() const {
   return ImGui::GetIO().WantCaptureMouse;
+}
+bool ImGuiBridge::wants_click() const {
+  ImGui::SetCurrentContext(context_);
+  if (!ImGui::GetIO().WantCaptureMouse) return false;
+  const ImGuiContext& g = *GImGui;
+  return g.HoveredWindow != nullptr || g.ActiveId != 0 || ImGui::GetTopMostPopupModal() != nullptr;
 }
 bool ImGuiBridge::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;

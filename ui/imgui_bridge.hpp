@@ -38,6 +38,10 @@ class ImGuiBridge {
   void key_release(QKeyEvent* event);
 
   bool wants_mouse() const;
+  // A press belongs to the panels when it is over one of their windows or a modal dialog is up. A click in the
+  // 3-D view that only closes an open list (a combo's) reaches the view as well: otherwise the first click after
+  // choosing from a list was lost (issue 39, bug 8).
+  bool wants_click() const;
   bool wants_keyboard() const;
 
  private:

@@ -54,6 +54,8 @@ void touch_panel(PanelContext& c) {
   const std::string plane_label = "on the plane z (" + length_unit + ")";
   if (ImGui::InputDouble(plane_label.c_str(), &height, 0.0, 0.0, "%.4g"))
     t.plane_height = unit_to_si(height, Quantity::Length, length_unit);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Clicks land on this horizontal plane; a magnet rests on it (its lowest pebbles' centres).");
   if (state.selected && ImGui::Button("plane through the selected")) t.plane_set = false;
 
   ImGui::Separator();

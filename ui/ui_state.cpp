@@ -232,6 +232,11 @@ std::optional<Command> add_command(UiState& state, const Vec3& point) {
       AddClump a;
       a.clump.shape = t.add_kind == AddKind::BarMagnet ? ClumpShape::Bar : ClumpShape::Cube;
       a.clump.position = point;
+      // It rests on the plane: its lowest pebbles' centres on it (pebbles 2 radii apart, engine/bodies/clumps.cpp
+      // clump_shape_offsets). Centred on it, a standing bar reached through the floor and every click in a table
+      // scene was refused (issue 39, bug 8).
+      const bool standing = t.add_kind == AddKind::CubeMagnet || t.axis == 2;
+      if (standing) a.clump.position.z() += t.radius * (t.pebbles - 1);
       a.clump.count = t.pebbles;
       a.clump.pebble_radius = t.radius;
       a.clump.material = material;

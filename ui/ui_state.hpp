@@ -51,7 +51,7 @@ struct TouchTool {
   double radius = 5e-4;       // [m] a sphere's, a magnet's pebbles'
   int material = 0;           // index into the parameters' materials
   int pebbles = 4;            // a bar's length, a cube's edge, in pebbles
-  int axis = 2;               // 0 x, 1 y, 2 z: the magnet's axis (its moments)
+  int axis = 0;               // 0 x, 1 y, 2 z: the magnet's axis (its moments); lying down fits a table scene
 };
 
 // The View panel's field view (issue 22): what to show and the requests in flight. The simulation thread

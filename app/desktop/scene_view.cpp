@@ -374,7 +374,7 @@ bool SceneView::start_grab(QMouseEvent* event) {
 
 void SceneView::mousePressEvent(QMouseEvent* event) {
   bridge_->mouse_press(event);
-  if (bridge_->wants_mouse()) return;
+  if (bridge_->wants_click()) return;
   if (start_grab(event)) return;
   dragging_ = event->button();
   press_position_ = last_position_ = event->position().toPoint();
@@ -476,7 +476,12 @@ void SceneView::keyPressEvent(QKeyEvent* event) {
       state_.touch.placing = false;
       break;
     case Qt::Key_Delete:  // removes the selected particle (or its magnet); the answer comes as the notice
-      if (state_.selected) send_(DeleteBody{ui::next_touch_request(state_), *state_.selected});
+      if (state_.selected) {
+        send_(DeleteBody{ui::next_touch_request(state_), *state_.selected});
+      } else {
+        state_.notice = "nothing selected to delete: click a particle first, then press Delete";
+        state_.notice_is_error = false;
+      }
       break;
     default: QOpenGLWindow::keyPressEvent(event);
   }

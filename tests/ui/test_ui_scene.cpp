@@ -5,10 +5,13 @@
 #include "engine//session/protocol.hpp"
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
+#include "engine/scene/preset_io.hpp"
+#include "engine/session/session.hpp"
 #include "ui/ui_state.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -105,4 +108,49 @@ TEST_CASE("ui: unsaved changes are an edited document, until it is saved or anot
   s.scene_revision = 6;
   adopt_snapshot(state, s);
   CHECK_FALSE(state.unsaved);
+}
+
+TEST_CASE("ui: the Hands-on tool's magnets clicked on the default plane are accepted, on a table and standing",
+          "[ui]") {
+  // Issue 39, bug 8: the tool's bar magnet stood along z, centred on the plane a radius above the floor: its lower
+  // pebbles were in the floor, and in the table scenes (a box 1.4 mm tall) it could not stand at all, so every
+  // click was refused. Now it lies along x by default, and a standing magnet rests on the plane.
+  struct Case {
+    const char* preset;
+    AddKind kind;
+    int axis;  // -1: the tool's default
+  };
+  for (const Case& k : {Case{"chains-and-rings.json", AddKind::BarMagnet, -1},
+                        Case{"default.json", AddKind::BarMagnet, 2}, Case{"default.json", AddKind::CubeMagnet, -1}}) {
+    INFO(k.preset << ", axis " << k.axis);
+    const Preset scene = load_preset_file(std::string(LODESTONE_SOURCE_DIR) + "/presets/" + k.preset);
+    UiState state;
+    state.edited = scene;
+    TouchTool& t = state.touch;
+    t.add_kind = k.kind;
+    t.radius = 5e-4;
+    t.pebbles = k.kind == AddKind::BarMagnet ? 4 : 2;
+    if (k.axis >= 0) t.axis = k.axis;
+    const double plane = scene.box.min.z() + 1.5 * t.radius;  // the panel's default plane (panel_touch.cpp)
+    Session session(scene);
+    // A click on a free spot of the floor: 6 pebble radii from every bead.
+    std::optional<Vec3> free_spot;
+    const Particles& beads = session.state().particles;
+    for (double x = scene.box.min.x() + 5 * t.radius; !free_spot && x < scene.box.max.x() - 5 * t.radius; x += t.radius)
+      for (double y = scene.box.min.y() + 5 * t.radius; !free_spot && y < scene.box.max.y() - 5 * t.radius;
+           y += t.radius) {
+        bool clear = true;
+        for (size_t i = 0; i < beads.size() && clear; ++i)
+          clear = (beads.position[i] - Vec3(x, y, plane)).norm() > 6 * t.radius + beads.radius[i];
+        if (clear) free_spot = Vec3(x, y, plane);
+      }
+    REQUIRE(free_spot);
+    const std::optional<Command> command = add_command(state, *free_spot);
+    REQUIRE(command);
+    const AddClump& add = std::get<AddClump>(*command);
+    const bool standing = k.kind == AddKind::CubeMagnet || t.axis == 2;
+    // The lowest pebbles' centres on the plane.
+    CHECK(add.clump.position.z() - (standing ? t.radius * (t.pebbles - 1) : 0.0) == Approx(plane).epsilon(1e-12));
+    CHECK_NOTHROW(session.add_clump(add.clump));
+  }
 }
