@@ -19,7 +19,7 @@ namespace lodestone::ui {
 namespace {
 
 // A distribution of angles in 5 deg bins (engine/analysis/angles.hpp) as bars from 0 to the tallest, same
-// width rule as plot(). The overlay names the angle, its range and mean.
+// width rule as plot(). The title above names the angle, its range and mean (drawn over the bars it hid them).
 template <size_t N>
 void histogram(const char* label, const std::array<double, N>& fractions, double mean_degrees) {
   std::array<float, N> values{};
@@ -32,7 +32,8 @@ void histogram(const char* label, const std::array<double, N>& fractions, double
   std::snprintf(overlay, sizeof overlay, "%s 0-%.0f deg: mean %.1f deg", label, AngleHistograms::bin_high(N - 1),
                 mean_degrees);
   ImGui::PushID(label);
-  ImGui::PlotHistogram("##histogram", values.data(), static_cast<int>(N), 0, overlay, 0.0f, std::max(top, 1e-6f),
+  ImGui::TextWrapped("%s", overlay);
+  ImGui::PlotHistogram("##histogram", values.data(), static_cast<int>(N), 0, nullptr, 0.0f, std::max(top, 1e-6f),
                        ImVec2(ImGui::GetContentRegionAvail().x, 70.0f));
   ImGui::PopID();
 }
@@ -88,10 +89,7 @@ void plots_window(PanelContext& c) {
              "How well the easy axes line up with the field: 1 all along it, 0.5 random in 3-D.", "plot-alignment.csv"},
             h.time, h.alignment, 0.0f, 1.0f, c.state);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        if (o.alignment_time >= 0.0)
-          ImGui::TextWrapped("tau_0.95 = %.4g s in this phase", o.alignment_time);
-        else
-          ImGui::TextWrapped("<cos theta> = %.3f; tau_0.95: not reached in this phase", o.alignment);
+        ImGui::TextWrapped("%s", alignment_time_text(o.alignment_time, o.alignment, c.snapshot.time_step).c_str());
         ImGui::PopStyleColor();
         // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
         // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
@@ -103,7 +101,10 @@ void plots_window(PanelContext& c) {
                              static_cast<long long>(a.particles));
           ImGui::PopStyleColor();
           histogram("theta (axis to field)", a.theta, a.mean_theta);
-          histogram("psi (moment to axis)", a.psi, a.mean_psi);
+          if (moments_can_turn(c.snapshot))
+            histogram("psi (moment to axis)", a.psi, a.mean_psi);
+          else
+            note("psi: none, the moments are fixed along their axes (rigid dipoles)");
         }
         ImGui::Separator();
       }

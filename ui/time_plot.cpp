@@ -124,4 +124,22 @@ void time_plot(const TimePlot& plot, const std::vector<float>& time, const std::
   ImGui::PopID();
 }
 
+std::string alignment_time_text(double alignment_time, double alignment, double time_step) {
+  char text[128];
+  if (alignment_time >= 0.0 && alignment_time <= 1.5 * time_step)
+    std::snprintf(text, sizeof text, "tau_0.95: already aligned (<cos theta> >= 0.95) when this phase began");
+  else if (alignment_time >= 0.0)
+    std::snprintf(text, sizeof text, "tau_0.95 = %.4g s in this phase", alignment_time);
+  else
+    std::snprintf(text, sizeof text, "<cos theta> = %.3f; tau_0.95: not reached in this phase", alignment);
+  return text;
+}
+
+bool moments_can_turn(const Snapshot& s) {
+  if (!s.in_force) return true;
+  for (const Material& m : s.in_force->materials)
+    if (m.moment_model != MomentModel::Rigid) return true;
+  return false;
+}
+
 }  // namespace lodestone::ui

@@ -25,4 +25,12 @@ std::vector<double> nice_ticks(double lo, double hi, int most);
 // The CSV text of a plot: a header "time_s,<column>" and one row per point, full float precision.
 std::string plot_csv(const std::string& column, const std::vector<float>& time, const std::vector<float>& values);
 
+// The line under the alignment plot: tau_0.95 in this phase, "already aligned" when it was reached at the phase's
+// first step (a rotating field's chain starts along the field: 3.6e-6 s read as a time), or not reached yet.
+std::string alignment_time_text(double alignment_time, double alignment, double time_step);
+// True when some magnetic material's moment can turn away from its easy axis (Stoner-Wohlfarth, induced): only
+// then does the angle psi of the moment to its axis say something (a rigid dipole's is 0 or 180 deg only by
+// which pole is nearer the field, and jumped as the axes turned past 90 deg).
+bool moments_can_turn(const Snapshot& snapshot);
+
 }  // namespace lodestone::ui

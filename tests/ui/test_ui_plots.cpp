@@ -53,3 +53,26 @@ TEST_CASE("movies paced in simulated time take a frame per fps-th of the pace, c
   settings.simulated_per_movie_second = -1.0;
   CHECK_THAT(check_record_settings(settings), Catch::Contains("simulated time per movie second"));
 }
+
+TEST_CASE("plots: tau_0.95 reached at a phase's first step reads as already aligned, not as a time", "[ui][plots]") {
+  // Issue 39, bug 11: rotating-field-chain showed tau_0.95 = 3.6e-6 s, its one time step.
+  const double dt = 3.6e-6;
+  CHECK(alignment_time_text(dt, 0.99, dt) == "tau_0.95: already aligned (<cos theta> >= 0.95) when this phase began");
+  CHECK(alignment_time_text(0.0, 0.99, dt) == "tau_0.95: already aligned (<cos theta> >= 0.95) when this phase began");
+  CHECK(alignment_time_text(0.0123, 0.97, dt) == "tau_0.95 = 0.0123 s in this phase");
+  CHECK(alignment_time_text(-1.0, 0.52, dt) == "<cos theta> = 0.520; tau_0.95: not reached in this phase");
+}
+
+TEST_CASE("plots: psi of the moments to their axes is shown only where a moment can leave its axis", "[ui][plots]") {
+  // Issue 39, bug 11: the psi histogram of rigid dipoles jumped between 0 and 180 deg.
+  lodestone::Snapshot s;
+  lodestone::Preset p;
+  p.materials.resize(2);
+  p.materials[0].moment_model = lodestone::MomentModel::Rigid;
+  p.materials[1].moment_model = lodestone::MomentModel::Rigid;
+  s.in_force = std::make_shared<const lodestone::Preset>(p);
+  CHECK_FALSE(moments_can_turn(s));
+  p.materials[1].moment_model = lodestone::MomentModel::StonerWohlfarth;
+  s.in_force = std::make_shared<const lodestone::Preset>(p);
+  CHECK(moments_can_turn(s));
+}
