@@ -42,6 +42,11 @@ void help_windows(PanelContext& c) {
         }
         ImGui::EndTable();
       }
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);
+      note(
+          "On the scene the app opens with, a \"Try this\" strip at the top of the view lists what a hand can "
+          "do; it goes away at your first change (x hides it). More scenes: the Presets panel or File > Open.");
+      ImGui::PopTextWrapPos();
     }
     ImGui::End();
   }

@@ -107,6 +107,7 @@ void overlays(PanelContext& c) {
 
   status_line(c);
   start_hint(c);
+  try_hints(c);
 }
 
 }  // namespace lodestone::ui

@@ -65,4 +65,31 @@ void start_hint(PanelContext& c) {
   ImGui::End();
 }
 
+void try_hints(PanelContext& c) {
+  UiState& state = c.state;
+  if (!try_hints_shown(state)) return;
+  // Below the start hint's place, left of the Plots header: wrapped to at most 440 px.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float left = sidebar_extent(state) + 10.0f;
+  const float width = std::clamp(display.x - left - 400.0f, 200.0f, 440.0f);
+  ImGui::SetNextWindowPos(ImVec2(left, 10.0f + 2.0f * ImGui::GetTextLineHeightWithSpacing()), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(width, display.y));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+  if (ImGui::Begin("try this", nullptr, flags)) {
+    if (ImGui::SmallButton("x")) state.try_hints_hidden = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide these hints");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(width - ImGui::GetStyle().WindowPadding.x);
+    ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.5f, 1.0f), "Try this:");
+    ImGui::TextWrapped("- Ctrl+drag a bead to pull it on a spring");
+    ImGui::TextWrapped("- change the field's strength or direction in the Field panel");
+    ImGui::TextWrapped("- space pauses and runs; File > Open or the Presets panel has more scenes; F1: help");
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::End();
+}
+
 }  // namespace lodestone::ui

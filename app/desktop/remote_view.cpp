@@ -37,11 +37,12 @@ void verb_view(const std::string&, const std::string&, const Snapshot& s, ui::Ui
   const bool hint = !s.running && s.step == 0 && s.scene && s.scene->view.start_paused;
   std::printf(
       "view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
-      "paused_hint=%d field_view=%s field_updates=%.3g\n",
+      "paused_hint=%d try_hints=%d field_view=%s field_updates=%.3g\n",
       ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
       static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
       static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
-      state.camera_follows ? 1 : 0, hint ? 1 : 0, field_view_key(state.view), state.field_view.updates_per_second);
+      state.camera_follows ? 1 : 0, hint ? 1 : 0, ui::try_hints_shown(state) ? 1 : 0, field_view_key(state.view),
+      state.field_view.updates_per_second);
 }
 
 // field-view off|slice|lines|both [x|y|z [AT]]
@@ -120,6 +121,12 @@ void verb_sidebar(const std::string& rest, const std::string& line, const Snapsh
   std::printf("ok sidebar %s\n", rest.c_str());
 }
 
+void verb_hints(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+  if (rest != "show" && rest != "hide") return refuse(line, "usage: hints show|hide");
+  state.try_hints_hidden = rest == "hide";
+  std::printf("ok hints %s\n", rest.c_str());
+}
+
 void verb_help(const std::string&, const std::string&, const Snapshot&, ui::UiState& state) {
   state.help_open = true;
   std::printf("ok help\n");
@@ -135,8 +142,9 @@ void verb_about(const std::string&, const std::string&, const Snapshot&, ui::UiS
 bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line, const Snapshot& s,
                        ui::UiState& state) {
   static const std::map<std::string, ViewVerbHandler> handlers = {
-      {"view", verb_view},     {"field-view", verb_field_view}, {"color", verb_color}, {"frame", verb_frame},
-      {"select", verb_select}, {"sidebar", verb_sidebar},       {"help", verb_help},   {"about", verb_about},
+      {"view", verb_view},   {"field-view", verb_field_view}, {"color", verb_color},
+      {"frame", verb_frame}, {"select", verb_select},         {"sidebar", verb_sidebar},
+      {"help", verb_help},   {"about", verb_about},           {"hints", verb_hints},
   };
   const auto found = handlers.find(verb);
   if (found == handlers.end()) return false;

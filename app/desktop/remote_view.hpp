@@ -2,8 +2,9 @@
 // The remote verbs of the view (lodestone --remote; app/desktop/remote_control.hpp lists them all):
 //
 //   view                  prints "view color=KEY legend=TITLE arrow=A yaw=DEG pitch=DEG pace=P|fastest
-//                         sidebar=WIDTH|hidden plots=0|1 follows=0|1 paused_hint=0|1
+//                         sidebar=WIDTH|hidden plots=0|1 follows=0|1 paused_hint=0|1 try_hints=0|1
 //                         field_view=off|slice|lines|both field_updates=PER_SECOND"
+//   hints show|hide       the "Try this" strip on the first scene (ui/status_line.cpp try_hints)
 //   field-view off|slice|lines|both [x|y|z [AT]]
 //                         the View panel's field view: |B| on a slice normal to the axis at AT (a length),
 //                         field lines seeded on it, both or none; field_updates in `view` is the rate it gets

@@ -154,3 +154,21 @@ TEST_CASE("ui: the Hands-on tool's magnets clicked on the default plane are acce
     CHECK_NOTHROW(session.add_clump(add.clump));
   }
 }
+
+TEST_CASE("ui: the Run panel's share of the pace kept: simulated seconds per wall second over the pace", "[ui]") {
+  // Issue 39: chains-and-rings got 40 % of its pace and nothing said so.
+  Snapshot s;
+  s.running = true;
+  s.pace = SetPace{PaceMode::RealTime, 0.2};  // 0.2 simulated s per wall s
+  s.time_step = 1e-5;
+  s.steps_per_second = 8000.0;  // 0.08 simulated s per wall s
+  REQUIRE(pace_kept(s));
+  CHECK(*pace_kept(s) == Approx(0.4));
+  s.steps_per_second = 20000.0;
+  CHECK(*pace_kept(s) == Approx(1.0));
+  s.pace = SetPace{PaceMode::Fastest, 1.0};  // flat out: no pace to keep
+  CHECK_FALSE(pace_kept(s));
+  s.pace = SetPace{PaceMode::RealTime, 0.2};
+  s.running = false;
+  CHECK_FALSE(pace_kept(s));
+}
