@@ -52,13 +52,6 @@ std::string framed(const std::string& label, const std::string& id) {
 
 }  // namespace
 
-std::string display_unit(Quantity q, const DisplayUnits& units) {
-  if (q == Quantity::FluxDensity && is_accepted_unit(q, units.field)) return units.field;
-  if (q == Quantity::Length && is_accepted_unit(q, units.length)) return units.length;
-  if (q == Quantity::Pressure && is_accepted_unit(q, units.pressure)) return units.pressure;
-  return std::string(si_unit(q));
-}
-
 void throw_unknown_key(const std::string& key, const std::string& id_prefix, const std::vector<std::string>& declared) {
   std::string message = "edit_key: no field '" + key + "' under '" + id_prefix + "'; the schema declares ";
   for (size_t k = 0; k < declared.size(); ++k) message += (k == 0 ? "" : ", ") + declared[k];

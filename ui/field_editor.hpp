@@ -6,6 +6,7 @@
 // range is refused and the range is shown under the field.
 
 #include "engine/core/parameters.hpp"
+#include "engine/scene/preset_io.hpp"
 #include "engine/scene/schema.hpp"
 
 #include <map>
@@ -16,9 +17,7 @@ namespace lodestone::ui {
 
 using FieldErrors = std::map<std::string, std::string>;
 
-// The unit a quantity is shown in: the preset's display unit for field, length and pressure,
-// the SI unit otherwise.
-std::string display_unit(Quantity q, const DisplayUnits& units);
+// The unit a quantity is shown in: lodestone::display_unit (engine/scene/preset_io.hpp), also used in messages.
 // The plain label of a field by its path ("contact.linear.dp_nratio" -> "damping of the normal spring";
 // ui/plain_labels.hpp), else the key with spaces ("youngs_modulus" -> "youngs modulus").
 std::string field_label(const std::string& path, const std::string& key);

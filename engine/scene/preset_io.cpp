@@ -85,6 +85,28 @@ void convert_preset_json(json& j, const ConvertNumber& convert) {
 
 }  // namespace
 
+std::string display_unit(Quantity q, const DisplayUnits& units) {
+  if (q == Quantity::FluxDensity && is_accepted_unit(q, units.field)) return units.field;
+  if (q == Quantity::Length && is_accepted_unit(q, units.length)) return units.length;
+  if (q == Quantity::Pressure && is_accepted_unit(q, units.pressure)) return units.pressure;
+  return std::string(si_unit(q));
+}
+
+json value_in_display_units(const std::string& path, const json& value, const DisplayUnits& units) {
+  json shown = value;
+  try {
+    convert_at(shown, preset_schema(), dotted_segments(path), 0, [&units](Quantity q, double si) -> json {
+      const std::string unit = display_unit(q, units);
+      char text[64];
+      std::snprintf(text, sizeof text, "%.4g%s%s", si_to_unit(si, q, unit), unit.empty() ? "" : " ", unit.c_str());
+      return text;
+    });
+  } catch (const std::exception&) {
+    return value;  // a path the table does not know: as it is
+  }
+  return shown;
+}
+
 namespace {
 
 // [SECTION] Cross-field checks, one per concern, each with the top-level sections it reads

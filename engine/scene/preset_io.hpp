@@ -68,6 +68,12 @@ void validate_sections(const Preset& preset, const std::vector<std::string>& sec
 // it).
 const std::string& default_preset_text();
 
+// The unit a quantity is shown in: the scene's display unit for field, length and pressure, the SI unit otherwise.
+std::string display_unit(Quantity q, const DisplayUnits& units);
+// A value at a dotted path as the panels show it: each dimensional number in its display unit ("25 mT" for
+// field.strength 0.025), other values as they are. For messages and undo notices.
+json value_in_display_units(const std::string& path, const json& value, const DisplayUnits& units);
+
 // Documentation of every field (docs/presets.md is this, checked by a test).
 std::vector<FieldDoc> preset_field_docs();
 std::string preset_docs_markdown();

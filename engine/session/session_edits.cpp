@@ -79,7 +79,9 @@ std::optional<EditRecord> Session::change(const std::vector<ParameterChange>& ch
   record.after.update(document_set);
   record.before = json::object();
   for (auto it = record.after.begin(); it != record.after.end(); ++it) record.before[it.key()] = before[it.key()];
-  record.description = describe_changes(record.before, record.after);
+  record.description = describe_changes(record.before, record.after, [this](const std::string& path, const json& v) {
+    return value_in_display_units(path, v, in_force_.units);
+  });
   Preset next = in_force_;
   if (!run_set.empty()) {
     next = apply_changes(in_force_, run_set, "$.timeline[" + std::to_string(index) + "].set");

@@ -6,7 +6,7 @@ namespace lodestone {
 namespace {
 
 std::string short_dump(const json& value) {
-  std::string text = value.dump();
+  std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   constexpr size_t kLongest = 40;
   if (text.size() > kLongest) text = text.substr(0, kLongest - 3) + "...";
   return text;
@@ -14,12 +14,15 @@ std::string short_dump(const json& value) {
 
 }  // namespace
 
-std::string describe_changes(const json& before, const json& after) {
+std::string describe_changes(const json& before, const json& after, const ShownValue& shown) {
+  auto text = [&shown](const std::string& path, const json& value) {
+    return short_dump(shown ? shown(path, value) : value);
+  };
   std::string out;
   for (auto it = after.begin(); it != after.end(); ++it) {
     if (!out.empty()) out += "; ";
-    out += it.key() + " " + (before.contains(it.key()) ? short_dump(before.at(it.key())) : "?") + " -> " +
-           short_dump(it.value());
+    out += it.key() + " " + (before.contains(it.key()) ? text(it.key(), before.at(it.key())) : "?") + " -> " +
+           text(it.key(), it.value());
   }
   return out;
 }

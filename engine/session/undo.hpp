@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,8 +42,10 @@ struct EditRecord {
   bool goes_back = false;
 };
 
-// "path old -> new" for each changed path, joined with "; " (long values shortened).
-std::string describe_changes(const json& before, const json& after);
+// "path old -> new" for each changed path, joined with "; " (long values shortened); each value as `shown` gives it
+// (the session: in the scene's display units, "5 mT -> 25 mT" where the panel shows mT), else as stored (SI).
+using ShownValue = std::function<json(const std::string& path, const json& value)>;
+std::string describe_changes(const json& before, const json& after, const ShownValue& shown = {});
 
 class UndoStack {
  public:

@@ -76,6 +76,8 @@ TEST_CASE("undo: at the edit's step the run goes on as if unedited, redo and lat
   const std::optional<std::string> undone = s.undo();
   REQUIRE(undone.has_value());
   CHECK(undone->find("field.strength") != std::string::npos);
+  // In the scene's display unit, as the Field panel shows it (issue 39: the notice read "0.005 -> 0.03" in tesla).
+  CHECK(undone->find(" mT -> 30 mT") != std::string::npos);
   CHECK(s.parameters().field.strength == scene().field.strength);
   REQUIRE(s.document().timeline.size() == 2);
   CHECK_FALSE(s.undo().has_value());  // both edits undone: nothing left
