@@ -93,18 +93,53 @@ void send_parameters(UiState& state, const CommandSink& send) {
 }
 
 void load_preset(UiState& state, const std::string& path, const CommandSink& send) {
+  if (std::optional<Preset> preset = read_scene_file(state, path)) send_scene(state, std::move(*preset), path, send);
+}
+
+std::optional<Preset> read_scene_file(UiState& state, const std::string& path) {
   try {
-    Preset preset = load_preset_file(path);
-    send(LoadScene{std::move(preset), path});
-    ++state.loads_sent;
-    state.notice = "loaded " + path;
-    state.notice_is_error = false;
-    state.selected
-        .reset();  // the plots' history goes when the scene arrives (apply_preset_view): a refused load keeps it
+    return load_preset_file(path);
   } catch (const PresetError& e) {
     state.notice = std::string("not loaded (the current scene is kept): ") + e.what();
     state.notice_is_error = true;
+    return std::nullopt;
   }
+}
+
+void send_scene(UiState& state, Preset preset, const std::string& path, const CommandSink& send) {
+  const double particles = scene_particle_count(preset);
+  send(LoadScene{std::move(preset), path});
+  ++state.loads_sent;
+  state.notice = "loaded " + path;
+  if (particles >= 50000.0)
+    state.notice += " (building " + std::to_string(static_cast<long long>(particles)) +
+                    " particles: the old scene stays until the new one is ready)";
+  state.notice_is_error = false;
+  state.selected
+      .reset();  // the plots' history goes when the scene arrives (apply_preset_view): a refused load keeps it
+}
+
+std::optional<std::string> big_scene_warning(const Preset& preset, double frames_per_second_now, size_t particles_now) {
+  constexpr double kSlowest = 5.0;  // [frames/s] below this the view stops feeling live
+  const double n = scene_particle_count(preset);
+  if (!(n > 0.0)) return std::nullopt;
+  const bool measured = frames_per_second_now > 0.0 && particles_now >= 1000;
+  const double sphere_frames =
+      measured ? frames_per_second_now * static_cast<double>(particles_now) : kSphereFramesPerSecond;
+  const double expected = sphere_frames / n;
+  if (expected >= kSlowest) return std::nullopt;
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "This scene has %.0f particles. On this machine the view would draw about %.2g frames a second "
+                "(%s), so keys and the mouse would answer only every %.1f s, and building it takes a while.\n\n"
+                "Load it anyway? The headless runner (lodestone-run) runs it without drawing.",
+                n, expected,
+                measured ? (std::to_string(static_cast<int>(frames_per_second_now + 0.5)) + " frames/s now with " +
+                            std::to_string(particles_now) + " particles")
+                               .c_str()
+                         : "estimated",
+                1.0 / expected);
+  return std::string(text);
 }
 
 namespace {

@@ -209,6 +209,16 @@ void adopt_snapshot(UiState& state, const Snapshot& snapshot);
 void send_parameters(UiState& state, const CommandSink& send);
 // Parses a preset file in the GUI thread: a clear message on a bad file, the scene kept.
 void load_preset(UiState& state, const std::string& path, const CommandSink& send);
+// The same in two halves, so that the window can ask about a big scene in between: the file read (nothing on a bad
+// file, the message in the notice), then the scene sent.
+std::optional<Preset> read_scene_file(UiState& state, const std::string& path);
+void send_scene(UiState& state, Preset preset, const std::string& path, const CommandSink& send);
+// Sphere-frames a second the view draws when nothing was measured (20 000 spheres at 15 frames/s with Mesa's software
+// renderer on the 2-core development machine: docs/performance.md, "Desktop app").
+inline constexpr double kSphereFramesPerSecond = 3e5;
+// Before loading a scene the view would draw at under 5 frames/s (estimated from the frames/s measured now with
+// `particles_now` spheres, else kSphereFramesPerSecond): what to tell the user; nothing for a smaller scene.
+std::optional<std::string> big_scene_warning(const Preset& preset, double frames_per_second_now, size_t particles_now);
 // Atomic save of the scene document (the running protocol with the edits made so far); on success
 // the document is the saved one (no unsaved changes).
 void save_preset(UiState& state, const std::string& path);

@@ -127,8 +127,24 @@ void MainWindow::open_preset() {
 }
 
 void MainWindow::open_path(const QString& path) {
-  ui::load_preset(state_, path.toStdString(), view_->sink());
-  if (!state_.notice_is_error) remember(path);
+  std::optional<Preset> preset = ui::read_scene_file(state_, path.toStdString());
+  if (!preset) return;
+  const Snapshot& now = simulation_.snapshot();
+  // Asked before a scene the view would draw at under 5 frames/s (issue 39, bug 10: 200 000 particles loaded for
+  // 20 s in silence, then 0.4 frames/s and keys answered after 6-9 s).
+  const double fps_now = state_.view_resting ? 0.0 : static_cast<double>(state_.frames_per_second);
+  if (const std::optional<std::string> why = ui::big_scene_warning(*preset, fps_now, now.particles.size())) {
+    const KeysBackToView keys_back(this);
+    const auto answer = QMessageBox::question(this, "A big scene", QString::fromStdString(*why),
+                                              QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Open) {
+      state_.notice = "not loaded: " + path.toStdString() + " (too big to draw smoothly here)";
+      state_.notice_is_error = false;
+      return;
+    }
+  }
+  ui::send_scene(state_, std::move(*preset), path.toStdString(), view_->sink());
+  remember(path);
 }
 
 void MainWindow::save_preset_as() {

@@ -188,16 +188,23 @@ void check_generator(const Preset& p) {
 }
 
 // The scene's size, counted before anything is built (a cube clump of count n has n^3 pebbles).
-void check_size(const Preset& p) {
+double generated_particles(const Preset& p) {
   const GeneratorParameters& gen = p.particles;
-  const double generated = gen.kind == GeneratorKind::List         ? static_cast<double>(gen.particles.size())
-                           : gen.kind == GeneratorKind::Checkpoint ? 0.0
-                                                                   : static_cast<double>(gen.count);
+  return gen.kind == GeneratorKind::List         ? static_cast<double>(gen.particles.size())
+         : gen.kind == GeneratorKind::Checkpoint ? 0.0
+                                                 : static_cast<double>(gen.count);
+}
+double clump_pebbles(const Preset& p) {
   double pebbles = 0.0;
   for (const ClumpEntry& c : p.clumps)
     pebbles += c.shape == ClumpShape::List   ? static_cast<double>(c.pebbles.size())
                : c.shape == ClumpShape::Cube ? std::pow(static_cast<double>(c.count), 3.0)
                                              : static_cast<double>(c.count);
+  return pebbles;
+}
+
+void check_size(const Preset& p) {
+  const double generated = generated_particles(p), pebbles = clump_pebbles(p);
   if (generated + pebbles > kMaxParticles) {
     std::ostringstream os;
     os << "the scene would have " << std::fixed << std::setprecision(0) << generated + pebbles << " particles ("
@@ -329,6 +336,10 @@ std::string preset_docs_markdown() {
     md << "| `" << d.path << "` | " << cell(d.type) << " | " << cell(d.unit) << " | " << cell(d.accepts) << " | "
        << cell(d.default_value) << " | " << cell(d.range) << " | " << cell(d.help) << " |\n";
   return md.str();
+}
+
+double scene_particle_count(const Preset& preset) {
+  return generated_particles(preset) + clump_pebbles(preset);
 }
 
 }  // namespace lodestone

@@ -68,6 +68,9 @@ void validate_sections(const Preset& preset, const std::vector<std::string>& sec
 // it).
 const std::string& default_preset_text();
 
+// The particles a scene will have (the generator's and the clumps' pebbles), counted before anything is built; a
+// checkpoint's are not known until it is read (0).
+double scene_particle_count(const Preset& preset);
 // The unit a quantity is shown in: the scene's display unit for field, length and pressure, the SI unit otherwise.
 std::string display_unit(Quantity q, const DisplayUnits& units);
 // A value at a dotted path as the panels show it: each dimensional number in its display unit ("25 mT" for

@@ -172,3 +172,24 @@ TEST_CASE("ui: the Run panel's share of the pace kept: simulated seconds per wal
   s.running = false;
   CHECK_FALSE(pace_kept(s));
 }
+
+TEST_CASE("ui: a scene the view would draw at under 5 frames/s is named before it loads, a smaller one is not",
+          "[ui]") {
+  // Issue 39, bug 10: 200 000 particles loaded for 20 s in silence, then 0.4 frames/s.
+  Preset big = default_preset();
+  big.particles.count = 200000;
+  // Measured now: 30 frames/s with 2 000 spheres = 60 000 sphere-frames a second -> 0.3 frames/s with 200 000.
+  const std::optional<std::string> why = big_scene_warning(big, 30.0, 2000);
+  REQUIRE(why);
+  CHECK(why->find("200000 particles") != std::string::npos);
+  CHECK(why->find("about 0.3 frames a second (30 frames/s now with 2000 particles)") != std::string::npos);
+  // Nothing measured (the view at rest): the machine's default rate, 300 000 sphere-frames a second.
+  REQUIRE(big_scene_warning(big, 0.0, 2000));
+  CHECK(big_scene_warning(big, 0.0, 2000)->find("about 1.5 frames a second (estimated)") != std::string::npos);
+  Preset small = default_preset();  // 300 beads: 1 000 frames/s by the estimate
+  CHECK_FALSE(big_scene_warning(small, 30.0, 2000));
+  CHECK_FALSE(big_scene_warning(small, 0.0, 0));
+  Preset checkpoint = default_preset();
+  checkpoint.particles.kind = GeneratorKind::Checkpoint;  // its size is not known before it is read
+  CHECK_FALSE(big_scene_warning(checkpoint, 30.0, 2000));
+}
