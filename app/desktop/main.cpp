@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
       state.notice_is_error = true;
     }
   }
+  // The "Try this" strip is for the scene a newcomer meets first, the default one (framed clear of it); a scene asked
+  // for by name is someone's choice, and the strip could sit over its magnets.
+  state.try_hints_hidden =
+      source != "built-in default preset" && std::filesystem::path(source).filename() != "default.json";
   std::string presets = options.presets_directory;
   // ./presets (a checkout), else the installed share/lodestone/presets, else the source tree's (build tree).
   if (presets.empty())
