@@ -14,11 +14,15 @@ void OrbitCamera::frame_box(const glm::vec3& lo, const glm::vec3& hi) {
   fit(lo, hi);
 }
 
+float OrbitCamera::free_width() const {
+  const float w = static_cast<float>(width_);
+  return std::max(w - inset_ - right_inset_, 0.25f * w);
+}
+
 float OrbitCamera::fitting_distance(float radius) const {
   // The bounding sphere fits the vertical field of view (and the horizontal one when narrower).
   const float half_fov = glm::radians(0.5f * kFieldOfView);
-  const float free_width = std::max(static_cast<float>(width_) - inset_, 0.25f * static_cast<float>(width_));
-  const float aspect = free_width / static_cast<float>(std::max(height_, 1));
+  const float aspect = free_width() / static_cast<float>(std::max(height_, 1));
   const float half_fov_x = std::atan(std::tan(half_fov) * aspect);
   return 1.05f * radius / std::sin(std::min(half_fov, half_fov_x));
 }
@@ -34,8 +38,7 @@ float OrbitCamera::distance_to_show(const std::vector<glm::vec4>& spheres, const
   // vertical field of view from distance d when |y| + r / cos(half angle) <= (d - z) tan(half angle), and
   // likewise across with the free part's aspect.
   const float tan_y = std::tan(glm::radians(0.5f * kFieldOfView));
-  const float free_width = std::max(static_cast<float>(width_) - inset_, 0.25f * static_cast<float>(width_));
-  const float tan_x = tan_y * free_width / static_cast<float>(std::max(height_, 1));
+  const float tan_x = tan_y * free_width() / static_cast<float>(std::max(height_, 1));
   const float grow_y = std::sqrt(1.0f + tan_y * tan_y), grow_x = std::sqrt(1.0f + tan_x * tan_x);
   const glm::mat4 v = view();
   const glm::vec3 right(v[0][0], v[1][0], v[2][0]), up(v[0][1], v[1][1], v[2][1]), back(v[0][2], v[1][2], v[2][2]);
@@ -142,8 +145,10 @@ glm::mat4 OrbitCamera::projection() const {
   const float aspect = static_cast<float>(width_) / static_cast<float>(height_);
   const float near_plane = std::max(distance_ - scene_size_, 1e-3f * distance_);
   const float far_plane = distance_ + 2.0f * scene_size_;
-  // Shift the image right by half the inset so its centre is the centre of the free area.
-  const float shift = std::min(inset_, 0.75f * static_cast<float>(width_)) / static_cast<float>(width_);
+  // Shift the image by half the difference of the insets so its centre is the centre of the free area.
+  const float w = static_cast<float>(width_);
+  const float left = std::min(inset_, 0.75f * w), right = std::min(right_inset_, w - left - free_width());
+  const float shift = (left - right) / w;
   const glm::mat4 offset = glm::translate(glm::mat4(1.0f), glm::vec3(shift, 0.0f, 0.0f));
   return offset * glm::perspective(glm::radians(kFieldOfView), aspect, near_plane, far_plane);
 }

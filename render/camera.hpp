@@ -40,6 +40,9 @@ class OrbitCamera {
   // Pixels on the left covered by a panel: the view is centred on (and framed to) the rest.
   void set_left_inset(float pixels) { inset_ = pixels; }
   float left_inset() const { return inset_; }
+  // Pixels at the right the view does not show the scene in (the open Plots window): framing fits the particles in
+  // what is left between the insets and centres them there.
+  void set_right_inset(float pixels) { right_inset_ = pixels; }
 
   void rotate(float dx_pixels, float dy_pixels);  // a drag across the view turns by 180 degrees
   void zoom(float wheel_steps);                   // one step = 15 % closer
@@ -73,6 +76,8 @@ class OrbitCamera {
   float scene_size_ = 1.0f;  // box diagonal, for near/far planes
   int width_ = 1, height_ = 1;
   float inset_ = 0.0f;
+  float right_inset_ = 0.0f;
+  float free_width() const;  // between the insets, at least a quarter of the view
 };
 
 }  // namespace lodestone::render

@@ -74,6 +74,10 @@ void plots_window(PanelContext& c) {
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   const bool expanded = ImGui::Begin("Plots");
   c.state.plots_open = expanded;
+  // Open at the right edge, it takes that strip from the 3-D view: the camera frames and centres the scene in the
+  // rest (issue 39: the Plots window covered a quarter of the scene). Moved away from the edge, it is an overlay.
+  const float left_edge = ImGui::GetWindowPos().x, right_edge = left_edge + ImGui::GetWindowWidth();
+  c.state.plots_right_extent = expanded && right_edge > io.DisplaySize.x - 40.0f ? io.DisplaySize.x - left_edge : 0.0f;
   if (expanded) {
     if (h.time.empty()) {
       ImGui::TextDisabled("no data yet");

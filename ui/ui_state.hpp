@@ -159,9 +159,11 @@ struct UiState {
   std::string legend_title;        // what the colours mean now (the renderer's legend), for the remote verb `view`
   std::uint64_t frames_drawn = 0;  // by the window, counted for the remote verb sync
   std::uint64_t loads_sent = 0;    // LoadScene commands sent (load_preset, Revert to preset)
-  bool try_hints_hidden = false;   // the "Try this" strip (status_line.cpp try_hints): closed by the user
-  bool help_open = false;          // F1: the controls
-  bool about_open = false;         // Help > About
+  bool try_hints_hidden = false;
+  float plots_right_extent = 0.0f;  // [px] the open Plots window's width at the right edge (framing leaves it free) //
+                                    // the "Try this" strip (status_line.cpp try_hints): closed by the user
+  bool help_open = false;           // F1: the controls
+  bool about_open = false;          // Help > About
 };
 
 // Asks the simulation thread for a new field view when the View panel shows one and the last answer is in

@@ -105,6 +105,7 @@ class SceneView : public QOpenGLWindow {
   QTimer snapshot_watch_;             // while resting: a new snapshot wakes the view
   QElapsedTimer since_change_;        // since the last wake()
   std::uint64_t drawn_sequence_ = 0;  // Snapshot::sequence of the last frame drawn
+  float framed_plots_extent_ = 0.0f;  // the Plots window's strip the camera last framed around
   double notice_wake_for_ = -1.0;     // the success notice a wake is set for (ui/status_line.cpp hides it)
   // Mouse gestures
   QPoint press_position_, last_position_;

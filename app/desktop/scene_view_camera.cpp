@@ -8,6 +8,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace lodestone::desktop {
@@ -52,6 +53,7 @@ float SceneView::arrow_reach() const {
 void SceneView::update_camera_inset() {
   camera_.set_viewport(width(), height());
   camera_.set_left_inset(ui::sidebar_extent(state_));
+  camera_.set_right_inset(state_.plots_right_extent);
 }
 
 void SceneView::frame_box() {
@@ -82,6 +84,11 @@ void SceneView::reset_camera() {
 void SceneView::handle_camera_request() {
   const Snapshot& s = simulation_.snapshot();
   using Request = ui::UiState::CameraRequest;
+  // The Plots window opened or closed at the right edge: a camera the user has not moved frames the new free area.
+  if (std::abs(state_.plots_right_extent - framed_plots_extent_) > 1.0f) {
+    framed_plots_extent_ = state_.plots_right_extent;
+    if (state_.camera_follows && state_.camera_request == Request::None) state_.camera_request = Request::FrameAll;
+  }
   const Request request = std::exchange(state_.camera_request, Request::None);
   update_camera_inset();
   if (request == Request::Load) {

@@ -126,6 +126,28 @@ TEST_CASE("camera: the ray through a point's projection passes through the point
   }
 }
 
+TEST_CASE("camera: with the Plots window open at the right, the box is framed and centred between the two",
+          "[camera]") {
+  // Issue 39: the open Plots window covered a quarter of the scene and the framing ignored it.
+  OrbitCamera camera;
+  camera.set_viewport(1280, 800);
+  camera.set_left_inset(380.0f);
+  camera.set_right_inset(390.0f);
+  const glm::vec3 lo(-0.004f, -0.002f, 0.0f), hi(0.004f, 0.002f, 0.01f);
+  camera.frame_box(lo, hi);
+  float min_x = 1e9f, max_x = -1e9f;
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec3 c((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y, (corner & 4) ? hi.z : lo.z);
+    const float x = camera.project(c).x;
+    min_x = std::min(min_x, x);
+    max_x = std::max(max_x, x);
+  }
+  CHECK(min_x >= 380.0f);
+  CHECK(max_x <= 1280.0f - 390.0f);
+  // The target, the box's centre, at the middle of the free strip (380 .. 890).
+  CHECK(camera.project(0.5f * (lo + hi)).x == Approx(0.5f * (380.0f + 890.0f)).margin(0.5));
+}
+
 TEST_CASE("camera: after frame_box all 8 box corners project inside the free area", "[camera]") {
   for (const auto& [width, height] : {std::pair{1000, 700}, {1280, 800}, {800, 1200}, {600, 400}}) {
     OrbitCamera camera;
