@@ -210,9 +210,15 @@ bool ImGuiBridge::wants_mouse() const {
 }
 bool ImGuiBridge::wants_click() const {
   ImGui::SetCurrentContext(context_);
-  if (!ImGui::GetIO().WantCaptureMouse) return false;
   const ImGuiContext& g = *GImGui;
-  return g.HoveredWindow != nullptr || g.ActiveId != 0 || ImGui::GetTopMostPopupModal() != nullptr;
+  if (g.ActiveId != 0 || ImGui::GetTopMostPopupModal() != nullptr) return true;
+  // Where the pointer is now, not where the last frame saw it: a resting view may not have drawn a frame since the
+  // pointer left the side bar, and the first click in the scene was lost (issue 39, bug 8).
+  const ImVec2 at = g.IO.MousePos;
+  for (const ImGuiWindow* w : g.Windows)
+    if (w->WasActive && !w->Hidden && !(w->Flags & ImGuiWindowFlags_NoMouseInputs) && w->Rect().Contains(at))
+      return true;
+  return false;
 }
 bool ImGuiBridge::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;

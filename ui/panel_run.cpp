@@ -133,12 +133,19 @@ void run_panel(PanelContext& c) {
   else
     ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contact%s", s.steps_per_second,
                 static_cast<double>(state.frames_per_second), contacts, contacts == 1 ? "" : "s");
-  if (const std::optional<double> kept = pace_kept(s); kept && *kept < 0.9) {
-    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "running at %.0f %% of the pace", 100.0 * *kept);
+  // One line whenever the pace is in simulated time, so that the panels below never move as it comes and goes.
+  if (s.pace.mode == PaceMode::RealTime) {
+    const std::optional<double> kept = pace_kept(s);
+    if (kept && *kept < 0.9)
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "running at %.0f %% of the pace", 100.0 * *kept);
+    else if (kept)
+      ImGui::TextDisabled("keeping the pace (%.0f %%)", 100.0 * std::min(*kept, 1.0));
+    else
+      ImGui::TextDisabled("%s", s.running ? "pace: measuring" : "pace: paused");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
-          "This machine cannot step the scene as fast as the pace asks. A slower pace (above), fewer "
-          "particles or a cheaper dipole method (Magnetics) let it keep up.");
+          "Below 90 %%, this machine cannot step the scene as fast as the pace asks: a slower pace "
+          "(above), fewer particles or a cheaper dipole method (Magnetics) let it keep up.");
   }
   if (s.observables.bonds > 0 || s.observables.broken_bonds > 0)
     ImGui::Text("%lld bonds   %llu broken", static_cast<long long>(s.observables.bonds),

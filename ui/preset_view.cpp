@@ -64,6 +64,7 @@ void apply_preset_view(UiState& state, const Preset& scene, bool particles_have_
   state.camera_yaw_degrees = static_cast<float>(scene.view.camera_yaw * 180.0 / pi);
   state.camera_pitch_degrees = static_cast<float>(scene.view.camera_pitch * 180.0 / pi);
   state.camera_request = UiState::CameraRequest::Load;
+  state.touch.placing = false;  // a click in a new scene selects, whatever the last one's add tool was doing
   // The plots start afresh with the new scene (not when a load is asked for: the simulation thread may refuse it,
   // and the scene kept keeps its plots).
   state.history.clear();
