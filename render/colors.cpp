@@ -125,6 +125,7 @@ ColorScale cluster_legend(const ParticleSnapshot& p, const std::vector<float>& r
   constexpr size_t kMostSwatches = 12;
   std::vector<std::uint64_t> labels;
   std::vector<std::pair<std::uint32_t, Rgb>> colours;  // (largest cluster drawn in it, colour)
+  std::uint32_t largest = 0;
   bool singles = false;
   for (size_t i = 0; i < p.size(); ++i) {
     if (!known || p.cluster_size[i] <= 1) {
@@ -132,6 +133,7 @@ ColorScale cluster_legend(const ParticleSnapshot& p, const std::vector<float>& r
       continue;
     }
     labels.push_back(p.cluster[i]);
+    largest = std::max(largest, p.cluster_size[i]);
     const Rgb c{rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]};
     const auto same = std::find_if(colours.begin(), colours.end(), [&](const auto& e) { return e.second == c; });
     if (same == colours.end())
@@ -142,8 +144,6 @@ ColorScale cluster_legend(const ParticleSnapshot& p, const std::vector<float>& r
   std::sort(labels.begin(), labels.end());
   const auto clusters = static_cast<size_t>(std::unique(labels.begin(), labels.end()) - labels.begin());
   std::stable_sort(colours.begin(), colours.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::uint32_t largest = 0;
-  for (size_t i = 0; known && i < p.size(); ++i) largest = std::max(largest, p.cluster_size[i]);
 
   ColorScale scale;
   scale.categorical = true;

@@ -8,7 +8,7 @@
 #include <QWindow>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <imgui_internal.h>  // the hovered window and the open modal, for wants_click
+#include <imgui_internal.h>  // the hovered window and the open modal, for wants_pointer
 
 #include <string>
 #include <utility>
@@ -180,6 +180,7 @@ void ImGuiBridge::mouse_release(QMouseEvent* e) {
 void ImGuiBridge::wheel(QWheelEvent* e) {
   ImGui::SetCurrentContext(context_);
   ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(static_cast<float>(e->position().x()), static_cast<float>(e->position().y()));
   io.MouseWheel += static_cast<float>(e->angleDelta().y()) / 120.0f;
   io.MouseWheelH += static_cast<float>(e->angleDelta().x()) / 120.0f;
 }
@@ -205,15 +206,10 @@ void ImGuiBridge::key_release(QKeyEvent* e) {
   if (k >= 0) keys_down_[static_cast<size_t>(k)] = false;
 }
 
-bool ImGuiBridge::wants_mouse() const {
-  return ImGui::GetIO().WantCaptureMouse;
-}
-bool ImGuiBridge::wants_click() const {
+bool ImGuiBridge::wants_pointer() const {
   ImGui::SetCurrentContext(context_);
   const ImGuiContext& g = *GImGui;
   if (g.ActiveId != 0 || ImGui::GetTopMostPopupModal() != nullptr) return true;
-  // Where the pointer is now, not where the last frame saw it: a resting view may not have drawn a frame since the
-  // pointer left the side bar, and the first click in the scene was lost (issue 39, bug 8).
   const ImVec2 at = g.IO.MousePos;
   for (const ImGuiWindow* w : g.Windows)
     if (w->WasActive && !w->Hidden && !(w->Flags & ImGuiWindowFlags_NoMouseInputs) && w->Rect().Contains(at))

@@ -2,7 +2,7 @@
 // A small Qt -> Dear ImGui input bridge (Debian's ImGui 1.86 has no Qt backend and no input
 // queue): mouse, wheel, keys, text, clipboard, display size and DPI, time. Drawing goes through
 // ImGui's own OpenGL 3 backend. Every event is forwarded; the caller acts on it only when ImGui
-// does not want it (wants_mouse() / wants_keyboard()).
+// does not want it (wants_pointer() / wants_keyboard()).
 
 #include <QElapsedTimer>
 #include <Qt>
@@ -37,11 +37,11 @@ class ImGuiBridge {
   void key_press(QKeyEvent* event);
   void key_release(QKeyEvent* event);
 
-  bool wants_mouse() const;
-  // A press belongs to the panels when it is over one of their windows or a modal dialog is up. A click in the
-  // 3-D view that only closes an open list (a combo's) reaches the view as well: otherwise the first click after
-  // choosing from a list was lost (issue 39, bug 8).
-  bool wants_click() const;
+  // A press, a double click or a wheel turn belongs to the panels when the pointer is over one of their windows now
+  // (not where the last frame saw it: a resting view may not have drawn since it moved), a widget is being dragged
+  // or a modal dialog is up. A click in the 3-D view that only closes an open list reaches the view as well (issue
+  // 39, bug 8: the first click after choosing from a list was lost).
+  bool wants_pointer() const;
   bool wants_keyboard() const;
 
  private:

@@ -57,30 +57,10 @@ void timeline_line(const std::vector<TimelineEntry>& timeline, std::int64_t step
         "run: lodestone-run saved.json. A reset starts again with the parameters in force.");
 }
 
-}  // namespace
-
-void run_panel(PanelContext& c) {
+// The pace: shown as the simulation thread runs it (a loaded scene brings its own, view.pace); a bad value refused.
+void pace_controls(PanelContext& c) {
   const Snapshot& s = c.snapshot;
   UiState& state = c.state;
-  if (!s.scene_source.empty()) note(s.scene_source);
-  scene_summary(c);
-
-  if (ImGui::Button(s.running ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!s.running});
-  ImGui::SameLine();
-  if (ImGui::Button("Step")) c.send(StepOnce{1});
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance one time step (%.3g s).", s.time_step);
-  ImGui::SameLine();
-  reset_buttons(c);
-
-  if (!s.health.ok) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("Stopped: %s", s.health.message.c_str());
-    ImGui::PopStyleColor();
-    recovery_controls(c);
-  }
-  history_controls(c);
-
-  // Pace: shown as the simulation thread runs it (a loaded scene brings its own, run.real_time_factor).
   const char* modes[] = {"as fast as possible", "sim. time per second", "steps per frame"};
   SetPace pace = s.pace;
   int mode = static_cast<int>(pace.mode);
@@ -107,8 +87,12 @@ void run_panel(PanelContext& c) {
     }
   }
   if (pace_changed) c.send(pace);
+}
 
-  // Time step
+// The time step: the field, and the one in use with what limits it.
+void time_step_controls(PanelContext& c) {
+  const Snapshot& s = c.snapshot;
+  UiState& state = c.state;
   EditorContext editor = editor_context(state);
   if (edit_key(integrator_schema(), "time_step", state.edited.integrator, "integrator", editor))
     send_parameters(state, c.send);
@@ -116,7 +100,28 @@ void run_panel(PanelContext& c) {
   ImGui::TextWrapped("in use %.4g s; suggested %.4g s (limited by %s)", s.time_step, s.advice.suggested,
                      s.advice.limited_by.c_str());
   ImGui::PopStyleColor();
+}
 
+// One line whenever the pace is in simulated time, so that the panels below never move as it comes and goes.
+void pace_kept_line(const Snapshot& s) {
+  if (s.pace.mode != PaceMode::RealTime) return;
+  const std::optional<double> kept = pace_kept(s);
+  if (kept && *kept < 0.9)
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "running at %.0f %% of the pace", 100.0 * *kept);
+  else if (kept)
+    ImGui::TextDisabled("keeping the pace (%.0f %%)", 100.0 * std::min(*kept, 1.0));
+  else
+    ImGui::TextDisabled("%s", s.running ? "pace: measuring" : "pace: paused");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Below 90 %%, this machine cannot step the scene as fast as the pace asks: a slower pace "
+        "(above), fewer particles or a cheaper dipole method (Magnetics) let it keep up.");
+}
+
+// Where the run is: the phase, time, step, counts, the pace kept, and each stage's share of a step.
+void run_state(PanelContext& c) {
+  const Snapshot& s = c.snapshot;
+  const UiState& state = c.state;
   ImGui::Separator();
   if (!s.phase_label.empty()) {
     // The protocol phase running ([Erokhin-Berkov]: overlap removal, drop, alignment), with its own clock.
@@ -133,20 +138,7 @@ void run_panel(PanelContext& c) {
   else
     ImGui::Text("%.0f steps/s   %.1f frames/s   %lld contact%s", s.steps_per_second,
                 static_cast<double>(state.frames_per_second), contacts, contacts == 1 ? "" : "s");
-  // One line whenever the pace is in simulated time, so that the panels below never move as it comes and goes.
-  if (s.pace.mode == PaceMode::RealTime) {
-    const std::optional<double> kept = pace_kept(s);
-    if (kept && *kept < 0.9)
-      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "running at %.0f %% of the pace", 100.0 * *kept);
-    else if (kept)
-      ImGui::TextDisabled("keeping the pace (%.0f %%)", 100.0 * std::min(*kept, 1.0));
-    else
-      ImGui::TextDisabled("%s", s.running ? "pace: measuring" : "pace: paused");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Below 90 %%, this machine cannot step the scene as fast as the pace asks: a slower pace "
-          "(above), fewer particles or a cheaper dipole method (Magnetics) let it keep up.");
-  }
+  pace_kept_line(s);
   if (s.observables.bonds > 0 || s.observables.broken_bonds > 0)
     ImGui::Text("%lld bonds   %llu broken", static_cast<long long>(s.observables.bonds),
                 static_cast<unsigned long long>(s.observables.broken_bonds));
@@ -167,6 +159,33 @@ void run_panel(PanelContext& c) {
     }
     ImGui::TreePop();
   }
+}
+
+}  // namespace
+
+void run_panel(PanelContext& c) {
+  const Snapshot& s = c.snapshot;
+  if (!s.scene_source.empty()) note(s.scene_source);
+  scene_summary(c);
+
+  if (ImGui::Button(s.running ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!s.running});
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) c.send(StepOnce{1});
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance one time step (%.3g s).", s.time_step);
+  ImGui::SameLine();
+  reset_buttons(c);
+
+  if (!s.health.ok) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("Stopped: %s", s.health.message.c_str());
+    ImGui::PopStyleColor();
+    recovery_controls(c);
+  }
+  history_controls(c);
+
+  pace_controls(c);
+  time_step_controls(c);
+  run_state(c);
 }
 
 }  // namespace lodestone::ui

@@ -106,6 +106,18 @@ std::optional<Preset> read_scene_file(UiState& state, const std::string& path) {
   }
 }
 
+namespace {
+// 200000 -> "200 000": a count read at a glance.
+std::string grouped(long long n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && (digits.size() - k) % 3 == 0) out += ' ';
+    out += digits[k];
+  }
+  return out;
+}
+}  // namespace
+
 void send_scene(UiState& state, Preset preset, const std::string& path, const CommandSink& send) {
   const double particles = scene_particle_count(preset);
   send(LoadScene{std::move(preset), path});
@@ -119,18 +131,6 @@ void send_scene(UiState& state, Preset preset, const std::string& path, const Co
       .reset();  // the plots' history goes when the scene arrives (apply_preset_view): a refused load keeps it
 }
 
-namespace {
-// 200000 -> "200 000": a count read at a glance.
-std::string grouped(long long n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out += ' ';
-    out += digits[k];
-  }
-  return out;
-}
-}  // namespace
-
 std::optional<std::string> big_scene_warning(const Preset& preset, double frames_per_second_now, size_t particles_now) {
   constexpr double kSlowest = 5.0;  // [frames/s] below this the view stops feeling live
   const double n = scene_particle_count(preset);
@@ -140,17 +140,16 @@ std::optional<std::string> big_scene_warning(const Preset& preset, double frames
       measured ? frames_per_second_now * static_cast<double>(particles_now) : kSphereFramesPerSecond;
   const double expected = sphere_frames / n;
   if (expected >= kSlowest) return std::nullopt;
+  const std::string basis = measured ? std::to_string(static_cast<int>(frames_per_second_now + 0.5)) +
+                                           " frames/s now with " + grouped(static_cast<long long>(particles_now)) +
+                                           " particles"
+                                     : std::string("estimated");
   char text[512];
   std::snprintf(text, sizeof text,
                 "This scene has %s particles. On this machine the view would draw about %.2g frames a second "
                 "(%s), so keys and the mouse would answer only every %.1f s, and building it takes a while.\n\n"
                 "Load it anyway? The headless runner (lodestone-run) runs it without drawing.",
-                grouped(static_cast<long long>(n)).c_str(), expected,
-                measured ? (std::to_string(static_cast<int>(frames_per_second_now + 0.5)) + " frames/s now with " +
-                            grouped(static_cast<long long>(particles_now)) + " particles")
-                               .c_str()
-                         : "estimated",
-                1.0 / expected);
+                grouped(static_cast<long long>(n)).c_str(), expected, basis.c_str(), 1.0 / expected);
   return std::string(text);
 }
 

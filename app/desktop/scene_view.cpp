@@ -374,7 +374,7 @@ bool SceneView::start_grab(QMouseEvent* event) {
 
 void SceneView::mousePressEvent(QMouseEvent* event) {
   bridge_->mouse_press(event);
-  if (bridge_->wants_click()) return;
+  if (bridge_->wants_pointer()) return;
   if (start_grab(event)) return;
   dragging_ = event->button();
   press_position_ = last_position_ = event->position().toPoint();
@@ -435,7 +435,7 @@ void SceneView::mouseReleaseEvent(QMouseEvent* event) {
 
 void SceneView::mouseDoubleClickEvent(QMouseEvent* event) {
   bridge_->mouse_press(event);
-  if (bridge_->wants_mouse() || event->button() != Qt::LeftButton) return;
+  if (bridge_->wants_pointer() || event->button() != Qt::LeftButton) return;
   const Snapshot& s = simulation_.snapshot();
   const render::Ray ray =
       camera_.ray_through(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));

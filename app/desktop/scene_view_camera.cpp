@@ -123,7 +123,7 @@ void SceneView::handle_camera_request() {
 
 void SceneView::wheelEvent(QWheelEvent* event) {
   bridge_->wheel(event);
-  if (bridge_->wants_mouse()) return;
+  if (bridge_->wants_pointer()) return;
   update_camera_inset();
   camera_.zoom_toward(static_cast<float>(event->angleDelta().y()) / 120.0f, static_cast<float>(event->position().x()),
                       static_cast<float>(event->position().y()));

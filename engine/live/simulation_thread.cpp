@@ -207,8 +207,7 @@ void SimulationThread::apply_edit(const ApplyParameters& c) {
 void SimulationThread::handle(const DeclineEdit& c) {
   if (!confirmation_) return answer(c.request, false, "no edit is waiting for confirmation");
   if (confirmation_->paused_run) running_ = true;
-  confirmation_.reset();
-  ++scene_revision_;
+  confirmation_.reset();  // the panels show the values in force already (apply_edit, when it was held)
   answer(c.request, true, "declined");
 }
 
