@@ -22,9 +22,12 @@ void bind_running(py::class_<SessionHandle>& c) {
       "thread count the next steps are bit-identical to those the saved run would have made.");
 
   c.def("run", &SessionHandle::run, py::kw_only(), "steps"_a = py::none(), "time"_a = py::none(),
+        "progress"_a = py::none(),
         "Runs `steps` steps or `time` seconds of simulated time (one of them), releasing the GIL; Ctrl+C "
-        "interrupts between steps. Protocol phases and timeline entries apply as the run reaches them. Returns "
-        "the steps done. Raises SimulationStopped when a check fails (the state it stopped on is kept).");
+        "interrupts between steps (KeyboardInterrupt says at which step; the state is kept there). Protocol phases "
+        "and timeline entries apply as the run reaches them. progress: a callable, called as progress(fraction, "
+        "steps_done) about twice a second and once at the end (e.g. to drive a progress bar). Returns the steps "
+        "done. Raises SimulationStopped when a check fails (the state it stopped on is kept).");
   c.def("set", &SessionHandle::set, "path"_a, "value"_a = py::none(), py::kw_only(), "confirm"_a = false,
         "Changes a parameter at a dotted path, as the app's panels do: sim.set('field.strength', '40 mT'), "
         "sim.set('materials.0.friction', 0.3); or several at once, as one edit: sim.set({'field.strength': "

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -74,7 +75,7 @@ SessionHandle::Access::Access(SessionHandle& simulation)
   if (!lock_.owns_lock()) throw std::runtime_error("the simulation is busy: run() is in progress in another thread");
 }
 
-std::int64_t SessionHandle::run(std::optional<std::int64_t> steps, std::optional<double> time) {
+std::int64_t SessionHandle::run(std::optional<std::int64_t> steps, std::optional<double> time, py::object progress) {
   if (steps.has_value() == time.has_value()) throw py::value_error("run() takes steps=N or time=SECONDS, one of them");
   if (steps && *steps < 0) throw py::value_error("steps must be 0 or more, not " + std::to_string(*steps));
   if (time && !(std::isfinite(*time) && *time >= 0.0))
@@ -90,11 +91,16 @@ std::int64_t SessionHandle::run(std::optional<std::int64_t> steps, std::optional
     if (steps) return count >= *steps;
     return session.state().time - start >= *time * (1.0 - 1e-12);
   };
+  auto fraction = [&](std::int64_t count) {
+    const double f = steps ? (*steps > 0 ? static_cast<double>(count) / static_cast<double>(*steps) : 1.0)
+                           : (*time > 0.0 ? (session.state().time - start) / *time : 1.0);
+    return std::clamp(f, 0.0, 1.0);
+  };
   std::int64_t count = 0;
   {
     py::gil_scoped_release unlocked;
     using Clock = std::chrono::steady_clock;
-    auto last_check = Clock::now();
+    auto last_check = Clock::now(), last_progress = last_check;
     while (!done(count)) {
       session.step();
       if (!session.state().health.ok) break;
@@ -102,13 +108,35 @@ std::int64_t SessionHandle::run(std::optional<std::int64_t> steps, std::optional
       // Ctrl+C reaches Python only through the interpreter: look for it a few times a second.
       if (Clock::now() - last_check > std::chrono::milliseconds(100)) {
         py::gil_scoped_acquire locked;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        try {
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          if (!progress.is_none() && Clock::now() - last_progress > std::chrono::milliseconds(500)) {
+            progress(fraction(count), count);
+            last_progress = Clock::now();
+          }
+        } catch (py::error_already_set& e) {
+          // Ctrl+C, seen here or while the progress callback ran: say where the run stopped.
+          if (e.matches(PyExc_KeyboardInterrupt)) interrupted(session, count, steps, time);
+          throw;
+        }
         last_check = Clock::now();
       }
     }
   }
   if (!session.state().health.ok) throw SimulationStopped(stopped_message(session));
+  if (!progress.is_none()) progress(fraction(count), count);
   return count;
+}
+
+void SessionHandle::interrupted(const Session& session, std::int64_t count, std::optional<std::int64_t> steps,
+                                std::optional<double> time) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "run() interrupted at step %lld (t = %.9g s) after %lld of %s; the state is kept there",
+                static_cast<long long>(session.state().step), session.state().time, static_cast<long long>(count),
+                steps ? (std::to_string(*steps) + " steps").c_str() : (std::to_string(*time) + " s").c_str());
+  PyErr_SetString(PyExc_KeyboardInterrupt, text);
+  throw py::error_already_set();
 }
 
 void SessionHandle::set(py::handle path, py::handle value, bool confirm) {

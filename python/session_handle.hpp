@@ -28,8 +28,10 @@ class SessionHandle {
   static std::unique_ptr<SessionHandle> from_checkpoint(const std::string& path, std::optional<int> threads);
 
   // Runs `steps` steps or `time` seconds of simulated time (exactly one of them), without the GIL; Ctrl+C
-  // interrupts between steps. Returns the steps done; throws SimulationStopped when a check fails.
-  std::int64_t run(std::optional<std::int64_t> steps, std::optional<double> time);
+  // interrupts between steps (KeyboardInterrupt saying where: the state is kept there). `progress`, when not None,
+  // is called as progress(fraction, steps_done) about twice a second and once at the end. Returns the steps done;
+  // throws SimulationStopped when a check fails.
+  std::int64_t run(std::optional<std::int64_t> steps, std::optional<double> time, pybind11::object progress);
 
   // The panels' edit: the value at a dotted path ("field.strength", "materials.0.friction"; units allowed,
   // "40 mT"), or a dict of them applied as one edit, each read by its field's reader, applied between steps and
@@ -63,6 +65,9 @@ class SessionHandle {
 
  private:
   SessionHandle(std::unique_ptr<Session> session, std::string source, std::optional<int> threads);
+  // Ctrl+C during run(): raises a KeyboardInterrupt that says where the run stopped.
+  [[noreturn]] static void interrupted(const Session& session, std::int64_t count, std::optional<std::int64_t> steps,
+                                       std::optional<double> time);
 
   std::unique_ptr<Session> session_;
   std::string source_;  // where the scene came from, for repr()

@@ -31,7 +31,7 @@ void help_windows(PanelContext& c) {
     ImGui::SetNextWindowPos(ImVec2(left, 20.0f), ImGuiCond_Appearing);
     ImGui::SetNextWindowSizeConstraints(
         ImVec2(200.0f, 100.0f), ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 40.0f));
-    if (ImGui::Begin("Controls (F1)", &state.help_open, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (ImGui::Begin("Controls (F1)", &state.help_open, ImGuiWindowFlags_AlwaysAutoResize | appear_behind_popups())) {
       if (ImGui::BeginTable("controls", 2, ImGuiTableFlags_RowBg)) {
         for (const auto& [key, what] : kControls) {
           ImGui::TableNextRow();
@@ -54,7 +54,8 @@ void help_windows(PanelContext& c) {
     ImGui::SetNextWindowPos(ImVec2(left, 60.0f), ImGuiCond_Appearing);
     ImGui::SetNextWindowSizeConstraints(
         ImVec2(200.0f, 100.0f), ImVec2(std::max(200.0f, io.DisplaySize.x - left - 20.0f), io.DisplaySize.y - 80.0f));
-    if (ImGui::Begin("About Lodestone", &state.about_open, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (ImGui::Begin("About Lodestone", &state.about_open,
+                     ImGuiWindowFlags_AlwaysAutoResize | appear_behind_popups())) {
       ImGui::TextUnformatted(version_text().c_str());
       ImGui::TextUnformatted("An interactive simulator of magnetic granular matter.");
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);

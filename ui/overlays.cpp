@@ -91,7 +91,8 @@ void overlays(PanelContext& c) {
       if (v.show_easy_axes) legend_arrow(kEasyAxisColour, "easy axis (no head: either way)", false);
     }
   }
-  c.state.legend_top = ImGui::GetWindowPos().y;  // the |B| legend goes above it (panel_field_view.cpp)
+  c.state.legend_top = ImGui::GetWindowPos().y;   // the |B| legend goes above it (panel_field_view.cpp)
+  c.state.legend_left = ImGui::GetWindowPos().x;  // the status line ends left of it (status_line.cpp)
   ImGui::End();
 
   // Gizmo labels (the renderer reports framebuffer pixels).

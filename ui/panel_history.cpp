@@ -5,6 +5,7 @@
 
 #include "engine/scene/units.hpp"
 #include "ui/panels.hpp"
+#include "ui/step_progress.hpp"
 
 #include <imgui.h>
 
@@ -100,7 +101,15 @@ void history_controls(PanelContext& c) {
     ImGui::SameLine();
   }
 
-  // Step by a number of steps, or by a span of simulated time.
+  // Step by a number of steps, or by a span of simulated time; while that runs, its progress and a Stop button.
+  if (s.stepping) {
+    ImGui::ProgressBar(static_cast<float>(s.stepping->fraction), ImVec2(-70.0f, 0.0f), "");
+    ImGui::SameLine();
+    if (ImGui::Button("Stop", ImVec2(60.0f, 0.0f))) c.send(SetRunning{false});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop stepping here (space or Esc does the same).");
+    ImGui::TextWrapped("%s", step_progress_text(*s.stepping).c_str());
+    return;
+  }
   ImGui::SetNextItemWidth(64.0f);
   ImGui::InputInt("##steps", &state.step_count, 0, 0);
   state.step_count = std::clamp(state.step_count, 1, 1000000000);

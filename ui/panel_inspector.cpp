@@ -21,7 +21,7 @@ void inspector_window(PanelContext& c) {
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 170.0f), ImGuiCond_FirstUseEver,
                           ImVec2(1.0f, 1.0f));
   bool open = true;
-  if (ImGui::Begin("Inspector", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+  if (ImGui::Begin("Inspector", &open, ImGuiWindowFlags_AlwaysAutoResize | appear_behind_popups())) {
     const ImVec2 size = ImGui::GetWindowSize(), at = ImGui::GetWindowPos();
     const ImVec2 inside(std::clamp(at.x, 0.0f, std::max(0.0f, io.DisplaySize.x - size.x)),
                         std::clamp(at.y, 0.0f, std::max(0.0f, io.DisplaySize.y - size.y)));

@@ -72,7 +72,7 @@ void plots_window(PanelContext& c) {
     ImGui::SetNextWindowCollapsed(!*std::exchange(c.state.plots_open_request, std::nullopt), ImGuiCond_Always);
   else
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-  const bool expanded = ImGui::Begin("Plots");
+  const bool expanded = ImGui::Begin("Plots", nullptr, appear_behind_popups());
   c.state.plots_open = expanded;
   // Open at the right edge, it takes that strip from the 3-D view: the camera frames and centres the scene in the
   // rest (issue 39: the Plots window covered a quarter of the scene). Moved away from the edge, it is an overlay.

@@ -111,7 +111,7 @@ void pace_kept_line(const Snapshot& s) {
   else if (kept)
     ImGui::TextDisabled("keeping the pace (%.0f %%)", 100.0 * std::min(*kept, 1.0));
   else
-    ImGui::TextDisabled("%s", s.running ? "pace: measuring" : "pace: paused");
+    ImGui::TextDisabled("%s", s.running ? "pace: measuring" : s.stepping ? "pace: stepping flat out" : "pace: paused");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Below 90 %%, this machine cannot step the scene as fast as the pace asks: a slower pace "
@@ -168,7 +168,9 @@ void run_panel(PanelContext& c) {
   if (!s.scene_source.empty()) note(s.scene_source);
   scene_summary(c);
 
-  if (ImGui::Button(s.running ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!s.running});
+  // A step under way (the History panel's Steps or Advance) pauses like a run.
+  const bool moving = s.running || s.stepping;
+  if (ImGui::Button(moving ? "Pause (space)" : "Run (space)", ImVec2(120, 0))) c.send(SetRunning{!moving});
   ImGui::SameLine();
   if (ImGui::Button("Step")) c.send(StepOnce{1});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance one time step (%.3g s).", s.time_step);

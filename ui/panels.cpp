@@ -15,7 +15,7 @@ void side_bar(PanelContext& c) {
     ImGui::SetNextWindowPos(ImVec2(6.0f, 6.0f), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.8f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove | appear_behind_popups();
     if (ImGui::Begin("side bar hidden", nullptr, flags)) {
       if (ImGui::Button("Show panels (Tab)")) state.sidebar_hidden = false;
     }
@@ -28,7 +28,8 @@ void side_bar(PanelContext& c) {
   ImGui::SetNextWindowSize(ImVec2(state.sidebar_width, io.DisplaySize.y), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(kSidebarMinWidth, io.DisplaySize.y), ImVec2(most, io.DisplaySize.y));
   ImGui::SetNextWindowBgAlpha(0.92f);
-  if (ImGui::Begin("Lodestone", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse)) {
+  if (ImGui::Begin("Lodestone", nullptr,
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | appear_behind_popups())) {
     // Labels take the right part of each row: a third of the side bar, at least 150 px.
     ImGui::PushItemWidth(-std::max(150.0f, 0.4f * ImGui::GetWindowWidth()));
     run_panel(c);
@@ -48,6 +49,12 @@ void side_bar(PanelContext& c) {
 }
 
 }  // namespace
+
+ImGuiWindowFlags appear_behind_popups() {
+  return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)
+             ? ImGuiWindowFlags_NoFocusOnAppearing
+             : ImGuiWindowFlags_None;
+}
 
 void draw_panels(PanelContext& c) {
   side_bar(c);

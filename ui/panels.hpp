@@ -40,6 +40,11 @@ void run_panel(PanelContext& context);
 void history_controls(PanelContext& context);
 void recovery_controls(PanelContext& context);
 void confirmation_popup(PanelContext& context);
+// Dear ImGui 1.86 (Debian 12's) asserts when a window appears and takes focus while a modal popup is open
+// (ocornut/imgui#4920, fixed in 1.87; found by scripts/remote_random.py: `help` while "Apply this change?" was up).
+// The windows that can open meanwhile (Controls, About, the Inspector, Plots, the side bar) add these flags: they
+// appear behind the popup without taking focus.
+ImGuiWindowFlags appear_behind_popups();
 void view_panel(PanelContext& context);
 void field_panel(PanelContext& context);
 void contact_panel(PanelContext& context);

@@ -2,6 +2,7 @@
 // that a message never moves a control under the mouse or covers the Plots window's header.
 
 #include "ui/panels.hpp"
+#include "ui/step_progress.hpp"
 
 #include <imgui.h>
 
@@ -15,7 +16,9 @@ constexpr float kGizmoRoom = 120.0f;   // [px] the axes gizmo at the bottom left
 
 ImVec4 status_line_rect(const UiState& state, ImVec2 display) {
   const float left = sidebar_extent(state) + kGizmoRoom;
-  const float right = std::max(left + 120.0f, display.x - kLegendRoom);
+  // Left of the legend as drawn in the last frame (its width follows its title), or of the room it usually takes.
+  const float legend = state.legend_left > 0.0f ? state.legend_left - 10.0f : display.x - kLegendRoom;
+  const float right = std::max(left + 120.0f, std::min(display.x - kLegendRoom, legend));
   const float height = 3.0f * ImGui::GetTextLineHeightWithSpacing() + 12.0f;
   return ImVec4(left, display.y - 10.0f - height, right, display.y - 10.0f);
 }
@@ -28,7 +31,12 @@ void status_line(PanelContext& c) {
   }
   if (!state.notice_is_error && !state.notice.empty() && ImGui::GetTime() - state.notice_since > kSuccessNoticeSeconds)
     state.notice.clear();
-  if (state.notice.empty()) return;
+  // A step or advance that takes a while (the History panel's, or the remote's) shows its progress here too.
+  const std::optional<StepProgress>& stepping = c.snapshot.stepping;
+  const std::string progress = stepping && stepping->wall_seconds_left >= 1.0
+                                   ? "Stepping: " + step_progress_text(*stepping) + " (space stops it)"
+                                   : "";
+  if (state.notice.empty() && progress.empty()) return;
   const ImVec4 r = status_line_rect(state, ImGui::GetIO().DisplaySize);
   // Anchored at its bottom edge: up to three lines, wrapped to the width between the side bar and the legend.
   ImGui::SetNextWindowPos(ImVec2(r.x, r.w), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
@@ -38,12 +46,15 @@ void status_line(PanelContext& c) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("status", nullptr, flags)) {
-    if (ImGui::SmallButton("x")) state.notice.clear();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dismiss this message");
-    ImGui::SameLine();
     ImGui::PushTextWrapPos(r.z - r.x - ImGui::GetStyle().WindowPadding.x);
-    ImGui::TextColored(state.notice_is_error ? ImVec4(1.0f, 0.5f, 0.45f, 1.0f) : ImVec4(0.7f, 0.95f, 0.7f, 1.0f), "%s",
-                       state.notice.c_str());
+    if (!state.notice.empty()) {
+      if (ImGui::SmallButton("x")) state.notice.clear();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dismiss this message");
+      ImGui::SameLine();
+      ImGui::TextColored(state.notice_is_error ? ImVec4(1.0f, 0.5f, 0.45f, 1.0f) : ImVec4(0.7f, 0.95f, 0.7f, 1.0f),
+                         "%s", state.notice.c_str());
+    }
+    if (!progress.empty()) ImGui::TextUnformatted(progress.c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::End();

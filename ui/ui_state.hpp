@@ -119,8 +119,9 @@ struct UiState {
   std::uint64_t seen_message_revision = 0;
   float frames_per_second = 0.0f;
   bool view_resting = false;
-  float legend_top = 0.0f;  // [logical px] the top edge of the colour legend (bottom right), 0 before it is drawn  //
-                            // the view draws nothing until something changes (app/desktop/scene_view.hpp)
+  float legend_left = 0.0f;  // [logical px] its left edge: the status line ends before it
+  float legend_top = 0.0f;   // [logical px] the top edge of the colour legend (bottom right), 0 before it is drawn  //
+                             // the view draws nothing until something changes (app/desktop/scene_view.hpp)
   TouchTool touch;
   FieldViewTool field_view;
   // Commands answered in Snapshot::reply carry a request id from one count (the panels' and the remote's).

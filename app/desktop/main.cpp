@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
     QObject::connect(remote.get(), &desktop::RemoteControl::quit_requested, &application,
                      [] { QCoreApplication::exit(0); });
     QObject::connect(remote.get(), &desktop::RemoteControl::acted, window.view(), &desktop::SceneView::wake);
+    QObject::connect(remote.get(), &desktop::RemoteControl::key_requested, window.view(),
+                     &desktop::SceneView::press_key);
     QObject::connect(window.view(), &desktop::SceneView::frame_starting, remote.get(), &desktop::RemoteControl::poll);
   }
   window.show();

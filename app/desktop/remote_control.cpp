@@ -5,6 +5,7 @@
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/units.hpp"
+#include "ui/step_progress.hpp"
 
 #include <QSocketNotifier>
 #include <QTimer>
@@ -40,7 +41,8 @@ RemoteControl::~RemoteControl() {
 }
 
 void RemoteControl::read_input() {
-  char buffer[4096];
+  if (quitting_) return;
+  char buffer[65536];  // a script in a file arrives at once: its lines keep their order (take_urgent_lines)
   const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
   if (got <= 0) {  // end of input: nothing more will come
     notifier_->setEnabled(false);
@@ -53,8 +55,9 @@ void RemoteControl::read_input() {
 void RemoteControl::execute_pending() {
   // Nothing runs before the panels' copy holds the scene: a `set` or `get` would otherwise act on the empty
   // scene the window starts with (the first snapshot adopted carries it).
-  if (state_.adopted_revision == 0) return;
-  for (size_t end; !waiting_ && (end = pending_.find('\n')) != std::string::npos;) {
+  if (state_.adopted_revision == 0 || quitting_) return;
+  if (waiting_ && step_request_ != 0) take_urgent_lines();
+  for (size_t end; !waiting_ && !quitting_ && (end = pending_.find('\n')) != std::string::npos;) {
     const std::string line = pending_.substr(0, end);
     pending_.erase(0, end + 1);
     execute(line);
@@ -62,11 +65,35 @@ void RemoteControl::execute_pending() {
   }
 }
 
+void RemoteControl::take_urgent_lines() {
+  // Only lines read after the step was sent: a script read at once (a file) keeps its order.
+  std::string kept = pending_.substr(0, std::min(read_before_step_, pending_.size()));
+  size_t begin = kept.size();
+  for (size_t end; (end = pending_.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    const std::string line = pending_.substr(begin, end - begin);
+    std::istringstream words(line);
+    std::string verb, more;
+    words >> verb >> more;
+    if (verb == "quit" && more.empty()) return verb_quit("", line);
+    if (verb == "pause" && more.empty()) {
+      send_(SetRunning{false});  // ends a step under way, answered "stopped: ..."
+      ++pauses_due_;
+      continue;
+    }
+    kept += line + '\n';
+  }
+  pending_ = kept + pending_.substr(begin);
+}
+
 void RemoteControl::poll() {
+  if (quitting_) return;  // nothing is printed after "ok quit"
   simulation_.update_snapshot();
   ui::adopt_snapshot(state_, simulation_.snapshot());  // as a frame would: `get` and `set` see the values in force
   report_stop();
-  if (waiting_ && waiting_(simulation_.snapshot())) {
+  const Snapshot& s = simulation_.snapshot();
+  if (step_detached_) step_answered(s);  // a long step's answer when it ends (before "ok pause" or "ok load")
+  if (waiting_ && waiting_(s)) {
+    for (; pauses_due_ > 0; --pauses_due_) std::printf("ok pause\n");
     std::fflush(stdout);
     waiting_ = nullptr;
     waits_for_frames_ = false;
@@ -136,6 +163,17 @@ bool read_simulated_time(const std::string& text, double& seconds, std::string& 
   why =
       "time '" + text + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" + (error.empty() ? "" : "; " + error);
   return false;
+}
+
+// A whole number, all of `text`; false when it is not one (or out of range).
+bool read_whole(const std::string& text, long long& value) {
+  std::size_t used = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return used == text.size();
 }
 
 // The words of `text`, split at white space.
@@ -252,7 +290,7 @@ void RemoteControl::execute(const std::string& line) {
       {"release", &RemoteControl::verb_release},   {"add", &RemoteControl::verb_add},
       {"delete", &RemoteControl::verb_delete},     {"lid", &RemoteControl::verb_lid},
       {"quit", &RemoteControl::verb_quit},         {"sync", &RemoteControl::verb_sync},
-      {"cancel", &RemoteControl::verb_cancel},
+      {"cancel", &RemoteControl::verb_cancel},     {"key", &RemoteControl::verb_key},
   };
   try {
     if (const auto found = handlers.find(verb); found != handlers.end()) {
@@ -263,7 +301,7 @@ void RemoteControl::execute(const std::string& line) {
       refuse(line,
              "unknown command '" + verb +
                  "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-                 "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, view, "
+                 "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, key, view, "
                  "field-view, color, frame, select, sidebar, help, about, quit");
     }
   } catch (const PresetError& e) {
@@ -333,7 +371,13 @@ void RemoteControl::verb_run(const std::string&, const std::string&) {
 
 void RemoteControl::verb_pause(const std::string&, const std::string&) {
   send_(SetRunning{false});
-  std::printf("ok pause\n");
+  if (step_request_ == 0) {
+    std::printf("ok pause\n");
+    return;
+  }
+  // A long step under way ends: its "stopped: ..." first, then this answer.
+  ++pauses_due_;
+  waiting_ = [this](const Snapshot& s) { return step_answered(s); };
 }
 
 void RemoteControl::verb_reset(const std::string&, const std::string&) {
@@ -341,31 +385,77 @@ void RemoteControl::verb_reset(const std::string&, const std::string&) {
   std::printf("ok reset\n");
 }
 
+namespace {
+// "ok VERB ..." from a step's answer "step N now S": the words after the first.
+std::function<void(const std::string&)> print_ok(const std::string& verb) {
+  return [verb](const std::string& text) {
+    std::printf("ok %s %s\n", verb.c_str(), text.substr(text.find(' ') + 1).c_str());
+  };
+}
+}  // namespace
+
 void RemoteControl::verb_step(const std::string& rest, const std::string& line) {
   StepOnce step{1, 0.0, ++state_.last_request_id};
-  std::size_t used = 0;
-  const long long steps = rest.empty() ? 1 : std::stoll(rest, &used);
-  if (!rest.empty() && used != rest.size()) return refuse(line, "steps '" + rest + "': allowed a whole number");
+  long long steps = 1;
+  if (!rest.empty() && !read_whole(rest, steps))
+    return refuse(line, "steps '" + rest + "': allowed a whole number, 1 to 1000000000");
   if (steps < 1 || steps > 1000000000) return refuse(line, "steps " + rest + ": allowed 1 to 1000000000");
   step.steps = static_cast<int>(steps);
-  send_step(step, "step", line);
+  send_step(step, step.request, print_ok("step"), line);
 }
 
 void RemoteControl::verb_advance(const std::string& rest, const std::string& line) {
   StepOnce step{1, 0.0, ++state_.last_request_id};
   std::string why;
   if (!read_simulated_time(rest, step.seconds, why)) return refuse(line, why);
-  send_step(step, "advance", line);
+  send_step(step, step.request, print_ok("advance"), line);
 }
 
-void RemoteControl::send_step(const StepOnce& step, const std::string& verb, const std::string& line) {
-  send_(step);
-  await_reply(step.request, [verb, line](const Reply& r) {
+void RemoteControl::send_step(Command command, std::uint64_t request, std::function<void(const std::string&)> done,
+                              const std::string& line) {
+  if (step_request_ != 0) {
+    const std::optional<StepProgress>& p = simulation_.snapshot().stepping;
+    return refuse(line, "a step is under way (" + (p ? ui::step_progress_text(*p) : std::string("ending")) +
+                            "): send 'pause' to stop it first");
+  }
+  send_(std::move(command));
+  read_before_step_ = pending_.size();
+  step_request_ = request;
+  step_done_ = std::move(done);
+  step_line_ = line;
+  waiting_ = [this](const Snapshot& s) { return step_answered(s); };
+}
+
+bool RemoteControl::step_answered(const Snapshot& s) {
+  if (step_request_ == 0) return true;
+  // Steps are answered in step_reply; a rewind with nothing to replay, or refused at once, in reply.
+  const Reply* answer = s.step_reply.request == step_request_ ? &s.step_reply
+                        : s.reply.request == step_request_    ? &s.reply
+                                                              : nullptr;
+  if (answer) {
+    const Reply& r = *answer;
     if (r.ok)
-      std::printf("ok %s %s\n", verb.c_str(), r.text.substr(r.text.find(' ') + 1).c_str());
+      step_done_(r.text);
+    else if (r.text.rfind("stopped: ", 0) == 0)
+      std::printf("%s\n", r.text.c_str());
     else
-      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
-  });
+      std::printf("refused: %s: %s\n", step_line_.c_str(), r.text.c_str());
+    std::fflush(stdout);
+    step_request_ = 0;
+    step_detached_ = false;
+    return true;
+  }
+  // Estimated from its first steps: one that takes over a minute is answered now, and the input goes on (unless a
+  // pause read meanwhile ends it: its answer comes before the pause's).
+  if (!step_detached_ && pauses_due_ == 0 && s.stepping && s.stepping->request == step_request_ &&
+      s.stepping->wall_seconds_left > ui::kLongRequestSeconds) {
+    std::printf("running: %s: %s at %.4g steps/s; 'pause' stops it, its answer comes when it ends\n",
+                step_line_.c_str(), (ui::wall_time_text(s.stepping->wall_seconds_left) + " left").c_str(),
+                s.stepping->steps_per_second);
+    step_detached_ = true;
+    return true;
+  }
+  return false;
 }
 
 void RemoteControl::verb_hash(const std::string&, const std::string&) {
@@ -385,17 +475,16 @@ void RemoteControl::verb_history(const std::string&, const std::string&) {
 }
 
 void RemoteControl::verb_rewind(const std::string& rest, const std::string& line) {
-  std::size_t used = 0;
-  const long long target = std::stoll(rest, &used);
-  if (used != rest.size()) return refuse(line, "step '" + rest + "': allowed a whole number");
+  long long target = 0;
+  if (!read_whole(rest, target)) return refuse(line, "step '" + rest + "': allowed a whole number (see `history`)");
   const std::uint64_t request = ++state_.last_request_id;
-  send_(Rewind{target, false, request});
-  await_reply(request, [line, target](const Reply& r) {
-    if (r.ok)
-      std::printf("ok rewind %lld %s\n", target, r.text.c_str());
-    else
-      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
-  });
+  // Answered "now S" at once, or "rewind T now S" after a replay: "ok rewind T now S" either way.
+  send_step(
+      Rewind{target, false, request}, request,
+      [target](const std::string& text) {
+        std::printf("ok rewind %lld %s\n", target, text.substr(text.find("now ")).c_str());
+      },
+      line);
 }
 
 void RemoteControl::verb_undo(const std::string&, const std::string&) {
@@ -460,10 +549,20 @@ void RemoteControl::verb_save(const std::string& rest, const std::string& line) 
 
 void RemoteControl::verb_status(const std::string&, const std::string&) {
   const Snapshot& s = simulation_.snapshot();
-  std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s\n",
+  std::string stepping;
+  if (s.stepping) {
+    stepping = " stepping=" + std::to_string(s.stepping->done_steps) + "/";
+    if (s.stepping->asked_steps > 0) {
+      stepping += std::to_string(s.stepping->asked_steps);
+    } else {
+      append_shortest(stepping, s.stepping->asked_seconds);
+      stepping += "s";
+    }
+  }
+  std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s%s\n",
               static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
               state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
-              s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
+              stepping.c_str(), s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
 }
 
 void RemoteControl::verb_field_at(const std::string& rest, const std::string&) {
@@ -536,7 +635,20 @@ void RemoteControl::verb_lid(const std::string& rest, const std::string& line) {
 void RemoteControl::verb_quit(const std::string&, const std::string&) {
   std::printf("ok quit\n");
   std::fflush(stdout);
+  quitting_ = true;  // nothing read after it is carried out
+  waiting_ = nullptr;
   emit quit_requested();
+}
+
+void RemoteControl::verb_key(const std::string& rest, const std::string& line) {
+  static const std::map<std::string, int> keys = {
+      {"space", Qt::Key_Space}, {"escape", Qt::Key_Escape}, {"delete", Qt::Key_Delete}, {"r", Qt::Key_R},
+      {"f", Qt::Key_F},         {"tab", Qt::Key_Tab},       {"f1", Qt::Key_F1},
+  };
+  const auto found = keys.find(rest);
+  if (found == keys.end()) return refuse(line, "key '" + rest + "': allowed space, escape, delete, r, f, tab, f1");
+  emit key_requested(found->second);
+  std::printf("ok key %s\n", rest.c_str());
 }
 
 void RemoteControl::verb_sync(const std::string&, const std::string&) {

@@ -14,18 +14,26 @@
 //   run | pause | reset
 //   step N           pauses, runs N steps and then answers "ok step N now S" (S: the step reached)
 //   advance TIME     the same by simulated time ("2 ms"): "ok advance STEPS now S"
+//                    A pause (the verb, or the window's space, Esc or Pause button), a reset, a load, a rewind or
+//                    an undo ends them early: "stopped: step N at step S after D steps (paused)". While one runs,
+//                    `pause` and `quit` are acted on as soon as they are read; other commands wait their turn.
+//                    One estimated (from its first steps) to take over a minute answers at once: "running: step N:
+//                    about 2.3 h left at R steps/s; 'pause' stops it", and its "ok ..." or "stopped: ..." comes when
+//                    it ends; meanwhile other commands are read and answered, and the status line shows its progress
 //   hash             "hash HEX": 64-bit hash of every particle's position, velocity and orientation in id
 //                    order (engine/core/state_hash.hpp), to compare two states exactly
 //   history          "history FIRST LAST now=S head=H points=N memory=..MiB budget=..MiB": the first and
 //                    last kept step of the run's history (docs/history.md)
 //   rewind STEP      restores the exact state at STEP (from FIRST to the furthest step reached):
-//                    "ok rewind STEP now STEP"
+//                    "ok rewind STEP now STEP"; the steps replayed from the kept point before it are a request
+//                    like `step` (stopped by a pause, answered at once with an estimate when long)
 //   undo | redo      "undone: WHAT" / "redone: WHAT", or "refused: nothing to undo" ("... redo")
 //   recover          after a failed check: back to before the last edit, undoing it ("undone: WHAT")
 //   back TIME        back by simulated time to a kept point: "ok back now S"
 //   (a failed check prints "stopped: MESSAGE" when it happens)
 //   load FILE | save FILE
-//   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N"
+//   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N",
+//                    and " stepping=DONE/ASKED" while a step or advance runs
 //   field-at X Y Z [exact]
 //                    prints "field BX BY BZ": the total field B [T] at the point (metres, or with units: 1.5mm),
 //                    applied + every moment summed as the forces do (or all of them: exact), evaluated by the
@@ -52,7 +60,9 @@
 //   view | field-view off|slice|lines|both [x|y|z [AT]] | color KEY | frame [all|selection] | select ID |
 //   sidebar show|hide|WIDTH | help | about
 //                    the view: app/desktop/remote_view.hpp
-//   quit             exits (without asking about unsaved changes)
+//   key NAME         presses a key in the 3-D view as the keyboard would (space, escape, delete, r, f, tab, f1):
+//                    "ok key NAME"
+//   quit             exits (without asking about unsaved changes), also while a request runs
 //
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
 // value and what is allowed, as the panels would) and changes nothing.
@@ -83,6 +93,8 @@ class RemoteControl : public QObject {
 
  signals:
   void quit_requested();
+  // The `key` verb: a press and release of `key` (a Qt::Key) in the 3-D view.
+  void key_requested(int key);
   // A command was carried out or answered: the view may show something new (SceneView::wake). Not while an answer
   // is awaited: a frame begun then would hold the answer back until it is drawn.
   void acted();
@@ -123,14 +135,23 @@ class RemoteControl : public QObject {
   void verb_lid(const std::string& rest, const std::string& line);
   void verb_quit(const std::string& rest, const std::string& line);
   void verb_sync(const std::string& rest, const std::string& line);
+  void verb_key(const std::string& rest, const std::string& line);
   void report_stop();
+  // While a command waits for its answer: takes `quit` and `pause` out of the lines read so far and acts on them at
+  // once (a pause ends a step under way; its "ok pause" follows the answer awaited).
+  void take_urgent_lines();
+  // The answer to the step or advance in flight, printed once: true when it came (or, for a request estimated to
+  // take over a minute, when its estimate was printed and the input may go on).
+  bool step_answered(const Snapshot& s);
   // The next lines wait until the simulation thread answers `request`; `print` prints the answer.
   void await_reply(std::uint64_t request, std::function<void(const Reply&)> print);
   // Sends a touch command with a new request id and waits for its answer before going on.
   template <class TouchCommand>
   void send_touch(TouchCommand command, const std::string& line);
-  // `step` and `advance`: sends the step and waits for it; prints "ok VERB STEPS now S" or "refused: LINE: why".
-  void send_step(const StepOnce& step, const std::string& verb, const std::string& line);
+  // `step`, `advance` and `rewind`: sends the command and waits for its answer (step_answered): `done` prints the
+  // "ok ..." from its text; a stop prints "stopped: ...", a refusal "refused: LINE: why".
+  void send_step(Command command, std::uint64_t request, std::function<void(const std::string&)> done,
+                 const std::string& line);
   // `undo`, `redo` and `recover`: waits for `request` and prints its answer ("undone: WHAT", "redone: WHAT") or
   // "refused: why".
   void await_undo_reply(std::uint64_t request);
@@ -152,7 +173,16 @@ class RemoteControl : public QObject {
   std::function<bool(const Snapshot&)> waiting_;
   bool waits_for_frames_ = false;    // waiting_ needs frames drawn (sync): the view is kept drawing meanwhile
   std::uint64_t field_request_ = 0;  // the last EvaluateField sent
-  std::string reported_stop_;        // the failed check last reported (step and message)
+  // The step or advance in flight (0: none), its verb and line, and whether its estimate was printed (the input
+  // went on without waiting for it).
+  std::uint64_t step_request_ = 0;
+  std::string step_line_;
+  std::function<void(const std::string&)> step_done_;  // prints its "ok ..." from the answer's text
+  bool step_detached_ = false;
+  std::size_t read_before_step_ = 0;  // bytes of pending_ read before the step in flight was sent
+  int pauses_due_ = 0;                // `pause` lines acted on early: "ok pause" printed after the answer awaited
+  bool quitting_ = false;
+  std::string reported_stop_;  // the failed check last reported (step and message)
 };
 
 }  // namespace lodestone::desktop

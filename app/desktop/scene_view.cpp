@@ -4,6 +4,7 @@
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 
+#include <QCoreApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -470,10 +471,15 @@ void SceneView::keyPressEvent(QKeyEvent* event) {
       break;
     case Qt::Key_Tab: state_.sidebar_hidden = !state_.sidebar_hidden; break;
     case Qt::Key_F1: state_.help_open = !state_.help_open; break;
-    case Qt::Key_Space: send_(SetRunning{!simulation_.snapshot().running}); break;
-    case Qt::Key_Escape:
+    case Qt::Key_Space: {  // runs, or pauses a run or a step under way (the Steps button's)
+      const Snapshot& s = simulation_.snapshot();
+      send_(SetRunning{!s.running && !s.stepping});
+      break;
+    }
+    case Qt::Key_Escape:  // lets go of the selection and the add tool, and stops a step under way
       state_.selected.reset();
       state_.touch.placing = false;
+      if (simulation_.snapshot().stepping) send_(SetRunning{false});
       break;
     case Qt::Key_Delete:  // removes the selected particle (or its magnet); the answer comes as the notice
       if (state_.selected) {
@@ -485,6 +491,13 @@ void SceneView::keyPressEvent(QKeyEvent* event) {
       break;
     default: QOpenGLWindow::keyPressEvent(event);
   }
+}
+
+void SceneView::press_key(int key) {
+  QKeyEvent press(QEvent::KeyPress, key, Qt::NoModifier), release(QEvent::KeyRelease, key, Qt::NoModifier);
+  QCoreApplication::sendEvent(this, &press);
+  QCoreApplication::sendEvent(this, &release);
+  wake();
 }
 
 void SceneView::keyReleaseEvent(QKeyEvent* event) {

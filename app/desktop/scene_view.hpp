@@ -46,6 +46,8 @@ class SceneView : public QOpenGLWindow {
   // Something the view shows may have changed (a menu's action, a remote command): draw, and keep drawing for a
   // moment while ImGui settles.
   void wake();
+  // A press and release of `key` (a Qt::Key) as the keyboard sends them (the remote `key` verb).
+  void press_key(int key);
 
  signals:
   void finished(int exit_code);              // scripted runs: screenshot saved or benchmark done

@@ -42,15 +42,21 @@ struct ResetScene {};
 struct SetRunning {
   bool running = true;
 };
-// Pause, then advance a number of steps, or (seconds > 0) until that much simulated time has passed.
+// Pause, then advance a number of steps, or (seconds > 0) until that much simulated time has passed; worked off a
+// frame at a time (engine/live/step_requests.hpp). Edits, touches and questions sent meanwhile apply between its
+// steps; a StepOnce sent meanwhile waits its turn; a pause or run (SetRunning), a reset, a load, a rewind, going back,
+// an undo or redo, or an edit held for confirmation ends it, answered "stopped: step N at step S after D steps
+// (paused)".
 struct StepOnce {
   int steps = 1;
   double seconds = 0.0;       // [s]
-  std::uint64_t request = 0;  // answered in Snapshot::reply once the steps ran
+  std::uint64_t request = 0;  // answered in Snapshot::step_reply once the steps ran or were stopped
 };
 
 // Time travel in the kept history (engine/session/history.hpp, docs/history.md). The run keeps its
-// running / paused state.
+// running / paused state. A paused scene goes to the kept point at or before `step` at once and replays the steps
+// from there like a StepOnce (a long replay shows its progress and can be stopped), answered in step_reply
+// ("rewind T now S"); otherwise the answer ("now S") is in reply.
 struct Rewind {
   std::int64_t step = 0;
   bool snap = false;  // to the nearest kept point at or before `step`, at once (the slider while dragged)

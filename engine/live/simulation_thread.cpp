@@ -121,8 +121,6 @@ void SimulationThread::set_scene(const Preset& preset, const std::string& source
   session->enable_history(history_budget_);
   session_ = std::move(session);
   confirmation_.reset();
-  pending_steps_ = 0;
-  pending_until_ = -1.0;
   source_ = source;
   adopt_parameters();
   rate_steps_ = 0;
@@ -189,6 +187,7 @@ void SimulationThread::apply_edit(const ApplyParameters& c) {
       // The run waits at this step until the user answers: the edit applies where the question says.
       const bool paused_run = running_ || (confirmation_ && confirmation_->paused_run);
       running_ = false;
+      if (steps_.busy()) steps_.stop_all(session_->state(), "a change waits for your answer");
       confirmation_ = std::make_shared<const Confirmation>(
           Confirmation{c.edit_id, why, c.changes, session_->state().step, paused_run});
       ++scene_revision_;  // the panels show the values in force until it is confirmed
@@ -259,21 +258,22 @@ void SimulationThread::handle(const SetRunning& c) {
 
 void SimulationThread::handle(const StepOnce& c) {
   running_ = false;
-  if (!session_->state().health.ok) {
-    answer(c.request, false, "the run stopped on a failed check: " + session_->state().health.message);
-    return;
-  }
-  pending_asked_ = c.seconds > 0.0 ? 0 : c.steps;
-  pending_steps_ = c.seconds > 0.0 ? 0 : c.steps;
-  pending_until_ = c.seconds > 0.0 ? session_->state().time + c.seconds : -1.0;
-  pending_request_ = c.request;
+  steps_.ask(c, *session_);
 }
 
 void SimulationThread::handle(const Rewind& c) {
-  if (c.snap)
-    session_->rewind_to_kept(c.step);
-  else
-    session_->rewind(c.step);  // throws PresetError naming the kept range
+  session_->rewind_to_kept(c.step);  // the kept point at or before it; throws PresetError naming the kept range
+  const std::int64_t left = c.step - session_->state().step;
+  if (!c.snap && left > 0 && !running_) {
+    // Paused: the steps from there are worked off a frame at a time like a StepOnce, so that a long replay shows its
+    // progress and can be stopped; answered "rewind T now S" in step_reply.
+    adopt_parameters();
+    steps_.ask(
+        StepOnce{static_cast<int>(std::min<std::int64_t>(left, std::numeric_limits<int>::max())), 0.0, c.request},
+        *session_, c.step);
+    return;
+  }
+  if (!c.snap) session_->rewind(c.step);  // a running scene replays at once and runs on
   adopt_parameters();
   answer(c.request, true, "now " + std::to_string(session_->state().step));
 }
@@ -407,28 +407,15 @@ void SimulationThread::advance_running() {
   }
 }
 
-bool SimulationThread::stepping() const {
-  return pending_request_ != 0 || pending_steps_ > 0 || pending_until_ >= 0.0;
-}
-
-void SimulationThread::advance_pending(bool to_the_end) {
-  const auto deadline = Clock::now() + kFrame;
-  std::int64_t done = 0;
-  while (session_->state().health.ok) {
-    if (pending_until_ >= 0.0 ? session_->state().time >= pending_until_ : pending_steps_ <= 0) break;
-    session_->step();
-    ++done;
-    if (pending_until_ < 0.0) --pending_steps_;
-    if (!to_the_end && (done & 15) == 0 && Clock::now() >= deadline) return;  // publish, then go on
-  }
-  const std::int64_t asked = pending_until_ >= 0.0 ? done : pending_asked_;
-  answer(pending_request_, session_->state().health.ok,
-         session_->state().health.ok
-             ? "step " + std::to_string(asked) + " now " + std::to_string(session_->state().step)
-             : "the run stopped at step " + std::to_string(session_->state().step) + " on a failed check");
-  pending_steps_ = 0;
-  pending_until_ = -1.0;
-  pending_request_ = 0;
+const char* SimulationThread::ends_steps(const Command& c) const {
+  if (const auto* r = std::get_if<SetRunning>(&c)) return r->running ? "the run was started" : "paused";
+  if (std::holds_alternative<ResetScene>(c)) return "reset";
+  if (std::holds_alternative<LoadScene>(c)) return "another scene was loaded";
+  if (std::holds_alternative<Rewind>(c)) return "went to another moment";
+  if (std::holds_alternative<GoBack>(c)) return "went back";
+  if (std::holds_alternative<Undo>(c)) return "an edit was undone";
+  if (std::holds_alternative<Redo>(c)) return "an edit was redone";
+  return nullptr;  // edits, touches and questions apply between the steps
 }
 
 void SimulationThread::summarise_history() {
@@ -481,7 +468,8 @@ void SimulationThread::publish() {
   s.sequence = ++sequence_;
   s.running = running_;
   s.pace = pace_;
-  s.steps_per_second = running_ ? steps_per_second_ : 0.0;
+  s.stepping = steps_.progress(session_->state());
+  s.steps_per_second = running_ ? steps_per_second_ : s.stepping ? s.stepping->steps_per_second : 0.0;
   s.scene = scene_;
   s.in_force = in_force_;
   s.scene_revision = scene_revision_;
@@ -500,6 +488,7 @@ void SimulationThread::publish() {
   summarise_history();
   s.history = history_;
   s.reply = reply_;
+  s.step_reply = steps_.last_answer();
   s.confirmation = confirmation_;
   snapshots_.publish();
   std::lock_guard<std::mutex> lock(listener_mutex_);
@@ -516,8 +505,10 @@ void SimulationThread::run() {
   while (!quit_) {
     commands_.drain(batch);
     for (Command& c : batch) {
-      // In order: steps asked before a command are made before it (a script's "step 40" then "release").
-      if (stepping() && !std::holds_alternative<StepOnce>(c)) advance_pending(/*to_the_end=*/true);
+      // A command that takes the clock ends the steps asked before it, each answered "stopped: ..."; any other
+      // applies between their steps (a script that waits for a step's answer keeps its order).
+      if (steps_.busy())
+        if (const char* why = ends_steps(c)) steps_.stop_all(session_->state(), why);
       apply(c);
     }
     if (running_) {
@@ -525,8 +516,8 @@ void SimulationThread::run() {
       publish();
       continue;
     }
-    if (stepping()) {
-      advance_pending(/*to_the_end=*/false);
+    if (steps_.busy()) {
+      steps_.work(*session_, Clock::now() + kFrame);
       publish();
       continue;
     }

@@ -8,6 +8,7 @@
 #include "engine/live/command_queue.hpp"
 #include "engine/live/commands.hpp"
 #include "engine/live/snapshot.hpp"
+#include "engine/live/step_requests.hpp"
 #include "engine/live/triple_buffer.hpp"
 #include "engine/session/session.hpp"
 
@@ -71,10 +72,9 @@ class SimulationThread {
   void handle(const DeclineEdit& c);
   void undo_or_redo(bool undo, std::uint64_t request);
   void advance_running();
-  // Works off a StepOnce: steps for at most a frame (or to its end, before a later command); answers it
-  // when done.
-  void advance_pending(bool to_the_end);
-  bool stepping() const;  // a StepOnce is being worked off
+  // Why `c` ends the StepOnce requests under way ("paused", "reset"...: it takes the clock), or null when they go on
+  // with `c` applied between their steps.
+  const char* ends_steps(const Command& c) const;
   void publish();
   void refuse(const std::string& message);
   // Runs a touch on the session and keeps its answer for the snapshot (a refusal without a request id
@@ -128,10 +128,7 @@ class SimulationThread {
   bool running_ = true;
   int engine_threads_ = 1;
   std::size_t history_budget_ = 0;
-  std::int64_t pending_steps_ = 0;  // StepOnce: steps still to do
-  double pending_until_ = -1.0;     // StepOnce by time: [s] to reach (< 0: by steps)
-  std::int64_t pending_asked_ = 0;  // the steps asked, for the answer
-  std::uint64_t pending_request_ = 0;
+  StepRequests steps_;  // StepOnce requests: the one under way and those after it
   SetPace pace_;
   std::uint64_t sequence_ = 0;
   std::int64_t rate_steps_ = 0;  // steps since the last rate measurement

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,19 @@ struct Reply {
   std::string text;  // "undone: field.strength 0.04 -> 0.025", the refusal's reason, a hash...
 };
 
+// A StepOnce being worked off (engine/live/step_requests.hpp): the panels' progress bar and Stop button, the status
+// line, and the remote control's estimate.
+struct StepProgress {
+  std::uint64_t request = 0;
+  std::int64_t asked_steps = 0;     // by count; 0 when by simulated time
+  double asked_seconds = 0.0;       // [s] by simulated time; 0 when by count
+  std::int64_t done_steps = 0;      // made so far
+  double fraction = 0.0;            // of the request done, 0 to 1
+  double steps_per_second = 0.0;    // this request's rate so far (0 before its first steps)
+  double wall_seconds_left = -1.0;  // [s] estimated from that rate; < 0 before its first steps
+  std::size_t waiting = 0;          // requests asked after it, not begun
+};
+
 // An edit held until the user confirms it (ApplyParameters::confirmed).
 struct Confirmation {
   std::uint64_t edit_id = 0;             // 0: none waiting
@@ -135,7 +149,11 @@ struct Snapshot {
   DragSpring drag;
   // Rewind, undo and redo; null without history. A new object when it changes.
   std::shared_ptr<const HistorySummary> history;
-  Reply reply;                                       // the last command with a request id
+  Reply reply;  // the last command with a request id (not StepOnce)
+  // StepOnce: the request being worked off (null when none), and the last answer given to one ("step N now S", or
+  // "stopped: ..."), kept apart from `reply` because other requests are answered while a long step goes on.
+  std::optional<StepProgress> stepping;
+  Reply step_reply;
   std::shared_ptr<const Confirmation> confirmation;  // the edit held for confirmation, null when none
 };
 

@@ -150,8 +150,21 @@ void check_field(const Preset& p) {
       throw PresetError("$.field.gradient", "must be symmetric (curl B = 0 in free space)");
     if (std::abs(g.trace()) > 1e-9 * scale) throw PresetError("$.field.gradient", "must be traceless (div B = 0)");
   }
-  if (p.field.program == FieldProgram::Rotating && std::abs(p.field.direction.dot(p.field.rotation_axis)) > 1.0 - 1e-9)
-    throw PresetError("$.field.rotation_axis", "must not be parallel to the field direction");
+  if (p.field.program == FieldProgram::Rotating &&
+      std::abs(p.field.direction.dot(p.field.rotation_axis)) > 1.0 - 1e-9) {
+    // In words a student follows: why it cannot turn, and a direction that does.
+    const Vec3& a = p.field.rotation_axis;
+    int along = 0, across = 0;
+    for (int k = 1; k < 3; ++k) {
+      if (std::abs(a[k]) > std::abs(a[along])) along = k;
+      if (std::abs(a[k]) < std::abs(a[across])) across = k;
+    }
+    throw PresetError("$.field.rotation_axis",
+                      std::string("a rotating field turns about its rotation axis, so its direction must lie across "
+                                  "that axis, not along it (both are along ") +
+                          "xyz"[along] + " now); choose another direction, e.g. +" + "xyz"[across] +
+                          ", or another rotation axis");
+  }
 }
 
 void check_generator(const Preset& p) {

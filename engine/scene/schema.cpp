@@ -85,7 +85,9 @@ double read_real(const json& j, Quantity q, const Range& r, const std::string& p
   if (!std::isfinite(v)) throw PresetError(path, "value must be finite");
   if (!r.contains(v)) {
     std::ostringstream os;
-    os << "value " << v;
+    // As the user wrote it ("-3 mT"), then in SI, the unit of the range.
+    if (j.is_string()) os << "value '" << j.get<std::string>() << "' =";
+    os << (j.is_string() ? " " : "value ") << v;
     if (q != Quantity::Dimensionless) os << " " << si_unit(q);
     os << " is out of the allowed range " << r.text();
     if (q != Quantity::Dimensionless) os << " " << si_unit(q);

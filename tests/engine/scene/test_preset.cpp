@@ -383,7 +383,7 @@ TEST_CASE("bad input gives a PresetError naming the JSON path and what is allowe
       {"rotating about the field direction",
        R"({"version": 1, "field": {"program": "rotating", "direction": [0, 0, 1], "rotation_axis": [0, 0, -2]}})",
        "$.field.rotation_axis",
-       {"parallel"}},
+       {"across that axis, not along it", "choose another"}},
       {"unknown contact law",
        R"({"version": 1, "contact": {"law": "hertz"}})",
        "$.contact.law",
