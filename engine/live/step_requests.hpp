@@ -4,7 +4,7 @@
 // are done, or "stopped: ..." when something that takes the clock ends it first (a pause, a reset, a load, a rewind,
 // an undo: SimulationThread decides which) or a check fails. While one is worked off, its progress and an estimate
 // of the wall time left are published for the panels' progress bar and the remote control, which answers a request
-// that would take over a minute at once with the estimate (docs/remote.md, issue 43).
+// that would take over a minute at once with the estimate (docs/reliability.md "The remote channel").
 
 #include "engine/live/commands.hpp"
 #include "engine/live/snapshot.hpp"
