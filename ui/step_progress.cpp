@@ -27,8 +27,8 @@ std::string step_progress_text(const StepProgress& p) {
                   static_cast<long long>(p.asked_steps), 100.0 * p.fraction);
   else
     std::snprintf(text, sizeof text, "advance %.4g s: %.1f %% done", p.asked_seconds, 100.0 * p.fraction);
-  const std::string left = p.wall_seconds_left < 0.0 ? "time left not known yet"
-                                                     : wall_time_text(p.wall_seconds_left) + " left";
+  const std::string left =
+      p.wall_seconds_left < 0.0 ? "time left not known yet" : wall_time_text(p.wall_seconds_left) + " left";
   return std::string(text) + ", " + left;
 }
 

@@ -124,14 +124,18 @@ inline ContactGeometry sphere_wall_geometry(const Vec3& normal, double distance,
 // convention, law_linear.hpp): the rolling part with the full radii, v_t + n x (R_i w_i + R_j w_j), which is
 // ours (levers R - delta/2) plus (delta/2) n x (w_i + w_j); and the dashpots on it as it is, the half-step
 // velocity, with no prediction and no onset weight. The relative velocity at the contact point
-// (`relative_velocity`, the energy books use it) stays ours.
-inline void use_lammps_contact_velocity(ContactGeometry& g) {
-  g.tangential_velocity += (0.5 * g.overlap) * g.normal.cross(g.angular_velocity_sum);
+// (`relative_velocity`, the energy books use it) stays ours, as do the torques' levers. Returns the excess
+// (delta/2) n x (w_i + w_j): the shear spring is stretched faster than the bodies move at the contact point, so the
+// model itself does work on the spring (contacts.cpp books it).
+inline Vec3 use_lammps_contact_velocity(ContactGeometry& g) {
+  const Vec3 excess = (0.5 * g.overlap) * g.normal.cross(g.angular_velocity_sum);
+  g.tangential_velocity += excess;
   g.dashpot_velocity = g.normal_velocity * g.normal + g.tangential_velocity;
   g.dashpot_normal_velocity = g.normal_velocity;
   g.dashpot_tangential_velocity = g.tangential_velocity;
   g.dashpot_angular_velocity = g.relative_angular_velocity;
   g.dashpot_weight = 1.0;
+  return excess;
 }
 
 // Turns a vector kept in the contact plane into the current plane by the smallest rotation that

@@ -70,6 +70,13 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
         totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
       // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
       if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
+      // So does a shear spring that still holds a force: the work of its last half step on it, then its energy
+      // (issue 40: LAMMPS's limit mu |fn + fn_d| lets the spring pull while the normal dashpot parts the bodies, and
+      // the energy that vanished at each bounce kept the balance of a landing from shrinking with dt).
+      if ((law == ContactLaw::Linear || law == ContactLaw::HertzMindlin) && h.shear_stiffness > 0.0) {
+        const Vec3 spring = -h.shear_stiffness * h.shear;
+        totals.slip_loss += 0.5 * spring.squaredNorm() / h.shear_stiffness - 0.5 * dt * spring.dot(g.relative_velocity);
+      }
       const bool lammps_rule = model.contact.linear.convention == LinearConvention::Lammps;
       const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
                             ? linear_exit_dashpot(model.contact.linear, g, h, dt)
@@ -87,8 +94,9 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
     return false;
   }
   const bool lammps = law == ContactLaw::Linear && model.contact.linear.convention == LinearConvention::Lammps;
+  Vec3 lammps_excess = Vec3::Zero();
   if (lammps) {
-    use_lammps_contact_velocity(g);
+    lammps_excess = use_lammps_contact_velocity(g);
     verlet = false;  // LAMMPS's dashpots: no onset weight, nothing made up at the opening
   }
   const bool newly_active = !h.active;
@@ -109,9 +117,19 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
     response = sand_contact(model.contact.sand, pair, g, bodies, h, newly_active, dt);
   } else {
     const Vec3 previous_shear = update_shear_displacement(h, g, dt);
+    const Vec3 spring_before = -h.shear_stiffness * previous_shear;  // the spring force applied last step
     response = law == ContactLaw::Linear
                    ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);
+    if (lammps) {
+      // The spring's books (work in = the trapezoid of its force over its stretch, contact_geometry.hpp) follow
+      // LAMMPS's contact velocity, the bodies the contact point's: the difference is work the convention does on
+      // the spring, booked as a source like the Mindlin stiffness work (issue 40: without it the balance drifted
+      // by eta v_t (delta/2) w on a spinning sphere and did not shrink with dt).
+      Vec3 spring_now = response.force - response.dashpot_force;
+      spring_now -= spring_now.dot(g.normal) * g.normal;
+      response.stiffness_work -= 0.5 * dt * (spring_before + spring_now).dot(lammps_excess);
+    }
   }
   if (h.slipping != was_slipping)
     part.events.push_back({step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});

@@ -10,7 +10,8 @@
 //  - no tension in the linear part: fn = max(fn, 0)
 //  - dashpot: Fd = -2 beta sqrt(m_c k) v, with the no-tension / slip-cut options of dp_mode
 //  - shear, dp_mode 0 and 1 ([PFC-dipole]): Fs = -ks us, |Fs| <= fric fn; beyond it the spring slips (us
-//    is shortened) and the full shear dashpot adds to it
+//    is shortened) and the full shear dashpot adds to it; with fric = 0 no tangential force at all (the
+//    dashpot too: friction 0 means frictionless in every mode)
 //  - shear, slip-cut dp_mode 2 and 3: Coulomb's limit on the whole tangential force, |Fs + Fd_s| <=
 //    fric (fn + Fd_n) (the normal force acting, >= 0); beyond it the contact slides: the shear dashpot is
 //    cut and the spring holds the limit (contact_geometry.hpp, bound_shear_forces)

@@ -45,8 +45,7 @@ void StepRequests::work(Session& session, Clock::time_point deadline) {
       return stop_all(now, "the run stopped on a failed check");
     }
     const std::int64_t steps = r.asked.seconds > 0.0 ? r.done : r.asked.steps;
-    answer(r, true,
-           (r.rewind_to ? what(r) : "step " + std::to_string(steps)) + " now " + std::to_string(now.step));
+    answer(r, true, (r.rewind_to ? what(r) : "step " + std::to_string(steps)) + " now " + std::to_string(now.step));
     queue_.pop_front();
     if (!queue_.empty()) begin_front(now);
   }

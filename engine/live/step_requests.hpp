@@ -40,9 +40,9 @@ class StepRequests {
     Request(const StepOnce& a, std::optional<std::int64_t> r) : asked(a), rewind_to(r) {}
     StepOnce asked;
     std::optional<std::int64_t> rewind_to;
-    std::int64_t done = 0;     // steps made for it
-    double start_time = 0.0;   // [s] simulated time when it began
-    Clock::time_point started; // wall time when it began
+    std::int64_t done = 0;      // steps made for it
+    double start_time = 0.0;    // [s] simulated time when it began
+    Clock::time_point started;  // wall time when it began
     bool begun = false;
   };
   void begin_front(const State& now);
