@@ -33,8 +33,7 @@ struct Observables {
   double dissipated_dashpot = 0.0;
   double dissipated_viscous = 0.0;
   double field_work = 0.0;
-  double stiffness_work = 0.0;  // energy given to shear springs by the model: stiffness changes (Hertz-Mindlin), the
-                                // linear law's LAMMPS convention (its contact velocity against the torques' levers)
+  double stiffness_work = 0.0;  // energy the model gives shear springs: Hertz-Mindlin stiffness, LAMMPS convention
   double drag_work = 0.0;       // work of the user's drag spring (State::drag)
   // Magnetic order
   double alignment = 0.0;                  // <|n . b|>: easy axes (headless) against the field direction b

@@ -109,8 +109,7 @@ struct EnergyLedger {
   double dissipated_dashpot = 0.0;   // contact dashpots
   double dissipated_viscous = 0.0;   // global damping
   double field_work = 0.0;           // work of a time-varying field on the moments (source term)
-  double stiffness_work = 0.0;       // energy given to shear springs by the model, not the bodies (source term):
-                                     // stiffness changes, the LAMMPS convention's contact velocity
+  double stiffness_work = 0.0;       // energy the model gives shear springs (stiffness changes, LAMMPS convention)
   double drag_work = 0.0;            // work of the user's drag spring on the particles (source term, DragSpring)
 };
 
