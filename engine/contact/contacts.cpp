@@ -42,6 +42,40 @@ struct PartResult {
 // Contacts per thread below which the loop stays on one thread.
 constexpr size_t kContactGrain = 2000;
 
+// A contact that opens: books the last half step of its dashpots and what its springs still hold, and clears its
+// history. Returns true, with the force in `response`, when a dashpot still acts at the opening and is made up in
+// this step (law_linear.hpp, linear_exit_dashpot).
+bool open_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g, const SandBodies& bodies,
+                  ContactHistory& h, double dt, bool verlet, ContactTotals& totals, ContactResponse& response) {
+  const ContactLaw law = model.contact.law;
+  totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
+  if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
+    totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
+  // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
+  if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
+  // So does a shear spring that still holds a force: the work of its last half step on it, then its energy
+  // (issue 40: LAMMPS's limit mu |fn + fn_d| lets the spring pull while the normal dashpot parts the bodies, and
+  // the energy that vanished at each bounce kept the balance of a landing from shrinking with dt).
+  if ((law == ContactLaw::Linear || law == ContactLaw::HertzMindlin) && h.shear_stiffness > 0.0) {
+    const Vec3 spring = -h.shear_stiffness * h.shear;
+    totals.slip_loss += 0.5 * spring.squaredNorm() / h.shear_stiffness - 0.5 * dt * spring.dot(g.relative_velocity);
+  }
+  const bool lammps_rule = model.contact.linear.convention == LinearConvention::Lammps;
+  const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
+                        ? linear_exit_dashpot(model.contact.linear, g, h, dt)
+                        : Vec3::Zero();
+  h = ContactHistory{};
+  if (exit != Vec3::Zero()) {
+    // A force of this step alone: both its half steps are booked now.
+    totals.dashpot_energy -= dt * exit.dot(g.relative_velocity);
+    response = ContactResponse{};
+    response.force = exit;
+    response.dashpot_force = exit;
+    return true;
+  }
+  return false;
+}
+
 // Runs the law on one contact, books its energy and records its events. Returns false when no force acts
 // (the contact is inactive). `verlet`: a velocity Verlet step, whose dashpots see predicted velocities;
 // then the linear law's dashpot is also weighted in the step its contact forms and made up in the step
@@ -63,36 +97,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   if (law == ContactLaw::Linear) active = linear_active(model.contact.linear, g);
   if (law == ContactLaw::Sand)
     active = sand_active(sand_constants(model.contact.sand, pair, g.effective_radius), g, h.active);
-  if (!active) {
-    if (h.active) {
-      totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
-      if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
-        totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
-      // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
-      if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
-      // So does a shear spring that still holds a force: the work of its last half step on it, then its energy
-      // (issue 40: LAMMPS's limit mu |fn + fn_d| lets the spring pull while the normal dashpot parts the bodies, and
-      // the energy that vanished at each bounce kept the balance of a landing from shrinking with dt).
-      if ((law == ContactLaw::Linear || law == ContactLaw::HertzMindlin) && h.shear_stiffness > 0.0) {
-        const Vec3 spring = -h.shear_stiffness * h.shear;
-        totals.slip_loss += 0.5 * spring.squaredNorm() / h.shear_stiffness - 0.5 * dt * spring.dot(g.relative_velocity);
-      }
-      const bool lammps_rule = model.contact.linear.convention == LinearConvention::Lammps;
-      const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
-                            ? linear_exit_dashpot(model.contact.linear, g, h, dt)
-                            : Vec3::Zero();
-      h = ContactHistory{};
-      if (exit != Vec3::Zero()) {
-        // A force of this step alone: both its half steps are booked now.
-        totals.dashpot_energy -= dt * exit.dot(g.relative_velocity);
-        response = ContactResponse{};
-        response.force = exit;
-        response.dashpot_force = exit;
-        return true;
-      }
-    }
-    return false;
-  }
+  if (!active) return h.active && open_contact(model, pair, g, bodies, h, dt, verlet, totals, response);
   const bool lammps = law == ContactLaw::Linear && model.contact.linear.convention == LinearConvention::Lammps;
   Vec3 lammps_excess = Vec3::Zero();
   if (lammps) {
