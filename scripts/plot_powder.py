@@ -33,7 +33,7 @@ def rows(runs, sweep):
     if not os.path.exists(path):
         return []
     with open(path) as f:
-        out = list(csv.DictReader(f))
+        out = list(csv.DictReader(line for line in f if not line.startswith("#")))
     for r in out:
         r["dir"] = os.path.join(runs, sweep)
         r["seed"] = int(re.search(r"seed(\d+)", r[PACKING]).group(1))
@@ -70,7 +70,7 @@ def plot_torque(runs, figs):
         return
     curves, peaks = {}, []
     with open(path) as f:
-        for r in csv.DictReader(f):
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
             if r["table"] == "torque":
                 curves.setdefault(float(r["theta_deg"]), []).append((float(r["field_kOe"]), float(r["value"])))
             elif r["table"] == "peak":
@@ -101,7 +101,7 @@ def plot_psi(runs, figs):
         return
     curves, worst = {}, 0.0
     with open(path) as f:
-        for r in csv.DictReader(f):
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
             if r["table"] != "psi":
                 continue
             h, theta, psi = float(r["field_kOe"]), float(r["theta_deg"]), float(r["psi_deg"])
@@ -127,7 +127,7 @@ def free_rotor(runs):
     if not os.path.exists(path):
         return []
     with open(path) as f:
-        return [(float(r["field_kOe"]), float(r["tau_s"])) for r in csv.DictReader(f)]
+        return [(float(r["field_kOe"]), float(r["tau_s"])) for r in csv.DictReader(line for line in f if not line.startswith("#"))]
 
 
 def grains(runs):

@@ -1,6 +1,7 @@
 #include "app/runner/angle_output.hpp"
 
 #include "engine/output/frame_fields.hpp"
+#include "engine/output/series.hpp"
 
 #include <cmath>
 
@@ -9,7 +10,7 @@ namespace lodestone::runner {
 bool AngleOutput::open(const std::string& path) {
   out_.open(path, std::ios::trunc);
   if (!out_) return false;
-  out_ << "step,time,stage,quantity,bin_low_deg,bin_high_deg,fraction,count\n";
+  out_ << csv_version_comment() << "step,time,stage,quantity,bin_low_deg,bin_high_deg,fraction,count\n";
   return true;
 }
 

@@ -9,6 +9,7 @@
 // 4 an output file could not be written.
 
 #include "app/runner/capture.hpp"
+#include "engine/output/series.hpp"
 #include "engine/scene/units.hpp"
 
 #include <CLI/CLI.hpp>
@@ -309,7 +310,8 @@ struct Totals {
 
 // The map CSV, a row per cell; the first failed shot of each cell on stderr.
 Totals write_map(std::ostream& out, const std::vector<Cell>& cells, int runs, double v_th) {
-  out << "b,v,b_over_bmax,v_over_vth,runs,collisions,probability,escapes,time_limits,failures,b_max,mean_steps,"
+  out << csv_version_comment()
+      << "b,v,b_over_bmax,v_over_vth,runs,collisions,probability,escapes,time_limits,failures,b_max,mean_steps,"
          "energy_error_max,probability_error\n";
   char line[512];
   Totals totals;
@@ -342,7 +344,8 @@ std::optional<int> open_summary(const std::string& path, std::ofstream& summary)
     std::fprintf(stderr, "cannot write %s\n", path.c_str());
     return 4;
   }
-  summary << "v,v_over_vth,b_max,sigma,sigma_error,sigma_m,c,c_error,white_radius_over_bmax,c_white,"
+  summary << csv_version_comment()
+          << "v,v_over_vth,b_max,sigma,sigma_error,sigma_m,c,c_error,white_radius_over_bmax,c_white,"
              "half_radius_over_bmax,tail_open\n";
   return std::nullopt;
 }

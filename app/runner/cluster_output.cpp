@@ -2,13 +2,14 @@
 
 #include "engine/analysis/power_law.hpp"
 #include "engine/output/frame_fields.hpp"
+#include "engine/output/series.hpp"
 
 namespace lodestone::runner {
 
 bool ClusterOutput::open(const std::string& path) {
   out_.open(path, std::ios::trunc);
   if (!out_) return false;
-  out_ << "step,time,size,count\n";
+  out_ << csv_version_comment() << "step,time,size,count\n";
   return true;
 }
 

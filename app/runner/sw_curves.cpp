@@ -8,6 +8,7 @@
 // Material: Sr-ferrite, Ms = 380 G, K = 3.5e6 erg/cm^3, so H_K = 2K/Ms = 18.42 kOe.
 
 #include "engine/magnetic/stoner_wohlfarth.hpp"
+#include "engine/output/series.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
   const double ms = 3.8e5, k = 3.5e5;                         // A/m, J/m^3
   const double hk_kOe = anisotropy_field_tesla(k, ms) / 0.1;  // mu0 H_K in T; 1 kOe = 0.1 T
   const double deg = pi / 180.0;
-  std::printf("table,theta_deg,field_kOe,psi_deg,value\n");  // value: sin 2 psi, or the closed-form field
+  std::printf("%stable,theta_deg,field_kOe,psi_deg,value\n",
+              csv_version_comment().c_str());  // value: sin 2 psi, or the closed-form field
   for (double theta_deg : {10.0, 20.0, 30.0, 40.0, 45.0, 50.0, 60.0, 70.0, 80.0, 85.0}) {
     double psi = 0.0;  // the branch that starts on the easy axis, the field ramped up
     for (int i = 0; i <= 400; ++i) {

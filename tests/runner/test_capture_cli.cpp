@@ -22,6 +22,7 @@ std::vector<std::vector<std::string>> read_rows(const fs::path& path) {
   std::istringstream in(read_file(path));
   std::vector<std::vector<std::string>> rows;
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# written by Lodestone", 0) == 0) continue;  // the writer's line (docs/outputs.md)
     std::vector<std::string> fields;
     std::istringstream cells(line);
     for (std::string f; std::getline(cells, f, ',');) fields.push_back(f);
