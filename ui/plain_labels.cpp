@@ -1,7 +1,9 @@
 #include "ui/plain_labels.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <string_view>
+#include <utility>
 
 namespace lodestone::ui {
 namespace {
@@ -126,6 +128,41 @@ std::string plain_label(const std::string& path, const std::string& key) {
   for (char& c : out)
     if (c == '_') c = ' ';
   return out;
+}
+
+std::string plain_notice(const std::string& message) {
+  const size_t colon = message.find(": ");
+  if (message.rfind("$.", 0) != 0 || colon == std::string::npos) return message;
+  const std::string path = message.substr(2, colon - 2);
+  if (path.find(' ') != std::string::npos || path.rfind("timeline", 0) == 0) return message;
+  // The section as the side bar names it; a material by its place in the list.
+  static const std::pair<std::string_view, std::string_view> kSections[] = {
+      {"field", "Field"},
+      {"contact", "Contact"},
+      {"magnetics", "Magnetics"},
+      {"environment", "Environment"},
+      {"integrator", "Run"},
+      {"run", "Run"},
+      {"box", "Pressure and walls"},
+      {"pressure", "Pressure and walls"},
+      {"floor", "Pressure and walls"},
+      {"particles", "Particles"},
+      {"view", "View"},
+      {"bonds", "Bonds"},
+  };
+  const size_t dot = path.find_first_of(".[");
+  const std::string head = path.substr(0, dot);
+  std::string section;
+  if (head == "materials" && dot != std::string::npos && path[dot] == '[') {
+    section = "Material " + std::to_string(std::atoi(path.c_str() + dot + 1) + 1);
+  } else {
+    for (const auto& [key, name] : kSections)
+      if (head == key) section = name;
+  }
+  if (section.empty() || dot == std::string::npos) return message;
+  const size_t last = path.find_last_of('.');
+  const std::string key = path.substr(last == std::string::npos ? 0 : last + 1);
+  return section + ", " + plain_label(generic_path(path), key) + message.substr(colon);
 }
 
 bool is_advanced(const std::string& path) {

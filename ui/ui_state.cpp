@@ -3,6 +3,7 @@
 #include "engine/output/export_frames.hpp"
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "ui/plain_labels.hpp"
 #include "ui/preset_view.hpp"
 
 #include <algorithm>
@@ -64,7 +65,7 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
   }
   if (s.message_revision != state.seen_message_revision) {
     state.seen_message_revision = s.message_revision;
-    state.notice = s.message;
+    state.notice = s.message_is_error ? plain_notice(s.message) : s.message;  // "Field, strength: ..."
     state.notice_is_error = s.message_is_error;
     state.notice_from_refusal = s.message_is_error;
     state.refused_edit = s.acknowledged_edit;

@@ -16,6 +16,7 @@
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
 #include "ui/panels.hpp"
+#include "ui/plain_labels.hpp"
 
 #include <catch2/catch.hpp>
 #include <imgui.h>
@@ -200,4 +201,18 @@ TEST_CASE("panels: the test frames open the tree nodes inside the panels", "[ui]
   CHECK_THAT(text_of(field_panel), Catch::Contains("where the gradient is zero"));  // in the "Advanced" tree node
   CHECK_THAT(text_of(contact_panel), Catch::Contains("density"));                   // in each material's tree node
   CHECK_THAT(text_of(walls_panel), Catch::Contains("from ("));                      // in the "box" tree node
+}
+
+TEST_CASE("a refusal shown in the window names the field in the panels' words", "[ui]") {
+  // Issue 39: notices spoke preset paths ("$.field.rotation_axis: ..."); the panels show "Field" and its labels.
+  CHECK(ui::plain_notice("$.field.strength: value '-3 mT' = -0.003 T is out of the allowed range [0, inf) T") ==
+        "Field, strength: value '-3 mT' = -0.003 T is out of the allowed range [0, inf) T");
+  CHECK(ui::plain_notice("$.materials[1].friction: value -1 is out of the allowed range [0, inf)") ==
+        "Material 2, friction coefficient: value -1 is out of the allowed range [0, inf)");
+  CHECK(ui::plain_notice("$.field.rotation_axis: a rotating field turns about its rotation axis") ==
+        "Field, turns about the axis: a rotating field turns about its rotation axis");
+  // Not a field of a panel: as it was.
+  CHECK(ui::plain_notice("cannot open 'x.json'") == "cannot open 'x.json'");
+  CHECK(ui::plain_notice("$.timeline[2].set.field.strength: bad") == "$.timeline[2].set.field.strength: bad");
+  CHECK(ui::plain_notice("$.version: unsupported") == "$.version: unsupported");
 }
