@@ -16,10 +16,11 @@ void inspector_window(PanelContext& c) {
   const ParticleSnapshot& p = c.snapshot.particles;
   const long i = p.index_of(*state.selected);
   const ImGuiIO& io = ImGui::GetIO();
-  // Above the legend, in the bottom-right corner; always inside the window (moved back in when it would
-  // stick out, e.g. after the window shrank).
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 170.0f), ImGuiCond_FirstUseEver,
-                          ImVec2(1.0f, 1.0f));
+  // Above the legend, in the bottom-right corner, left of an open Plots window there (it opened over it, issue 39),
+  // each time it appears; always inside the window (moved back in when it would stick out, e.g. after the window
+  // shrank).
+  const float right = io.DisplaySize.x - 10.0f - state.plots_right_extent;
+  ImGui::SetNextWindowPos(ImVec2(right, io.DisplaySize.y - 170.0f), ImGuiCond_Appearing, ImVec2(1.0f, 1.0f));
   bool open = true;
   if (ImGui::Begin("Inspector", &open, ImGuiWindowFlags_AlwaysAutoResize | appear_behind_popups())) {
     const ImVec2 size = ImGui::GetWindowSize(), at = ImGui::GetWindowPos();
