@@ -6,6 +6,7 @@
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "engine/scene/preset_locations.hpp"
 #include "python/errors.hpp"
 #include "python/json_convert.hpp"
 
@@ -13,6 +14,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -23,6 +26,19 @@ namespace py = pybind11;
 namespace lodestone::python {
 namespace {
 
+// Where a preset named without a path ("two-dipoles") is looked for when no such file is here: the presets installed
+// with this module (<prefix>/share/lodestone/presets above the module's file), else the source tree's, whose path the
+// build compiled in (as lodestone-run finds them: engine/scene/preset_locations.hpp).
+std::string module_presets_directory() {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path file = py::module_::import("lodestone").attr("__file__").cast<std::string>();
+  for (fs::path dir = file.parent_path(); dir.has_relative_path(); dir = dir.parent_path())
+    if (fs::is_directory(dir / "share" / "lodestone" / "presets", error))
+      return (dir / "share" / "lodestone" / "presets").string();
+  return LODESTONE_PRESETS_DIR;
+}
+
 // The preset of SessionHandle(preset) and a name for it.
 std::pair<Preset, std::string> read_preset(py::handle preset) {
   if (preset.is_none()) return {default_preset(), "built-in default preset"};
@@ -31,7 +47,8 @@ std::pair<Preset, std::string> read_preset(py::handle preset) {
     const std::string text = preset.cast<std::string>();
     const size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') return {parse_preset(text, "preset text"), "JSON text"};
-    return {load_preset_file(text), text};
+    const std::string path = resolve_preset_argument(text, module_presets_directory());  // "two-dipoles" works too
+    return {load_preset_file(path), path};
   }
   if (py::hasattr(preset, "__fspath__")) {
     const std::string path = py::module_::import("os").attr("fspath")(preset).cast<std::string>();
@@ -42,9 +59,22 @@ std::pair<Preset, std::string> read_preset(py::handle preset) {
 }
 
 int thread_count(std::optional<int> threads) {
-  if (!threads) return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (*threads < 1) throw py::value_error("threads must be at least 1, not " + std::to_string(*threads));
-  return *threads;
+  if (threads) {
+    if (*threads < 1) throw py::value_error("threads must be at least 1, not " + std::to_string(*threads));
+    return *threads;
+  }
+  // As a cluster job or an OpenMP user sets it: OMP_NUM_THREADS, then SLURM_CPUS_PER_TASK, then every hardware thread.
+  for (const char* variable : {"OMP_NUM_THREADS", "SLURM_CPUS_PER_TASK"}) {
+    const char* value = std::getenv(variable);
+    if (value == nullptr || *value == '\0') continue;
+    char* end = nullptr;
+    const long count = std::strtol(value, &end, 10);
+    if (*end != '\0' || count < 1 || count > 4096)
+      throw py::value_error(std::string(variable) + "='" + value +
+                            "' is not a thread count: allowed a whole number from 1 to 4096 (or pass threads=N)");
+    return static_cast<int>(count);
+  }
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 std::string stopped_message(const Session& session) {

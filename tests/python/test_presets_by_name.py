@@ -1,0 +1,25 @@
+"""A preset by its name, as lodestone-run takes it; the thread count a cluster job or OpenMP user sets (issue 42)."""
+import pytest
+
+import lodestone
+
+
+def test_a_preset_by_name_is_the_shipped_one():
+    by_name = lodestone.Session("two-dipoles", threads=1)
+    assert len(by_name.ids) == 2
+    assert by_name.preset == lodestone.Session("two-dipoles.json", threads=1).preset
+    with pytest.raises(lodestone.PresetError) as caught:
+        lodestone.Session("no-such-preset", threads=1)
+    assert "cannot open" in str(caught.value)
+
+
+def test_threads_follow_omp_num_threads_then_slurm(monkeypatch):
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setenv("SLURM_CPUS_PER_TASK", "3")
+    assert lodestone.Session("two-dipoles").threads == 3
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert lodestone.Session("two-dipoles").threads == 2
+    assert lodestone.Session("two-dipoles", threads=1).threads == 1  # an explicit count wins
+    monkeypatch.setenv("OMP_NUM_THREADS", "many")
+    with pytest.raises(ValueError, match="OMP_NUM_THREADS='many'"):
+        lodestone.Session("two-dipoles")
