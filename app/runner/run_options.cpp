@@ -220,6 +220,11 @@ std::string check_cluster_format(const std::string& text) {
   return "'" + text + "' is not a script format; the formats are slurm (sbatch or bash) and parallel (GNU parallel)";
 }
 
+std::string check_sbatch_line(const std::string& text) {
+  if (text.rfind("--", 0) == 0 && text.size() > 2 && text.find_first_of("\n\r") == std::string::npos) return {};
+  return "'" + text + "' is not an sbatch option; allowed one option on one line starting with --, e.g. --time=2:00:00";
+}
+
 // Sweeps (sweep.hpp, docs/sweeps.md). Each --sweep takes exactly one KEY=VALUES argument
 // (allow_extra_args(false)), so the positional PRESET may follow it.
 void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
@@ -249,6 +254,13 @@ void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
                  "parallel (GNU parallel runs the jobs, on one machine or over ssh)")
       ->type_name("slurm|parallel")
       ->check(check_cluster_format)
+      ->needs(script);
+  app.add_option("--sbatch", o.sbatch_lines,
+                 "An #SBATCH option for the SLURM --cluster-script, e.g. --sbatch --time=2:00:00 (again for more): "
+                 "the site's partition, time limit, account")
+      ->type_name("OPTION")
+      ->allow_extra_args(false)
+      ->check(check_sbatch_line)
       ->needs(script);
   sweep->needs(sweep_dir);
   sweep_dir->needs(sweep);

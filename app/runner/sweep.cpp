@@ -490,7 +490,9 @@ int collect(const fs::path& dir, const fs::path& out, std::optional<double> thre
 // runner assets/sweep/run_job.sh.in at its @RUN_JOB@ line; the @NAME@ markers are filled in here.
 std::string cluster_script(ClusterFormat format, const fs::path& runner, const fs::path& dir,
                            const std::vector<Job>& jobs, const std::vector<SweepAxis>& axes, const std::string& source,
-                           const std::string& out_option) {
+                           const std::string& out_option, const std::vector<std::string>& sbatch_lines) {
+  std::string sbatch;  // the site's #SBATCH lines (--sbatch), after ours
+  for (const std::string& line : sbatch_lines) sbatch += "#SBATCH " + line + "\n";
   std::string keys;
   for (const SweepAxis& axis : axes) keys += (keys.empty() ? "" : ", ") + axis.key;
   // The job command line with the paths as "$DIR/$name.json": double-quoted, so bash expands them.
@@ -506,6 +508,7 @@ std::string cluster_script(ClusterFormat format, const fs::path& runner, const f
       {"@PRESET@", source},
       {"@KEYS@", keys},
       {"@COLLECT@", shell_quoted(runner.string()) + " --collect-sweep " + shell_quoted(dir.string()) + out_option},
+      {"@SBATCH_EXTRA@", sbatch},
       {"@DIR_TEXT@", dir.string()},  // #SBATCH lines are not shell: no quotes
       {"@RUNNER@", shell_quoted(runner.string())},
       {"@DIR@", shell_quoted(dir.string())},
@@ -602,6 +605,12 @@ int reporting_errors(Step step) {
 }
 
 int run_sweep(const RunOptions& options) {
+  if (!options.sbatch_lines.empty() && options.cluster_format == ClusterFormat::Parallel) {
+    std::fprintf(stderr,
+                 "lodestone-run: --sbatch: the GNU parallel script (--cluster-format parallel) has no #SBATCH header; "
+                 "allowed with --cluster-format slurm\n");
+    return kExitBadArguments;
+  }
   return reporting_errors([&]() -> int {
     const std::vector<SweepAxis> axes = parse_axes(options.sweeps);
     std::string source;
@@ -615,8 +624,10 @@ int run_sweep(const RunOptions& options) {
     if (!options.cluster_script.empty()) {
       const fs::path runner = runner_binary();
       const std::string out_option = options.sweep_out.empty() ? "" : " --sweep-out " + shell_quoted(out.string());
-      write_atomic(options.cluster_script,
-                   cluster_script(options.cluster_format, runner, dir, jobs, axes, source, out_option), true);
+      write_atomic(
+          options.cluster_script,
+          cluster_script(options.cluster_format, runner, dir, jobs, axes, source, out_option, options.sbatch_lines),
+          true);
       const std::string& script = options.cluster_script;
       std::printf("wrote %zu job presets to %s and the script %s\n", jobs.size(), dir.string().c_str(), script.c_str());
       if (options.cluster_format == ClusterFormat::Parallel)

@@ -255,10 +255,21 @@ TEST_CASE("option --cluster-script writes a SLURM array script whose results mat
   Workdir dir;
   REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
 
-  const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh");
+  const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh --sbatch --time=0:10:00 --sbatch " +
+                           "--partition=short");
   REQUIRE(w.code == 0);
   const std::string text = check_job_script(dir, "cluster");
   CHECK_THAT(text, Catch::Contains("#SBATCH --array=0-3\n"));
+  // The site's lines (issue 42), after ours and before the first command.
+  CHECK_THAT(text, Catch::Contains("#SBATCH --time=0:10:00\n#SBATCH --partition=short\n"));
+  CHECK(text.find("#SBATCH --partition=short") < text.find("run_job()"));
+  const Result bad = dir.run(kSweep + " --sweep-dir other --cluster-script other.sh --sbatch time=1");
+  CHECK(bad.code != 0);
+  CHECK_THAT(bad.output, Catch::Contains("'time=1' is not an sbatch option"));
+  const Result parallel =
+      dir.run(kSweep + " --sweep-dir other --cluster-script other.sh --cluster-format parallel --sbatch --time=1");
+  CHECK(parallel.code == 1);
+  CHECK_THAT(parallel.output, Catch::Contains("--sbatch: the GNU parallel script"));
   CHECK_THAT(text, Catch::Contains("#SBATCH --output=" + (dir.path() / "cluster" / "slurm_%a.log").string()));
 
   // As SLURM array task 1: only job_001 runs; collecting now reports the others as missing.
