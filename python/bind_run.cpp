@@ -38,6 +38,9 @@ void bind_running(py::class_<SessionHandle>& c) {
   c.def("get", &SessionHandle::get, "path"_a,
         "The value in force at a dotted path, in SI as a saved preset holds it: sim.get('field.strength').");
   c.def("undo", &SessionHandle::undo, "Undoes the last set(); returns what it undid, or None.");
+  c.def("reset", &SessionHandle::reset,
+        "Back to t = 0 with the parameters in force, as the app's Reset: the set() edits so far become the scene's "
+        "own, so a changed generator (particles.count, particles.seed) takes effect here.");
   c.def("redo", &SessionHandle::redo, "Redoes the last undone set(); returns what it redid, or None.");
 }
 

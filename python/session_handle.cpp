@@ -169,6 +169,13 @@ void SessionHandle::interrupted(const Session& session, std::int64_t count, std:
   throw py::error_already_set();
 }
 
+void SessionHandle::reset() {
+  Access a = access();
+  auto fresh = std::make_unique<Session>(a.session().folded_document());  // PresetError: the old scene stays
+  fresh->set_threads(a.session().threads());
+  session_ = std::move(fresh);  // `a` holds the lock, not the session: nothing reads the old one after this
+}
+
 void SessionHandle::set(py::handle path, py::handle value, bool confirm) {
   // The panels' edit: each dotted path with its value as given, read by that field's reader in the Session (field,
   // value, what is allowed), only the sections it touches checked again.

@@ -42,6 +42,9 @@ class SessionHandle {
   // The undo and redo of the app's Edit menu: what changed, or None when there is nothing to undo or redo.
   std::optional<std::string> undo();
   std::optional<std::string> redo();
+  // The app's Reset: back to t = 0 with the parameters in force (the edits so far become the scene's own, so a changed
+  // generator, particles.count or particles.seed, takes effect here), on the same thread count.
+  void reset();
 
   void save_preset(const std::string& path);
   void save_checkpoint(const std::string& path);

@@ -23,3 +23,20 @@ def test_threads_follow_omp_num_threads_then_slurm(monkeypatch):
     monkeypatch.setenv("OMP_NUM_THREADS", "many")
     with pytest.raises(ValueError, match="OMP_NUM_THREADS='many'"):
         lodestone.Session("two-dipoles")
+
+
+def test_reset_goes_back_to_the_start_with_the_edits_in_force():
+    # Issue 42: sim.set('particles.count', 10) was taken, get() said 10, and the scene kept its particles; a reset (as
+    # the app's) builds the scene again from the parameters in force.
+    sim = lodestone.Session("chains-and-rings", threads=1)
+    sim.run(steps=20)
+    sim.set("particles.count", 10)
+    sim.set("field.strength", "5 mT")
+    assert len(sim.ids) == 60  # a generator's change waits for the reset
+    sim.reset()
+    assert sim.step == 0 and sim.time == 0.0
+    assert len(sim.ids) == 10
+    assert sim.get("field.strength") == pytest.approx(5e-3)
+    assert sim.threads == 1
+    sim.run(steps=5)
+    assert sim.step == 5
