@@ -153,7 +153,8 @@ std::string plain_notice(const std::string& message) {
   const size_t dot = path.find_first_of(".[");
   const std::string head = path.substr(0, dot);
   std::string section;
-  if (head == "materials" && dot != std::string::npos && path[dot] == '[') {
+  // A material by its place: "materials[1].kn" (a preset file's path) or "materials.1.kn" (an edit's).
+  if (head == "materials" && dot != std::string::npos && std::isdigit(static_cast<unsigned char>(path[dot + 1]))) {
     section = "Material " + std::to_string(std::atoi(path.c_str() + dot + 1) + 1);
   } else {
     for (const auto& [key, name] : kSections)
@@ -162,7 +163,13 @@ std::string plain_notice(const std::string& message) {
   if (section.empty() || dot == std::string::npos) return message;
   const size_t last = path.find_last_of('.');
   const std::string key = path.substr(last == std::string::npos ? 0 : last + 1);
-  return section + ", " + plain_label(generic_path(path), key) + message.substr(colon);
+  if (head == "materials" && (last == dot || path.find('.') == std::string::npos))
+    return section + message.substr(colon);
+  std::string generic = generic_path(path);
+  if (const size_t field = path.find('.', dot + 1);
+      head == "materials" && path[dot] == '.' && field != std::string::npos)
+    generic = "materials[]" + path.substr(field);
+  return section + ", " + plain_label(generic, key) + message.substr(colon);
 }
 
 bool is_advanced(const std::string& path) {

@@ -122,7 +122,8 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
     response = sand_contact(model.contact.sand, pair, g, bodies, h, newly_active, dt);
   } else {
     const Vec3 previous_shear = update_shear_displacement(h, g, dt);
-    const Vec3 spring_before = -h.shear_stiffness * previous_shear;  // the spring force applied last step
+    // The spring force applied last step (the LAMMPS convention's books below need it; read before the law updates h).
+    const Vec3 spring_before = lammps ? Vec3(-h.shear_stiffness * previous_shear) : Vec3::Zero();
     response = law == ContactLaw::Linear
                    ? linear_contact(model.contact.linear, pair, g, h, previous_shear, newly_active)
                    : hertz_mindlin_contact(model.contact.hertz_mindlin, pair, g, h, previous_shear, newly_active);

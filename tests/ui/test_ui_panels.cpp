@@ -209,10 +209,13 @@ TEST_CASE("a refusal shown in the window names the field in the panels' words", 
         "Field, strength: value '-3 mT' = -0.003 T is out of the allowed range [0, inf) T");
   CHECK(ui::plain_notice("$.materials[1].friction: value -1 is out of the allowed range [0, inf)") ==
         "Material 2, friction coefficient: value -1 is out of the allowed range [0, inf)");
+  CHECK(ui::plain_notice("$.materials.0.friction: value -1 is out of the allowed range [0, inf)") ==
+        "Material 1, friction coefficient: value -1 is out of the allowed range [0, inf)");
   CHECK(ui::plain_notice("$.field.rotation_axis: a rotating field turns about its rotation axis") ==
         "Field, turns about the axis: a rotating field turns about its rotation axis");
   // Not a field of a panel: as it was.
   CHECK(ui::plain_notice("cannot open 'x.json'") == "cannot open 'x.json'");
   CHECK(ui::plain_notice("$.timeline[2].set.field.strength: bad") == "$.timeline[2].set.field.strength: bad");
   CHECK(ui::plain_notice("$.version: unsupported") == "$.version: unsupported");
+  CHECK(ui::plain_notice("$.materials.3: no such material") == "Material 4: no such material");
 }
