@@ -194,13 +194,14 @@ void SessionHandle::set(py::handle path, py::handle value, bool confirm) {
   }
   Access a = access();
   Session& session = a.session();
+  PreparedEdit edit = session.prepare_edit(changes);  // throws PresetError, changing nothing
   if (!confirm)
-    if (std::optional<std::string> why = session.edit_warning(changes)) {
+    if (std::optional<std::string> why = session.edit_warning(edit)) {
       std::string paths;
       for (const ParameterChange& c : changes) paths += (paths.empty() ? "" : ", ") + c.path;
       throw ConfirmationNeeded(paths + ": " + *why + " (set(..., confirm=True) applies it)");
     }
-  session.apply(changes);
+  session.apply_prepared(std::move(edit));
 }
 
 py::object SessionHandle::get(const std::string& path) {

@@ -163,9 +163,9 @@ void SimulationThread::answer(std::uint64_t request, bool ok, std::string text) 
   reply_ = Reply{request, ok, std::move(text)};
 }
 
-std::string SimulationThread::confirmation_needed(const std::vector<ParameterChange>& changes) const {
-  if (session_->changes_made_by(changes).empty()) return "";
-  std::string why = session_->edit_warning(changes).value_or("");
+std::string SimulationThread::confirmation_needed(const PreparedEdit& edit) const {
+  if (edit.changes_nothing()) return "";
+  std::string why = session_->edit_warning(edit).value_or("");
   const State& now = session_->state();
   if (now.step < session_->head_step()) {
     const HistorySummary* h = history_.get();
@@ -181,9 +181,10 @@ std::string SimulationThread::confirmation_needed(const std::vector<ParameterCha
 }
 
 void SimulationThread::apply_edit(const ApplyParameters& c) {
-  acknowledged_edit_ = c.edit_id;  // handled, whether it applies, is held or is refused
+  acknowledged_edit_ = c.edit_id;                         // handled, whether it applies, is held or is refused
+  PreparedEdit edit = session_->prepare_edit(c.changes);  // throws PresetError, changing nothing
   if (!c.confirmed) {
-    if (std::string why = confirmation_needed(c.changes); !why.empty()) {
+    if (std::string why = confirmation_needed(edit); !why.empty()) {
       // The run waits at this step until the user answers: the edit applies where the question says.
       const bool paused_run = running_ || (confirmation_ && confirmation_->paused_run);
       running_ = false;
@@ -198,7 +199,7 @@ void SimulationThread::apply_edit(const ApplyParameters& c) {
   const bool resume = confirmation_ && confirmation_->paused_run;
   confirmation_.reset();
   if (resume) running_ = true;
-  session_->apply(c.changes);  // throws PresetError, keeping the old parameters
+  session_->apply_prepared(std::move(edit));  // throws PresetError, keeping the old parameters
   adopt_parameters();
   answer(c.request, true, "applied");
 }

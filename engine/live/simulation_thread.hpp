@@ -85,7 +85,7 @@ class SimulationThread {
   void answer(std::uint64_t request, bool ok, std::string text);
   void apply_edit(const ApplyParameters& edit);
   // Why an edit should be confirmed first (Session::edit_warning, or the old future it drops), or "".
-  std::string confirmation_needed(const std::vector<ParameterChange>& changes) const;
+  std::string confirmation_needed(const PreparedEdit& edit) const;
   // A new HistorySummary when the history or the undo stack changed since the last one.
   void summarise_history();
   void set_scene(const Preset& preset, const std::string& source);

@@ -29,6 +29,22 @@ namespace lodestone {
 
 inline constexpr double kAlignmentThreshold = 0.95;  // <cos theta> defining tau_0.95 ([Erokhin-Berkov])
 
+// An edit worked out and checked once, not yet made (Session::prepare_edit): what it changes, the parameters and
+// the model it gives. The simulation thread and Python ask whether it wants confirming (Session::edit_warning),
+// then make it (Session::apply_prepared) without reading, checking or building anything again.
+struct PreparedEdit {
+  std::vector<ParameterChange> changes;  // as asked
+  EditRecord record;                     // what it changes (record.after empty: nothing)
+  Preset next;                           // the parameters in force after it
+  std::optional<Preset> document;        // the document after it, when it changes the document itself
+  std::vector<Preset> phases;            // ... and then its phases' presets
+  std::optional<Model> model;            // the model of `next`, when it changes the run
+  json run_set = json::object();         // the timeline entry's changes
+  std::uint64_t prepared_at = 0;         // Session::parameters_revision() it was worked out against
+  std::int64_t step = 0;                 // ... and the step
+  bool changes_nothing() const { return record.after.empty(); }
+};
+
 class Session {
  public:
   // Builds the scene of a preset (throws PresetError when it cannot be built). With
@@ -94,20 +110,19 @@ class Session {
   // then replaced by this edit), or else to the last kept point (the last good state), so that fixing
   // the value that caused the failure lets the run go on.
   void apply(const std::vector<ParameterChange>& changes);
+  // The same edit in two halves: worked out (throws PresetError, changing nothing), then made. One prepared
+  // before the session moved on (a step, another edit, a failed check's way back) is worked out again.
+  PreparedEdit prepare_edit(const std::vector<ParameterChange>& changes) const;
+  void apply_prepared(PreparedEdit edit);
   // A whole edited preset (tests, tools): its differences from parameters() (parameter_changes), applied as one edit.
   void edit_parameters(const Preset& edited);
-  // What `changes` would change, value by value at the finest level (engine/scene/preset_edits.hpp, changes_made):
-  // empty when they change nothing. Throws PresetError for a path or value that cannot apply.
-  // `before`, when given, gets the values before at the same paths.
-  std::vector<ParameterChange> changes_made_by(const std::vector<ParameterChange>& changes,
-                                               json* before = nullptr) const;
   // The value in force at a dotted path, as a save writes it (SI); the generator's list of particles is the
   // document's. Throws PresetError naming the path when nothing is there.
   json value_at(const std::string& path) const;
   // What an edit would do that the user should confirm first (a field far beyond any laboratory magnet,
   // a time step that collapses, a fixed time step far above the stable one), or nothing. Advisory: an
   // edit that cannot apply at all is left to apply() to refuse.
-  std::optional<std::string> edit_warning(const std::vector<ParameterChange>& changes) const;
+  std::optional<std::string> edit_warning(const PreparedEdit& edit) const;
   std::optional<std::string> edit_warning(const Preset& edited) const;
 
   // Undo the last edit / redo the last undone one (engine/session/undo.hpp); returns the description of
@@ -178,9 +193,14 @@ class Session {
   // the lists (as it always has: its trajectories stay the same bits).
   void apply_parameters(Preset next, Simulation::ModelRefresh refresh);
   void stop(const std::string& message);
+  // What `changes` would change, value by value at the finest level (engine/scene/preset_edits.hpp, changes_made):
+  // empty when they change nothing. Throws PresetError for a path or value that cannot apply.
+  // `before`, when given, gets the values before at the same paths.
+  std::vector<ParameterChange> changes_made_by(const std::vector<ParameterChange>& changes,
+                                               json* before = nullptr) const;
   // The edit of apply(), without touching the undo stack: the record of what it changed (nothing when it changed
   // nothing).
-  std::optional<EditRecord> change(const std::vector<ParameterChange>& changes);
+  std::optional<EditRecord> change(PreparedEdit edit);
   SessionPoint point() const;
   // Continues from a kept point (the simulation remade from its state, the threads kept).
   void restore_point(const SessionPoint& p);

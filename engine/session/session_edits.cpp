@@ -27,12 +27,17 @@ bool is_generator_list_path(const std::string& path) {
 
 void Session::apply(const std::vector<ParameterChange>& changes) {
   if (!state().health.ok && history_) go_back_to_good_state();
-  if (std::optional<EditRecord> record = change(changes)) undo_.record(std::move(*record));
+  if (std::optional<EditRecord> record = change(prepare_edit(changes))) undo_.record(std::move(*record));
+}
+
+void Session::apply_prepared(PreparedEdit edit) {
+  if (!state().health.ok && history_) go_back_to_good_state();
+  if (edit.prepared_at != parameters_revision_ || edit.step != state().step) edit = prepare_edit(edit.changes);
+  if (std::optional<EditRecord> record = change(std::move(edit))) undo_.record(std::move(*record));
 }
 
 void Session::edit_parameters(const Preset& edited) {
-  if (!state().health.ok && history_) go_back_to_good_state();
-  if (std::optional<EditRecord> record = change(parameter_changes(in_force_, edited))) undo_.record(std::move(*record));
+  apply(parameter_changes(in_force_, edited));
 }
 
 std::vector<ParameterChange> Session::changes_made_by(const std::vector<ParameterChange>& changes, json* before) const {
@@ -64,66 +69,73 @@ std::optional<std::string> Session::go_back_to_good_state() {
   return std::nullopt;
 }
 
-std::optional<EditRecord> Session::change(const std::vector<ParameterChange>& changes) {
-  json before = json::object(), run_set = json::object(), document_set = json::object();
+PreparedEdit Session::prepare_edit(const std::vector<ParameterChange>& changes) const {
+  PreparedEdit edit;
+  edit.changes = changes;
+  edit.prepared_at = parameters_revision_;
+  edit.step = state().step;
+  json before = json::object(), document_set = json::object();
   for (ParameterChange& c : changes_made_by(changes, &before))
-    (is_document_path(c.path) ? document_set : run_set)[c.path] = std::move(c.value);
-  if (run_set.empty() && document_set.empty()) return std::nullopt;
-  const int phase = current_phase();
-  const size_t index = entry_phases_.size();  // the new entry follows those applied
-
-  // Everything is computed (and may throw) before anything changes.
-  EditRecord record;
+    (is_document_path(c.path) ? document_set : edit.run_set)[c.path] = std::move(c.value);
+  EditRecord& record = edit.record;
   record.step = state().step;
-  record.after = run_set;
+  record.after = edit.run_set;
   record.after.update(document_set);
+  if (edit.changes_nothing()) return edit;
   record.before = json::object();
   for (auto it = record.after.begin(); it != record.after.end(); ++it) record.before[it.key()] = before[it.key()];
   record.description = describe_changes(record.before, record.after, [this](const std::string& path, const json& v) {
     return value_in_display_units(path, v, in_force_.units);
   });
-  Preset next = in_force_;
-  if (!run_set.empty()) {
-    next = apply_changes(in_force_, run_set, "$.timeline[" + std::to_string(index) + "].set");
+  edit.next = in_force_;
+  if (!edit.run_set.empty()) {
+    const size_t index = entry_phases_.size();  // the new entry follows those applied
+    edit.next = apply_changes(in_force_, edit.run_set, "$.timeline[" + std::to_string(index) + "].set");
     // The later phases still apply on top of the edit.
-    Preset later = next;
-    for (int k = phase + 1; k < phase_count(); ++k)
+    Preset later = edit.next;
+    for (int k = current_phase() + 1; k < phase_count(); ++k)
       later = apply_changes(later, document_.protocol[static_cast<size_t>(k)].set,
                             "$.protocol[" + std::to_string(k) + "].set");
   }
-  std::optional<Preset> document;  // only a document path copies the document (and its particle list)
-  std::vector<Preset> phases;
-  if (!document_set.empty()) {
-    document = apply_document_changes(document_, document_set, "$");
+  if (!document_set.empty()) {  // only a document path copies the document (and its particle list)
+    edit.document = apply_document_changes(document_, document_set, "$");
     json parameters_set = json::object();  // the generator's list lives in the document only (parameters_of)
     for (auto it = document_set.begin(); it != document_set.end(); ++it)
       if (!is_generator_list_path(it.key())) parameters_set[it.key()] = it.value();
-    next = apply_document_changes(next, parameters_set, "$");
-    phases = phase_presets_of(*document);
+    edit.next = apply_document_changes(edit.next, parameters_set, "$");
+    edit.phases = phase_presets_of(*edit.document);
   }
-  if (!run_set.empty()) {
+  if (!edit.run_set.empty()) edit.model = make_model(edit.next);
+  return edit;
+}
+
+std::optional<EditRecord> Session::change(PreparedEdit edit) {
+  if (edit.changes_nothing()) return std::nullopt;
+  EditRecord record = std::move(edit.record);
+  const int phase = current_phase();
+  const size_t index = entry_phases_.size();
+  if (edit.model) {
     // An undo while still at this step goes back exactly. An edit that changes only the model (the usual one)
     // leaves the state for the next step to bring up to date: undone before that step, the old model is put
     // back. Otherwise through the kept history when there is one (go_back_before_entry steps to here again
     // without the edit), else from a copy of the session now.
-    const Model model = make_model(next);
-    if (sim_.defers(model))
+    if (sim_.defers(*edit.model))
       record.before_model = std::make_shared<const ModelPoint>(
           ModelPoint{sim_.model(), state().model_change_pending, in_force_, entry_phases_});
     else if (!history_)
       record.before_point = std::make_shared<const SessionPoint>(point());
     // Replayed from the timeline the same way (apply_due_entries).
-    sim_.set_model(model, Simulation::ModelRefresh::Deferred);  // throws, leaving the old model
+    sim_.set_model(*edit.model, Simulation::ModelRefresh::Deferred);  // throws, leaving the old model
   }
 
   start_branch_here();
-  in_force_ = std::move(next);
+  in_force_ = std::move(edit.next);
   ++parameters_revision_;
-  if (document) {
-    document_ = std::move(*document);
-    phase_presets_ = std::move(phases);
+  if (edit.document) {
+    document_ = std::move(*edit.document);
+    phase_presets_ = std::move(edit.phases);
   }
-  if (run_set.empty()) return record;
+  if (edit.run_set.empty()) return record;
   // Entries a stopped run did not reach by now would come out of order: the run never made them.
   std::vector<TimelineEntry>& timeline = document_.timeline;
   const std::int64_t now = state().step;
@@ -132,7 +144,7 @@ std::optional<EditRecord> Session::change(const std::vector<ParameterChange>& ch
                  timeline.end());
   TimelineEntry entry;
   entry.step = static_cast<std::uint64_t>(now);
-  entry.set = std::move(run_set);
+  entry.set = std::move(edit.run_set);
   timeline.insert(timeline.begin() + static_cast<std::ptrdiff_t>(index), std::move(entry));
   entry_phases_.push_back(phase);
   record.timeline_entry = index;
@@ -202,7 +214,7 @@ std::optional<std::string> Session::undo() {
         json document_values = json::object();
         for (auto it = edit.before.begin(); it != edit.before.end(); ++it)
           if (is_document_path(it.key())) document_values[it.key()] = it.value();
-        if (!document_values.empty()) change(changes_of(document_values));
+        if (!document_values.empty()) change(prepare_edit(changes_of(document_values)));
       }
     } else if (!edit.touch.empty()) {
       if (edit.undo_touch.empty())
@@ -210,7 +222,7 @@ std::optional<std::string> Session::undo() {
                                       std::to_string(edit.step) + "; rewind there first");
       touch(with_free_ids(read_touch(edit.undo_touch, "undo")), /*undoable=*/false);
     } else {
-      change(changes_of(edit.before));
+      change(prepare_edit(changes_of(edit.before)));
     }
   } catch (...) {
     undo_.push_undo(std::move(edit));
@@ -230,7 +242,7 @@ std::optional<std::string> Session::redo() {
     if (!edit->touch.empty()) {
       again = touch(with_free_ids(read_touch(edit->touch, "redo")), /*undoable=*/true);
     } else {
-      again = change(changes_of(edit->after));
+      again = change(prepare_edit(changes_of(edit->after)));
     }
   } catch (...) {
     undo_.push_redo(std::move(*edit));
@@ -243,15 +255,17 @@ std::optional<std::string> Session::redo() {
   return edit->description;
 }
 
-std::optional<std::string> Session::edit_warning(const std::vector<ParameterChange>& changes) const {
-  json run_set = json::object();
-  for (ParameterChange& c : changes_made(in_force_, changes, "$"))
-    if (!is_document_path(c.path)) run_set[c.path] = std::move(c.value);
-  if (run_set.empty()) return std::nullopt;
-  return edit_warning(apply_changes(in_force_, run_set, "$"));
+std::optional<std::string> Session::edit_warning(const Preset& edited) const {
+  try {
+    return edit_warning(prepare_edit(parameter_changes(in_force_, edited)));
+  } catch (const PresetError&) {
+    return std::nullopt;  // cannot apply at all: apply() says why
+  }
 }
 
-std::optional<std::string> Session::edit_warning(const Preset& edited) const {
+std::optional<std::string> Session::edit_warning(const PreparedEdit& edit) const {
+  if (!edit.model) return std::nullopt;  // the run does not change
+  const Preset& edited = edit.next;
   // The strongest laboratory magnets reach about 45 T; beyond 50 T a value is a slip of the keyboard.
   constexpr double kFieldSoftLimit = 50.0;  // [T]
   // A time step falling this much makes the run this many times slower.
@@ -263,7 +277,7 @@ std::optional<std::string> Session::edit_warning(const Preset& edited) const {
     warnings.push_back("a field of " + format_number(strength) +
                        " T is far beyond the strongest laboratory magnets (about 45 T)");
   try {
-    Model candidate = make_model(edited);
+    Model candidate = *edit.model;
     prepare_model(candidate, state().particles);
     const double now = model().time_step, then = candidate.time_step;
     if (then < now / kTimeStepCollapse)

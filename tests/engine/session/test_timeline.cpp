@@ -342,3 +342,43 @@ TEST_CASE("a checkpoint saved while an edit waits for the next step continues as
   std::memcpy(&version, bytes.data() + std::strlen("LODESTONE-CHECKPOINT\n"), sizeof version);
   CHECK(version == 8);
 }
+
+TEST_CASE(
+    "an edit is worked out once and made as worked out; one prepared before the run moved on is worked out "
+    "again at the step it is made",
+    "[timeline]") {
+  Session session(magnets_in_walled_box());
+  run_to_step(session, 20);
+  const Preset before = session.parameters();
+  // Working it out changes nothing, and a value that cannot apply is refused there.
+  const PreparedEdit edit = session.prepare_edit({{"field.strength", "12 mT"}});
+  CHECK_FALSE(edit.changes_nothing());
+  CHECK(edit.next.field.strength == Approx(0.012));
+  CHECK(session.parameters().field.strength == before.field.strength);
+  CHECK(session.document().timeline.empty());
+  CHECK_THROWS_AS(session.prepare_edit({{"field.strength", "12 parsecs"}}), PresetError);
+  CHECK(session.prepare_edit({{"field.strength", before.field.strength}}).changes_nothing());
+
+  // Made at once: the same entry and the same bits as the edit made in one call.
+  Session twin(magnets_in_walled_box());
+  run_to_step(twin, 20);
+  twin.apply({{"field.strength", "12 mT"}});
+  session.apply_prepared(edit);
+  REQUIRE(session.document().timeline.size() == 1);
+  CHECK(session.document().timeline[0].step == 20);
+  REQUIRE(twin.document().timeline.size() == 1);
+  CHECK(session.document().timeline[0].set == twin.document().timeline[0].set);
+  run_to_step(session, 40);
+  run_to_step(twin, 40);
+  CHECK(same_trajectory(session.state(), twin.state()));
+
+  // Prepared at step 40, made at step 45: recorded at 45, where it acts.
+  const PreparedEdit late = session.prepare_edit({{"field.strength", "5 mT"}});
+  run_to_step(session, 45);
+  session.apply_prepared(late);
+  REQUIRE(session.document().timeline.size() == 2);
+  CHECK(session.document().timeline[1].step == 45);
+  CHECK(session.parameters().field.strength == Approx(0.005));
+  REQUIRE(session.undo().has_value());
+  CHECK(session.parameters().field.strength == Approx(0.012));
+}
