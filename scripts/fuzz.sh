@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the preset loader and the checkpoint reader with libFuzzer (docs/reliability.md "Fuzzing").
-#   scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 120), the two side by side
+# Fuzzes the preset loader, the checkpoint reader, Python's set() edit path and the remote's command parser with
+# libFuzzer (docs/reliability.md "Fuzzing").
+#   scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 120), two side by side (one per core): the files
+#                               first (preset, checkpoint), then the channels (set, remote); 2 x SECONDS in all
 # Builds build-fuzz/ with clang (engine and fuzz/ only, ASan + UBSan + libFuzzer), writes the seed
 # corpora into build-fuzz/, replays tests/data/fuzz-regressions/ and then fuzzes. Exits 1 when a
 # target crashed, leaked, hit UB, ran out of time or memory on one input, or broke an invariant of
@@ -43,13 +45,24 @@ echo "fuzz: build took $((built - start)) s"
 
 # Seeds: the shipped presets and test scenes; checkpoints of small scenes written by the engine itself
 # (some with fewer particles than their preset, to keep them small).
-rm -rf "$build/seeds" && mkdir -p "$build/seeds/preset" "$build/seeds/checkpoint" "$build/crashes"
+targets=(preset checkpoint set remote)
+rm -rf "$build/seeds" && mkdir -p "$build/crashes"
+for target in "${targets[@]}"; do mkdir -p "$build/seeds/$target" "$build/corpus/$target"; done
 cp presets/*.json tests/data/*.json "$build/seeds/preset/"
 "$build/fuzz/make_checkpoint_seeds" "$build/seeds/checkpoint" presets/two-dipoles.json presets/magnets-meeting.json \
   presets/chain-falls.json presets/bar-magnets.json presets/magnetic-filament-rotating.json \
   presets/compass-needles.json:8 presets/powder-alignment.json:12 presets/aggregation.json:12 \
   presets/settled-packing.json:12 presets/field-switch-on.json:10 > "$build/seeds.log"
-mkdir -p "$build/corpus/preset" "$build/corpus/checkpoint"
+# The set() calls and remote lines of the README and docs/python.md: one input a line of fuzz/seeds/TARGET.txt, "\n"
+# in it the next line of the input.
+for target in set remote; do
+  k=0
+  while IFS= read -r line; do
+    [[ -z "$line" || "$line" == \#* ]] && continue
+    k=$((k + 1))
+    printf '%b' "$line" > "$build/seeds/$target/readme-$k"
+  done < "fuzz/seeds/$target.txt"
+done
 
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_target() {  # target, extra libFuzzer options...
@@ -64,16 +77,23 @@ run_target() {  # target, extra libFuzzer options...
     "$build/corpus/$target" "$build/seeds/$target" "$regressions" > "$build/fuzz-$target.log" 2>&1
 }
 
+# Two at a time, one per core of CI's two: the fuzz stage takes 2 x SECONDS.
 status=0
 run_target preset -dict=fuzz/preset.dict -max_len=16384 &
-preset_pid=$!
+first_pid=$!
 run_target checkpoint &
-checkpoint_pid=$!
-wait "$preset_pid" || status=1
-wait "$checkpoint_pid" || status=1
+second_pid=$!
+wait "$first_pid" || status=1
+wait "$second_pid" || status=1
+run_target set -dict=fuzz/edit.dict &
+first_pid=$!
+run_target remote -dict=fuzz/edit.dict &
+second_pid=$!
+wait "$first_pid" || status=1
+wait "$second_pid" || status=1
 end=$(date +%s)
 
-for target in preset checkpoint; do
+for target in "${targets[@]}"; do
   log=$build/fuzz-$target.log
   cov=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [^ ]+' || true)
   execs=$(grep -oE 'stat::number_of_executed_units: +[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo "?")
@@ -84,7 +104,7 @@ echo "fuzz: $((end - start)) s in all ($((built - start)) s build, $((end - buil
 
 if [ "$status" -ne 0 ]; then
   echo "fuzz: FAILED; the end of each log:" >&2
-  for target in preset checkpoint; do
+  for target in "${targets[@]}"; do
     echo "--- $build/fuzz-$target.log" >&2
     grep -E 'ERROR|SUMMARY|Test unit written|uncaught|invariant|timeout|out-of-memory' "$build/fuzz-$target.log" | head -20 >&2 || true
   done

@@ -3,7 +3,6 @@
 #include "app/desktop/remote_view.hpp"
 #include "engine/output/field_probe.hpp"
 #include "engine/scene/preset_edits.hpp"
-#include "engine/scene/preset_io.hpp"
 #include "engine/scene/units.hpp"
 #include "ui/step_progress.hpp"
 
@@ -74,7 +73,7 @@ void RemoteControl::take_urgent_lines() {
     std::istringstream words(line);
     std::string verb, more;
     words >> verb >> more;
-    if (verb == "quit" && more.empty()) return verb_quit("", line);
+    if (verb == "quit" && more.empty()) return verb_quit({}, line);
     if (verb == "pause" && more.empty()) {
       send_(SetRunning{false});  // ends a step under way, answered "stopped: ..."
       ++pauses_due_;
@@ -141,47 +140,10 @@ void RemoteControl::send_touch(TouchCommand command, const std::string& line) {
 
 namespace {
 
-// A particle id: a non-negative integer, named in the error.
-std::uint64_t parse_id(const std::string& text, const std::string& what) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-    throw PresetError(what, "'" + text +
-                                "' is not a particle id; allowed: a non-negative integer (the inspector shows "
-                                "a particle's id)");
-  return std::stoull(text);
-}
-
 // The answer to a command that cannot be carried out; it changes nothing.
 void refuse(const std::string& line, const std::string& why) {
   std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
   std::fflush(stdout);
-}
-
-// A simulated time above 0 ("2 ms", 0.5 s); false, with the refusal's text in `why`, when `text` is not one.
-bool read_simulated_time(const std::string& text, double& seconds, std::string& why) {
-  std::string error;
-  if (parse_quantity_or_si(text, Quantity::Time, seconds, error) && seconds > 0.0) return true;
-  why =
-      "time '" + text + "': allowed a simulated time above 0 (e.g. 2 ms, 0.5 s)" + (error.empty() ? "" : "; " + error);
-  return false;
-}
-
-// A whole number, all of `text`; false when it is not one (or out of range).
-bool read_whole(const std::string& text, long long& value) {
-  std::size_t used = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    return false;
-  }
-  return used == text.size();
-}
-
-// The words of `text`, split at white space.
-std::vector<std::string> split_words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
 }
 
 // The `history` answer from the snapshot that carries the reply.
@@ -199,62 +161,6 @@ void print_history(const Snapshot& s) {
 
 }  // namespace
 
-Command RemoteControl::parse_add(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw PresetError("add", "'" + text + "' is not JSON (" + e.what() +
-                                 "); e.g. {\"position\": [\"1 mm\", 0, \"2 mm\"], "
-                                 "\"radius\": \"0.5 mm\"}");
-  }
-  detail::expect_object(j, "add");
-  if (j.contains("shape")) {
-    AddClump c;
-    read_object(c.clump, j, "add", clump_schema());
-    return c;
-  }
-  AddParticle a;
-  if (j.contains("copy")) {
-    a.copy_of = detail::read_unsigned(j["copy"], "add.copy");
-    if (!j.contains("position")) throw PresetError("add.position", "missing; a copy needs a position");
-    j.erase("copy");
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "position")
-        throw PresetError("add." + it.key(), "a copy takes only a position (the rest is the copied particle's)");
-  }
-  read_object(a.particle, j, "add", particle_entry_schema());
-  return a;
-}
-
-void RemoteControl::set_lid(const std::string& argument) {
-  Preset edited = state_.edited;
-  if (argument == "off") {
-    if (edited.pressure.method != PressureMethod::Lid) throw PresetError("lid", "there is no lid to take off");
-    edited.pressure.method = PressureMethod::None;
-  } else {
-    json value = argument;  // "0.5 atm"; a bare number is in pascals
-    if (!argument.empty() && argument.find_first_not_of("0123456789.eE+-") == std::string::npos) {
-      try {
-        value = json::parse(argument);
-      } catch (const json::parse_error&) {
-      }
-    }
-    const double pressure = detail::read_real(value, Quantity::Pressure, ranges::non_negative(), "lid.pressure");
-    if (edited.box.z_max == SideKind::Periodic)
-      throw PresetError("lid",
-                        "the box is periodic along z (box.z_max \"periodic\"): a lid needs a top side that is "
-                        "a wall or open");
-    edited.box.z_max = SideKind::Wall;  // the lid replaces the top side
-    edited.pressure.method = PressureMethod::Lid;
-    edited.pressure.pressure = pressure;
-  }
-  std::vector<ParameterChange> changes;
-  for (const char* path : {"box.z_max", "pressure.method", "pressure.pressure"})
-    changes.push_back({path, value_at(edited, path)});
-  send_edit(std::move(changes), "lid " + argument, "lid " + argument);
-}
-
 void RemoteControl::send_edit(std::vector<ParameterChange> changes, const std::string& done, const std::string& line) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(ApplyParameters{std::move(changes), ++state_.last_edit_id, false, request});
@@ -269,12 +175,6 @@ void RemoteControl::send_edit(std::vector<ParameterChange> changes, const std::s
 }
 
 void RemoteControl::execute(const std::string& line) {
-  std::istringstream in(line);
-  std::string verb;
-  in >> verb;
-  std::string rest;
-  std::getline(in >> std::ws, rest);
-  if (verb.empty()) return;
   // The verbs listed in remote_control.hpp, each carried out by one member; the view's verbs come after them.
   static const std::map<std::string, VerbHandler> handlers = {
       {"set", &RemoteControl::verb_set},           {"confirm", &RemoteControl::verb_confirm},
@@ -293,47 +193,24 @@ void RemoteControl::execute(const std::string& line) {
       {"cancel", &RemoteControl::verb_cancel},     {"key", &RemoteControl::verb_key},
   };
   try {
-    if (const auto found = handlers.find(verb); found != handlers.end()) {
-      (this->*found->second)(rest, line);
-    } else if (execute_view_verb(verb, rest, line, simulation_.snapshot(), state_)) {
-      // view, field-view, color, frame, select, sidebar, help, about (app/desktop/remote_view.hpp)
-    } else {
-      refuse(line,
-             "unknown command '" + verb +
-                 "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-                 "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, key, view, "
-                 "field-view, color, frame, select, sidebar, help, about, quit");
-    }
-  } catch (const PresetError& e) {
-    refuse(line, e.what());
+    // An unknown verb or bad arguments are refused here, before anything is sent or shown.
+    const remote::Request request = remote::parse_remote_line(line, state_.edited);
+    if (request.verb.empty()) return;
+    if (const auto found = handlers.find(request.verb); found != handlers.end())
+      (this->*found->second)(request, line);
+    else
+      execute_view_verb(request, line, simulation_.snapshot(), state_);  // app/desktop/remote_view.hpp
   } catch (const std::exception& e) {
-    refuse(line, e.what());
+    refuse(line, e.what());  // remote::Refusal, PresetError, FieldInputError: why, naming the value
   }
   std::fflush(stdout);
 }
 
-void RemoteControl::verb_set(const std::string& rest, const std::string& line) {
-  std::istringstream words(rest);
-  std::string path, value_text;
-  words >> path;
-  std::getline(words >> std::ws, value_text);
-  if (path.empty() || value_text.empty())
-    return refuse(line, "usage: set PATH VALUE (VALUE as JSON, or text: set field.strength 40 mT)");
-  // JSON (0.04, "40 mT", [0, 0, 1], true); other text is taken as a string, as a preset would write it,
-  // so that `set field.strength 40 mT` works and a bad value is refused by the schema, which names the
-  // field, the value and what is allowed (not by the JSON parser).
-  json value;
-  try {
-    value = json::parse(value_text);
-  } catch (const json::parse_error&) {
-    value = value_text;
-  }
-  // The simulation thread reads it with the field's reader: a refusal names the field, the value and what is
-  // allowed.
-  send_edit({{path, value}}, "set " + path, line);
+void RemoteControl::verb_set(const remote::Request& request, const std::string& line) {
+  send_edit(request.edit, "set " + request.edit.front().path, line);
 }
 
-void RemoteControl::verb_confirm(const std::string&, const std::string& line) {
+void RemoteControl::verb_confirm(const remote::Request&, const std::string& line) {
   const Snapshot& s = simulation_.snapshot();
   if (!s.confirmation) return refuse(line, "no edit is waiting for confirmation");
   const std::uint64_t request = ++state_.last_request_id;
@@ -346,7 +223,7 @@ void RemoteControl::verb_confirm(const std::string&, const std::string& line) {
   });
 }
 
-void RemoteControl::verb_cancel(const std::string&, const std::string& line) {
+void RemoteControl::verb_cancel(const remote::Request&, const std::string& line) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(DeclineEdit{request});
   await_reply(request, [line](const Reply& r) {
@@ -357,19 +234,20 @@ void RemoteControl::verb_cancel(const std::string&, const std::string& line) {
   });
 }
 
-void RemoteControl::verb_get(const std::string& rest, const std::string&) {
+void RemoteControl::verb_get(const remote::Request& request, const std::string&) {
   // The parameters in force; the generator's list of particles is the document's alone (Session::value_at).
-  const bool listed = rest.rfind("particles.particles", 0) == 0 && state_.document;
-  std::printf("value %s %s\n", rest.c_str(),
-              value_at(listed ? *state_.document : state_.edited, rest, "$").dump().c_str());
+  const std::string& path = request.rest;
+  const bool listed = path.rfind("particles.particles", 0) == 0 && state_.document;
+  std::printf("value %s %s\n", path.c_str(),
+              value_at(listed ? *state_.document : state_.edited, path, "$").dump().c_str());
 }
 
-void RemoteControl::verb_run(const std::string&, const std::string&) {
+void RemoteControl::verb_run(const remote::Request&, const std::string&) {
   send_(SetRunning{true});
   std::printf("ok run\n");
 }
 
-void RemoteControl::verb_pause(const std::string&, const std::string&) {
+void RemoteControl::verb_pause(const remote::Request&, const std::string&) {
   send_(SetRunning{false});
   if (step_request_ == 0) {
     std::printf("ok pause\n");
@@ -380,7 +258,7 @@ void RemoteControl::verb_pause(const std::string&, const std::string&) {
   waiting_ = [this](const Snapshot& s) { return step_answered(s); };
 }
 
-void RemoteControl::verb_reset(const std::string&, const std::string&) {
+void RemoteControl::verb_reset(const remote::Request&, const std::string&) {
   send_(ResetScene{});
   std::printf("ok reset\n");
 }
@@ -394,20 +272,15 @@ std::function<void(const std::string&)> print_ok(const std::string& verb) {
 }
 }  // namespace
 
-void RemoteControl::verb_step(const std::string& rest, const std::string& line) {
-  StepOnce step{1, 0.0, ++state_.last_request_id};
-  long long steps = 1;
-  if (!rest.empty() && !read_whole(rest, steps))
-    return refuse(line, "steps '" + rest + "': allowed a whole number, 1 to 1000000000");
-  if (steps < 1 || steps > 1000000000) return refuse(line, "steps " + rest + ": allowed 1 to 1000000000");
-  step.steps = static_cast<int>(steps);
+void RemoteControl::verb_step(const remote::Request& request, const std::string& line) {
+  StepOnce step = std::get<StepOnce>(*request.command);
+  step.request = ++state_.last_request_id;
   send_step(step, step.request, print_ok("step"), line);
 }
 
-void RemoteControl::verb_advance(const std::string& rest, const std::string& line) {
-  StepOnce step{1, 0.0, ++state_.last_request_id};
-  std::string why;
-  if (!read_simulated_time(rest, step.seconds, why)) return refuse(line, why);
+void RemoteControl::verb_advance(const remote::Request& request, const std::string& line) {
+  StepOnce step = std::get<StepOnce>(*request.command);
+  step.request = ++state_.last_request_id;
   send_step(step, step.request, print_ok("advance"), line);
 }
 
@@ -458,13 +331,13 @@ bool RemoteControl::step_answered(const Snapshot& s) {
   return false;
 }
 
-void RemoteControl::verb_hash(const std::string&, const std::string&) {
+void RemoteControl::verb_hash(const remote::Request&, const std::string&) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(HashState{request});
   await_reply(request, [](const Reply& r) { std::printf("hash %s\n", r.text.c_str()); });
 }
 
-void RemoteControl::verb_history(const std::string&, const std::string&) {
+void RemoteControl::verb_history(const remote::Request&, const std::string&) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(HashState{request});  // any answered command: the snapshot carrying it is up to date
   waiting_ = [request](const Snapshot& s) {
@@ -474,32 +347,32 @@ void RemoteControl::verb_history(const std::string&, const std::string&) {
   };
 }
 
-void RemoteControl::verb_rewind(const std::string& rest, const std::string& line) {
-  long long target = 0;
-  if (!read_whole(rest, target)) return refuse(line, "step '" + rest + "': allowed a whole number (see `history`)");
-  const std::uint64_t request = ++state_.last_request_id;
+void RemoteControl::verb_rewind(const remote::Request& request, const std::string& line) {
+  Rewind rewind = std::get<Rewind>(*request.command);
+  rewind.request = ++state_.last_request_id;
   // Answered "now S" at once, or "rewind T now S" after a replay: "ok rewind T now S" either way.
+  const long long target = rewind.step;
   send_step(
-      Rewind{target, false, request}, request,
+      rewind, rewind.request,
       [target](const std::string& text) {
         std::printf("ok rewind %lld %s\n", target, text.substr(text.find("now ")).c_str());
       },
       line);
 }
 
-void RemoteControl::verb_undo(const std::string&, const std::string&) {
+void RemoteControl::verb_undo(const remote::Request&, const std::string&) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(Undo{request});
   await_undo_reply(request);
 }
 
-void RemoteControl::verb_redo(const std::string&, const std::string&) {
+void RemoteControl::verb_redo(const remote::Request&, const std::string&) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(Redo{request});
   await_undo_reply(request);
 }
 
-void RemoteControl::verb_recover(const std::string&, const std::string&) {
+void RemoteControl::verb_recover(const remote::Request&, const std::string&) {
   const std::uint64_t request = ++state_.last_request_id;
   send_(GoBack{0.0, request});
   await_undo_reply(request);
@@ -509,10 +382,9 @@ void RemoteControl::await_undo_reply(std::uint64_t request) {
   await_reply(request, [](const Reply& r) { std::printf(r.ok ? "%s\n" : "refused: %s\n", r.text.c_str()); });
 }
 
-void RemoteControl::verb_back(const std::string& rest, const std::string& line) {
-  GoBack back{0.0, ++state_.last_request_id};
-  std::string why;
-  if (!read_simulated_time(rest, back.seconds, why)) return refuse(line, why);
+void RemoteControl::verb_back(const remote::Request& request, const std::string& line) {
+  GoBack back = std::get<GoBack>(*request.command);
+  back.request = ++state_.last_request_id;
   send_(back);
   await_reply(back.request, [line](const Reply& r) {
     if (r.ok)
@@ -522,7 +394,8 @@ void RemoteControl::verb_back(const std::string& rest, const std::string& line) 
   });
 }
 
-void RemoteControl::verb_load(const std::string& rest, const std::string& line) {
+void RemoteControl::verb_load(const remote::Request& request, const std::string& line) {
+  const std::string& rest = request.rest;
   const std::uint64_t revision = simulation_.snapshot().message_revision;
   ui::load_preset(state_, rest, send_);
   if (state_.notice_is_error) return refuse(line, state_.notice);
@@ -539,7 +412,8 @@ void RemoteControl::verb_load(const std::string& rest, const std::string& line) 
   };
 }
 
-void RemoteControl::verb_save(const std::string& rest, const std::string& line) {
+void RemoteControl::verb_save(const remote::Request& request, const std::string& line) {
+  const std::string& rest = request.rest;
   simulation_.update_snapshot();  // the newest document (adopted once every edit is acknowledged)
   ui::adopt_snapshot(state_, simulation_.snapshot());
   ui::save_preset(state_, rest);
@@ -547,7 +421,7 @@ void RemoteControl::verb_save(const std::string& rest, const std::string& line) 
   std::printf("ok save %s\n", rest.c_str());
 }
 
-void RemoteControl::verb_status(const std::string&, const std::string&) {
+void RemoteControl::verb_status(const remote::Request&, const std::string&) {
   const Snapshot& s = simulation_.snapshot();
   std::string stepping;
   if (s.stepping) {
@@ -565,15 +439,13 @@ void RemoteControl::verb_status(const std::string&, const std::string&) {
               stepping.c_str(), s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
 }
 
-void RemoteControl::verb_field_at(const std::string& rest, const std::string&) {
-  std::vector<std::string> words = split_words(rest);
-  const bool exact = !words.empty() && words.back() == "exact";
-  if (exact) words.pop_back();
-  const Vec3 x = parse_point(words, "field-at");  // FieldInputError: refused by execute
-  const std::uint64_t request = ++field_request_;
-  send_(EvaluateField{request, {x}, exact});
-  waiting_ = [request](const Snapshot& s) {
-    if (s.field_request < request || !s.field_values || s.field_values->field.empty()) return false;
+void RemoteControl::verb_field_at(const remote::Request& request, const std::string&) {
+  EvaluateField evaluate = std::get<EvaluateField>(*request.command);
+  evaluate.request = ++field_request_;
+  const std::uint64_t sent = evaluate.request;
+  send_(std::move(evaluate));
+  waiting_ = [sent](const Snapshot& s) {
+    if (s.field_request < sent || !s.field_values || s.field_values->field.empty()) return false;
     const Vec3& b = s.field_values->field.front();
     std::string reply = "field";
     for (int a = 0; a < 3; ++a) {
@@ -585,54 +457,32 @@ void RemoteControl::verb_field_at(const std::string& rest, const std::string&) {
   };
 }
 
-void RemoteControl::verb_drag(const std::string& rest, const std::string& line) {
-  const std::vector<std::string> words = split_words(rest);
-  if (words.size() != 4 && words.size() != 5)
-    return refuse(line,
-                  "usage: drag ID X Y Z [STIFFNESS] (coordinates in metres or with units, STIFFNESS relative, 1 "
-                  "the default)");
-  DragParticle d;
-  d.particle_id = parse_id(words[0], "drag.id");
-  d.target = parse_point({words[1], words[2], words[3]}, "drag");
-  if (words.size() == 5) {
-    std::size_t used = 0;
-    try {
-      d.relative_stiffness = std::stod(words[4], &used);
-    } catch (const std::exception&) {
-    }
-    if (used == 0 || used != words[4].size())
-      return refuse(line,
-                    "drag.stiffness: '" + words[4] + "' is not a number; allowed 0.01 to 50 (1: the default feel)");
-  }
-  send_touch(d, line);
+void RemoteControl::verb_drag(const remote::Request& request, const std::string& line) {
+  send_touch(std::get<DragParticle>(*request.command), line);
 }
 
-void RemoteControl::verb_release(const std::string&, const std::string& line) {
+void RemoteControl::verb_release(const remote::Request&, const std::string& line) {
   send_touch(ReleaseDrag{}, line);
 }
 
-void RemoteControl::verb_add(const std::string& rest, const std::string& line) {
-  if (rest.empty())
-    return refuse(line, "usage: add JSON, e.g. add {\"position\": [0, 0, \"2 mm\"], \"radius\": \"0.5 mm\"}");
-  Command add = parse_add(rest);
+void RemoteControl::verb_add(const remote::Request& request, const std::string& line) {
   std::visit(
-      [&](auto& c) {
+      [&](auto c) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, AddParticle> || std::is_same_v<T, AddClump>) send_touch(c, line);
       },
-      add);
+      *request.command);
 }
 
-void RemoteControl::verb_delete(const std::string& rest, const std::string& line) {
-  send_touch(DeleteBody{0, parse_id(rest, "delete.id")}, line);
+void RemoteControl::verb_delete(const remote::Request& request, const std::string& line) {
+  send_touch(std::get<DeleteBody>(*request.command), line);
 }
 
-void RemoteControl::verb_lid(const std::string& rest, const std::string& line) {
-  if (rest.empty()) return refuse(line, "usage: lid PRESSURE | off (PRESSURE with units: 0.5 atm, 2 bar, 500 Pa)");
-  set_lid(rest);
+void RemoteControl::verb_lid(const remote::Request& request, const std::string& line) {
+  send_edit(request.edit, "lid " + request.rest, line);
 }
 
-void RemoteControl::verb_quit(const std::string&, const std::string&) {
+void RemoteControl::verb_quit(const remote::Request&, const std::string&) {
   std::printf("ok quit\n");
   std::fflush(stdout);
   quitting_ = true;  // nothing read after it is carried out
@@ -640,18 +490,16 @@ void RemoteControl::verb_quit(const std::string&, const std::string&) {
   emit quit_requested();
 }
 
-void RemoteControl::verb_key(const std::string& rest, const std::string& line) {
-  static const std::map<std::string, int> keys = {
-      {"space", Qt::Key_Space}, {"escape", Qt::Key_Escape}, {"delete", Qt::Key_Delete}, {"r", Qt::Key_R},
-      {"f", Qt::Key_F},         {"tab", Qt::Key_Tab},       {"f1", Qt::Key_F1},
-  };
-  const auto found = keys.find(rest);
-  if (found == keys.end()) return refuse(line, "key '" + rest + "': allowed space, escape, delete, r, f, tab, f1");
-  emit key_requested(found->second);
-  std::printf("ok key %s\n", rest.c_str());
+void RemoteControl::verb_key(const remote::Request& request, const std::string&) {
+  // In the order of remote::kKeyNames.
+  static const int keys[] = {Qt::Key_Space, Qt::Key_Escape, Qt::Key_Delete, Qt::Key_R,
+                             Qt::Key_F,     Qt::Key_Tab,    Qt::Key_F1};
+  static_assert(std::size(keys) == remote::kKeyNames.size());
+  emit key_requested(keys[request.key]);
+  std::printf("ok key %s\n", request.rest.c_str());
 }
 
-void RemoteControl::verb_sync(const std::string&, const std::string&) {
+void RemoteControl::verb_sync(const remote::Request&, const std::string&) {
   // Answers once the window shows everything sent so far: loads arrived and their view applied, two
   // frames drawn since (app/desktop/remote_view.hpp).
   const std::uint64_t frames = state_.frames_drawn + 2;

@@ -67,6 +67,7 @@
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
 // value and what is allowed, as the panels would) and changes nothing.
 
+#include "app/desktop/remote_parse.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "ui/ui_state.hpp"
 
@@ -103,39 +104,40 @@ class RemoteControl : public QObject {
   void read_input();
   // Executes the whole lines read so far, in order; stops while a command waits for its answer.
   void execute_pending();
-  // Finds the line's verb in a table of the verbs above (then among the view's) and carries it out; a refusal, or
-  // an error thrown by the verb, prints "refused: LINE: why".
+  // Reads the line (remote::parse_remote_line, Qt-free and fuzzed), then finds its verb in a table of the verbs above
+  // (then among the view's) and carries it out; a refusal, or an error thrown by the verb, prints "refused: LINE: why".
   void execute(const std::string& line);
-  // The verbs, one member each: `rest` is the line after the verb, `line` the whole line (named in a refusal).
-  using VerbHandler = void (RemoteControl::*)(const std::string& rest, const std::string& line);
-  void verb_set(const std::string& rest, const std::string& line);
-  void verb_confirm(const std::string& rest, const std::string& line);
-  void verb_cancel(const std::string& rest, const std::string& line);
-  void verb_get(const std::string& rest, const std::string& line);
-  void verb_run(const std::string& rest, const std::string& line);
-  void verb_pause(const std::string& rest, const std::string& line);
-  void verb_reset(const std::string& rest, const std::string& line);
-  void verb_step(const std::string& rest, const std::string& line);
-  void verb_advance(const std::string& rest, const std::string& line);
-  void verb_hash(const std::string& rest, const std::string& line);
-  void verb_history(const std::string& rest, const std::string& line);
-  void verb_rewind(const std::string& rest, const std::string& line);
-  void verb_undo(const std::string& rest, const std::string& line);
-  void verb_redo(const std::string& rest, const std::string& line);
-  void verb_recover(const std::string& rest, const std::string& line);
-  void verb_back(const std::string& rest, const std::string& line);
-  void verb_load(const std::string& rest, const std::string& line);
-  void verb_save(const std::string& rest, const std::string& line);
-  void verb_status(const std::string& rest, const std::string& line);
-  void verb_field_at(const std::string& rest, const std::string& line);
-  void verb_drag(const std::string& rest, const std::string& line);
-  void verb_release(const std::string& rest, const std::string& line);
-  void verb_add(const std::string& rest, const std::string& line);
-  void verb_delete(const std::string& rest, const std::string& line);
-  void verb_lid(const std::string& rest, const std::string& line);
-  void verb_quit(const std::string& rest, const std::string& line);
-  void verb_sync(const std::string& rest, const std::string& line);
-  void verb_key(const std::string& rest, const std::string& line);
+  // The verbs, one member each: `request` is the line read (its verb's arguments), `line` the whole line (named in a
+  // refusal).
+  using VerbHandler = void (RemoteControl::*)(const remote::Request& request, const std::string& line);
+  void verb_set(const remote::Request& request, const std::string& line);
+  void verb_confirm(const remote::Request& request, const std::string& line);
+  void verb_cancel(const remote::Request& request, const std::string& line);
+  void verb_get(const remote::Request& request, const std::string& line);
+  void verb_run(const remote::Request& request, const std::string& line);
+  void verb_pause(const remote::Request& request, const std::string& line);
+  void verb_reset(const remote::Request& request, const std::string& line);
+  void verb_step(const remote::Request& request, const std::string& line);
+  void verb_advance(const remote::Request& request, const std::string& line);
+  void verb_hash(const remote::Request& request, const std::string& line);
+  void verb_history(const remote::Request& request, const std::string& line);
+  void verb_rewind(const remote::Request& request, const std::string& line);
+  void verb_undo(const remote::Request& request, const std::string& line);
+  void verb_redo(const remote::Request& request, const std::string& line);
+  void verb_recover(const remote::Request& request, const std::string& line);
+  void verb_back(const remote::Request& request, const std::string& line);
+  void verb_load(const remote::Request& request, const std::string& line);
+  void verb_save(const remote::Request& request, const std::string& line);
+  void verb_status(const remote::Request& request, const std::string& line);
+  void verb_field_at(const remote::Request& request, const std::string& line);
+  void verb_drag(const remote::Request& request, const std::string& line);
+  void verb_release(const remote::Request& request, const std::string& line);
+  void verb_add(const remote::Request& request, const std::string& line);
+  void verb_delete(const remote::Request& request, const std::string& line);
+  void verb_lid(const remote::Request& request, const std::string& line);
+  void verb_quit(const remote::Request& request, const std::string& line);
+  void verb_sync(const remote::Request& request, const std::string& line);
+  void verb_key(const remote::Request& request, const std::string& line);
   void report_stop();
   // While a command waits for its answer: takes `quit` and `pause` out of the lines read so far and acts on them at
   // once (a pause ends a step under way; its "ok pause" follows the answer awaited).
@@ -155,10 +157,6 @@ class RemoteControl : public QObject {
   // `undo`, `redo` and `recover`: waits for `request` and prints its answer ("undone: WHAT", "redone: WHAT") or
   // "refused: why".
   void await_undo_reply(std::uint64_t request);
-  // The `add` verb's JSON as a command; throws PresetError naming the key, the value and what is allowed.
-  Command parse_add(const std::string& text);
-  // The `lid` verb: an edit of the pressure section (and a closed top) through the panels' path.
-  void set_lid(const std::string& argument);
   // Sends an edit of the parameters (the panels' path: dotted paths and values) and waits for it: prints
   // "ok DONE", the confirmation it needs, or "refused: LINE: why" (the simulation thread's reason).
   void send_edit(std::vector<ParameterChange> changes, const std::string& done, const std::string& line);

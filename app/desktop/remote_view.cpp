@@ -1,12 +1,10 @@
 #include "app/desktop/remote_view.hpp"
 
-#include "engine/scene/units.hpp"
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 
 #include <cstdio>
 #include <map>
-#include <sstream>
 #include <string>
 
 namespace lodestone::desktop {
@@ -18,9 +16,10 @@ const char* field_view_key(const render::ViewOptions& v) {
   return v.show_field_lines ? "lines" : "off";
 }
 
-// A view verb: `rest` is the line after the verb, `line` the whole line (named in a refusal), `s` the newest
-// snapshot. Each prints its answer, "ok VERB ..." or the refusal.
-using ViewVerbHandler = void (*)(const std::string& rest, const std::string& line, const Snapshot& s,
+// A view verb: `r` is the line read (remote_parse.hpp: `r.rest` the line after the verb and the arguments read),
+// `line` the whole line (named in a refusal), `s` the newest snapshot. Each prints its answer, "ok VERB ..." or the
+// refusal.
+using ViewVerbHandler = void (*)(const remote::Request& r, const std::string& line, const Snapshot& s,
                                  ui::UiState& state);
 
 // The answer to a view verb that cannot be carried out; it changes nothing.
@@ -28,7 +27,7 @@ void refuse(const std::string& line, const std::string& why) {
   std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
 }
 
-void verb_view(const std::string&, const std::string&, const Snapshot& s, ui::UiState& state) {
+void verb_view(const remote::Request&, const std::string&, const Snapshot& s, ui::UiState& state) {
   char pace[48] = "fastest";
   if (s.pace.mode == PaceMode::RealTime) std::snprintf(pace, sizeof pace, "%.6g", s.pace.value);
   if (s.pace.mode == PaceMode::StepsPerFrame) std::snprintf(pace, sizeof pace, "%.6gsteps", s.pace.value);
@@ -46,39 +45,29 @@ void verb_view(const std::string&, const std::string&, const Snapshot& s, ui::Ui
 }
 
 // field-view off|slice|lines|both [x|y|z [AT]]
-void verb_field_view(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
-  std::istringstream words(rest);
-  std::string what, axis, at;
-  words >> what >> axis >> at;
-  const bool known = what == "off" || what == "slice" || what == "lines" || what == "both";
-  const std::string axes = "xyz";
-  if (!known || (!axis.empty() && (axis.size() != 1 || axes.find(axis[0]) == std::string::npos)))
-    return refuse(line, "usage: field-view off|slice|lines|both [x|y|z [AT]] (AT the slice's position, e.g. 1mm)");
+void verb_field_view(const remote::Request& r, const std::string&, const Snapshot&, ui::UiState& state) {
   ui::FieldViewTool& f = state.field_view;
-  if (!at.empty()) {
-    double value = 0.0;
-    std::string error;
-    if (!parse_quantity_or_si(at, Quantity::Length, value, error))
-      return refuse(line, "position '" + at + "': allowed a length (metres, or with a unit: 1mm, 20um)" +
-                              (error.empty() ? "" : "; " + error));
-    f.at = value;
+  if (r.field_view.at) {
+    f.at = *r.field_view.at;
     f.at_set = true;
   }
-  if (!axis.empty()) f.axis = static_cast<int>(axes.find(axis[0]));
-  state.view.show_field_slice = what == "slice" || what == "both";
-  state.view.show_field_lines = what == "lines" || what == "both";
+  if (r.field_view.axis >= 0) f.axis = r.field_view.axis;
+  state.view.show_field_slice = r.field_view.slice;
+  state.view.show_field_lines = r.field_view.lines;
   f.settings_changed = true;
-  std::printf("ok field-view %s\n", rest.c_str());
+  std::printf("ok field-view %s\n", r.rest.c_str());
 }
 
-void verb_color(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+void verb_color(const remote::Request& r, const std::string& line, const Snapshot&, ui::UiState& state) {
+  const std::string& rest = r.rest;
   const auto mode = ui::color_mode_from_key(rest);
   if (!mode) return refuse(line, "colour mode '" + rest + "' is unknown; allowed: " + ui::color_mode_keys());
   state.view.color_mode = *mode;
   std::printf("ok color %s\n", rest.c_str());
 }
 
-void verb_frame(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+void verb_frame(const remote::Request& r, const std::string& line, const Snapshot&, ui::UiState& state) {
+  const std::string& rest = r.rest;
   if (rest.empty() || rest == "all") {
     state.camera_request = ui::UiState::CameraRequest::FrameAll;
   } else if (rest == "selection") {
@@ -90,65 +79,56 @@ void verb_frame(const std::string& rest, const std::string& line, const Snapshot
   std::printf("ok frame %s\n", rest.empty() ? "all" : rest.c_str());
 }
 
-void verb_select(const std::string& rest, const std::string& line, const Snapshot& s, ui::UiState& state) {
-  try {
-    const std::uint64_t id = std::stoull(rest);
-    if (s.particles.index_of(id) < 0)
-      return refuse(
-          line, "no particle has id " + rest + " (ids 0.." + std::to_string(s.particles.size()) + " in this scene)");
-    state.selected = id;
-    std::printf("ok select %s\n", rest.c_str());
-  } catch (const std::exception&) {
-    refuse(line, "usage: select ID (a particle id, 0 or more)");
-  }
+void verb_select(const remote::Request& r, const std::string& line, const Snapshot& s, ui::UiState& state) {
+  if (s.particles.index_of(r.select_id) < 0)
+    return refuse(
+        line, "no particle has id " + r.rest + " (ids 0.." + std::to_string(s.particles.size()) + " in this scene)");
+  state.selected = r.select_id;
+  std::printf("ok select %s\n", r.rest.c_str());
 }
 
-void verb_sidebar(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
-  if (rest == "show" || rest == "hide") {
-    state.sidebar_hidden = rest == "hide";
+void verb_sidebar(const remote::Request& r, const std::string& line, const Snapshot&, ui::UiState& state) {
+  if (!r.sidebar_width) {
+    state.sidebar_hidden = r.rest == "hide";  // show or hide (remote::parse_remote_line)
   } else {
-    try {
-      const float width = std::stof(rest);
-      if (!(width >= ui::kSidebarMinWidth && width <= ui::kSidebarMaxWidth))
-        return refuse(line, "width " + rest + " is outside [" + std::to_string(static_cast<int>(ui::kSidebarMinWidth)) +
-                                ", " + std::to_string(static_cast<int>(ui::kSidebarMaxWidth)) + "]");
-      state.sidebar_width = width;
-      state.sidebar_hidden = false;
-    } catch (const std::exception&) {
-      return refuse(line, "usage: sidebar show|hide|WIDTH");
-    }
+    const float width = *r.sidebar_width;
+    if (!(width >= ui::kSidebarMinWidth && width <= ui::kSidebarMaxWidth))
+      return refuse(line, "width " + r.rest + " is outside [" + std::to_string(static_cast<int>(ui::kSidebarMinWidth)) +
+                              ", " + std::to_string(static_cast<int>(ui::kSidebarMaxWidth)) + "]");
+    state.sidebar_width = width;
+    state.sidebar_hidden = false;
   }
-  std::printf("ok sidebar %s\n", rest.c_str());
+  std::printf("ok sidebar %s\n", r.rest.c_str());
 }
 
-void verb_hints(const std::string& rest, const std::string& line, const Snapshot&, ui::UiState& state) {
+void verb_hints(const remote::Request& r, const std::string& line, const Snapshot&, ui::UiState& state) {
+  const std::string& rest = r.rest;
   if (rest != "show" && rest != "hide") return refuse(line, "usage: hints show|hide");
   state.try_hints_hidden = rest == "hide";
   std::printf("ok hints %s\n", rest.c_str());
 }
 
-void verb_help(const std::string&, const std::string&, const Snapshot&, ui::UiState& state) {
+void verb_help(const remote::Request&, const std::string&, const Snapshot&, ui::UiState& state) {
   state.help_open = true;
   std::printf("ok help\n");
 }
 
-void verb_about(const std::string&, const std::string&, const Snapshot&, ui::UiState& state) {
+void verb_about(const remote::Request&, const std::string&, const Snapshot&, ui::UiState& state) {
   state.about_open = true;
   std::printf("ok about\n");
 }
 
 }  // namespace
 
-bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line, const Snapshot& s,
-                       ui::UiState& state) {
+bool execute_view_verb(const remote::Request& r, const std::string& line, const Snapshot& s, ui::UiState& state) {
   static const std::map<std::string, ViewVerbHandler> handlers = {
       {"view", verb_view},   {"field-view", verb_field_view}, {"color", verb_color},
       {"frame", verb_frame}, {"select", verb_select},         {"sidebar", verb_sidebar},
       {"help", verb_help},   {"about", verb_about},           {"hints", verb_hints},
   };
-  const auto found = handlers.find(verb);
+  const auto found = handlers.find(r.verb);
   if (found == handlers.end()) return false;
-  found->second(rest, line, s, state);
+  found->second(r, line, s, state);
   std::fflush(stdout);
   return true;
 }

@@ -16,6 +16,7 @@
 //
 // Each answers "ok VERB ..." or "refused: LINE: why".
 
+#include "app/desktop/remote_parse.hpp"
 #include "engine/live/snapshot.hpp"
 #include "ui/ui_state.hpp"
 
@@ -23,8 +24,9 @@
 
 namespace lodestone::desktop {
 
-// Carries out a view verb and prints its answer; false when `verb` is not one of them.
-bool execute_view_verb(const std::string& verb, const std::string& rest, const std::string& line,
-                       const Snapshot& snapshot, ui::UiState& state);
+// Carries out a view verb, read by remote::parse_remote_line, and prints its answer; false when `request.verb` is not
+// one of them.
+bool execute_view_verb(const remote::Request& request, const std::string& line, const Snapshot& snapshot,
+                       ui::UiState& state);
 
 }  // namespace lodestone::desktop

@@ -1,9 +1,11 @@
 // Inputs the fuzzers found (tests/data/fuzz-regressions/, docs/reliability.md "Fuzzing"), replayed
-// through the fuzz targets' own code (fuzz/fuzz_harness.hpp) in the normal build, and the bug behind
-// each one checked directly. Under scripts/test.sh --sanitize these also run with ASan + UBSan.
+// through the fuzz targets' own code (fuzz/fuzz_harness.hpp, fuzz/fuzz_edit_harness.hpp) in the normal build,
+// and the bug behind each one checked directly. Under scripts/test.sh --sanitize these also run with ASan +
+// UBSan. The remote target's inputs need the app's parser: tests/desktop/test_remote_parse.cpp replays them.
 
 #include "engine/analysis/angles.hpp"
 #include "engine/scene/checkpoint.hpp"
+#include "fuzz/fuzz_edit_harness.hpp"
 #include "fuzz/fuzz_harness.hpp"
 #include "tests/engine/test_support.hpp"
 
@@ -32,6 +34,12 @@ std::string file_bytes(const fs::path& path) {
 fuzz::Outcome replay(const std::string& target, const std::string& name) {
   const std::string bytes = file_bytes(kRegressions / target / name);
   const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  if (target == "set") {
+    fuzz::Outcome out;
+    out.loaded = fuzz::set_input(data, bytes.size());  // the edit applied (and its invariants held)
+    out.error = out.loaded ? "" : "refused";
+    return out;
+  }
   return target == "preset" ? fuzz::preset_input(data, bytes.size()) : fuzz::checkpoint_input(data, bytes.size());
 }
 
@@ -39,7 +47,7 @@ fuzz::Outcome replay(const std::string& target, const std::string& name) {
 
 TEST_CASE("fuzz regressions: every saved input replays through the fuzz targets without a crash", "[fuzz]") {
   int replayed = 0;
-  for (const std::string target : {"preset", "checkpoint"}) {
+  for (const std::string target : {"preset", "checkpoint", "set"}) {
     std::vector<fs::path> files;
     if (!fs::is_directory(kRegressions / target)) continue;  // git keeps no empty directory
     for (const auto& entry : fs::directory_iterator(kRegressions / target))
