@@ -173,10 +173,6 @@ std::vector<PebbleSpec> pebble_specs(const Preset& preset, const ClumpEntry& e) 
   return out;
 }
 
-const char* axis_name(int a) {
-  return a == 0 ? "x" : a == 1 ? "y" : "z";
-}
-
 }  // namespace
 
 void validate_clumps(const Preset& preset) {

@@ -158,6 +158,11 @@ struct EnvironmentParameters {
 // [SECTION] Box
 enum class SideKind : int { Wall, Open, Periodic };
 
+// "x", "y" or "z" (axis 0, 1, 2), for messages.
+inline const char* axis_name(int axis) {
+  return axis == 0 ? "x" : axis == 1 ? "y" : "z";
+}
+
 struct BoxParameters {
   Vec3 min = Vec3::Zero();     // [m]
   Vec3 max{0.01, 0.01, 0.01};  // [m]

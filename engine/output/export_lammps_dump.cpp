@@ -8,7 +8,7 @@
 namespace lodestone {
 namespace {
 
-char side_flag(SideKind kind) {
+char bounds_flag(SideKind kind) {
   switch (kind) {
     case SideKind::Periodic: return 'p';
     case SideKind::Wall: return 'f';
@@ -40,8 +40,8 @@ std::string lammps_boundary_flags(const FrameFields& f) {
   std::string flags;
   for (size_t axis = 0; axis < 3; ++axis) {
     if (axis > 0) flags += ' ';
-    flags += side_flag(f.sides[axis][0]);
-    flags += side_flag(f.sides[axis][1]);
+    flags += bounds_flag(f.sides[axis][0]);
+    flags += bounds_flag(f.sides[axis][1]);
   }
   return flags;
 }

@@ -33,10 +33,6 @@ void require_unit(Quantity q, const std::string& unit, const std::string& path) 
     throw PresetError(path, "'" + unit + "' is not a unit of this quantity; use one of: " + accepted_units_text(q));
 }
 
-const char* axis_name(int a) {
-  return a == 0 ? "x" : a == 1 ? "y" : "z";
-}
-
 // [SECTION] The file's unit system
 
 // The units section of a preset file, read alone: the system its other numbers are in (a bad units.system

@@ -25,7 +25,7 @@ std::string point_text(const Vec3& x) {
          ") mm";
 }
 
-std::string material_names(const std::vector<Material>& materials) {
+std::string material_name_list(const std::vector<Material>& materials) {
   std::string out;
   for (const Material& m : materials) out += (out.empty() ? "" : ", ") + m.name;
   return out;
@@ -72,7 +72,7 @@ void Session::check_place(const Vec3& x, double r, const std::string& at) const 
 
 void Session::check_material(const std::string& name, const std::string& at) const {
   if (material_index(in_force_.materials, name) < 0)
-    throw PresetError(at, "no material named '" + name + "'; materials: " + material_names(in_force_.materials));
+    throw PresetError(at, "no material named '" + name + "'; materials: " + material_name_list(in_force_.materials));
 }
 
 // Ids first .. first + count - 1 must be free.
