@@ -13,11 +13,15 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace lodestone::testing {
+
+inline constexpr double kEps = std::numeric_limits<double>::epsilon();
+inline constexpr double kGravity = 9.81;  // [m/s^2]
 
 // One material, no gravity, no damping, no field, dipoles off, all six box sides open,
 // a 10 cm box around the origin. Tests switch on what they need.
@@ -57,6 +61,11 @@ inline PresetError session_refusal(const Preset& p, const std::string& what) {
   }
   FAIL(what << " was accepted");
   throw std::logic_error("unreachable: FAIL ends the test");
+}
+
+// A preset as a saved session file gives it back: written to text and parsed again.
+inline Preset saved_and_loaded(const Preset& document) {
+  return parse_preset(preset_to_text(document), "saved session");
 }
 
 // Steps and requires the run to stay healthy (a Session or a Simulation).

@@ -21,18 +21,18 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;                     // [m]
-constexpr double kOverlap = 1e-5;                    // [m] 1 % of the radius: active contacts, small forces
-constexpr double kSpacing = 2 * kRadius - kOverlap;  // centre distance of touching neighbours
-constexpr double kMagnetization = 1e5;               // [A/m]
+constexpr double kBeadRadius = 1e-3;                         // [m]
+constexpr double kOverlap = 1e-5;                            // [m] 1 % of the radius: active contacts, small forces
+constexpr double kBeadSpacing = 2 * kBeadRadius - kOverlap;  // centre distance of touching neighbours
+constexpr double kMagnetization = 1e5;                       // [A/m]
 
 double single_moment() {
-  return kMagnetization * sphere_volume(kRadius);
+  return kMagnetization * sphere_volume(kBeadRadius);
 }
 
 // A sphere with its easy axis (and moment) along `axis`.
 ParticleEntry magnet(const Vec3& position, const Vec3& axis) {
-  ParticleEntry e = sphere(position, kRadius);
+  ParticleEntry e = sphere(position, kBeadRadius);
   e.axis = axis;
   return e;
 }
@@ -45,7 +45,7 @@ Preset magnetic_preset() {
 
 // Adds `count` touching spheres in a straight line from `start` along `direction`, moments along `axis`.
 void add_line(Preset& p, const Vec3& start, const Vec3& direction, int count, const Vec3& axis) {
-  for (int k = 0; k < count; ++k) p.particles.particles.push_back(magnet(start + k * kSpacing * direction, axis));
+  for (int k = 0; k < count; ++k) p.particles.particles.push_back(magnet(start + k * kBeadSpacing * direction, axis));
 }
 
 // The cluster holding the particle with this id.
@@ -63,7 +63,7 @@ Preset chain_triangle_singles() {
   Preset p = magnetic_preset();
   add_line(p, Vec3(-0.03, 0, 0), Vec3::UnitX(), 5, Vec3::UnitZ());
   const Vec3 centre(0.02, 0.02, 0.0);
-  const double circumradius = kSpacing / std::sqrt(3.0);  // equilateral triangle of side kSpacing
+  const double circumradius = kBeadSpacing / std::sqrt(3.0);  // equilateral triangle of side kBeadSpacing
   for (int k = 0; k < 3; ++k) {
     const double a = 2.0 * pi * k / 3.0;
     const Vec3 direction(std::cos(a), std::sin(a), 0.0);
@@ -180,19 +180,19 @@ TEST_CASE("branched clusters are neither chains nor rings", "[clusters]") {
   Preset p = magnetic_preset();
   // A T: a line of 3 along x (ids 0-2) and one sphere on the middle one along y (id 3).
   add_line(p, Vec3(-0.03, 0, 0), Vec3::UnitX(), 3, Vec3::UnitZ());
-  p.particles.particles.push_back(magnet(Vec3(-0.03 + kSpacing, kSpacing, 0), Vec3::UnitZ()));
+  p.particles.particles.push_back(magnet(Vec3(-0.03 + kBeadSpacing, kBeadSpacing, 0), Vec3::UnitZ()));
   // A triangle with a tail (ids 4-7): as many contacts as particles (4), like a ring, but one
   // particle touches 3 and the tail's end only 1.
-  const Vec3 a(0.02, 0.0, 0.0), b = a + kSpacing * Vec3::UnitX();
-  const Vec3 apex = a + kSpacing * Vec3(0.5, std::sqrt(3.0) / 2.0, 0.0);
+  const Vec3 a(0.02, 0.0, 0.0), b = a + kBeadSpacing * Vec3::UnitX();
+  const Vec3 apex = a + kBeadSpacing * Vec3(0.5, std::sqrt(3.0) / 2.0, 0.0);
   p.particles.particles.push_back(magnet(a, Vec3::UnitZ()));
   p.particles.particles.push_back(magnet(b, Vec3::UnitZ()));
   p.particles.particles.push_back(magnet(apex, Vec3::UnitZ()));
-  p.particles.particles.push_back(magnet(b + kSpacing * Vec3::UnitX(), Vec3::UnitZ()));
+  p.particles.particles.push_back(magnet(b + kBeadSpacing * Vec3::UnitX(), Vec3::UnitZ()));
   // A square of 4 (ids 8-11): a ring whose diagonals do not touch.
   const Vec3 corner(0.0, 0.03, 0.0);
   for (const Vec3& offset : {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)})
-    p.particles.particles.push_back(magnet(corner + kSpacing * offset, Vec3::UnitZ()));
+    p.particles.particles.push_back(magnet(corner + kBeadSpacing * offset, Vec3::UnitZ()));
   Session session(p);
   const Clusters c = find_clusters(session.state());
 
@@ -227,7 +227,7 @@ TEST_CASE("branched clusters are neither chains nor rings", "[clusters]") {
 TEST_CASE("spheres in the pair list but not touching are separate clusters", "[clusters]") {
   Preset p = magnetic_preset();
   p.particles.particles.push_back(magnet(Vec3(0, 0, 0), Vec3::UnitZ()));
-  p.particles.particles.push_back(magnet(Vec3(2 * kRadius + 1e-6, 0, 0), Vec3::UnitZ()));  // 1 um gap
+  p.particles.particles.push_back(magnet(Vec3(2 * kBeadRadius + 1e-6, 0, 0), Vec3::UnitZ()));  // 1 um gap
   Session session(p);
   REQUIRE(session.state().neighbors.contact_pairs.size() == 1);  // a candidate pair whose history is inactive
   REQUIRE_FALSE(session.state().neighbors.contact_history[0].active);
@@ -242,9 +242,9 @@ TEST_CASE("a contact through a periodic boundary joins the cluster", "[clusters]
   Preset p = magnetic_preset();
   p.box.x_min = p.box.x_max = SideKind::Periodic;
   // Touching through x = +-0.05: centres at 0.05 - r and -0.05 + r - overlap (minimum image).
-  p.particles.particles.push_back(magnet(Vec3(0.05 - kRadius, 0, 0), Vec3::UnitZ()));
-  p.particles.particles.push_back(magnet(Vec3(-0.05 + kRadius - kOverlap, 0, 0), Vec3::UnitZ()));
-  p.particles.particles.push_back(magnet(Vec3(-0.05 + kRadius - kOverlap + kSpacing, 0, 0), Vec3::UnitZ()));
+  p.particles.particles.push_back(magnet(Vec3(0.05 - kBeadRadius, 0, 0), Vec3::UnitZ()));
+  p.particles.particles.push_back(magnet(Vec3(-0.05 + kBeadRadius - kOverlap, 0, 0), Vec3::UnitZ()));
+  p.particles.particles.push_back(magnet(Vec3(-0.05 + kBeadRadius - kOverlap + kBeadSpacing, 0, 0), Vec3::UnitZ()));
   Session session(p);
   const Clusters c = find_clusters(session.state());
   REQUIRE(c.clusters.size() == 1);
@@ -259,10 +259,10 @@ TEST_CASE("labels are the smallest particle id, whatever the order in memory", "
   for (const std::uint64_t scale : {std::uint64_t{1}, std::uint64_t{1000000000}}) {
     INFO("ids x " << scale);
     Particles particles;
-    const double mass = 7500.0 * sphere_volume(kRadius);
+    const double mass = 7500.0 * sphere_volume(kBeadRadius);
     const std::uint64_t ids[] = {42 * scale, 7 * scale, 19 * scale, 3 * scale};
-    for (int k = 0; k < 3; ++k) particles.add(ids[k], Vec3(k * kSpacing, 0, 0), kRadius, mass, 0);
-    particles.add(ids[3], Vec3(0.03, 0, 0), kRadius, mass, 0);
+    for (int k = 0; k < 3; ++k) particles.add(ids[k], Vec3(k * kBeadSpacing, 0, 0), kBeadRadius, mass, 0);
+    particles.add(ids[3], Vec3(0.03, 0, 0), kBeadRadius, mass, 0);
     Simulation sim(make_model(bare_preset()), particles);
     const Clusters c = find_clusters(sim.state());
     REQUIRE(c.clusters.size() == 2);
@@ -288,9 +288,9 @@ TEST_CASE("clusters found in a shuffled id order come out sorted, each particle 
     std::mt19937 rng(7);
     std::shuffle(ids.begin(), ids.end(), rng);
     Particles particles;
-    const double mass = 7500.0 * sphere_volume(kRadius);
+    const double mass = 7500.0 * sphere_volume(kBeadRadius);
     for (int k = 0; k < n; ++k)
-      particles.add(ids[static_cast<size_t>(k)], Vec3(4 * kRadius * k, 0, 0), kRadius, mass, 0);
+      particles.add(ids[static_cast<size_t>(k)], Vec3(4 * kBeadRadius * k, 0, 0), kBeadRadius, mass, 0);
     Simulation sim(make_model(bare_preset()), particles);
     const Clusters c = find_clusters(sim.state());
     REQUIRE(c.clusters.size() == static_cast<size_t>(n));
@@ -347,7 +347,7 @@ TEST_CASE("the remanence of aligned chains grows as s^1, of alternating ones not
   for (int k = 0; k < 3; ++k)
     for (int j = 0; j < odd[k]; ++j)
       q.particles.particles.push_back(
-          magnet(Vec3(-0.04 + j * kSpacing, -0.04 + 0.02 * k, 0), j % 2 ? Vec3(0, 0, -1) : Vec3::UnitZ()));
+          magnet(Vec3(-0.04 + j * kBeadSpacing, -0.04 + 0.02 * k, 0), j % 2 ? Vec3(0, 0, -1) : Vec3::UnitZ()));
   const PowerLawFit flat = starting_remanence_fit(q, 3);
   CHECK(flat.points == 3);
   CHECK(flat.exponent == Approx(0.0).margin(1e-12));

@@ -16,12 +16,12 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;  // [m]
+constexpr double kDipoleRadius = 1e-3;  // [m]
 
 Session single_dipole() {
   Preset p = bare_preset();
   p.magnetics.method = DipoleMethod::Direct;
-  ParticleEntry e = sphere(Vec3::Zero(), kRadius);
+  ParticleEntry e = sphere(Vec3::Zero(), kDipoleRadius);
   e.axis = Vec3(0, 0, 1);
   e.moment = 1e-4;
   p.particles.particles = {e};
@@ -55,8 +55,8 @@ TEST_CASE("A dipole's field line follows r = C sin^2(theta) with RK4's fourth-or
   // Both ends on the sphere: at r = R, sin^2(theta) = R / C.
   CHECK(coarse.backward_end == LineEnd::Particle);
   CHECK(coarse.forward_end == LineEnd::Particle);
-  CHECK(std::abs(coarse.points.front().norm() - kRadius) < 1e-8);
-  CHECK(std::abs(coarse.points.back().norm() - kRadius) < 1e-8);
+  CHECK(std::abs(coarse.points.front().norm() - kDipoleRadius) < 1e-8);
+  CHECK(std::abs(coarse.points.back().norm() - kDipoleRadius) < 1e-8);
   // Along B: outside a dipole along +z the field at the equator points along -z, so the forward end is below.
   CHECK(coarse.points.back().z() < 0.0);
   CHECK(coarse.points.front().z() > 0.0);
@@ -73,13 +73,13 @@ TEST_CASE("Adaptive steps follow the dipole's line with fewer points, to their t
   const FieldEvaluator field(session.model(), session.state());
   const double c = 2e-2;
   FieldLineSettings settings;
-  settings.step = kRadius / 5.0;
-  settings.max_step = 4 * kRadius;
+  settings.step = kDipoleRadius / 5.0;
+  settings.max_step = 4 * kDipoleRadius;
   settings.max_steps = 100000;
   const FieldLine line = trace_field_line(field, Vec3(c, 0, 0), settings);
   settings.max_step = 0.0;
   const FieldLine fixed = trace_field_line(field, Vec3(c, 0, 0), settings);
-  settings.max_step = 4 * kRadius;
+  settings.max_step = 4 * kDipoleRadius;
   settings.max_turn = 0.05;
   const FieldLine finer = trace_field_line(field, Vec3(c, 0, 0), settings);
   INFO("points: adaptive " << line.points.size() << " (turn limit 0.05: " << finer.points.size() << "), fixed "

@@ -11,10 +11,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-Preset scene(const char* name) {
-  return repository_preset(name);
-}
-
 // Largest distance of a particle from the line through the first and the last particle [m].
 double bow(const Session& session) {
   const auto& x = session.state().particles.position;
@@ -27,7 +23,7 @@ double bow(const Session& session) {
 }  // namespace
 
 TEST_CASE("scene magnetic-filament-rotating: the filament follows the turning field, lagging and bent", "[scenes]") {
-  Session session(scene("magnetic-filament-rotating.json"));
+  Session session(repository_preset("magnetic-filament-rotating.json"));
   const size_t bonds = session.state().bonds.size();
   REQUIRE(bonds == 19);
   run_until(session, 1.0);  // the field has turned by 90 degrees
@@ -44,7 +40,7 @@ TEST_CASE("scene magnetic-filament-rotating: the filament follows the turning fi
 
 TEST_CASE("scene magnetic-filament-buckling: straight in a weak perpendicular field, an arch in a strong one",
           "[scenes]") {
-  Session session(scene("magnetic-filament-buckling.json"));
+  Session session(repository_preset("magnetic-filament-buckling.json"));
   run_until(session, 1.6);  // 20 mT: below Euler's critical load
   CHECK(bow(session) < 1e-4);
   run_until(session, 5.0);  // 50 mT
@@ -54,7 +50,7 @@ TEST_CASE("scene magnetic-filament-buckling: straight in a weak perpendicular fi
 }
 
 TEST_CASE("scene magnetic-walker: the strip curls up and its feet stick and slip on the floor", "[scenes]") {
-  Session session(scene("magnetic-walker.json"));
+  Session session(repository_preset("magnetic-walker.json"));
   REQUIRE(session.state().bonds.size() == 28);  // 9 x 2 along, 10 across
   double highest = 0.0;
   while (session.state().time < 0.5) {

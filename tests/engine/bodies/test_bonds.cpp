@@ -16,16 +16,16 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;     // [m] bead radius
-constexpr double kSpacing = 2.1e-3;  // [m] bead centres: a small gap, so no contact force interferes
-constexpr double kE = 1e7;           // [Pa] bond Young's modulus
-constexpr double kDensity = 1000.0;  // [kg/m^3]
+constexpr double kBondedBeadRadius = 1e-3;  // [m] bead radius
+constexpr double kSpacing = 2.1e-3;         // [m] bead centres: a small gap, so no contact force interferes
+constexpr double kE = 1e7;                  // [Pa] bond Young's modulus
+constexpr double kDensity = 1000.0;         // [kg/m^3]
 
 double bead_mass() {
-  return kDensity * sphere_volume(kRadius);
+  return kDensity * sphere_volume(kBondedBeadRadius);
 }
 double bond_ei() {
-  return kE * 0.25 * pi * std::pow(kRadius, 4);
+  return kE * 0.25 * pi * std::pow(kBondedBeadRadius, 4);
 }  // bond radius = bead radius
 
 // A straight chain of beads along x, bonded to its touching neighbours; bead 0 is a clamp (density
@@ -44,10 +44,10 @@ Preset cantilever(int beads, double end_load) {
   Material tip = bead;
   tip.name = "tip";
   const double moment = 1e-3;  // [A m^2]
-  tip.magnetization = moment / sphere_volume(kRadius);
+  tip.magnetization = moment / sphere_volume(kBondedBeadRadius);
   p.materials = {bead, clamp, tip};
   for (int k = 0; k < beads; ++k) {
-    ParticleEntry e = sphere(Vec3(k * kSpacing, 0.0, 0.0), kRadius);
+    ParticleEntry e = sphere(Vec3(k * kSpacing, 0.0, 0.0), kBondedBeadRadius);
     e.material = k == 0 ? "clamp" : k == beads - 1 ? "tip" : "bead";
     p.particles.particles.push_back(e);
   }
@@ -80,7 +80,7 @@ double chain_first_omega(int beads) {
   }
   for (int k = 0; k < n; ++k) {
     M(2 * k, 2 * k) = bead_mass();
-    M(2 * k + 1, 2 * k + 1) = 0.4 * bead_mass() * kRadius * kRadius;
+    M(2 * k + 1, 2 * k + 1) = 0.4 * bead_mass() * kBondedBeadRadius * kBondedBeadRadius;
   }
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> solver(K, M);
   return std::sqrt(solver.eigenvalues().minCoeff());
@@ -101,8 +101,8 @@ double max_torque(const Session& session) {
 Preset bonded_l() {
   Preset p = bare_preset();
   p.materials[0].density = kDensity;
-  p.particles.particles = {sphere(Vec3(0, 0, 0), kRadius), sphere(Vec3(kSpacing, 0, 0), kRadius),
-                           sphere(Vec3(kSpacing, kSpacing, 0), kRadius)};
+  p.particles.particles = {sphere(Vec3(0, 0, 0), kBondedBeadRadius), sphere(Vec3(kSpacing, 0, 0), kBondedBeadRadius),
+                           sphere(Vec3(kSpacing, kSpacing, 0), kBondedBeadRadius)};
   p.bonds.create = BondCreation::List;
   p.bonds.list = {{0, 1}, {1, 2}};
   p.bonds.youngs_modulus = kE;
@@ -115,7 +115,7 @@ Preset bonded_l() {
 TEST_CASE("bonds: a rigid rotation and translation of bonded particles gives no bond force and no damping", "[bonds]") {
   Session session(bonded_l());
   REQUIRE(session.state().bonds.size() == 2);
-  const double k_axial = kE * pi * kRadius * kRadius / kSpacing;
+  const double k_axial = kE * pi * kBondedBeadRadius * kBondedBeadRadius / kSpacing;
   const double force_scale = k_axial * kSpacing;  // the force of a strain of 1
 
   // Move the whole body: a finite rotation about an oblique axis and a translation, then give every bead
@@ -234,8 +234,8 @@ TEST_CASE("bonds: a bonded cantilever vibrates near its first natural frequency"
 TEST_CASE("bonds: a bond breaks beyond its tensile strength and is counted", "[bonds]") {
   Preset p = bare_preset();
   p.materials[0].density = kDensity;
-  p.particles.particles = {sphere(Vec3(0, 0, 0), kRadius, Vec3(-0.5, 0, 0)),
-                           sphere(Vec3(kSpacing, 0, 0), kRadius, Vec3(0.5, 0, 0))};
+  p.particles.particles = {sphere(Vec3(0, 0, 0), kBondedBeadRadius, Vec3(-0.5, 0, 0)),
+                           sphere(Vec3(kSpacing, 0, 0), kBondedBeadRadius, Vec3(0.5, 0, 0))};
   p.bonds.create = BondCreation::Touching;
   p.bonds.touch_tolerance = 0.1;
   p.bonds.youngs_modulus = kE;
@@ -266,8 +266,8 @@ TEST_CASE("bonds: presets create bonds between touching neighbours or from a lis
     CHECK(session.state().bonds.size() == 12);
   }
   Preset list = bare_preset();
-  list.particles.particles = {sphere(Vec3(0, 0, 0), kRadius), sphere(Vec3(kSpacing, 0, 0), kRadius),
-                              sphere(Vec3(2 * kSpacing, 0, 0), kRadius)};
+  list.particles.particles = {sphere(Vec3(0, 0, 0), kBondedBeadRadius), sphere(Vec3(kSpacing, 0, 0), kBondedBeadRadius),
+                              sphere(Vec3(2 * kSpacing, 0, 0), kBondedBeadRadius)};
   list.bonds.create = BondCreation::List;
   list.bonds.list = {{0, 2}};
   CHECK(Session(list).state().bonds.size() == 1);
@@ -289,8 +289,8 @@ TEST_CASE("bonds: the time step follows the stiffest bond, dt = 1 / (2 pi sqrt(k
   Preset p = bonded_l();
   p.materials[0].kn = 1.0;  // soft contacts: the bonds set the step
   Session session(p);
-  const double m = bead_mass(), inertia = 0.4 * m * kRadius * kRadius;
-  const double k_axial = kE * pi * kRadius * kRadius / kSpacing;
+  const double m = bead_mass(), inertia = 0.4 * m * kBondedBeadRadius * kBondedBeadRadius;
+  const double k_axial = kE * pi * kBondedBeadRadius * kBondedBeadRadius / kSpacing;
   const double k_bend = bond_ei() / kSpacing;
   const double omega = std::max(std::sqrt(std::max(k_axial, 12.0 * k_bend / (kSpacing * kSpacing)) / m),
                                 std::sqrt(4.0 * k_bend / inertia));

@@ -21,8 +21,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;   // [m]
-constexpr double kGravity = 9.81;  // [m/s^2]
+constexpr double kSphereRadius = 1e-3;  // [m]
 
 std::uint64_t wall_id(int axis, int upper) {
   return kWallIdBase + static_cast<std::uint64_t>(2 * axis + upper);
@@ -54,15 +53,15 @@ TEST_CASE("contact_activated: once per collision of two spheres, with both ids",
   // one collision, one activation, recorded at the first step with positive overlap.
   Preset p = bare_preset();
   p.contact.linear.dp_nratio = 0.3;
-  const double m = p.materials[0].density * sphere_volume(kRadius);
+  const double m = p.materials[0].density * sphere_volume(kSphereRadius);
   const double w0 = std::sqrt(0.5 * p.materials[0].kn / (0.5 * m));
   const double t_c = pi / (w0 * std::sqrt(1.0 - 0.09));
   const double dt = t_c / 200.0;
   p.integrator.time_step = dt;
   const double v0 = 0.2, gap = 20.0 * v0 * dt;
   // Sphere ids follow the list order: 0 on the left, 1 on the right.
-  p.particles.particles = {sphere(Vec3(-kRadius - 0.5 * gap, 0, 0), kRadius, Vec3(0.5 * v0, 0, 0)),
-                           sphere(Vec3(kRadius + 0.5 * gap, 0, 0), kRadius, Vec3(-0.5 * v0, 0, 0))};
+  p.particles.particles = {sphere(Vec3(-kSphereRadius - 0.5 * gap, 0, 0), kSphereRadius, Vec3(0.5 * v0, 0, 0)),
+                           sphere(Vec3(kSphereRadius + 0.5 * gap, 0, 0), kSphereRadius, Vec3(-0.5 * v0, 0, 0))};
   Session session(p);
   std::int64_t first_overlap_step = -1;
   int intervals = 0;
@@ -70,7 +69,7 @@ TEST_CASE("contact_activated: once per collision of two spheres, with both ids",
   for (int n = 0; n < 1000; ++n) {  // 5 contact times: the spheres are far apart again at the end
     run_checked(session, 1);
     const Particles& s = session.state().particles;
-    const bool overlap = (s.position[1] - s.position[0]).norm() < 2.0 * kRadius;
+    const bool overlap = (s.position[1] - s.position[0]).norm() < 2.0 * kSphereRadius;
     if (overlap && !inside) {
       ++intervals;
       if (first_overlap_step < 0) first_overlap_step = session.state().step;
@@ -97,14 +96,14 @@ TEST_CASE("contact_activated: a sphere between two walls, one event per bounce, 
   p.materials[0].friction = 0.0;
   p.box.x_min = p.box.x_max = SideKind::Wall;
   const double gap = 2e-5;  // surface to each wall
-  p.box.min.x() = -kRadius - gap;
-  p.box.max.x() = kRadius + gap;
-  const double m = p.materials[0].density * sphere_volume(kRadius);
+  p.box.min.x() = -kSphereRadius - gap;
+  p.box.max.x() = kSphereRadius + gap;
+  const double m = p.materials[0].density * sphere_volume(kSphereRadius);
   const double t_c = pi / std::sqrt(0.5 * p.materials[0].kn / m);
   const double dt = t_c / 200.0;
   p.integrator.time_step = dt;
   const double v0 = 0.2;
-  p.particles.particles = {sphere(Vec3::Zero(), kRadius, Vec3(-v0, 0, 0))};  // to x_min first
+  p.particles.particles = {sphere(Vec3::Zero(), kSphereRadius, Vec3(-v0, 0, 0))};  // to x_min first
   Session session(p);
   const int bounces = 12;
   const double period = t_c + 2.0 * gap / v0;
@@ -115,7 +114,7 @@ TEST_CASE("contact_activated: a sphere between two walls, one event per bounce, 
   for (std::int64_t n = 0; n < steps; ++n) {
     run_checked(session, 1);
     const double x = session.state().particles.position[0].x();
-    const bool now[2] = {x - p.box.min.x() <= kRadius, p.box.max.x() - x <= kRadius};
+    const bool now[2] = {x - p.box.min.x() <= kSphereRadius, p.box.max.x() - x <= kSphereRadius};
     for (int side = 0; side < 2; ++side) {
       if (now[side] && !touching[side]) {
         activation_steps.push_back(session.state().step);
@@ -155,7 +154,7 @@ TEST_CASE("slip_change: a sphere launched sliding starts slipping on landing and
   p.environment.gravity = Vec3(0, 0, -kGravity);
   p.box.z_min = SideKind::Wall;
   p.integrator.time_step = 5e-6;
-  p.particles.particles = {sphere(Vec3(0, 0, p.box.min.z() + kRadius + 1e-12), kRadius, Vec3(v0, 0, 0))};
+  p.particles.particles = {sphere(Vec3(0, 0, p.box.min.z() + kSphereRadius + 1e-12), kSphereRadius, Vec3(v0, 0, 0))};
   Session session(p);
   const double dt = p.integrator.time_step.value();
   const double t_s = 2.0 * v0 / (7.0 * mu * kGravity);
@@ -163,7 +162,7 @@ TEST_CASE("slip_change: a sphere launched sliding starts slipping on landing and
   const auto steps = static_cast<std::int64_t>((t_s + 0.01) / dt);
   for (std::int64_t n = 0; n < steps; ++n) {
     run_checked(session, 1);
-    if (landing_step < 0 && session.state().particles.position[0].z() - p.box.min.z() <= kRadius)
+    if (landing_step < 0 && session.state().particles.position[0].z() - p.box.min.z() <= kSphereRadius)
       landing_step = session.state().step;
   }
   REQUIRE(landing_step > 0);

@@ -37,8 +37,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;   // [m]
-constexpr double kGravity = 9.81;  // [m/s^2]
+constexpr double kRadius = 1e-3;  // [m]
 
 double rel_err(double measured, double expected) {
   return std::abs(measured - expected) / std::abs(expected);
@@ -331,6 +330,8 @@ TEST_CASE("linear law: head-on restitution and contact time match the damped osc
   }
 }
 
+namespace {
+
 // Largest overlap of the linear impact, either dp_mode (the force is clipped only after the maximum, when
 // k x + c x' turns negative with x' < 0): x' = 0 at tan(wd t) = wd / (beta w0) = s / beta, so
 //   x_max = (v0/wd) exp(-beta w0 t_m) sin(wd t_m),  wd t_m = atan2(s, beta).
@@ -369,6 +370,8 @@ ImpactCase linear_impact_case(double beta, bool no_tension, bool wall, double st
   c.measured = run_scene_impact(p, wall, v0, 3.0 * pred.contact_time);
   return c;
 }
+
+}  // namespace
 
 TEST_CASE("linear law: at 50 steps per contact restitution, largest overlap and duration match the closed forms",
           "[contact]") {

@@ -12,9 +12,9 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;    // [m]
-constexpr double kG = 9.81;         // [m/s^2]
-constexpr double kStiffness = 1e3;  // [N/m]
+constexpr double kSliderRadius = 1e-3;  // [m]
+constexpr double kG = 9.81;             // [m/s^2]
+constexpr double kStiffness = 1e3;      // [N/m]
 constexpr double kMuS = 0.5, kMuD = 0.3;
 
 // One bead resting on the floor (the `side` wall) at its equilibrium overlap, gravity tilted by `alpha`
@@ -35,12 +35,12 @@ Preset floor_scene(double alpha, FloorSide side = FloorSide::ZMin) {
   p.floor.stiffness = kStiffness;
   p.floor.damping_ratio = 0.5;
   p.environment.gravity = kG * (std::sin(alpha) * along - std::cos(alpha) * normal);
-  const double mass = 1000.0 * sphere_volume(kRadius);
+  const double mass = 1000.0 * sphere_volume(kSliderRadius);
   const double overlap = mass * kG * std::cos(alpha) / kStiffness;
   const double plane = upper ? p.box.max[axis] : p.box.min[axis];
   Vec3 x = Vec3::Zero();
-  x[axis] = plane + normal[axis] * (kRadius - overlap);
-  p.particles.particles = {sphere(x, kRadius)};
+  x[axis] = plane + normal[axis] * (kSliderRadius - overlap);
+  p.particles.particles = {sphere(x, kSliderRadius)};
   return p;
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("floor: a sliding particle stops after v0^2 / (2 mu_d g) and sticks", 
   CHECK_FALSE(session.state().wall_history[4].slipping);  // the stick flag
   // The kinetic energy went into friction.
   const Observables o = session.observe();
-  CHECK(o.dissipated_friction == Approx(0.5 * 1000.0 * sphere_volume(kRadius) * v0 * v0).epsilon(0.01));
+  CHECK(o.dissipated_friction == Approx(0.5 * 1000.0 * sphere_volume(kSliderRadius) * v0 * v0).epsilon(0.01));
 }
 
 namespace {
@@ -124,7 +124,7 @@ TEST_CASE("floor: collisions are damped normal to the floor with the damping rat
     Preset p = floor_scene(0.0);
     p.environment.gravity = Vec3::Zero();
     p.floor.damping_ratio = zeta;
-    p.particles.particles[0].position.z() = p.box.min.z() + 1.01 * kRadius;
+    p.particles.particles[0].position.z() = p.box.min.z() + 1.01 * kSliderRadius;
     p.particles.particles[0].velocity = Vec3(0.0, 0.0, -0.05);
     Session session(p);
     run_checked(session, static_cast<std::int64_t>(0.01 / session.model().time_step));

@@ -17,9 +17,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kGravity = 9.81;   // [m/s^2]
-constexpr double kRadius = 0.5e-3;  // [m]
+constexpr double kRollerRadius = 0.5e-3;  // [m]
 
 // A 1 mm sphere (7500 kg/m^3) resting on a floor wall under gravity, at its equilibrium overlap,
 // with rolling resistance on. Linear: kn = 1e5 N/m per material (5e4 in series with the wall),
@@ -41,26 +39,26 @@ Preset floor_scene(ContactLaw law) {
   p.environment.gravity = Vec3(0, 0, -kGravity);
   p.box.z_min = SideKind::Wall;
   p.integrator.time_step = 5e-6;  // w dt <= 0.2 for the stiffest mode (linear normal)
-  const double weight = m.density * sphere_volume(kRadius) * kGravity;
+  const double weight = m.density * sphere_volume(kRollerRadius) * kGravity;
   double overlap;
   if (law == ContactLaw::Linear) {
     overlap = weight / (0.5 * m.kn);
   } else {
     const double e_star = mix_materials(m, m).e_star;
-    overlap = std::pow(3.0 * weight / (4.0 * e_star * std::sqrt(kRadius)), 2.0 / 3.0);
+    overlap = std::pow(3.0 * weight / (4.0 * e_star * std::sqrt(kRollerRadius)), 2.0 / 3.0);
   }
-  p.particles.particles = {sphere(Vec3(0, 0, p.box.min.z() + kRadius - overlap), kRadius)};
+  p.particles.particles = {sphere(Vec3(0, 0, p.box.min.z() + kRollerRadius - overlap), kRollerRadius)};
   return p;
 }
 
 double overlap_of(const Session& session) {
-  return kRadius - (session.state().particles.position[0].z() - session.model().box.min.z());
+  return kRollerRadius - (session.state().particles.position[0].z() - session.model().box.min.z());
 }
 
 // k_n of the floor contact: the linear pair stiffness, or the Hertz tangent 2 E* sqrt(R delta).
 double normal_stiffness(const Preset& p, double overlap) {
   const PairCoefficients c = mix_materials(p.materials[0], p.materials[0]);
-  return p.contact.law == ContactLaw::Linear ? c.kn : 2.0 * c.e_star * std::sqrt(kRadius * overlap);
+  return p.contact.law == ContactLaw::Linear ? c.kn : 2.0 * c.e_star * std::sqrt(kRollerRadius * overlap);
 }
 
 const char* name(ContactLaw law) {
@@ -80,13 +78,14 @@ TEST_CASE("rolling: a sphere rolling on a floor decelerates as the rolling frict
     INFO(name(law));
     Preset p = floor_scene(law);
     const double v0 = 0.04;
-    const double delta = kRadius - p.particles.particles[0].position.z() + p.box.min.z();
-    const double lever = kRadius - 0.5 * delta;
+    const double delta = kRollerRadius - p.particles.particles[0].position.z() + p.box.min.z();
+    const double lever = kRollerRadius - 0.5 * delta;
     p.particles.particles[0].velocity = Vec3(v0, 0, 0);
     p.particles.particles[0].angular_velocity = Vec3(0, v0 / lever, 0);
     Session session(p);
     const double mu_r = p.contact.rolling.rolling_friction;
-    const double expected = -mu_r * kGravity * kRadius * lever / (0.4 * kRadius * kRadius + lever * lever);
+    const double expected =
+        -mu_r * kGravity * kRollerRadius * lever / (0.4 * kRollerRadius * kRollerRadius + lever * lever);
     REQUIRE(expected == Approx(-5.0 / 7.0 * mu_r * kGravity).epsilon(1e-3));
     const double dt = session.model().time_step;
     const auto steps_1 = static_cast<std::int64_t>(std::llround(0.005 / dt));
@@ -106,7 +105,7 @@ TEST_CASE("rolling: a sphere rolling on a floor decelerates as the rolling frict
     REQUIRE(v2 > 0.3 * v0);  // still rolling
     CHECK(slope == Approx(expected).epsilon(1e-4));
     // Rolling, not sliding: the contact point is at rest, w l = v.
-    CHECK(s.angular_velocity[0].y() * (kRadius - 0.5 * overlap_of(session)) == Approx(v2).epsilon(1e-4));
+    CHECK(s.angular_velocity[0].y() * (kRollerRadius - 0.5 * overlap_of(session)) == Approx(v2).epsilon(1e-4));
     CHECK(start_up_slips <= 1);
     CHECK(session.state().events.total(EventKind::SlipStarted) == start_up_slips);
   }
@@ -128,9 +127,9 @@ TEST_CASE("rolling: a torque below the limit turns the sphere by M / k_r (rollin
       p.environment.translational_damping = 1e-4;
       p.environment.rotational_damping = 1e-4;
       const RollingParameters& rp = p.contact.rolling;
-      const double mass = p.materials[0].density * sphere_volume(kRadius);
+      const double mass = p.materials[0].density * sphere_volume(kRollerRadius);
       const double mu = twisting ? rp.twisting_friction : rp.rolling_friction;
-      const double torque = 0.5 * mu * kRadius * mass * kGravity;
+      const double torque = 0.5 * mu * kRollerRadius * mass * kGravity;
       const double moment = 1e-3;
       p.particles.particles[0].moment = moment;
       p.particles.particles[0].axis = twisting ? Vec3::UnitX() : Vec3::UnitZ();
@@ -143,7 +142,7 @@ TEST_CASE("rolling: a torque below the limit turns the sphere by M / k_r (rollin
       const double angle = 2.0 * std::atan2(q.vec().dot(axis), q.w());
       const double kn = normal_stiffness(p, overlap_of(session));
       const double kappa = twisting ? rp.twisting_stiffness : rp.rolling_stiffness;
-      const double k = kappa * kn * mu * mu * kRadius * kRadius;
+      const double k = kappa * kn * mu * mu * kRollerRadius * kRollerRadius;
       std::printf("[figure] elastic %s angle (%s): %.6e rad, M / k = %.6e rad\n", twisting ? "twisting" : "rolling",
                   name(law), angle, torque / k);
       CHECK(angle == Approx(torque / k).epsilon(1e-6));
@@ -239,7 +238,7 @@ TEST_CASE("rolling: an isolated cluster with rolling resistance conserves angula
     const Vec3 origin(0.003, -0.002, 0.001);
     for (int k = 0; k < 6; ++k) {
       // A row of touching spheres along x, slightly overlapping, converging and spinning.
-      ParticleEntry e = sphere(origin + Vec3(k * (2.0 * kRadius - 1e-6), 0, 0), kRadius,
+      ParticleEntry e = sphere(origin + Vec3(k * (2.0 * kRollerRadius - 1e-6), 0, 0), kRollerRadius,
                                0.01 * Vec3(rng.normal(), rng.normal(), rng.normal()));
       e.angular_velocity = 20.0 * Vec3(rng.normal(), rng.normal(), rng.normal());
       p.particles.particles.push_back(e);

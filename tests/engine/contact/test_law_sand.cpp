@@ -19,8 +19,7 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kRadius = 0.5e-3;  // [m]
+constexpr double kGrainRadius = 0.5e-3;  // [m]
 
 // Grains of 1 mm with a soft modulus and a strong surface energy: adhesive bonds that hold against
 // mm/s motions, with overlaps of tens of nm.
@@ -76,11 +75,12 @@ struct Probe {
 };
 
 Probe pair_probe(const Body& i, const Body& j) {
-  const double m = grain().density * sphere_volume(kRadius);
+  const double m = grain().density * sphere_volume(kGrainRadius);
   const Vec3 sep = i.x - j.x;
   Probe p;
-  p.g = sphere_sphere_geometry(sep, sep.norm(), kRadius, kRadius, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                               Vec3::Zero(), m, m, 0.4 * m * kRadius * kRadius, 0.4 * m * kRadius * kRadius);
+  p.g = sphere_sphere_geometry(sep, sep.norm(), kGrainRadius, kGrainRadius, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                               Vec3::Zero(), m, m, 0.4 * m * kGrainRadius * kGrainRadius,
+                               0.4 * m * kGrainRadius * kGrainRadius);
   p.b.separation = sep;
   p.b.position_i = i.x;
   p.b.orientation_i = i.q;
@@ -114,13 +114,13 @@ SandDisplacements displacements(const ContactHistory& h, const Body& i, const Bo
 // Two touching spheres on the z axis, j at the origin, with overlap s0: i at (0, 0, 2R - s0).
 constexpr double kOverlap0 = 4e-8;
 Body upper() {
-  return Body{Vec3(0, 0, 2.0 * kRadius - kOverlap0), Quat::Identity()};
+  return Body{Vec3(0, 0, 2.0 * kGrainRadius - kOverlap0), Quat::Identity()};
 }
 Body lower() {
   return Body{Vec3::Zero(), Quat::Identity()};
 }
 // Length of the pointers at formation: the contact point is in the middle of the overlap.
-constexpr double kLever = kRadius - 0.5 * kOverlap0;
+constexpr double kLever = kGrainRadius - 0.5 * kOverlap0;
 
 // Position rounding: coordinates are ~1e-3 m, so one rounding is ~1e-19 m; a displacement goes
 // through a few dozen operations. 1e-16 m leaves a margin of ~1000 roundings, and is 1e-8 of the
@@ -158,7 +158,7 @@ TEST_CASE("sand: moving and rotating a contact as a rigid whole leaves its displ
     const SandDisplacements r0 = displacements(fresh, rigid(i), rigid(j));
     CHECK(r0.sliding.norm() < kRoundoff);
     CHECK(r0.rolling.norm() < kRoundoff);
-    CHECK(std::abs(r0.twisting_angle) < kRoundoff / kRadius);
+    CHECK(std::abs(r0.twisting_angle) < kRoundoff / kGrainRadius);
     CHECK((r0.pulling - turn * d0.pulling).norm() < kRoundoff);
 
     const SandDisplacements d1 = displacements(fresh, i1, j1);
@@ -205,7 +205,7 @@ TEST_CASE("sand: rolling one sphere over another gives the rolling displacement 
     CHECK(d.sliding.norm() < kRoundoff);
     CHECK((d.pulling + 2.0 * kLever * (1.0 - std::cos(t)) * e).norm() < kRoundoff);
     CHECK(d.rolling_angle == Approx(2.0 * t).epsilon(1e-9));
-    CHECK(std::abs(d.twisting_angle) < kRoundoff / kRadius);
+    CHECK(std::abs(d.twisting_angle) < kRoundoff / kGrainRadius);
   }
 }
 
@@ -225,7 +225,7 @@ TEST_CASE("sand: twisting one sphere about the line of centres gives alpha_par o
     const SandDisplacements both = displacements(h, it, jt);
     CHECK(dj.twisting_angle == Approx(psi).epsilon(1e-12));
     CHECK(di.twisting_angle == Approx(-psi).epsilon(1e-12));
-    CHECK(std::abs(both.twisting_angle) < kRoundoff / kRadius);
+    CHECK(std::abs(both.twisting_angle) < kRoundoff / kGrainRadius);
     CHECK(dj.sliding.norm() < kRoundoff);
     CHECK(dj.rolling.norm() < kRoundoff);
   }
@@ -239,17 +239,17 @@ TEST_CASE("sand: a sphere rolled or moved on a wall: xi is the tangential part o
   // without turning slides by -u (delta = w - r_i - p1).
   const SandParameters law = elastic_only();
   const PairCoefficients pair = mix_materials(grain(), grain());
-  const double m = grain().density * sphere_volume(kRadius);
+  const double m = grain().density * sphere_volume(kGrainRadius);
   auto probe = [&](const Body& b) {
     Probe p;
-    p.g = sphere_wall_geometry(Vec3::UnitZ(), b.x.z(), kRadius, Vec3::Zero(), Vec3::Zero(), m,
-                               0.4 * m * kRadius * kRadius);
+    p.g = sphere_wall_geometry(Vec3::UnitZ(), b.x.z(), kGrainRadius, Vec3::Zero(), Vec3::Zero(), m,
+                               0.4 * m * kGrainRadius * kGrainRadius);
     p.b.wall = true;
     p.b.position_i = b.x;
     p.b.orientation_i = b.q;
     return p;
   };
-  const Body start{Vec3(0.001, -0.002, kRadius - kOverlap0), Quat::Identity()};
+  const Body start{Vec3(0.001, -0.002, kGrainRadius - kOverlap0), Quat::Identity()};
   ContactHistory h;
   h.active = true;
   Probe p0 = probe(start);
@@ -277,7 +277,7 @@ TEST_CASE("sand: sliding beyond delta_crit moves the pointers back to delta_crit
   SandParameters law = elastic_only();
   law.sliding_limit = 2e-9;
   const PairCoefficients pair = mix_materials(grain(), grain());
-  const Expected x = expected_constants(grain(), 0.5 * kRadius);
+  const Expected x = expected_constants(grain(), 0.5 * kGrainRadius);
   const Body i0 = upper(), j = lower();
 
   SECTION("one step beyond") {
@@ -330,7 +330,7 @@ TEST_CASE("sand: rolling and twisting beyond their limits release the excess", "
   law.rolling_limit = 1e-9;
   law.twisting_limit = 0.01;
   const PairCoefficients pair = mix_materials(grain(), grain());
-  const Expected x = expected_constants(grain(), 0.5 * kRadius);
+  const Expected x = expected_constants(grain(), 0.5 * kGrainRadius);
   const Body i0 = upper(), j = lower();
 
   const double t = 1e-5;  // l sin t = 5e-9 m
@@ -423,13 +423,13 @@ Preset sand_pair_scene(double overlap) {
   Preset p = bare_preset();
   p.materials = {grain()};
   p.contact.law = ContactLaw::Sand;
-  const double half = kRadius - 0.5 * overlap;
-  p.particles.particles = {sphere(Vec3(-half, 0, 0), kRadius), sphere(Vec3(half, 0, 0), kRadius)};
+  const double half = kGrainRadius - 0.5 * overlap;
+  p.particles.particles = {sphere(Vec3(-half, 0, 0), kGrainRadius), sphere(Vec3(half, 0, 0), kGrainRadius)};
   return p;
 }
 
 template <class Run>
-double pair_overlap(const Run& sim) {
+double sand_pair_overlap(const Run& sim) {
   const Particles& p = sim.state().particles;
   return p.radius[0] + p.radius[1] - (p.position[0] - p.position[1]).norm();
 }
@@ -450,15 +450,15 @@ TEST_CASE("sand: touching grains stick and come to rest at the equilibrium separ
   // as exp(-beta w t) with w ~ sqrt(2 E* a / m*) ~ 7e4 rad/s: after 20000 steps of ~1 us the
   // remaining amplitude is ~exp(-700), so only the settled value is compared (1e-9 relative:
   // rounding of positions ~1e-19 m against s_eq ~5e-8 m).
-  const Expected x = expected_constants(grain(), 0.5 * kRadius);
-  const double s_eq = overlap_at_pull(x, 0.5 * kRadius, 0.0);
+  const Expected x = expected_constants(grain(), 0.5 * kGrainRadius);
+  const double s_eq = overlap_at_pull(x, 0.5 * kGrainRadius, 0.0);
   Preset p = sand_pair_scene(0.1 * s_eq);
   p.contact.sand.damping_ratio_n = 0.5;
   Session session(p);
   run_checked(session, 20000);
   REQUIRE(active_pair_contacts(session) == 1);
-  std::printf("[figure] sand pair at rest: overlap %.6e m, expected s_eq %.6e m\n", pair_overlap(session), s_eq);
-  CHECK(pair_overlap(session) == Approx(s_eq).epsilon(1e-9));
+  std::printf("[figure] sand pair at rest: overlap %.6e m, expected s_eq %.6e m\n", sand_pair_overlap(session), s_eq);
+  CHECK(sand_pair_overlap(session) == Approx(s_eq).epsilon(1e-9));
   CHECK(session.state().particles.velocity[0].norm() < 1e-9);
 }
 
@@ -471,9 +471,9 @@ TEST_CASE("sand: a grain hangs from a ceiling below the pull-off force and falls
   for (double ratio : {0.8, 1.2}) {
     INFO("m g / F_c = " << ratio);
     Material mat = grain();
-    const double m = mat.density * sphere_volume(kRadius);
+    const double m = mat.density * sphere_volume(kGrainRadius);
     const double g = 9.81;
-    mat.surface_energy = m * g / (ratio * 3.0 * pi * kRadius);
+    mat.surface_energy = m * g / (ratio * 3.0 * pi * kGrainRadius);
     Preset p = bare_preset();
     p.materials = {mat};
     p.contact.law = ContactLaw::Sand;
@@ -481,13 +481,13 @@ TEST_CASE("sand: a grain hangs from a ceiling below the pull-off force and falls
     p.environment.gravity = Vec3(0, 0, -g);
     p.box.z_max = SideKind::Wall;
     p.box.max.z() = 1e-3;  // near 0: the overlap (~4 nm) is a difference of coordinates, rounded to ~1e-19 m here
-    const Expected x = expected_constants(mat, kRadius);
-    const double s_hang = ratio < 1.0 ? overlap_at_pull(x, kRadius, m * g) : 0.0;
+    const Expected x = expected_constants(mat, kGrainRadius);
+    const double s_hang = ratio < 1.0 ? overlap_at_pull(x, kGrainRadius, m * g) : 0.0;
     const double s_start = ratio < 1.0 ? 0.1 * s_hang : 1e-9;
-    p.particles.particles = {sphere(Vec3(0, 0, p.box.max.z() - kRadius + s_start), kRadius)};
+    p.particles.particles = {sphere(Vec3(0, 0, p.box.max.z() - kGrainRadius + s_start), kGrainRadius)};
     Session session(p);
     run_checked(session, 20000);
-    const double overlap = kRadius - (p.box.max.z() - session.state().particles.position[0].z());
+    const double overlap = kGrainRadius - (p.box.max.z() - session.state().particles.position[0].z());
     if (ratio < 1.0) {
       REQUIRE(session.state().wall_history[5].active);
       CHECK(overlap == Approx(s_hang).epsilon(1e-9));
@@ -507,12 +507,12 @@ TEST_CASE("sand: pulled apart beyond the breaking separation the contact breaks"
   // W = F_c s_b / 2 + F_c s_eq - 8/15 E* sqrt(R*) s_eq^{5/2}. At 0.95 and 1.05 of that speed the
   // outcomes differ (the integrator errs by ~(w dt)^2 ~ 1e-3 of the energy). When it breaks, the
   // stored F_c s_b / 2 is booked as lost, and the kinetic energy left is 1/2 m* v^2 - W.
-  const double r_star = 0.5 * kRadius;
+  const double r_star = 0.5 * kGrainRadius;
   const Expected x = expected_constants(grain(), r_star);
   const double s_eq = overlap_at_pull(x, r_star, 0.0);
   const double u_eq = 8.0 / 15.0 * x.e_star * std::sqrt(r_star) * std::pow(s_eq, 2.5) - x.pull_off * s_eq;
   const double work = 0.5 * x.pull_off * x.s_b - u_eq;
-  const double m = grain().density * sphere_volume(kRadius);
+  const double m = grain().density * sphere_volume(kGrainRadius);
   const double v_crit = std::sqrt(2.0 * work / (0.5 * m));
   for (double factor : {0.95, 1.05}) {
     INFO("v / v_crit = " << factor);
@@ -550,14 +550,14 @@ Preset bonded_triangle(std::uint64_t seed, double speed, double spin) {
   p.contact.sand.sliding_limit = 2e-9;
   p.contact.sand.rolling_limit = 1e-9;
   p.contact.sand.twisting_limit = 1e-4;
-  const Expected x = expected_constants(grain(), 0.5 * kRadius);
-  const double d = 2.0 * kRadius - overlap_at_pull(x, 0.5 * kRadius, 0.0);
+  const Expected x = expected_constants(grain(), 0.5 * kGrainRadius);
+  const double d = 2.0 * kGrainRadius - overlap_at_pull(x, 0.5 * kGrainRadius, 0.0);
   const Vec3 origin(0.004, -0.003, 0.002);  // away from 0: the orbital part of L carries weight
   Random rng(seed);
   for (int k = 0; k < 3; ++k) {
     const double angle = 2.0 * pi * k / 3.0;
     const Vec3 x_k = origin + d / std::sqrt(3.0) * Vec3(std::cos(angle), std::sin(angle), 0.0);
-    ParticleEntry e = sphere(x_k, kRadius, speed * Vec3(rng.normal(), rng.normal(), rng.normal()));
+    ParticleEntry e = sphere(x_k, kGrainRadius, speed * Vec3(rng.normal(), rng.normal(), rng.normal()));
     e.angular_velocity = spin * Vec3(rng.normal(), rng.normal(), rng.normal());
     p.particles.particles.push_back(e);
   }

@@ -16,8 +16,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double c0 = mu0_over_4pi;
-
 struct Slab {
   std::vector<Vec3> position, moment;
   double side = 0.0;  // Lx = Ly
@@ -60,7 +58,7 @@ DipoleSums direct_plane_sum(const Slab& s, int cells) {
     for (size_t j = 0; j < n; ++j) {
       const Vec3& mi = s.moment[i];
       const Vec3& mj = s.moment[j];
-      const double tail = c0 * 2.0 * pi / (area * radius);
+      const double tail = mu0_over_4pi * 2.0 * pi / (area * radius);
       r.energy += 0.5 * tail * (mi.z() * mj.z() - 0.5 * (mi.x() * mj.x() + mi.y() * mj.y()));
       r.field[i] += tail * Vec3(0.5 * mj.x(), 0.5 * mj.y(), -mj.z());
     }
@@ -192,7 +190,7 @@ TEST_CASE("dlc: the engine sums slab boxes with the layer correction", "[dlc]") 
         for (size_t j = 0; j < s.position.size(); ++j)
           b += dipole_field(x - s.position[j] + Vec3(ix * 1e-2, iy * 1e-2, 0.0), s.moment[j]);
       }
-    for (const Vec3& m : s.moment) b += c0 * 2.0 * pi / (1e-4 * 1.0) * Vec3(0.5 * m.x(), 0.5 * m.y(), -m.z());
+    for (const Vec3& m : s.moment) b += mu0_over_4pi * 2.0 * pi / (1e-4 * 1.0) * Vec3(0.5 * m.x(), 0.5 * m.y(), -m.z());
     CHECK((field.at(x) - b).norm() < (method == DipoleMethod::P3M ? 1e-3 : 1e-6) * b.norm());
   }
   SECTION("vacuum surroundings are refused in a slab") {

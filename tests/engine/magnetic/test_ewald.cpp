@@ -15,8 +15,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double c0 = mu0_over_4pi;
-
 // The energy alone (no forces or fields): the finite differences call it many times.
 double energy_of(const Dipoles& d, const EwaldSplitting& split, EwaldSurroundings s) {
   EwaldSum sum;
@@ -102,9 +100,9 @@ TEST_CASE("ewald: a simple cubic lattice of aligned dipoles has the Lorentz ener
     CHECK(tin.energy / n == Approx(lorentz).epsilon(1e-10));
     CHECK(std::abs(vacuum.energy) < 1e-10 * std::abs(tin.energy));
     // By symmetry no force and no torque; the field at each site is the Lorentz field.
-    CHECK(max_norm(tin.force) < 1e-10 * 6 * c0 * m * m / std::pow(a, 4));
+    CHECK(max_norm(tin.force) < 1e-10 * 6 * mu0_over_4pi * m * m / std::pow(a, 4));
     for (const Vec3& b : tin.field)
-      CHECK((b - lorentz_field(a, m)).norm() < 1e-9 * c0 * m / std::pow(a, 3));  // 2e-10 relative
+      CHECK((b - lorentz_field(a, m)).norm() < 1e-9 * mu0_over_4pi * m / std::pow(a, 3));  // 2e-10 relative
   }
 }
 
@@ -146,10 +144,10 @@ TEST_CASE("ewald: a pair in a huge box has the bare pair energy", "[ewald]") {
   d.position = {Vec3::Constant(50 * r), Vec3(50 * r, 50 * r, 51 * r)};
   d.moment = {Vec3(0, 0, m), Vec3(0, 0, m)};
   const DipoleSums e = ewald_sums(d, choose_ewald_splitting(1e-10, d.box, 2));
-  const double bare = -2.0 * c0 * m * m / (r * r * r);
+  const double bare = -2.0 * mu0_over_4pi * m * m / (r * r * r);
   CHECK(e.energy == Approx(bare).epsilon(1e-5));
   // The force on the lower one points up: 6 c m^2 / r^4.
-  CHECK(e.force[0].z() == Approx(6.0 * c0 * m * m / std::pow(r, 4)).epsilon(1e-5));
+  CHECK(e.force[0].z() == Approx(6.0 * mu0_over_4pi * m * m / std::pow(r, 4)).epsilon(1e-5));
 }
 
 TEST_CASE("ewald: RMS force and torque errors at the default accuracy", "[ewald]") {

@@ -16,19 +16,19 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 0.5e-3;  // [m]
-constexpr double kMoment = 5e-5;    // [A m^2]
-constexpr double kField = 0.01;     // [T]
+constexpr double kMagnetRadius = 0.5e-3;  // [m]
+constexpr double kMoment = 5e-5;          // [A m^2]
+constexpr double kAppliedField = 0.01;    // [T]
 
 // One sphere at the origin, easy axis (and moment) in the x-z plane at `angle` from z, the field
 // along z. Nothing else acts on it. `dt` is set explicitly.
 Preset dipole_in_field(double angle, double dt) {
   Preset p = bare_preset();
   p.field.program = FieldProgram::Constant;
-  p.field.strength = kField;
+  p.field.strength = kAppliedField;
   p.field.direction = Vec3::UnitZ();
   p.integrator.time_step = dt;
-  ParticleEntry e = sphere(Vec3::Zero(), kRadius);
+  ParticleEntry e = sphere(Vec3::Zero(), kMagnetRadius);
   e.axis = Vec3(std::sin(angle), 0.0, std::cos(angle));
   e.moment = kMoment;
   p.particles.particles = {e};
@@ -36,8 +36,8 @@ Preset dipole_in_field(double angle, double dt) {
 }
 
 double inertia_of_sphere() {
-  const double mass = Material{}.density * sphere_volume(kRadius);
-  return 0.4 * mass * kRadius * kRadius;  // [Erokhin-Berkov]: I = 2/5 m R^2
+  const double mass = Material{}.density * sphere_volume(kMagnetRadius);
+  return 0.4 * mass * kMagnetRadius * kMagnetRadius;  // [Erokhin-Berkov]: I = 2/5 m R^2
 }
 
 // Signed angle of the moment from the field (z) in the x-z plane; the sphere turns about y.
@@ -64,7 +64,7 @@ Libration librate(Session& session, std::int64_t steps) {
     const double angle = moment_angle(session);
     const Observables o = session.observe();
     l.max_energy_error =
-        std::max(l.max_energy_error, std::abs(o.kinetic_rotational + o.zeeman - e0) / (kMoment * kField));
+        std::max(l.max_energy_error, std::abs(o.kinetic_rotational + o.zeeman - e0) / (kMoment * kAppliedField));
     if (previous < 0.0 && angle >= 0.0) {
       const double t = (static_cast<double>(n) - 1.0 + previous / (previous - angle)) * dt;
       if (first < 0.0) first = t;
@@ -85,7 +85,7 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
   // eq. 41 with mu* = m sin theta), and the period grows with the amplitude theta0 as
   // T = T0 (1 + theta0^2/16 + 11 theta0^4/3072 + ...). Large amplitude: T = 4 K(sin(theta0/2)) / omega0.
   const double inertia = inertia_of_sphere();
-  const double omega0 = std::sqrt(kMoment * kField / inertia);
+  const double omega0 = std::sqrt(kMoment * kAppliedField / inertia);
   const double t0 = 2.0 * pi / omega0;
   const double dt = t0 / 400.0;
 
@@ -150,7 +150,7 @@ TEST_CASE("a rigid dipole librates about the field at omega = sqrt(m B / I)", "[
     // exp(-Gamma t), Gamma = R^2 gamma* / (2 I). Gamma = 0.2 omega0; after 10 T0 the small-angle
     // envelope is theta0 exp(-4 pi) (omega0 / omega_d) = 3.5e-6 theta0. From 2.5 rad (nearly
     // upside down) the pendulum first swings through large angles, then decays the same way.
-    const double gamma_rot = 0.4 * omega0 * inertia / (kRadius * kRadius);
+    const double gamma_rot = 0.4 * omega0 * inertia / (kMagnetRadius * kMagnetRadius);
     for (double theta0 : {0.1, 2.5}) {
       Preset p = dipole_in_field(theta0, dt);
       p.environment.rotational_damping = gamma_rot;
@@ -254,7 +254,7 @@ TEST_CASE("field programs follow their closed forms", "[field]") {
       const double t = session.state().time;
       const Vec3 b = uniform_field(session.model().field, t);
       CHECK(session.observe().zeeman == Approx(-session.state().particles.moment[0].dot(b)).epsilon(1e-13));
-      CHECK(b.z() == Approx(kField * std::cos(2.0 * pi * 200.0 * t)).margin(1e-15));
+      CHECK(b.z() == Approx(kAppliedField * std::cos(2.0 * pi * 200.0 * t)).margin(1e-15));
     }
   }
 }
@@ -295,7 +295,7 @@ TEST_CASE("in a field gradient the force is grad(m.B) = G^T m and the torque m x
   p.field.gradient = g;
   p.field.gradient_origin = Vec3(1e-3, 2e-3, -1e-3);
   const Vec3 x(3e-3, -1e-3, 2e-3);
-  ParticleEntry e = sphere(x, kRadius);
+  ParticleEntry e = sphere(x, kMagnetRadius);
   e.axis = Vec3(-0.5, 0.7, 0.3).normalized();
   e.moment = kMoment;
   p.particles.particles = {e};
@@ -330,7 +330,7 @@ TEST_CASE("in a field gradient the force is grad(m.B) = G^T m and the torque m x
     CHECK(torque[k] == Approx(t_fd).margin(1e-8 * torque.norm()));
   }
   // The gradient force is not small here: compare it with the torque over the lever R.
-  CHECK(force.norm() * kRadius > 1e-3 * torque.norm());
+  CHECK(force.norm() * kMagnetRadius > 1e-3 * torque.norm());
 }
 
 TEST_CASE("a ramped field does work on a free dipole: kinetic + Zeeman - field work is constant", "[field]") {

@@ -15,16 +15,16 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-3;  // [m]
-constexpr double kChi = 8.0;      // [-] large enough that the neighbours matter (q = 0.5 below)
-constexpr double kField = 0.05;   // [T]
+constexpr double kSoftRadius = 1e-3;  // [m]
+constexpr double kChi = 8.0;          // [-] large enough that the neighbours matter (q = 0.5 below)
+constexpr double kField = 0.05;       // [T]
 
 // a = chi V / mu0 [A m^2 / T]: m = a B.
 double polarisability() {
-  return kChi * sphere_volume(kRadius) / mu0;
+  return kChi * sphere_volume(kSoftRadius) / mu0;
 }
 
-// Induced spheres of kRadius at the given centres, field kField along `direction`, dipoles by the
+// Induced spheres of kSoftRadius at the given centres, field kField along `direction`, dipoles by the
 // direct sum, no gravity, open box: nothing but the magnetic forces.
 Preset induced_preset(const std::vector<Vec3>& centres, const Vec3& direction, int iterations) {
   Preset p = bare_preset();
@@ -34,7 +34,7 @@ Preset induced_preset(const std::vector<Vec3>& centres, const Vec3& direction, i
   p.magnetics.induced_iterations = iterations;
   p.field.strength = kField;
   p.field.direction = direction.normalized();
-  for (const Vec3& x : centres) p.particles.particles.push_back(sphere(x, kRadius));
+  for (const Vec3& x : centres) p.particles.particles.push_back(sphere(x, kSoftRadius));
   return p;
 }
 
@@ -85,7 +85,7 @@ TEST_CASE(
     "side by side repel 3 mu0 m^2/(4 pi r^4)",
     "[induced]") {
   // induced_iterations = 0: each moment is a B of the applied field alone.
-  const double r = 2.2 * kRadius;
+  const double r = 2.2 * kSoftRadius;
   const double m = polarisability() * kField;
   for (const DipoleMethod method : {DipoleMethod::Direct, DipoleMethod::Cutoff}) {
     INFO((method == DipoleMethod::Direct ? "direct" : "cutoff"));
@@ -128,7 +128,7 @@ TEST_CASE(
   // m_k = a B (1 + q + ... + q^k) = m* (1 - q^(k+1)): rising, the gap to m* shrinking by q each pass.
   // Side by side the neighbour adds -mu0 m / (4 pi r^3): q_s = -a mu0 / (4 pi r^3), m* = a B / (1 - q_s),
   // and the iterates alternate about m*.
-  const double r = 2.2 * kRadius;
+  const double r = 2.2 * kSoftRadius;
   const double ab = polarisability() * kField;
   struct Geometry {
     const char* name;
@@ -137,7 +137,7 @@ TEST_CASE(
   };
   const double q_axis = polarisability() * mu0 / (2.0 * pi * r * r * r);
   const Geometry geometries[] = {{"coaxial", Vec3(0, 0, r), q_axis}, {"side by side", Vec3(r, 0, 0), -0.5 * q_axis}};
-  REQUIRE(q_axis == Approx(kChi * sphere_volume(kRadius) / (2 * pi * r * r * r)).epsilon(1e-15));
+  REQUIRE(q_axis == Approx(kChi * sphere_volume(kSoftRadius) / (2 * pi * r * r * r)).epsilon(1e-15));
   REQUIRE(q_axis == Approx(0.50083).epsilon(1e-4));  // chi (2/3) / 2.2^3
   for (const Geometry& g : geometries) {
     const double fixed_point = ab / (1.0 - g.q);
@@ -175,7 +175,7 @@ TEST_CASE(
 
 TEST_CASE("induced: a pair beyond the activity distance does not polarise itself either", "[induced]") {
   // The force pass leaves such a pair out (PFC dipole_d); so do the Jacobi passes: m = a B exactly.
-  const double r = 2.2 * kRadius, gap = r - 2.0 * kRadius;
+  const double r = 2.2 * kSoftRadius, gap = r - 2.0 * kSoftRadius;
   for (const double activity : {0.5 * gap, 2.0 * gap}) {
     Preset p = induced_preset({Vec3(0, 0, r), Vec3::Zero()}, Vec3::UnitZ(), 45);
     p.magnetics.activity_distance = activity;
@@ -196,7 +196,7 @@ TEST_CASE(
   // With n the line of centres and c = mu0/4pi, each moment feels c/r^3 (3 n n - 1) m of the other;
   // by symmetry m1 = m2 = m, so m = a (B + c/r^3 (3 n n - 1) m): along n m_par = a B_par / (1 - 2 a c/r^3),
   // across it m_perp = a B_perp / (1 + a c/r^3).
-  const double r = 2.2 * kRadius;
+  const double r = 2.2 * kSoftRadius;
   const Vec3 n = Vec3(1, 0, 1).normalized();
   const Vec3 direction = Vec3(0.2, 0.5, 1.0).normalized();
   Session session(induced_preset({r * n, Vec3::Zero()}, direction, 60));

@@ -49,8 +49,8 @@ using lodestone::test::split;
 using lodestone::test::TempDir;
 using lodestone::test::words;
 
-constexpr double kRadius = 1e-3;                 // [m]
-constexpr double kSpacing = 2 * kRadius - 1e-5;  // touching neighbours
+constexpr double kExportRadius = 1e-3;                       // [m]
+constexpr double kExportSpacing = 2 * kExportRadius - 1e-5;  // touching neighbours
 
 // ids 0-2: a chain along x (material "magnet"); 3: a single sphere ("steel"); 4-5: a pair along y
 // ("magnet"). x periodic, y wall below and open above, z walls. A field along x, dipoles on, so
@@ -71,17 +71,17 @@ Preset export_scene() {
   p.box.y_max = SideKind::Open;
   p.box.z_min = p.box.z_max = SideKind::Wall;
   auto add = [&](const Vec3& x, const Vec3& axis, const char* material, const Vec3& v, const Vec3& w) {
-    ParticleEntry e = sphere(x, kRadius, v);
+    ParticleEntry e = sphere(x, kExportRadius, v);
     e.axis = axis.normalized();
     e.material = material;
     e.angular_velocity = w;
     p.particles.particles.push_back(e);
   };
   for (int k = 0; k < 3; ++k)
-    add(Vec3(-0.01 + k * kSpacing, 0, 0), Vec3(1, 0.2 * k, 0.1), "magnet", Vec3(0.01, 0, 0), Vec3(0, 0, 3));
+    add(Vec3(-0.01 + k * kExportSpacing, 0, 0), Vec3(1, 0.2 * k, 0.1), "magnet", Vec3(0.01, 0, 0), Vec3(0, 0, 3));
   add(Vec3(0.02, 0.02, 0.01), Vec3(0, 1, 0), "steel", Vec3(0, -0.02, 0.005), Vec3(1, 0, 0));
   add(Vec3(0.0, -0.02, -0.01), Vec3(0, 0, 1), "magnet", Vec3::Zero(), Vec3::Zero());
-  add(Vec3(0.0, -0.02 + kSpacing, -0.01), Vec3(0, 0.3, 1), "magnet", Vec3::Zero(), Vec3(0, 2, 0));
+  add(Vec3(0.0, -0.02 + kExportSpacing, -0.01), Vec3(0, 0.3, 1), "magnet", Vec3::Zero(), Vec3(0, 2, 0));
   return p;
 }
 
@@ -388,9 +388,9 @@ TEST_CASE("export: bonds are VTK lines with their state and stretch, XYZ keys, a
     CHECK(f.id[b.a] == b.id_a);
     CHECK(f.id[b.b] == b.id_b);
     pairs.emplace(std::min(b.id_a, b.id_b), std::max(b.id_a, b.id_b));
-    // Rest length: the centre distance when bonded, kSpacing; the scene has moved for 5 steps since.
+    // Rest length: the centre distance when bonded, kExportSpacing; the scene has moved for 5 steps since.
     const double length = (f.position[b.b] - f.position[b.a]).norm();
-    CHECK(b.stretch == Approx((length - kSpacing) / kSpacing).margin(1e-12));
+    CHECK(b.stretch == Approx((length - kExportSpacing) / kExportSpacing).margin(1e-12));
   }
   CHECK(pairs == std::set<std::pair<std::uint64_t, std::uint64_t>>{{0, 1}, {1, 2}, {4, 5}});
 
@@ -577,7 +577,7 @@ TEST_CASE("export: a LAMMPS dump widens the bound of an open side to every spher
   const auto lines = lines_of(out.str());
   const auto y = words(lines[6]);
   CHECK(y[0] == "-0.05");  // the wall stays where it is
-  check_close(number(y[1]), 0.07 + kRadius);
+  check_close(number(y[1]), 0.07 + kExportRadius);
 }
 
 TEST_CASE("export: CSV frames have one header and a row per particle per frame with step and time", "[export]") {

@@ -30,9 +30,9 @@ constexpr double kEnergy = 4e-7;  // [J]
 
 // The derived units written out again from their definitions, independently of LjUnits, so that a wrong
 // scale in the engine shows up as a mismatch here (mu0/4pi = 1e-7 T m/A in SI).
-const double kTau = kSigma * std::sqrt(kMass / kEnergy);                      // [s]
-const double kMoment = std::sqrt(kSigma * kSigma * kSigma * kEnergy / 1e-7);  // [A m^2]
-const double kField = kEnergy / kMoment;                                      // [T], since m* B* = m B / epsilon
+const double kTau = kSigma * std::sqrt(kMass / kEnergy);                          // [s]
+const double kUnitMoment = std::sqrt(kSigma * kSigma * kSigma * kEnergy / 1e-7);  // [A m^2]
+const double kUnitField = kEnergy / kUnitMoment;                                  // [T], since m* B* = m B / epsilon
 
 json lj_units_section() {
   return {{"system", "lj"}, {"lj", {{"sigma", kSigma}, {"mass", kMass}, {"energy", kEnergy}}}};
@@ -85,7 +85,7 @@ TEST_CASE("two dipoles head to tail in lj units have U = -2 m^2 / r^3 to round-o
   CHECK(observed.zeeman == 0.0);
 
   // The same energy in SI is -2 (mu0/4pi) m^2 / r^3 with the SI moment and distance, and equals epsilon U*.
-  const double m_si = m * kMoment, r_si = r * kSigma;
+  const double m_si = m * kUnitMoment, r_si = r * kSigma;
   CHECK(relative_difference(session.observe().dipole, -2e-7 * m_si * m_si / (r_si * r_si * r_si)) < 4e-15);
   CHECK(relative_difference(session.observe().dipole, kEnergy * expected) < 4e-15);
 }
@@ -96,7 +96,7 @@ TEST_CASE("a moment in an lj field has the Zeeman energy -m* B*", "[lj_units]") 
   j["magnetics"]["method"] = "off";
   j["field"] = {{"strength", 0.8}, {"direction", {0, 0, 1}}};
   const Preset preset = parse_preset(j.dump(), "moments in a field (lj)");
-  CHECK(relative_difference(preset.field.strength, 0.8 * kField) < 1e-15);
+  CHECK(relative_difference(preset.field.strength, 0.8 * kUnitField) < 1e-15);
   const Observables observed = observables_in_units(Session(preset).observe(), preset.units);
   CHECK(relative_difference(observed.zeeman, -2.0 * 1.5 * 0.8) < 4e-15);
 }
@@ -104,8 +104,8 @@ TEST_CASE("a moment in an lj field has the Zeeman energy -m* B*", "[lj_units]") 
 TEST_CASE("the lj units follow from sigma, m and epsilon", "[lj_units]") {
   const LjUnits u(LjScales{kSigma, kMass, kEnergy});
   CHECK(relative_difference(u.time, kTau) < 1e-15);
-  CHECK(relative_difference(u.moment, kMoment) < 1e-15);
-  CHECK(relative_difference(u.flux_density, kField) < 1e-15);
+  CHECK(relative_difference(u.moment, kUnitMoment) < 1e-15);
+  CHECK(relative_difference(u.flux_density, kUnitField) < 1e-15);
   // Dimensional checks, each an identity of the definitions: kinetic energy m (sigma/tau)^2 = epsilon, force
   // times length = epsilon, pressure times volume = epsilon, k_B T* = epsilon, damping times velocity = force.
   const double velocity = u.of(Quantity::Velocity);
@@ -115,8 +115,8 @@ TEST_CASE("the lj units follow from sigma, m and epsilon", "[lj_units]") {
   CHECK(relative_difference(u.of(Quantity::Temperature) * 1.380649e-23, kEnergy) < 1e-15);
   CHECK(relative_difference(u.of(Quantity::LinearDamping) * velocity, u.of(Quantity::Force)) < 1e-15);
   CHECK(relative_difference(u.of(Quantity::Acceleration) * u.mass, u.of(Quantity::Force)) < 1e-15);
-  CHECK(relative_difference(u.of(Quantity::Magnetization) * kSigma * kSigma * kSigma, kMoment) < 1e-15);
-  CHECK(relative_difference(u.of(Quantity::FieldGradient) * kSigma, kField) < 1e-15);
+  CHECK(relative_difference(u.of(Quantity::Magnetization) * kSigma * kSigma * kSigma, kUnitMoment) < 1e-15);
+  CHECK(relative_difference(u.of(Quantity::FieldGradient) * kSigma, kUnitField) < 1e-15);
   CHECK(u.of(Quantity::Angle) == 1.0);
   CHECK(u.of(Quantity::Dimensionless) == 1.0);
 }
@@ -129,7 +129,7 @@ namespace {
 // above); the physics is the same.
 json busy_scene(bool lj) {
   const double L = lj ? kSigma : 1.0, T = lj ? kTau : 1.0, M = lj ? kMass : 1.0, E = lj ? kEnergy : 1.0;
-  const double B = lj ? kField : 1.0, mu = lj ? kMoment : 1.0;
+  const double B = lj ? kUnitField : 1.0, mu = lj ? kUnitMoment : 1.0;
   const double V = L / T, F = E / L;
   json materials = {{{"name", "ferrite"},
                      {"density", 5000.0 / (M / (L * L * L))},
@@ -211,7 +211,7 @@ TEST_CASE("the same scene in SI and in lj units runs the same trajectory after c
       worst_of([&](size_t i) -> Vec3 { return fa.velocity[i] / V; }, [&](size_t i) -> Vec3 { return fb.velocity[i]; });
   const double spin = worst_of([&](size_t i) -> Vec3 { return fa.angular_velocity[i] * kTau; },
                                [&](size_t i) -> Vec3 { return fb.angular_velocity[i]; });
-  const double moment = worst_of([&](size_t i) -> Vec3 { return fa.moment[i] / kMoment; },
+  const double moment = worst_of([&](size_t i) -> Vec3 { return fa.moment[i] / kUnitMoment; },
                                  [&](size_t i) -> Vec3 { return fb.moment[i]; });
   double orientation = 0.0;
   for (size_t i = 0; i < fa.size(); ++i)
@@ -259,9 +259,9 @@ TEST_CASE("a preset loaded in lj units saves in lj units and loads back to the s
   // Inside, SI: the phase's set values and the settled threshold (a speed) converted too.
   CHECK(relative_difference(loaded.protocol[0].duration, 20.0 * kTau) < 1e-15);
   CHECK(relative_difference(loaded.protocol[0].threshold, 0.01 * kSigma / kTau) < 1e-15);
-  CHECK(relative_difference(phase_preset(loaded, 0).field.strength, 0.6 * kField) < 1e-15);
+  CHECK(relative_difference(phase_preset(loaded, 0).field.strength, 0.6 * kUnitField) < 1e-15);
   CHECK(relative_difference(phase_preset(loaded, 0).materials[0].kn, 7.0 * kEnergy / (kSigma * kSigma)) < 1e-15);
-  CHECK(relative_difference(loaded.timeline[0].set["field.strength"].get<double>(), 0.45 * kField) < 1e-15);
+  CHECK(relative_difference(loaded.timeline[0].set["field.strength"].get<double>(), 0.45 * kUnitField) < 1e-15);
 
   const std::string saved = preset_to_text(loaded);
   const json w = json::parse(saved);

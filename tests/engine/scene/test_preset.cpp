@@ -40,16 +40,16 @@ namespace {
 const fs::path kSourceDir = LODESTONE_SOURCE_DIR;
 
 // A fresh empty directory, removed with its contents at scope exit.
-class TempDir {
+class ScratchDir {
  public:
-  TempDir() {
+  ScratchDir() {
     static int counter = 0;
     path_ = fs::temp_directory_path() /
             ("lodestone-test-preset-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
-  ~TempDir() {
+  ~ScratchDir() {
     std::error_code ec;
     fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
     fs::remove_all(path_, ec);
@@ -88,7 +88,7 @@ std::optional<PresetError> preset_error(const std::string& text) {
 TEST_CASE("every preset in presets/ loads, and load -> save -> load changes nothing", "[preset]") {
   const auto files = preset_files();
   REQUIRE(files.size() >= 4);  // default, two-dipoles, chains-suspension, settled-packing
-  TempDir dir;
+  ScratchDir dir;
   for (const auto& file : files) {
     INFO("preset " << file.filename().string());
     Preset first;
@@ -152,7 +152,7 @@ TEST_CASE("a preset with every kind of value round-trips through save and load",
   CHECK(first.particles.seed == 18446744073709551615ull);
   CHECK(same_bits(first.field.direction, Vec3(0, 0, -1)));
 
-  TempDir dir;
+  ScratchDir dir;
   const fs::path path = dir.path() / "rt.json";
   save_preset_file(first, path.string());
   const Preset second = load_preset_file(path.string());
@@ -565,7 +565,7 @@ TEST_CASE("the JSON readers name the path for every kind of value", "[preset]") 
 }
 
 TEST_CASE("a missing preset file is a PresetError naming the file", "[preset]") {
-  TempDir dir;
+  ScratchDir dir;
   const std::string path = (dir.path() / "nope.json").string();
   try {
     load_preset_file(path);
@@ -588,7 +588,7 @@ TEST_CASE("a missing preset file is a PresetError naming the file", "[preset]") 
 // [SECTION] Atomic save
 
 TEST_CASE("save_preset_file replaces an existing file and leaves no temporary file", "[preset]") {
-  TempDir dir;
+  ScratchDir dir;
   const fs::path path = dir.path() / "scene.json";
   write_file(path, "old contents that are longer than nothing\n");
   Preset p = default_preset();
@@ -606,7 +606,7 @@ TEST_CASE("save_preset_file replaces an existing file and leaves no temporary fi
 }
 
 TEST_CASE("saving into a missing directory throws and leaves nothing behind", "[preset]") {
-  TempDir dir;
+  ScratchDir dir;
   const fs::path path = dir.path() / "missing" / "scene.json";
   try {
     save_preset_file(default_preset(), path.string());
@@ -620,7 +620,7 @@ TEST_CASE("saving into a missing directory throws and leaves nothing behind", "[
 }
 
 TEST_CASE("a failed save leaves the previous file unchanged", "[preset]") {
-  TempDir dir;
+  ScratchDir dir;
   const fs::path path = dir.path() / "scene.json";
   const std::string old_text = preset_to_text(default_preset());
   write_file(path, old_text);

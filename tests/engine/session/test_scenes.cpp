@@ -19,7 +19,7 @@ Preset scene(const char* name) {
   return repository_preset(name);
 }
 
-size_t index_of(const Session& session, std::uint64_t id) {
+size_t particle_index(const Session& session, std::uint64_t id) {
   const auto& ids = session.state().particles.id;
   for (size_t i = 0; i < ids.size(); ++i)
     if (ids[i] == id) return i;
@@ -29,12 +29,12 @@ size_t index_of(const Session& session, std::uint64_t id) {
 
 double gap(const Session& session, std::uint64_t a, std::uint64_t b) {
   const Particles& p = session.state().particles;
-  const size_t i = index_of(session, a), j = index_of(session, b);
+  const size_t i = particle_index(session, a), j = particle_index(session, b);
   return (p.position[i] - p.position[j]).norm() - p.radius[i] - p.radius[j];
 }
 
 Vec3 moment_direction(const Session& session, std::uint64_t id) {
-  return session.state().particles.moment[index_of(session, id)].normalized();
+  return session.state().particles.moment[particle_index(session, id)].normalized();
 }
 
 ClusterStatistics clusters_now(const Session& session) {

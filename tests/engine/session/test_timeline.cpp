@@ -18,10 +18,6 @@ using namespace lodestone::testing;
 namespace {
 
 // The document as File > Save writes it and a later load reads it: text and back.
-Preset saved_and_loaded(const Preset& document) {
-  return parse_preset(preset_to_text(document), "saved session");
-}
-
 // Steps to `step` (the step counter), failing on any engine warning.
 void run_to_step(Session& session, std::int64_t step) {
   run_checked(session, step - session.state().step);

@@ -21,10 +21,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-Preset saved_and_loaded(const Preset& document) {
-  return parse_preset(preset_to_text(document), "saved session");
-}
-
 double balance(const Session& s) {
   return s.observe().energy_balance();
 }

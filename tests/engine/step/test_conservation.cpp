@@ -16,8 +16,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-
 // 30 magnetised spheres of 1 mm (M = 100 kA/m, m = 5.2e-5 A m^2) with random easy axes, random
 // velocities and spins, in an 8 mm cube centred away from the origin (so that the orbital part
 // of L about the origin carries the total momentum too), open box: nothing external.

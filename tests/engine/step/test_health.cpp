@@ -15,7 +15,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kSourceDir = LODESTONE_SOURCE_DIR;
+const std::string kSourceRoot = LODESTONE_SOURCE_DIR;
 
 // tests/data/unstable-needle.json: its sphere and field, for the closed-form libration period.
 constexpr double kNeedleRadius = 0.5e-3, kNeedleDensity = 7500.0, kNeedleMoment = 4.5e-4, kNeedleField = 0.1;
@@ -27,7 +27,7 @@ double needle_period() {
 }
 
 Preset needle(double time_step) {
-  Preset p = load_preset_file(kSourceDir + "/tests/data/unstable-needle.json");
+  Preset p = load_preset_file(kSourceRoot + "/tests/data/unstable-needle.json");
   p.integrator.time_step = time_step;
   return p;
 }

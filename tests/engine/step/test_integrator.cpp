@@ -16,8 +16,6 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-
 // Spheres 10 mm apart on a line (no contacts), no forces of any kind (bare_preset), random
 // velocities and angular velocities.
 Preset free_spheres(int count, double dt, std::uint64_t seed) {

@@ -73,7 +73,7 @@ double largest_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b
   for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, (a[i] - b[i]).cwiseAbs().maxCoeff());
   return worst;
 }
-double largest_norm(const std::vector<Vec3>& a) {
+double largest_vector_norm(const std::vector<Vec3>& a) {
   double worst = 0.0;
   for (const Vec3& v : a) worst = std::max(worst, v.norm());
   return worst;
@@ -144,8 +144,8 @@ TEST_CASE("threads: 1, 2 and 3 threads agree to round-off, with the same lists a
   const int steps = 30;
   const Session one = run_scene(preset, 1, steps);
   const double d = preset.particles.diameter;
-  const double speed = largest_norm(one.state().particles.velocity);
-  const double force = largest_norm(one.state().particles.force);
+  const double speed = largest_vector_norm(one.state().particles.velocity);
+  const double force = largest_vector_norm(one.state().particles.force);
   const double energy_scale = std::abs(one.state().energy.dipole);
   for (int threads : {2, 3}) {
     INFO(threads << " threads");

@@ -19,10 +19,10 @@ using namespace lodestone::testing;
 
 namespace {
 
-constexpr double kRadius = 1e-6;      // [m]
-constexpr double kDensity = 2000.0;   // [kg/m^3]
-constexpr double kViscosity = 1e-3;   // [Pa s] water
-constexpr double kTemperature = 300;  // [K]
+constexpr double kColloidRadius = 1e-6;     // [m]
+constexpr double kColloidDensity = 2000.0;  // [kg/m^3]
+constexpr double kViscosity = 1e-3;         // [Pa s] water
+constexpr double kTemperature = 300;        // [K]
 
 // Free spheres of 1 um radius on a simple cubic lattice 40 um apart in an open box: at the
 // displacements of these runs (nanometres to a few tenths of a micron) nothing ever touches, so every
@@ -30,15 +30,15 @@ constexpr double kTemperature = 300;  // [K]
 // per test (R^2 gamma* is the rotational drag, 8 pi eta R^3 for a sphere in water: gamma* = 8 pi eta R).
 Preset free_spheres(int per_side, IntegratorScheme scheme, double time_step, double rotational_damping) {
   Preset p = bare_preset();
-  p.materials[0].density = kDensity;
-  p.environment.translational_damping = 6.0 * pi * kViscosity * kRadius;
+  p.materials[0].density = kColloidDensity;
+  p.environment.translational_damping = 6.0 * pi * kViscosity * kColloidRadius;
   p.environment.rotational_damping = rotational_damping;
   p.environment.temperature = kTemperature;
   p.integrator.scheme = scheme;
   p.integrator.time_step = time_step;
   p.particles.kind = GeneratorKind::Lattice;
   p.particles.count = per_side * per_side * per_side;
-  p.particles.diameter = 2.0 * kRadius;
+  p.particles.diameter = 2.0 * kColloidRadius;
   p.particles.spacing = 40e-6;
   p.particles.region = Region{Vec3::Zero(), Vec3::Constant(per_side * 40e-6)};
   p.particles.orientation = OrientationKind::Random;
@@ -47,7 +47,7 @@ Preset free_spheres(int per_side, IntegratorScheme scheme, double time_step, dou
 }
 
 double sphere_mass() {
-  return kDensity * sphere_volume(kRadius);
+  return kColloidDensity * sphere_volume(kColloidRadius);
 }
 
 }  // namespace
@@ -102,14 +102,15 @@ TEST_CASE("velocity Verlet at temperature T: free spheres reach 1/2 m v^2 = 1/2 
   // tau_r = I / (R^2 gamma*) = 0.13 us; the step is 0.0225 tau.
   const int per_side = 8;
   const double dt = 1e-8;
-  Preset preset = free_spheres(per_side, IntegratorScheme::VelocityVerlet, dt, 8.0 * pi * kViscosity * kRadius);
+  Preset preset = free_spheres(per_side, IntegratorScheme::VelocityVerlet, dt, 8.0 * pi * kViscosity * kColloidRadius);
   const double kT = boltzmann * kTemperature;
   const double m = sphere_mass();
   preset.particles.velocity_spread = std::sqrt(kT / m);  // translation starts in equilibrium
   Session session(preset);
   const double gamma = preset.environment.translational_damping;
   const double tau = m / gamma;
-  const double tau_r = 0.4 * m * kRadius * kRadius / (kRadius * kRadius * preset.environment.rotational_damping);
+  const double tau_r = 0.4 * m * kColloidRadius * kColloidRadius /
+                       (kColloidRadius * kColloidRadius * preset.environment.rotational_damping);
   REQUIRE(tau == Approx(4.44e-7).epsilon(0.01));
   REQUIRE(tau_r == Approx(1.33e-7).epsilon(0.01));
 
@@ -147,7 +148,8 @@ TEST_CASE("overdamped free spheres diffuse: <dx^2> = 6 D t, D = kT / gamma, and 
   // that 2 D_r dt = 0.01 at dt = 1 ms (a step moves 0.02 R and turns 0.1 rad rms per axis).
   const int per_side = 10;
   const double dt = 1e-3, kT = boltzmann * kTemperature, d_r = 5.0;
-  const Preset preset = free_spheres(per_side, IntegratorScheme::OverdampedHeun, dt, kT / (d_r * kRadius * kRadius));
+  const Preset preset =
+      free_spheres(per_side, IntegratorScheme::OverdampedHeun, dt, kT / (d_r * kColloidRadius * kColloidRadius));
   Session session(preset);
   const double d = kT / preset.environment.translational_damping;
   REQUIRE(d == Approx(2.197e-13).epsilon(1e-3));
@@ -206,8 +208,8 @@ TEST_CASE("Brownian rigid dipoles in a field align as <cos theta> = L(x) = coth 
   // Boltzmann-distributed about the field, exp(x cos theta), so <cos theta> = coth x - 1/x = 0.5373 at x = 2.
   // Overdamped, D_r = 5 /s, 2 D_r dt = 0.01 (the field turns a grain by at most x D_r dt = 0.01 rad per step).
   const double dt = 1e-3, kT = boltzmann * kTemperature, d_r = 5.0, x = 2.0, b = 1e-3;
-  Preset preset = free_spheres(10, IntegratorScheme::OverdampedHeun, dt, kT / (d_r * kRadius * kRadius));
-  preset.materials[0].magnetization = x * kT / (b * sphere_volume(kRadius));
+  Preset preset = free_spheres(10, IntegratorScheme::OverdampedHeun, dt, kT / (d_r * kColloidRadius * kColloidRadius));
+  preset.materials[0].magnetization = x * kT / (b * sphere_volume(kColloidRadius));
   preset.field.strength = b;  // along z
   Session session(preset);
   run_checked(session, 500);  // 2 D_r t = 5 from the uniform start: relaxed to e^-5 or better
@@ -234,7 +236,7 @@ TEST_CASE("with noise the energy balance books the bath's heat: it changes only 
   // dissipated_viscous, so for free spheres energy_balance - its start value is exactly the telescoped
   // second term, bounded (about 3/4 gamma dt / m kT per sphere) and not growing.
   const double dt = 1e-8;
-  Preset preset = free_spheres(4, IntegratorScheme::VelocityVerlet, dt, 8.0 * pi * kViscosity * kRadius);
+  Preset preset = free_spheres(4, IntegratorScheme::VelocityVerlet, dt, 8.0 * pi * kViscosity * kColloidRadius);
   Session session(preset);
   auto force_term = [&]() {
     const Particles& p = session.state().particles;
@@ -259,7 +261,7 @@ TEST_CASE("with noise the energy balance books the bath's heat: it changes only 
 
 TEST_CASE("the same seed gives the same Brownian trajectory, another seed another, and T = 0 draws nothing",
           "[thermal]") {
-  const double gamma_rot = 8.0 * pi * kViscosity * kRadius;
+  const double gamma_rot = 8.0 * pi * kViscosity * kColloidRadius;
   for (IntegratorScheme scheme : {IntegratorScheme::VelocityVerlet, IntegratorScheme::OverdampedHeun}) {
     const double dt = scheme == IntegratorScheme::VelocityVerlet ? 1e-8 : 1e-4;
     Preset preset = free_spheres(3, scheme, dt, gamma_rot);
