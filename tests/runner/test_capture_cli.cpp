@@ -11,14 +11,13 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using lodestone::test::CaptureWorkdir;
 using lodestone::test::read_file;
 using lodestone::test::Result;
 
 namespace {
 
-using Workdir = lodestone::test::CaptureWorkdir;
-
-std::vector<std::vector<std::string>> read_rows(const fs::path& path) {
+std::vector<std::vector<std::string>> read_capture_rows(const fs::path& path) {
   std::istringstream in(read_file(path));
   std::vector<std::vector<std::string>> rows;
   for (std::string line; std::getline(in, line);) {
@@ -34,12 +33,12 @@ std::vector<std::vector<std::string>> read_rows(const fs::path& path) {
 }  // namespace
 
 TEST_CASE("lodestone-capture: a small map, its CSV and the cross sections", "[capture]") {
-  Workdir w;
+  CaptureWorkdir w;
   // No spins: the head-on cell always collides, the one at 1.5 b_max never (the map of the reproduction
   // shows the edge at 0.97 b_max for this start distance).
   const Result r = w.run("--speeds 1,3 --b-list 0,1.5 --runs 3 --spin none --jobs 2 -q -o map.csv --summary s.csv");
   REQUIRE(r.code == 0);
-  const auto rows = read_rows(w.path() / "map.csv");
+  const auto rows = read_capture_rows(w.path() / "map.csv");
   REQUIRE(rows.size() == 5);
   const std::vector<std::string> head(rows[0].begin(), rows[0].begin() + 7);
   CHECK(head == std::vector<std::string>{"b", "v", "b_over_bmax", "v_over_vth", "runs", "collisions", "probability"});
@@ -50,7 +49,7 @@ TEST_CASE("lodestone-capture: a small map, its CSV and the cross sections", "[ca
     CHECK(std::stod(rows[k][5]) == (head_on ? 3.0 : 0.0));
     CHECK(std::stod(rows[k][6]) == (head_on ? 1.0 : 0.0));
   }
-  const auto summary = read_rows(w.path() / "s.csv");
+  const auto summary = read_capture_rows(w.path() / "s.csv");
   REQUIRE(summary.size() == 3);
   CHECK(summary[0][0] == "v");
   CHECK(summary[0][4] == "sigma_error");
@@ -69,7 +68,7 @@ TEST_CASE("lodestone-capture: a small map, its CSV and the cross sections", "[ca
 }
 
 TEST_CASE("lodestone-capture: bad arguments exit 1, unwritable outputs 4", "[capture]") {
-  Workdir w;
+  CaptureWorkdir w;
   for (const char* args : {"--runs 0", "--runs -3", "--spin sideways", "--speeds 0", "--speeds 1,-2",
                            "--b-step 2 --b-top 1", "--diameter -20nm", "--diameter 20parsec", "--temperature 0",
                            "--accuracy 0.9", "--jobs 0", "--no-such-option", "surplus"}) {

@@ -27,7 +27,7 @@ namespace {
 // The two dipoles in 10 mT of tests/test_process.hpp, at a time step of 1 us.
 const std::string kScene = test::two_dipoles_in_field(",\n  \"integrator\": { \"time_step\": \"1 us\" }");
 
-std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
+std::vector<std::map<std::string, double>> read_field_csv(const fs::path& path) {
   return test::csv_numbers(read_file(path));
 }
 
@@ -45,7 +45,7 @@ TEST_CASE("lodestone-run --field-probe writes B at the listed points at every fr
              "0 0 3mm\n");
   const auto r = work.run("scene.json --steps 10 --frames-every 5 --field-probe points.txt -q --table 0");
   REQUIRE(r.code == 0);
-  const auto rows = read_csv(work.path() / "points.field.csv");
+  const auto rows = read_field_csv(work.path() / "points.field.csv");
   REQUIRE(rows.size() == 9);  // 3 points at steps 0, 5, 10
   const std::vector<test::Vector3> points = {{2e-3, 0, 0}, {1e-3, 1.5e-3, -2.5e-3}, {0, 0, 3e-3}};
   std::set<double> steps;
@@ -67,7 +67,7 @@ TEST_CASE("lodestone-run --field-probe writes B at the listed points at every fr
   CHECK(steps == std::set<double>{0, 5, 10});
   // --field-probe-out names the file; --field-exact gives the same sum here (the scene's is direct).
   REQUIRE(work.run("scene.json --steps 5 --field-probe points.txt --field-probe-out b.csv --field-exact -q").code == 0);
-  CHECK(read_csv(work.path() / "b.csv").size() == 6);
+  CHECK(read_field_csv(work.path() / "b.csv").size() == 6);
 }
 
 TEST_CASE("lodestone-run --field-slice writes the plane's grid as CSV and as VTK ImageData with a ParaView collection",
@@ -76,7 +76,7 @@ TEST_CASE("lodestone-run --field-slice writes the plane's grid as CSV and as VTK
   write_file(work.path() / "scene.json", kScene);
   const auto r = work.run("scene.json --steps 4 --frames-every 2 --field-slice z=0.25mm,nx=8,ny=6,x=-2mm:2mm slice -q");
   REQUIRE(r.code == 0);
-  const auto rows = read_csv(work.path() / "slice.csv");
+  const auto rows = read_field_csv(work.path() / "slice.csv");
   REQUIRE(rows.size() == 3 * 48);
   for (size_t k = 0; k < 48; ++k) {
     const auto& row = rows[k];

@@ -25,7 +25,7 @@ std::vector<std::string> split(const std::string& line) {
 }
 
 // A CSV file as its header and rows of fields (text); '#' lines before the header (the writer's version) skipped.
-std::pair<std::string, std::vector<std::vector<std::string>>> read_rows(const fs::path& path) {
+std::pair<std::string, std::vector<std::vector<std::string>>> read_angle_rows(const fs::path& path) {
   std::istringstream in(read_file(path));
   std::string header, line;
   while (std::getline(in, header) && header.rfind('#', 0) == 0) {
@@ -73,9 +73,9 @@ TEST_CASE("option --angles writes a block of theta and psi bins at every series 
   INFO(r.output);
   REQUIRE(r.code == 0);
 
-  const auto [header, rows] = read_rows(dir.path() / "a.csv");
+  const auto [header, rows] = read_angle_rows(dir.path() / "a.csv");
   CHECK(header == "step,time,stage,quantity,bin_low_deg,bin_high_deg,fraction,count");
-  const auto [series_header, series] = read_rows(dir.path() / "s.csv");
+  const auto [series_header, series] = read_angle_rows(dir.path() / "s.csv");
   const std::vector<std::string> names = split(series_header);
   const auto column = [&](const std::string& name) {
     for (size_t k = 0; k < names.size(); ++k)

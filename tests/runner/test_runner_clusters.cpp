@@ -22,7 +22,7 @@ namespace {
 
 // A CSV file as rows of column name -> number; '#' lines before the header (the writer's version) skipped, and
 // empty fields (not defined: reduced_time) left out.
-std::vector<std::map<std::string, double>> read_csv(const fs::path& path) {
+std::vector<std::map<std::string, double>> read_cluster_csv(const fs::path& path) {
   return lodestone::test::csv_numbers(read_file(path), true);
 }
 
@@ -55,8 +55,8 @@ TEST_CASE("option --clusters writes n_s at every series row, consistent with the
   // The writer first (docs/outputs.md: every output names it), then the header.
   CHECK(read_file(dir.path() / "c.csv").rfind("# written by Lodestone", 0) == 0);
   CHECK(read_file(dir.path() / "c.csv").find("\nstep,time,size,count\n") != std::string::npos);
-  const auto series = read_csv(dir.path() / "s.csv");
-  const auto sizes = read_csv(dir.path() / "c.csv");
+  const auto series = read_cluster_csv(dir.path() / "s.csv");
+  const auto sizes = read_cluster_csv(dir.path() / "c.csv");
   REQUIRE(series.size() == 81);
 
   // Group n_s by step; every series row has its block, each block accounts for both particles,
@@ -155,7 +155,7 @@ TEST_CASE("option --clusters prints the remanence exponent 1 for aligned chains"
   CHECK_THAT(r.output, Catch::Contains("S = 4.333"));
   CHECK_THAT(r.output, Catch::Contains("z = 0.0000"));  // S constant
   // n_s at each of the 5 rows: sizes 2, 3, 4, 6 once each.
-  const auto sizes = read_csv(dir.path() / "c.csv");
+  const auto sizes = read_cluster_csv(dir.path() / "c.csv");
   REQUIRE(sizes.size() == 5 * 4);
   for (size_t k = 0; k < sizes.size(); ++k) {
     CHECK(sizes[k].at("size") == lengths[k % 4]);

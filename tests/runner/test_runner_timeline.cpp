@@ -3,6 +3,7 @@
 
 #include "../engine/test_support.hpp"
 #include "../test_process.hpp"
+#include "../text_fields.hpp"
 #include "engine/output/export_xyz.hpp"
 #include "engine/output/frame_fields.hpp"
 
@@ -13,18 +14,11 @@
 #include <vector>
 
 using namespace lodestone;
+using lodestone::test::lines_of;
 using lodestone::test::read_file;
+using lodestone::test::runner_tests::Workdir;
 
 namespace {
-
-using Workdir = lodestone::test::RunnerWorkdir;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // The last frame of an extended-XYZ file: its count line, comment line and particle lines.
 std::vector<std::string> last_xyz_frame(const std::string& text) {

@@ -48,8 +48,8 @@ const char* kTinyPreset = R"({
 
 const std::string kSweep = "tiny.json --sweep field.strength=10mT,20mT --sweep particles.seed=1,2";
 
-struct Workdir : lodestone::test::RunnerWorkdir {
-  Workdir() { write_file(path() / "tiny.json", kTinyPreset); }
+struct SweepWorkdir : lodestone::test::RunnerWorkdir {
+  SweepWorkdir() { write_file(path() / "tiny.json", kTinyPreset); }
 };
 
 // One CSV line; fields may be quoted ("a,b", "" for a quote).
@@ -125,7 +125,7 @@ int run_bash(const fs::path& dir, const std::string& command) {
 
 // The job script of a --cluster-script run (sweep.sh, its jobs in `jobs`) before any job ran: an executable bash
 // script that runs this runner's jobs and then collects them. Its text, for the checks of its format.
-std::string check_job_script(const Workdir& dir, const std::string& jobs) {
+std::string check_job_script(const SweepWorkdir& dir, const std::string& jobs) {
   const fs::path script = dir.path() / "sweep.sh";
   REQUIRE(fs::is_regular_file(script));
   CHECK(executable(script));
@@ -139,7 +139,7 @@ std::string check_job_script(const Workdir& dir, const std::string& jobs) {
 }
 
 // The results of the sweep run in `jobs` are those of the same sweep run directly (in direct/), row by row.
-void check_results_match_direct(const Workdir& dir, const std::string& jobs) {
+void check_results_match_direct(const SweepWorkdir& dir, const std::string& jobs) {
   const auto direct = read_csv(dir.path() / "direct" / "results.csv");
   const auto other = read_csv(dir.path() / jobs / "results.csv");
   REQUIRE(direct.size() == 4);
@@ -155,7 +155,7 @@ void check_results_match_direct(const Workdir& dir, const std::string& jobs) {
 }  // namespace
 
 TEST_CASE("a sweep of 2 field strengths x 2 seeds runs 4 jobs and collects tau from their series", "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   const Result r = dir.run(kSweep + " --sweep-dir runs --jobs 2");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("4/4 jobs done"));
@@ -209,7 +209,7 @@ TEST_CASE("a sweep of 2 field strengths x 2 seeds runs 4 jobs and collects tau f
 }
 
 TEST_CASE("a failed job does not stop the sweep and is recorded with its exit code and message", "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   // 5000 beads do not fit the box: the generator refuses when the job builds its scene (exit 2),
   // which parsing the preset before the sweep cannot know.
   const Result r = dir.run("tiny.json --sweep particles.count=5000,6 --sweep-dir runs --jobs 1");
@@ -226,7 +226,7 @@ TEST_CASE("a failed job does not stop the sweep and is recorded with its exit co
 }
 
 TEST_CASE("a sweep key that is not in the preset exits 2 and names the path and the keys there", "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   check_exit(dir, "tiny.json --sweep field.strenght=10mT,20mT --sweep-dir runs", 2,
              {"field.strenght", "strength, direction"});
   check_exit(dir, "tiny.json --sweep materials.2.friction=0.1 --sweep-dir runs", 2, {"materials.2.friction"});
@@ -235,14 +235,14 @@ TEST_CASE("a sweep key that is not in the preset exits 2 and names the path and 
 
 TEST_CASE("a sweep value the preset refuses exits 2 naming the key and the value, before any job runs",
           "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   check_exit(dir, "tiny.json --sweep particles.seed=1,2 --sweep field.strength=10mT,-5mT --sweep-dir runs", 2,
              {"--sweep field.strength=-5mT: ", "$.field.strength"});
   CHECK(!fs::exists(dir.path() / "runs"));
 }
 
 TEST_CASE("a malformed --sweep exits 1", "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   for (const char* arguments : {"tiny.json --sweep foo --sweep-dir runs", "tiny.json --sweep foo= --sweep-dir runs",
                                 "tiny.json --sweep field.strength=1mT,,2mT --sweep-dir runs",
                                 "tiny.json --sweep field.strength=1mT",  // no --sweep-dir
@@ -252,7 +252,7 @@ TEST_CASE("a malformed --sweep exits 1", "[runner][sweep]") {
 }
 
 TEST_CASE("option --cluster-script writes a SLURM array script whose results match a direct sweep", "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
 
   const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh --sbatch --time=0:10:00 --sbatch " +
@@ -293,7 +293,7 @@ TEST_CASE("option --cluster-script writes a SLURM array script whose results mat
 
 TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose results match a direct sweep",
           "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
 
   const Result w = dir.run(kSweep + " --sweep-dir gnu --cluster-script sweep.sh --cluster-format parallel");
@@ -318,7 +318,7 @@ TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose r
 }
 
 TEST_CASE("a bad --cluster-format, or one without --cluster-script, exits 1 naming the option", "[runner][sweep]") {
-  Workdir dir;
+  SweepWorkdir dir;
   check_exit(dir, kSweep + " --sweep-dir runs --cluster-script sweep.sh --cluster-format pbs", 1,
              {"--cluster-format: 'pbs' is not a script format; the formats are slurm"});
   check_exit(dir, kSweep + " --sweep-dir runs --cluster-format parallel", 1, {"--cluster-format"});
