@@ -160,7 +160,8 @@ class Session {
   //
   // Drag: a damped spring pulls the particle (a pebble: its clump) toward `target` [m], its stiffness scaled
   // to the mass pulled; `relative_stiffness` 1 is the default feel, allowed [kDragMinScale, kDragMaxScale].
-  // Called again it moves the target (calls at one step make one entry). release() lets go.
+  // Called again it moves the target (calls at one step make one entry). release() lets go; let go at the step of
+  // the grab (paused: no step felt it), the pull leaves nothing, no entry and no undo record.
   std::string drag(std::uint64_t particle_id, const Vec3& target, double relative_stiffness = 1.0);
   std::string release();
   // A particle of a list-generator entry (material, radius, moment, axis, velocity), with an id never used
@@ -244,6 +245,8 @@ class Session {
   // The action that takes back `action` later on (a delete for an add; the particle or clump as it is now
   // re-added for a delete); nothing for a drag or a release.
   std::optional<TouchAction> inverse_of(const TouchAction& action) const;
+  // A release at the step of its grab: the pull taken back whole (release()); false when it was felt by a step.
+  bool let_go_where_grabbed();
   // An add whose ids are taken by now (a redo after other adds) gets fresh ones.
   TouchAction with_free_ids(TouchAction action) const;
 

@@ -332,11 +332,28 @@ std::string Session::drag(std::uint64_t particle_id, const Vec3& target, double 
 }
 
 std::string Session::release() {
+  const std::string id = std::to_string(state().drag.particle_id);
+  if (state().drag.active && let_go_where_grabbed()) return "released particle " + id + " (no step felt the pull)";
   TouchAction a;
   a.kind = TouchKind::Release;
-  const std::string id = std::to_string(state().drag.particle_id);
   touch(a, /*undoable=*/false);
   return "released particle " + id;
+}
+
+bool Session::let_go_where_grabbed() {
+  // A pull let go at the step it began (the run paused, its moves merged into the grab's entry) did nothing: it
+  // leaves no timeline entry and no undo record, as if the hand had never come (before, a Ctrl+drag while paused
+  // recorded a drag and a release that no step felt, and an undo that did nothing).
+  const EditRecord* grab = undo_.next_undo();
+  if (!grab || !grab->goes_back || !grab->before_point || grab->step != state().step || !grab->timeline_entry ||
+      *grab->timeline_entry + 1 != entry_phases_.size() || !state().health.ok)
+    return false;
+  const EditRecord pull = *undo_.take_undo();
+  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*pull.timeline_entry));
+  if (history_) history_->drop_after(pull.step - 1);
+  restore_point(*pull.before_point);
+  if (history_) history_->keep(point());
+  return true;
 }
 
 std::string Session::add_particle(const ParticleEntry& entry) {

@@ -515,3 +515,32 @@ TEST_CASE("touch: undoing a pull goes back to the moment it began, and without a
     CHECK(std::string(e.what()).find("keeps no history") != std::string::npos);
   }
 }
+
+TEST_CASE("touch: a pull let go at the step it began leaves no entry and no undo, and the run is the untouched one",
+          "[touch]") {
+  for (const bool kept : {true, false}) {
+    Session reference(magnets_in_walled_box());
+    run_checked(reference, 30);
+    Session s(magnets_in_walled_box());
+    if (kept) s.enable_history();
+    run_checked(s, 10);
+    const std::uint64_t hash = state_hash(s.state());
+    const std::uint64_t id = s.state().particles.id[0];
+    const Vec3 start = s.state().particles.position[0];
+    s.drag(id, start + Vec3(0, 0, 2e-3), 1.0);  // paused: grabbed and moved at one step, no step between
+    s.drag(id, start + Vec3(1e-3, 0, 2e-3), 1.0);
+    CHECK(s.release().find("no step felt the pull") != std::string::npos);
+    CHECK(s.document().timeline.empty());
+    CHECK_FALSE(s.edits().next_undo());
+    CHECK_FALSE(s.state().drag.active);
+    CHECK(state_hash(s.state()) == hash);
+    run_checked(s, 20);
+    CHECK(same_trajectory(s.state(), reference.state()));
+    // A pull that a step felt is recorded as before: its entry, its release and its one undo record.
+    s.drag(id, s.state().particles.position[0] + Vec3(0, 0, 1e-3), 1.0);
+    run_checked(s, 1);
+    CHECK(s.release() == "released particle " + std::to_string(id));
+    CHECK(s.document().timeline.size() == 2);
+    CHECK(s.edits().next_undo());
+  }
+}
