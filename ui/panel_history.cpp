@@ -93,11 +93,7 @@ void history_controls(PanelContext& c) {
     if (ImGui::Button(">|")) c.send(Rewind{h->head_step});
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip(
-          "Latest: jump to the furthest moment this run reached.\n"
-          "Memory used by the kept moments: %.0f of %.0f MiB (lodestone --history-mib);\n"
-          "beyond it, older moments are thinned out and nothing stops.",
-          static_cast<double>(h->bytes) / (1 << 20), static_cast<double>(h->budget) / (1 << 20));
+      ImGui::SetTooltip("Latest: jump to the furthest moment this run reached.");
     ImGui::SameLine();
   }
 
@@ -125,6 +121,16 @@ void history_controls(PanelContext& c) {
     if (read_span(state, state.step_span, "advance by", seconds)) c.send(StepOnce{1, seconds});
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance by this much simulated time (e.g. 2 ms).");
+  if (h && !h->steps.empty()) {
+    // What going back costs, in sight: the budget follows the machine (lodestone --history-mib).
+    ImGui::TextDisabled("Kept to go back: %zu moments, %.0f of %.0f MiB", h->steps.size(),
+                        static_cast<double>(h->bytes) / (1 << 20), static_cast<double>(h->budget) / (1 << 20));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The moments of this run kept in memory for the time slider, rewind and undo. Beyond the budget\n"
+          "older moments are thinned out and nothing stops. By default an eighth of this machine's memory,\n"
+          "between 64 and 512 MiB; lodestone --history-mib N sets it.");
+  }
 }
 
 void recovery_controls(PanelContext& c) {

@@ -50,7 +50,7 @@ void declare_scene_and_window_options(CLI::App& app, DesktopOptions& o, RawArgum
       ->check(CLI::Range(1, 256));
   app.add_option("--history-mib", o.history_mib,
                  "Memory kept for going back in the run (time slider, rewind, undo) in MiB; older moments are "
-                 "thinned out beyond it (default 512)")
+                 "thinned out beyond it (default: an eighth of this machine's memory, between 64 and 512)")
       ->check(CLI::Range(8, 1 << 20));
   app.add_option("--size", raw.size, "Window size WIDTHxHEIGHT in logical pixels");
   app.add_option("--camera", raw.camera, "Camera angles YAW,PITCH in degrees (default: the preset's view, -70,22)");

@@ -12,7 +12,7 @@ struct DesktopOptions {
   std::string preset_path;          // empty: the built-in default preset
   bool paused = false;              // start paused
   int engine_threads = 0;           // threads of the physics (0: the hardware threads minus one, at least 1)
-  int history_mib = 512;            // memory for the run's history (rewind, the time slider) [MiB]
+  int history_mib = 0;              // memory for the run's history (rewind, the time slider) [MiB]; 0: by machine
   int width = 1280, height = 800;   // window size [logical pixels]
   std::optional<float> yaw, pitch;  // camera angles [deg]
   bool frame_box = false;           // the camera frames the whole box on load (default: the particles)

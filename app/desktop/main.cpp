@@ -8,6 +8,7 @@
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/preset_locations.hpp"
+#include "engine/session/history_budget.hpp"
 
 #include <QApplication>
 #include <QSurfaceFormat>
@@ -82,8 +83,9 @@ int main(int argc, char** argv) {
   try {
     const int hardware = static_cast<int>(std::thread::hardware_concurrency());
     const int engine_threads = options.engine_threads > 0 ? options.engine_threads : std::max(1, hardware - 1);
-    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads,
-                                                    static_cast<std::size_t>(options.history_mib) << 20);
+    const std::size_t history_budget = options.history_mib > 0 ? static_cast<std::size_t>(options.history_mib) << 20
+                                                               : history_budget_for(physical_memory_bytes());
+    simulation = std::make_unique<SimulationThread>(preset, source, !options.paused, engine_threads, history_budget);
   } catch (const PresetError& e) {
     std::cerr << "lodestone: bad preset: " << source << " " << e.what() << "\n";
     return 2;

@@ -5,6 +5,7 @@
 
 #include "engine/core/state_hash.hpp"
 #include "engine/scene/document.hpp"
+#include "engine/session/history_budget.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <map>
@@ -149,4 +150,17 @@ TEST_CASE("soft limits: a field of a million tesla and a collapsing time step as
   const std::optional<std::string> step = s.edit_warning(stiff);
   REQUIRE(step.has_value());
   CHECK(step->find("time step falls") != std::string::npos);
+}
+
+TEST_CASE("history: the app's budget is an eighth of the machine's memory, between 64 MiB and 512 MiB", "[history]") {
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  CHECK(history_budget_for(1024 * MiB) == 128 * MiB);                           // an eighth
+  CHECK(history_budget_for(256 * MiB) == 64 * MiB);                             // a small machine keeps the least
+  CHECK(history_budget_for(std::size_t{64} << 30) == History::kDefaultBudget);  // a workstation: the most
+  CHECK(history_budget_for(0) == History::kDefaultBudget);                      // unknown
+  // This machine's memory is read (Linux reports it); its budget lies within the bounds.
+  const std::size_t memory = physical_memory_bytes();
+  CHECK(memory > 64 * MiB);
+  CHECK(history_budget_for(memory) >= 64 * MiB);
+  CHECK(history_budget_for(memory) <= History::kDefaultBudget);
 }
