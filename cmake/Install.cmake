@@ -20,6 +20,9 @@ if(NOT LODESTONE_ENGINE_ONLY)
   list(APPEND _programs lodestone)
 endif()
 install(TARGETS ${_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The licence and how to cite it travel with the programs (share/doc/lodestone).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CITATION.cff ${PROJECT_SOURCE_DIR}/README.md
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/lodestone)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/presets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/lodestone/presets
         FILES_MATCHING PATTERN "*.json")
 if(LODESTONE_BUILD_PYTHON)

@@ -1,5 +1,6 @@
 // Help: the controls (F1, Help > Controls) and About (version, build date, the contact laws this build has).
 
+#include "engine/core/version.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "ui/controls.hpp"
 #include "ui/panels.hpp"
@@ -59,6 +60,7 @@ void help_windows(PanelContext& c) {
       ImGui::TextUnformatted(version_text().c_str());
       ImGui::TextUnformatted("An interactive simulator of magnetic granular matter.");
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);
+      ImGui::TextWrapped("%s", lodestone_license_and_citation().c_str());
       ImGui::TextWrapped("Contact laws in this build: %s.", contact_laws_text().c_str());
       ImGui::TextWrapped(
           "Also: magnetic dipoles (direct sum, cut-off or tree), rigid clumps, beam bonds, a frictional floor, "

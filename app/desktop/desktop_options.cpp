@@ -1,5 +1,6 @@
 #include "app/desktop/desktop_options.hpp"
 
+#include "engine/core/version.hpp"
 #include "ui/controls.hpp"
 #include "ui/panels.hpp"
 
@@ -31,7 +32,7 @@ struct RawArguments {
 
 // The program's description, version and the footer of --help (the controls and the scripted runs).
 void describe_app(CLI::App& app) {
-  app.set_version_flag("--version", ui::version_text());
+  app.set_version_flag("--version", ui::version_text() + "\n" + lodestone_license_and_citation());
   app.footer(
       "Controls (also in the app: F1):\n" + ui::controls_text() +
       "\nScripted: lodestone --preset P --frames N --screenshot out.png renders N frames, saves the window\n"

@@ -9,6 +9,7 @@
 // 4 an output file could not be written.
 
 #include "app/runner/capture.hpp"
+#include "engine/core/version.hpp"
 #include "engine/output/series.hpp"
 #include "engine/scene/units.hpp"
 
@@ -120,7 +121,8 @@ std::optional<int> parse_options(int argc, char** argv, CaptureOptions& o) {
   CLI::App app{kDescription};
   app.footer(kFooter);
   app.get_formatter()->column_width(34);
-  app.set_version_flag("--version", std::string("lodestone-capture ") + LODESTONE_VERSION);
+  app.set_version_flag("--version",
+                       std::string("lodestone-capture ") + LODESTONE_VERSION + "\n" + lodestone_license_and_citation());
   add_options(app, o);
   try {
     app.parse(argc, argv);

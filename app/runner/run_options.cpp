@@ -2,6 +2,7 @@
 
 #include "app/runner/overrides.hpp"
 #include "app/runner/sweep.hpp"
+#include "engine/core/version.hpp"
 #include "engine/output/export_frames.hpp"
 #include "engine/output/field_probe.hpp"
 #include "engine/output/field_slice.hpp"
@@ -331,7 +332,8 @@ void convert_texts(const OptionTexts& texts, RunOptions& o) {
 std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   CLI::App app{kDescription};
   app.footer(kFooter);
-  app.set_version_flag("--version", std::string("lodestone-run ") + LODESTONE_VERSION);
+  app.set_version_flag("--version",
+                       std::string("lodestone-run ") + LODESTONE_VERSION + "\n" + lodestone_license_and_citation());
   app.get_formatter()->column_width(34);
   OptionTexts texts;
   add_run_length_options(app, o, texts);

@@ -7,6 +7,7 @@
 //                                                          form exists at theta = 90 deg only: sin psi = H/H_K)
 // Material: Sr-ferrite, Ms = 380 G, K = 3.5e6 erg/cm^3, so H_K = 2K/Ms = 18.42 kOe.
 
+#include "engine/core/version.hpp"
 #include "engine/magnetic/stoner_wohlfarth.hpp"
 #include "engine/output/series.hpp"
 
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   // No options: the tables are fixed. --help and --version answer as every program's do.
   for (int k = 1; k < argc; ++k) {
     if (std::strcmp(argv[k], "--version") == 0) {
-      std::printf("lodestone-sw-curves %s\n", LODESTONE_VERSION);
+      std::printf("lodestone-sw-curves %s\n%s\n", LODESTONE_VERSION, lodestone_license_and_citation().c_str());
       return 0;
     }
     if (std::strcmp(argv[k], "--help") == 0 || std::strcmp(argv[k], "-h") == 0) {

@@ -12,5 +12,8 @@ namespace lodestone {
 const char* lodestone_version();
 // "Lodestone 0.1.0": what the outputs' headers write.
 std::string lodestone_version_line();
+// The licence and how to cite this version: the lines every program's --version prints after its name (LICENSE,
+// CITATION.cff).
+std::string lodestone_license_and_citation();
 
 }  // namespace lodestone

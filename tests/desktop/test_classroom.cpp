@@ -182,6 +182,7 @@ TEST_CASE("lodestone --help and --version work without a display", "[desktop][cl
     } else {
       CHECK(r.output.find("Lodestone 0.1.0") != std::string::npos);
       CHECK(r.output.find("built") != std::string::npos);
+      CHECK(r.output.find("GPL-3.0-or-later") != std::string::npos);
     }
   }
 }

@@ -68,6 +68,11 @@ print("python: lodestone", lodestone.__version__, "from", lodestone.__file__)
 PY
 fi
 
+# The licence and the citation file beside the programs.
+for f in share/doc/lodestone/LICENSE share/doc/lodestone/CITATION.cff; do
+  [ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+
 # The desktop entry, its icon and the MIME type (the app's part of the install).
 if [ -e "$prefix/bin/lodestone" ]; then
   for f in share/applications/lodestone.desktop share/icons/hicolor/scalable/apps/lodestone.svg \

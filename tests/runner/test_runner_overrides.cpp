@@ -62,7 +62,19 @@ TEST_CASE("option --version of every program prints the project version", "[runn
     const Result r = dir.run("--version");
     CHECK(r.code == 0);
     CHECK_THAT(r.output, Catch::Contains(LODESTONE_VERSION));
+    CHECK_THAT(r.output, Catch::Contains("GPL-3.0-or-later") && Catch::Contains("CITATION.cff"));
   }
+}
+
+TEST_CASE("the repository carries its licence and a citation file of the project's version", "[runner][version]") {
+  const std::string license = read_file(std::filesystem::path(LODESTONE_SOURCE_DIR) / "LICENSE");
+  CHECK(license.find("GNU GENERAL PUBLIC LICENSE") != std::string::npos);
+  CHECK(license.find("Version 3, 29 June 2007") != std::string::npos);
+  const std::string citation = read_file(std::filesystem::path(LODESTONE_SOURCE_DIR) / "CITATION.cff");
+  CHECK(citation.find("cff-version: 1.2.0") != std::string::npos);
+  CHECK(citation.find("license: GPL-3.0-or-later") != std::string::npos);
+  // A release bumps project(VERSION) and this line together.
+  CHECK(citation.find(std::string("\nversion: \"") + LODESTONE_VERSION + "\"\n") != std::string::npos);
 }
 
 TEST_CASE("option --set is refused in a sweep, saying to sweep the key with one value instead", "[runner][set]") {
