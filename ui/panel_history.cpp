@@ -123,8 +123,9 @@ void history_controls(PanelContext& c) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance by this much simulated time (e.g. 2 ms).");
   if (h && !h->steps.empty()) {
     // What going back costs, in sight: the budget follows the machine (lodestone --history-mib).
-    ImGui::TextDisabled("Kept to go back: %zu moments, %.0f of %.0f MiB", h->steps.size(),
-                        static_cast<double>(h->bytes) / (1 << 20), static_cast<double>(h->budget) / (1 << 20));
+    ImGui::TextDisabled("Kept to go back: %zu moment%s, %.0f of %.0f MiB", h->steps.size(),
+                        h->steps.size() == 1 ? "" : "s", static_cast<double>(h->bytes) / (1 << 20),
+                        static_cast<double>(h->budget) / (1 << 20));
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "The moments of this run kept in memory for the time slider, rewind and undo. Beyond the budget\n"

@@ -2,9 +2,9 @@
 
 #include "engine/session/history.hpp"
 
-#include <algorithm>
-
 #include <unistd.h>
+
+#include <algorithm>
 
 namespace lodestone {
 
