@@ -205,6 +205,9 @@ class Session {
   SessionPoint point() const;
   // Continues from a kept point (the simulation remade from its state, the threads kept).
   void restore_point(const SessionPoint& p);
+  // The session just before `edit`, still at its step (edit.before_point): its timeline entry removed, the kept
+  // history after it dropped (an exact undo; a pull let go where it was grabbed).
+  void back_to_before(const EditRecord& edit);
   // An edit at a step before head_step(): the old future is dropped (history, reached timeline entries, edits).
   void start_branch_here();
   // Checks a rewind's target against the kept range (PresetError naming the range) and keeps the newest

@@ -69,6 +69,13 @@ std::optional<std::string> Session::go_back_to_good_state() {
   return std::nullopt;
 }
 
+void Session::back_to_before(const EditRecord& edit) {
+  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*edit.timeline_entry));
+  if (history_) history_->drop_after(edit.step - 1);
+  restore_point(*edit.before_point);
+  if (history_) history_->keep(point());
+}
+
 PreparedEdit Session::prepare_edit(const std::vector<ParameterChange>& changes) const {
   PreparedEdit edit;
   edit.changes = changes;
@@ -201,10 +208,7 @@ std::optional<std::string> Session::undo() {
           history_->keep(point());
         }
       } else if (edit.before_point) {
-        document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*edit.timeline_entry));
-        if (history_) history_->drop_after(edit.step - 1);
-        restore_point(*edit.before_point);
-        if (history_) history_->keep(point());
+        back_to_before(edit);
       } else {
         go_back_before_entry(*edit.timeline_entry, /*keep_edits_at_its_step=*/true);
       }

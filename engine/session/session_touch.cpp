@@ -348,11 +348,7 @@ bool Session::let_go_where_grabbed() {
   if (!grab || !grab->goes_back || !grab->before_point || grab->step != state().step || !grab->timeline_entry ||
       *grab->timeline_entry + 1 != entry_phases_.size() || !state().health.ok)
     return false;
-  const EditRecord pull = *undo_.take_undo();
-  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*pull.timeline_entry));
-  if (history_) history_->drop_after(pull.step - 1);
-  restore_point(*pull.before_point);
-  if (history_) history_->keep(point());
+  back_to_before(*undo_.take_undo());
   return true;
 }
 
