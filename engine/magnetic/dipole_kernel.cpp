@@ -1,26 +1,13 @@
 #include "engine/magnetic/dipole_kernel.hpp"
 
 #include "engine/core/simd.hpp"
+#include "engine/magnetic/dipole_block.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace lodestone {
 namespace detail {
-
-// Partners of one particle handled at a time (longer runs are cut into blocks).
-constexpr int kBlock = 64;
-
-// Structure of arrays for one block: inputs (separation, partner moment) and outputs per pair.
-struct DipoleBlock {
-  int j[kBlock];
-  alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
-  alignas(64) double mx[kBlock], my[kBlock], mz[kBlock];
-  alignas(64) double fx[kBlock], fy[kBlock], fz[kBlock];
-  alignas(64) double tix[kBlock], tiy[kBlock], tiz[kBlock];
-  alignas(64) double tjx[kBlock], tjy[kBlock], tjz[kBlock];
-  alignas(64) double e[kBlock];
-};
 
 // Step 2 of the kernel: the pair formula of engine/magnetic/dipole.hpp for `count` partners of moment mi within
 // the cutoff (separations already reduced to the minimum image), branch-free. Compiled for AVX-512, AVX2
