@@ -138,6 +138,24 @@ inline Vec3 use_lammps_contact_velocity(ContactGeometry& g) {
   return excess;
 }
 
+// The contact as LAMMPS's gran/hooke/history (and fix wall/gran hooke/history) takes it: the levers are the full radii,
+// -R_i n and R_j n (zero for a wall), for the torques as for the contact velocity, which then is LAMMPS's
+// v_t + n x (R_i w_i + R_j w_j) with no excess over the bodies' motion at the point where the force acts; the
+// dashpots on the half-step velocity, with no prediction and no onset weight (as use_lammps_contact_velocity).
+inline void use_full_radius_levers(ContactGeometry& g) {
+  // Moving the levers out by delta/2 adds (delta/2) n x (w_i + w_j) to the velocity at the point (a wall: w_i).
+  const Vec3 outward = (0.5 * g.overlap) * g.normal.cross(g.angular_velocity_sum);
+  g.lever_i = -g.radius_i * g.normal;
+  g.lever_j = g.radius_j * g.normal;
+  g.relative_velocity += outward;
+  g.tangential_velocity += outward;
+  g.dashpot_velocity = g.relative_velocity;
+  g.dashpot_normal_velocity = g.normal_velocity;
+  g.dashpot_tangential_velocity = g.tangential_velocity;
+  g.dashpot_angular_velocity = g.relative_angular_velocity;
+  g.dashpot_weight = 1.0;
+}
+
 // Turns a vector kept in the contact plane into the current plane by the smallest rotation that
 // takes the old plane onto the new one (its length is kept).
 inline void carry_into_plane(Vec3& v, const Vec3& normal) {
@@ -153,6 +171,21 @@ inline void carry_into_plane(Vec3& v, const Vec3& normal) {
 // Returns the carried displacement before the increment (the laws book energy with it).
 inline Vec3 update_shear_displacement(ContactHistory& h, const ContactGeometry& g, double dt) {
   carry_into_plane(h.shear, g.normal);
+  const Vec3 previous = h.shear;
+  h.shear += g.tangential_velocity * dt;
+  return previous;
+}
+
+// LAMMPS's gran/hooke/history: the increment first, then the part along the current normal taken away (a
+// projection, which shortens the displacement where pair granular's rotation keeps its length). As the increment lies
+// in the plane, that is the projection of the old displacement plus the increment. Returns the projected old
+// displacement, as update_shear_displacement does, and sets `projection_loss` to the energy the projection takes from
+// a spring of stiffness k_old, 1/2 k_old ((u.n)^2): the model's own work on the spring, which the books keep.
+inline Vec3 update_shear_displacement_projected(ContactHistory& h, const ContactGeometry& g, double dt,
+                                                double& projection_loss) {
+  const double along = h.shear.dot(g.normal);
+  h.shear -= along * g.normal;
+  projection_loss = 0.5 * h.shear_stiffness * along * along;
   const Vec3 previous = h.shear;
   h.shear += g.tangential_velocity * dt;
   return previous;

@@ -60,7 +60,7 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
     const Vec3 spring = -h.shear_stiffness * h.shear;
     totals.slip_loss += 0.5 * spring.squaredNorm() / h.shear_stiffness - 0.5 * dt * spring.dot(g.relative_velocity);
   }
-  const bool lammps_rule = model.contact.linear.convention == LinearConvention::Lammps;
+  const bool lammps_rule = model.contact.linear.lammps_rules();
   const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
                         ? linear_exit_dashpot(model.contact.linear, g, h, dt)
                         : Vec3::Zero();
@@ -98,12 +98,18 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   if (law == ContactLaw::Sand)
     active = sand_active(sand_constants(model.contact.sand, pair, g.effective_radius), g, h.active);
   if (!active) return h.active && open_contact(model, pair, g, bodies, h, dt, verlet, totals, response);
-  const bool lammps = law == ContactLaw::Linear && model.contact.linear.convention == LinearConvention::Lammps;
+  const LinearConvention convention = model.contact.linear.convention;
+  const bool lammps = law == ContactLaw::Linear && model.contact.linear.lammps_rules();
+  const bool hooke_history = lammps && convention == LinearConvention::GranHookeHistory;
   Vec3 lammps_excess = Vec3::Zero();
-  if (lammps) {
+  // Torques on the full radii, so no excess to book: gran/hooke/history's rule, and fix wall/gran's in either style
+  // (LAMMPS 2022's wall/gran granular takes the radius as the lever where pair granular takes R - delta/2: measured
+  // against lmp, the R - delta/2 lever put a sliding wall contact 8e-5 of the displacement off within 100 steps).
+  if (hooke_history || (lammps && g.radius_j == 0.0))
+    use_full_radius_levers(g);
+  else if (lammps)
     lammps_excess = use_lammps_contact_velocity(g);
-    verlet = false;  // LAMMPS's dashpots: no onset weight, nothing made up at the opening
-  }
+  if (lammps) verlet = false;  // LAMMPS's dashpots: no onset weight, nothing made up at the opening
   const bool newly_active = !h.active;
   if (newly_active) {
     h = ContactHistory{};
@@ -121,7 +127,9 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   } else if (law == ContactLaw::Sand) {
     response = sand_contact(model.contact.sand, pair, g, bodies, h, newly_active, dt);
   } else {
-    const Vec3 previous_shear = update_shear_displacement(h, g, dt);
+    double projection_loss = 0.0;
+    const Vec3 previous_shear = hooke_history ? update_shear_displacement_projected(h, g, dt, projection_loss)
+                                              : update_shear_displacement(h, g, dt);
     // The spring force applied last step (the LAMMPS convention's books below need it; read before the law updates h).
     const Vec3 spring_before = lammps ? Vec3(-h.shear_stiffness * previous_shear) : Vec3::Zero();
     response = law == ContactLaw::Linear
@@ -136,6 +144,8 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
       spring_now -= spring_now.dot(g.normal) * g.normal;
       response.stiffness_work -= 0.5 * dt * (spring_before + spring_now).dot(lammps_excess);
     }
+    // gran/hooke/history's projection shortens the spring: energy the model takes out of it, kept in the same book.
+    response.stiffness_work -= projection_loss;
   }
   if (h.slipping != was_slipping)
     part.events.push_back({step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});

@@ -70,7 +70,7 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
   const double ks_old = newly_active ? k.ks : h.shear_stiffness;
   Vec3 fs = -k.ks * h.shear;
   const bool slip_cut_shear = law.dp_mode == 2 || law.dp_mode == 3;
-  if (law.convention == LinearConvention::Lammps) {
+  if (law.lammps_rules()) {
     // LAMMPS (pair granular hooke + linear_history, gran/hooke/history): spring and dashpot together within
     // mu |fn + fn_d| (the normal force with its dashpot, by its absolute value, as LAMMPS's Fncrit); beyond
     // it both are scaled back onto the limit and the history is set so that the spring plus the same

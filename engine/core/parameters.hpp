@@ -38,8 +38,9 @@ struct Material {
 // [SECTION] Contact laws
 enum class ContactLaw : int { Linear, HertzMindlin, HertzCoulomb, Sand };
 
-// Which rule the linear law follows where [PFC-dipole] and LAMMPS differ (engine/contact/law_linear.hpp).
-enum class LinearConvention : int { Pfc, Lammps };
+// Which rule the linear law follows where [PFC-dipole] and LAMMPS differ (engine/contact/law_linear.hpp): ours,
+// LAMMPS's pair granular (hooke, linear_history), or LAMMPS's gran/hooke/history (docs/lammps.md, "Two LAMMPS styles").
+enum class LinearConvention : int { Pfc, Lammps, GranHookeHistory };
 
 // [PFC-dipole] (PFC linear model with dashpot).
 struct LinearLawParameters {
@@ -50,7 +51,9 @@ struct LinearLawParameters {
   int dp_mode = 0;         // 0 full/full, 1 no-tension normal, 2 slip-cut shear, 3 both
   double emod = 0.0;       // [Pa] deformability: when > 0, kn = A E*/L per contact (A = pi r_min^2)
   double kratio = 0.0;     // [-]  deformability: ks = kn / kratio (0: ks = 0)
-  LinearConvention convention = LinearConvention::Pfc;  // pfc: as above; lammps: LAMMPS's friction limit
+  LinearConvention convention = LinearConvention::Pfc;  // pfc: as above; lammps, gran/hooke/history: LAMMPS's rules
+  // Either LAMMPS style: its friction limit, half-step dashpots and contact velocity with the full radii.
+  bool lammps_rules() const { return convention != LinearConvention::Pfc; }
 };
 
 // [Erokhin-Berkov] eqs. 7-9 with a Mindlin tangential spring and Tsuji-form damping.

@@ -89,6 +89,32 @@ std::string granular_model(const LinearLawParameters& lin, const PairCoefficient
          number(x_gamma_t) + " " + number(pc.friction) + " damping velocity";
 }
 
+// gran/hooke/history's (and fix wall/gran hooke/history's) coefficients for one contact pair: kn, kt, gamma_n =
+// eta_n / m_eff, gamma_t = eta_t / m_eff (LAMMPS multiplies them by the pair's m_eff), mu and dampflag 1.
+std::string hooke_history_coefficients(const LinearLawParameters& lin, const PairCoefficients& pc, double m_eff) {
+  const double gamma_n = m_eff > 0.0 ? 2.0 * lin.dp_nratio * std::sqrt(pc.kn / m_eff) : 0.0;
+  const double gamma_t = m_eff > 0.0 ? 2.0 * lin.dp_sratio * std::sqrt(pc.ks / m_eff) : 0.0;
+  return number(pc.kn) + " " + number(pc.ks) + " " + number(gamma_n) + " " + number(gamma_t) + " " +
+         number(pc.friction) + " 1";
+}
+
+// The pairs of materials that particles are made of, and their m_eff (`mass`: material_masses).
+struct MaterialPair {
+  int a, b;
+  double m_eff;
+};
+std::vector<MaterialPair> used_material_pairs(const std::vector<double>& mass, const Particles& p) {
+  std::vector<char> used(mass.size(), 0);
+  for (size_t i = 0; i < p.size(); ++i) used[static_cast<size_t>(p.material[i])] = 1;
+  std::vector<MaterialPair> pairs;
+  for (size_t a = 0; a < mass.size(); ++a)
+    for (size_t b = a; b < mass.size(); ++b)
+      if (used[a] && used[b])
+        pairs.push_back({static_cast<int>(a), static_cast<int>(b),
+                         mass[a] > 0.0 && mass[b] > 0.0 ? mass[a] * mass[b] / (mass[a] + mass[b]) : 0.0});
+  return pairs;
+}
+
 // An equal-style expression for one component of the uniform field program over LAMMPS's `time`
 // (seconds since the start of the LAMMPS run, which starts at the scene's time t0).
 std::string field_expression(const FieldParameters& f, double t0, int axis, double scale) {
@@ -119,7 +145,7 @@ std::string field_expression(const FieldParameters& f, double t0, int axis, doub
 
 std::string lammps_approximations(const Preset& preset) {
   const LinearLawParameters& lin = preset.contact.linear;
-  if (lin.convention == LinearConvention::Lammps) return {};  // LAMMPS's own rule: nothing to approximate
+  if (lin.lammps_rules()) return {};  // LAMMPS's own rules: nothing to approximate
   if (lin.dp_nratio == 0.0 && lin.dp_sratio == 0.0) return {};
   char ratios[96];
   std::snprintf(ratios, sizeof ratios, "contact.linear.dp_nratio = %g, dp_sratio = %g", lin.dp_nratio, lin.dp_sratio);
@@ -157,6 +183,23 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   if (lin.dp_sratio > 0.0 && lin.dp_nratio == 0.0)
     r.refuse("contact.linear.dp_sratio",
              exportable + "0 when dp_nratio is 0 (LAMMPS sets the shear dashpot as a multiple of the normal one)");
+  if (lin.convention == LinearConvention::GranHookeHistory) {
+    // One set of coefficients for every pair: the pairs of the particles' materials must agree on all of them.
+    const std::vector<MaterialPair> pairs =
+        used_material_pairs(material_masses(model.materials.size(), particles), particles);
+    for (const MaterialPair& q : pairs)
+      if (hooke_history_coefficients(lin, model.pair(q.a, q.b), q.m_eff) !=
+          hooke_history_coefficients(lin, model.pair(pairs[0].a, pairs[0].b), pairs[0].m_eff)) {
+        r.refuse("contact.linear.convention",
+                 "\"gran/hooke/history\" has one set of coefficients (kn, kt, gamma_n, gamma_t, mu) for all pairs, "
+                 "but materials " +
+                     std::to_string(pairs[0].a) + "+" + std::to_string(pairs[0].b) + " and " + std::to_string(q.a) +
+                     "+" + std::to_string(q.b) +
+                     " differ in them (kn, ks, friction, or kn/m_eff with dashpots); use \"lammps\" (pair granular, "
+                     "coefficients per pair)");
+        break;
+      }
+  }
   if (preset.contact.rolling.enabled)
     r.refuse("contact.rolling.enabled", exportable + "false only (our EPSD rolling model has no LAMMPS counterpart)");
   if (materials_need_masses(preset)) {
@@ -272,6 +315,10 @@ void append_script_header(std::string& t, const Preset& preset, double time, dou
   if (lin.convention == LinearConvention::Lammps)
     t += "# Contacts: the scene uses contact.linear.convention = \"lammps\", LAMMPS's own friction limit and contact\n"
          "# velocity: no approximation (docs/lammps.md).\n";
+  else if (lin.convention == LinearConvention::GranHookeHistory)
+    t += "# Contacts: the scene uses contact.linear.convention = \"gran/hooke/history\", written as that pair style\n"
+         "# (torques on the full radii, the shear history projected after its increment): no approximation\n"
+         "# (docs/lammps.md).\n";
   else if (lin.dp_nratio > 0.0 || lin.dp_sratio > 0.0)
     t += "# Approximation: while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal\n"
          "# dashpot included); Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; LAMMPS's\n"
@@ -307,12 +354,25 @@ void append_script_settings(std::string& t, const Model& model, const std::strin
 
 // Contacts: F = kn delta n - eta_n v_n - kt xi - eta_t v_t, eta_n = 2 beta_n sqrt(m_eff kn)
 // (engine/contact/law_linear.hpp); LAMMPS's eta_t = x_gamma,t eta_n. `mass`: material_masses.
-void append_pair_styles(std::string& t, const Preset& preset, const Model& model, const std::vector<double>& mass,
-                        bool dipoles, bool direct) {
+void append_pair_styles(std::string& t, const Preset& preset, const Model& model, const Particles& particles,
+                        const std::vector<double>& mass, bool dipoles, bool direct) {
   const size_t types = model.materials.size();
   const LinearLawParameters& lin = preset.contact.linear;
   // Direct sum in an open box: a cutoff no pair reaches while the particles stay within 1000 box diagonals.
   const double dipole_cutoff = direct ? 1000.0 * (model.box.max - model.box.min).norm() : model.dipole_cutoff;
+  if (lin.convention == LinearConvention::GranHookeHistory) {
+    // One set for all pairs (check_lammps_exportable made sure the particles' pairs agree).
+    const MaterialPair q = used_material_pairs(mass, particles).at(0);
+    const std::string style = "gran/hooke/history " + hooke_history_coefficients(lin, model.pair(q.a, q.b), q.m_eff);
+    if (dipoles) {
+      t += "pair_style      hybrid/overlay " + style + " lj/cut/dipole/cut " + number(dipole_cutoff) + "\n";
+      t += "pair_coeff      * * gran/hooke/history\n";
+      t += "pair_coeff      * * lj/cut/dipole/cut 0.0 1.0    # LJ epsilon 0: the dipole-dipole part only\n";
+    } else {
+      t += "pair_style      " + style + "\npair_coeff      * *\n";
+    }
+    return;
+  }
   if (dipoles)
     t += "pair_style      hybrid/overlay granular lj/cut/dipole/cut " + number(dipole_cutoff) + "\n";
   else
@@ -341,9 +401,13 @@ void append_walls(std::string& t, const Preset& preset, const Model& model, cons
       const bool low = model.box.side(axis, 0) == SideKind::Wall, high = model.box.side(axis, 1) == SideKind::Wall;
       if (!low && !high) continue;
       const std::string name(1, "xyz"[axis]);
-      t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran granular " +
-           granular_model(lin, model.pair(static_cast<int>(a), model.wall_material), std::max(mass[a], 0.0)) + " " +
-           name + "plane " + (low ? number(model.box.min[axis]) : "NULL") + " " +
+      const PairCoefficients& pc = model.pair(static_cast<int>(a), model.wall_material);
+      const double m_eff = std::max(mass[a], 0.0);
+      t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran " +
+           (lin.convention == LinearConvention::GranHookeHistory
+                ? "hooke/history " + hooke_history_coefficients(lin, pc, m_eff)
+                : "granular " + granular_model(lin, pc, m_eff)) +
+           " " + name + "plane " + (low ? number(model.box.min[axis]) : "NULL") + " " +
            (high ? number(model.box.max[axis]) : "NULL") + "\n";
     }
   }
@@ -399,7 +463,7 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   std::string& t = out.script;
   append_script_header(t, preset, time, s);
   append_script_settings(t, model, data_file, run, s);
-  append_pair_styles(t, preset, model, mass, dipoles, direct);
+  append_pair_styles(t, preset, model, p, mass, dipoles, direct);
   append_walls(t, preset, model, mass);
   t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
   t += "neigh_modify    delay 0 every 1 check yes\n";

@@ -62,12 +62,15 @@ const Schema<LinearLawParameters>& linear_law_schema() {
               "and replaces the materials' kn and ks."),
       real<P>("kratio", &P::kratio, Q::Dimensionless, r::non_negative(),
               "Deformability: normal-to-shear stiffness ratio kn/ks (0 sets ks = 0)."),
-      choice<P>("convention", &P::convention, {"pfc", "lammps"},
-                "pfc: the rules above. lammps: LAMMPS's gran/hooke/history and pair granular hooke with "
-                "linear_history: shear spring and shear dashpot together limited by mu |F_n| with F_n the total "
-                "normal force (dashpot included), the shear history rescaled to match, dashpots on the half-step "
-                "velocity and the rolling part of the contact velocity with the full radii, as LAMMPS computes "
-                "them; an exported scene then runs in LAMMPS as here (docs/lammps.md)."),
+      choice<P>("convention", &P::convention, {"pfc", "lammps", "gran/hooke/history"},
+                "pfc: the rules above. lammps: LAMMPS's pair granular (hooke, linear_history): shear spring and "
+                "shear dashpot together limited by mu |F_n| with F_n the total normal force (dashpot included), the "
+                "shear history rescaled to match, dashpots on the half-step velocity, the rolling part of the "
+                "contact velocity with the full radii, the history turned into the new contact plane before the "
+                "step's increment, torques about the contact point (levers R - overlap/2). gran/hooke/history: "
+                "LAMMPS's pair style of that name, the same but for two rules: torques on the full radii, and the "
+                "increment added before the history's normal part is taken away (a projection). An exported scene "
+                "runs in LAMMPS as here in either (docs/lammps.md)."),
   };
   return s;
 }

@@ -74,6 +74,35 @@ TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming 
   CHECK(refused.output.find("magnetics.method = \"tree\": the export takes \"cutoff\", \"direct\" or \"off\"") !=
         std::string::npos);
   CHECK(refused.output.find("magnetics.dipole_cap = 0.0001") != std::string::npos);
+
+  // gran/hooke/history has one set of coefficients for all pairs: two materials in use that differ are refused, one
+  // material exports as that pair style (issue 40), kn and ks of the material with itself in series.
+  const std::string two_materials = R"json({
+  "version": 1,
+  "materials": [ { "name": "soft", "kn": "1e5 N/m", "ks": "8e4 N/m", "friction": 0.3 },
+                 { "name": "hard", "kn": "3e5 N/m", "ks": "2e5 N/m", "friction": 0.3 } ],
+  "contact": { "law": "linear", "linear": { "convention": "gran/hooke/history" } },
+  "magnetics": { "method": "off" },
+  "box": { "min": ["-5 mm", "-5 mm", "-5 mm"], "max": ["5 mm", "5 mm", "5 mm"] },
+  "particles": { "kind": "list", "particles": [
+    { "position": ["0 mm", "0 mm", "0 mm"], "radius": "0.5 mm", "material": "soft" },
+    { "position": ["2 mm", "0 mm", "0 mm"], "radius": "0.5 mm", "material": "MATERIAL" } ] }
+})json";
+  std::string mixed = two_materials;
+  mixed.replace(mixed.find("MATERIAL"), 8, "hard");
+  lodestone::test::write_file(dir.path() / "mixed.json", mixed);
+  const Result one_set = dir.run("mixed.json --lammps-export out3");
+  CHECK(one_set.code == 2);
+  CHECK(one_set.output.find("contact.linear.convention = \"gran/hooke/history\": \"gran/hooke/history\" has one set of "
+                            "coefficients") != std::string::npos);
+  std::string single = two_materials;
+  single.replace(single.find("MATERIAL"), 8, "soft");
+  lodestone::test::write_file(dir.path() / "single.json", single);
+  REQUIRE(dir.run("single.json --lammps-export out4 --steps 1").code == 0);
+  const std::string script = read_file(dir.path() / "out4" / "in.lodestone");
+  CHECK(
+      script.find("pair_style      gran/hooke/history 50000 40000 0 0 0.29999999999999999 1\npair_coeff      * *\n") !=
+      std::string::npos);
 }
 
 TEST_CASE("option --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {

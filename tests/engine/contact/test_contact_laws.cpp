@@ -909,6 +909,74 @@ TEST_CASE("linear law, LAMMPS convention: spring and dashpot limited by mu |F_n 
   CHECK((pfc.force - expected).norm() > 1e-3 * expected.norm());
 }
 
+TEST_CASE("linear law, gran/hooke/history convention: full-radius levers, the history projected after its increment",
+          "[contact]") {
+  // One evaluation of a sliding sphere-wall contact against LAMMPS's pair_gran_hooke_history.cpp (and fix
+  // wall/gran hooke/history) written out here: vtr = v_t + n x (R w); shear += vtr dt, then shear -= (shear.n) n;
+  // fs = -(kt shear + eta_t vtr); beyond mu |F_n total| both are scaled onto it and the history set to match;
+  // torque = -R n x fs. The history starts with a part along the normal (the plane tilted since the last step), which
+  // the projection removes and pair granular's rotation would turn into the plane instead: the two styles differ.
+  LinearLawParameters law;
+  law.dp_nratio = 0.4;
+  law.dp_sratio = 0.3;
+  law.convention = LinearConvention::GranHookeHistory;
+  PairCoefficients pair;
+  pair.kn = 1e4;
+  pair.ks = 5e3;
+  pair.friction = 0.2;
+  const double r = 1e-3, m = 3e-5, delta = 2e-6, dt = 1e-6;
+  const Vec3 n = Vec3::UnitZ(), v(0.05, 0.01, -0.02), w(3.0, -40.0, 7.0);
+  for (const double friction : {0.2, 50.0}) {  // sliding, then sticking
+    pair.friction = friction;
+    ContactGeometry g = sphere_wall_geometry(n, r - delta, r, v, w, m, 0.4 * m * r * r);
+    use_full_radius_levers(g);
+    ContactHistory h;
+    h.active = true;
+    h.shear = Vec3(-2e-7, 1e-7, 4e-8);
+    h.shear_stiffness = pair.ks;
+    const Vec3 shear0 = h.shear;
+    double projection_loss = 0.0;
+    const Vec3 previous = update_shear_displacement_projected(h, g, dt, projection_loss);
+    const ContactResponse out = linear_contact(law, pair, g, h, previous, false);
+    const Vec3 torque = g.lever_i.cross(out.force) + out.couple;
+
+    // LAMMPS, independently.
+    const double eta_n = 2.0 * law.dp_nratio * std::sqrt(m * pair.kn),
+                 eta_t = 2.0 * law.dp_sratio * std::sqrt(m * pair.ks);
+    const double vn = v.dot(n);
+    const Vec3 vtr = v - vn * n + n.cross(r * w);
+    Vec3 shear = shear0 + vtr * dt;
+    shear -= shear.dot(n) * n;
+    const double fn_total = pair.kn * delta - eta_n * vn;
+    Vec3 fs = -(pair.ks * shear + eta_t * vtr);
+    const double fscrit = friction * std::abs(fn_total);
+    const bool slides = fs.norm() > fscrit;
+    CHECK(slides == (friction < 1.0));
+    if (slides) {
+      shear = (fscrit / fs.norm()) * (shear + eta_t * vtr / pair.ks) - eta_t * vtr / pair.ks;
+      fs *= fscrit / fs.norm();
+    }
+    const Vec3 expected = fn_total * n + fs;
+    const Vec3 expected_torque = -r * n.cross(fs);
+    INFO("mu " << friction << ": force " << out.force.transpose() << ", LAMMPS " << expected.transpose());
+    CHECK((out.force - expected).norm() < 1e-12 * expected.norm());
+    CHECK((torque - expected_torque).norm() < 1e-12 * expected_torque.norm());
+    CHECK((h.shear - shear).norm() < 1e-12 * shear.norm());
+    CHECK(projection_loss == Approx(0.5 * pair.ks * 4e-8 * 4e-8).epsilon(1e-12));
+    // pair granular ("lammps") turns the old history into the plane, keeping its length, and uses the levers
+    // R - delta/2: another force and another torque.
+    law.convention = LinearConvention::Lammps;
+    ContactGeometry g2 = sphere_wall_geometry(n, r - delta, r, v, w, m, 0.4 * m * r * r);
+    use_lammps_contact_velocity(g2);
+    ContactHistory h2;
+    h2.active = true;
+    h2.shear = shear0;
+    const ContactResponse granular = linear_contact(law, pair, g2, h2, update_shear_displacement(h2, g2, dt), false);
+    CHECK((g2.lever_i.cross(granular.force) - expected_torque).norm() > 1e-6 * expected_torque.norm());
+    law.convention = LinearConvention::GranHookeHistory;
+  }
+}
+
 TEST_CASE("a sphere spinning on a frictionless floor keeps its energy in every dp_mode and convention", "[contact]") {
   // Issue 40. A sphere rests on the floor at its equilibrium overlap, spinning at 200 rad/s about a horizontal axis,
   // with friction 0: no tangential force may act, so its spin energy stays (before: dp_mode 0 lost 92 % of it in 2 s
@@ -918,7 +986,8 @@ TEST_CASE("a sphere spinning on a frictionless floor keeps its energy in every d
   // spin energy (measured: exactly 0 with the default convention; 1.4e-15 J = 5e-9 with LAMMPS's, whose books carry
   // an elastic energy of 6.3e-7 J in its history and its opposite as slip loss; the work left unbooked before was
   // 3.1e-9 J = 1.2e-2 of the spin energy).
-  for (LinearConvention convention : {LinearConvention::Pfc, LinearConvention::Lammps}) {
+  for (LinearConvention convention :
+       {LinearConvention::Pfc, LinearConvention::Lammps, LinearConvention::GranHookeHistory}) {
     for (int dp_mode = 0; dp_mode < 4; ++dp_mode) {
       Preset p = sliding_scene(ContactLaw::Linear, 0.0, 0.0);
       p.contact.linear.convention = convention;
@@ -935,10 +1004,11 @@ TEST_CASE("a sphere spinning on a frictionless floor keeps its energy in every d
       }
       const Particles& q = session.state().particles;
       const Observables o = session.observe();
-      INFO((convention == LinearConvention::Lammps ? "lammps" : "pfc")
-           << " dp_mode " << dp_mode << ": spin " << q.angular_velocity[0].transpose() << " rad/s, kinetic "
-           << o.kinetic() << " J of " << spin0 << ", dissipated " << o.dissipated() << " J, stiffness work "
-           << o.stiffness_work << " J, largest balance change " << largest << " J");
+      INFO(static_cast<int>(convention) << " (pfc, lammps, gran/hooke/history)"
+                                        << " dp_mode " << dp_mode << ": spin " << q.angular_velocity[0].transpose()
+                                        << " rad/s, kinetic " << o.kinetic() << " J of " << spin0 << ", dissipated "
+                                        << o.dissipated() << " J, stiffness work " << o.stiffness_work
+                                        << " J, largest balance change " << largest << " J");
       REQUIRE(session.state().health.ok);
       CHECK(q.angular_velocity[0].y() == Approx(200.0).epsilon(1e-9));
       CHECK(std::abs(q.velocity[0].x()) < 1e-12);
@@ -947,7 +1017,7 @@ TEST_CASE("a sphere spinning on a frictionless floor keeps its energy in every d
   }
 }
 
-TEST_CASE("LAMMPS convention: the energy balance of a sliding, bouncing landing closes as dt squared", "[contact]") {
+TEST_CASE("LAMMPS conventions: the energy balance of a sliding, bouncing landing closes as dt squared", "[contact]") {
   // Issue 40. The oblique landing of the Coulomb test below (1 m/s down and sideways, mu 0.3, beta_n 0.3) with the
   // linear law's LAMMPS convention, without and with a shear dashpot: it bounces, slides and rolls, so every part of
   // the books takes part. Before, the balance moved by the same amount at every dt (-6.3e-3, -5.4e-3, -5.2e-3 of the
@@ -955,12 +1025,15 @@ TEST_CASE("LAMMPS convention: the energy balance of a sliding, bouncing landing 
   // a bounce opened it were not booked). Which bounce a step ends in makes the drift erratic from one halving to the
   // next (measured: -3.3e-5, 8.2e-6, 5.1e-6, -1.4e-7, 1.7e-7 at 2 us to 0.125 us, sign changes in between), so it is
   // compared over a factor 8 of dt: required at least 3.5^3 = 43 times smaller (second order: 64; measured 240).
+  // gran/hooke/history (levers R, the history projected) likewise; its projection's loss is booked.
   const double mu = 0.3, v = 1.0, duration = 0.3;
-  for (double ratio : {0.0, 0.5}) {
+  for (const auto& [convention, ratio] :
+       {std::pair{LinearConvention::Lammps, 0.0}, std::pair{LinearConvention::Lammps, 0.5},
+        std::pair{LinearConvention::GranHookeHistory, 0.0}, std::pair{LinearConvention::GranHookeHistory, 0.5}}) {
     double drift[2] = {0.0, 0.0};
     for (int k = 0; k < 2; ++k) {
       Preset p = sliding_scene(ContactLaw::Linear, mu, v);
-      p.contact.linear.convention = LinearConvention::Lammps;
+      p.contact.linear.convention = convention;
       p.contact.linear.dp_nratio = 0.3;
       p.contact.linear.dp_sratio = ratio;
       p.contact.linear.dp_mode = 0;
@@ -972,8 +1045,8 @@ TEST_CASE("LAMMPS convention: the energy balance of a sliding, bouncing landing 
       REQUIRE(session.state().health.ok);
       drift[k] = (session.observe().energy_balance() - balance0) / kinetic0;
     }
-    INFO("beta_s " << ratio << ": balance drift " << drift[0] << ", " << drift[1]
-                   << " of the impact energy at dt = 2, 0.25 us");
+    INFO("convention " << static_cast<int>(convention) << ", beta_s " << ratio << ": balance drift " << drift[0] << ", "
+                       << drift[1] << " of the impact energy at dt = 2, 0.25 us");
     CHECK(std::abs(drift[0]) < 1e-4);  // before: 6.3e-3 (beta_s 0), 6.1e-2 (beta_s 0.5)
     CHECK(std::abs(drift[1]) < std::abs(drift[0]) / 43.0);
   }
