@@ -15,11 +15,11 @@ void restore_offer(PanelContext& c) {
   UiState& state = c.state;
   UiState::RestoreOffer& offer = state.restore_offer;
   if (offer.what.empty() || offer.answer != UiState::RestoreOffer::Answer::None) return;
-  // Centred over the 3-D view, below the menu-free top edge; wide enough for the button's line.
+  // Where the "Try this" strip goes (hidden meanwhile): below the start hint's place, left of the Plots header.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float left = sidebar_extent(state);
-  const float width = std::clamp(display.x - left - 40.0f, 260.0f, 560.0f);
-  ImGui::SetNextWindowPos(ImVec2(left + 0.5f * (display.x - left), 10.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+  const float left = sidebar_extent(state) + 10.0f;
+  const float width = std::clamp(display.x - left - 400.0f, 280.0f, 520.0f);
+  ImGui::SetNextWindowPos(ImVec2(left, 10.0f + 2.0f * ImGui::GetTextLineHeightWithSpacing()), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, display.y));
   ImGui::SetNextWindowBgAlpha(0.92f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
@@ -33,7 +33,11 @@ void restore_offer(PanelContext& c) {
     if (ImGui::Button(offer.button.c_str())) offer.answer = UiState::RestoreOffer::Answer::Restore;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Go on from where it stopped: the same particles, values and changes (paused)");
-    ImGui::SameLine();
+    // The other two beside it when they fit, else below it.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float others = ImGui::CalcTextSize("Discard it").x + ImGui::CalcTextSize("Not now").x +
+                         4.0f * style.FramePadding.x + 2.0f * style.ItemSpacing.x;
+    if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x > others) ImGui::SameLine();
     if (ImGui::Button("Discard it")) offer.answer = UiState::RestoreOffer::Answer::Discard;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Delete the autosaved session; it cannot be brought back");
     ImGui::SameLine();

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -82,9 +84,11 @@ AutosaveStore::AutosaveStore(const std::string& state_folder) : state_folder_(st
   if (ec) throw AutosaveError("cannot make the autosave folder " + own.string() + ": " + ec.message());
   const std::string lock = (own / kLockName).string();
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+  // Waiting: the folder is new and ours (pid and start time), but another program looking for crashed ones may hold
+  // its lock for the moment it takes to see that it is empty.
+  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX) != 0) {
     if (lock_fd_ >= 0) ::close(lock_fd_);
-    throw AutosaveError("cannot lock " + lock + ": another program holds it");
+    throw AutosaveError("cannot lock " + lock + ": " + std::strerror(errno));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";  // for a person looking: which program runs
   [[maybe_unused]] const ssize_t written = ::write(lock_fd_, pid.data(), pid.size());  // the lock counts, not this
@@ -241,8 +245,8 @@ void AutosaveStore::quit_cleanly() {
 }
 
 void AutosaveStore::prune_left_behind() {
-  // The folders of crashed programs, newest first by their newest file; empty ones go at once (a clean quit's
-  // leftovers, a program killed before its first autosave).
+  // The folders of crashed programs, newest first by their newest file; empty ones go (a program killed before its
+  // first autosave).
   std::vector<std::pair<fs::file_time_type, std::string>> crashed;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(autosave_folder(), ec)) {
@@ -252,7 +256,9 @@ void AutosaveStore::prune_left_behind() {
     if (fd < 0) continue;
     const auto files = autosaves_in(entry.path());
     if (files.empty()) {
-      remove_folder(instance);
+      // A program killed before its first autosave; not one starting up this very moment (its folder is new).
+      if (fs::file_time_type::clock::now() - fs::last_write_time(entry.path(), ec) > std::chrono::minutes(1))
+        remove_folder(instance);
     } else {
       fs::file_time_type newest = fs::file_time_type::min();
       for (const auto& f : files) newest = std::max(newest, fs::last_write_time(f.second, ec));
