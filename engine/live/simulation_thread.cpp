@@ -256,7 +256,8 @@ void SimulationThread::handle(const RestoreSession& c) {
   adopt_session(std::move(session), c.source);
   restored_ = true;
   ++scene_loads_;
-  running_ = false;  // the user looks first, then runs
+  pace_ = scene_pace(*in_force_);  // as a load: the scene's own pace
+  running_ = false;                // the user looks first, then runs
   inform(c.note);
   answer(c.request, true, std::to_string(session_->state().step));
 }
