@@ -109,6 +109,7 @@ void overlays(PanelContext& c) {
   status_line(c);
   start_hint(c);
   try_hints(c);
+  restore_offer(c);
 }
 
 }  // namespace lodestone::ui

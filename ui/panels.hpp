@@ -67,6 +67,9 @@ void status_line(PanelContext& context);
 void start_hint(PanelContext& context);
 // The "Try this" strip at the top of the 3-D view on the first scene (try_hints_shown): what a hand can do.
 void try_hints(PanelContext& context);
+// The restore offer across the top of the 3-D view after an unclean exit (UiState::restore_offer): Restore, Discard
+// it, Not now (ui/restore_offer.cpp).
+void restore_offer(PanelContext& context);
 // Where the status line sits [logical pixels]: bottom left of the 3-D view, clear of the legend (bottom
 // right) and the Plots window (top right).
 ImVec4 status_line_rect(const UiState& state, ImVec2 display);

@@ -56,7 +56,8 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
     if (s.scene) {
       if (s.scene_loads != state.saved_load) {  // a scene just loaded: as its file has it
         state.saved_load = s.scene_loads;
-        state.saved_document = s.scene;
+        // A restored autosave is in no file yet: unsaved until saved, so that quitting asks.
+        state.saved_document = s.restored ? nullptr : s.scene;
         state.as_loaded = s.scene;
         state.as_loaded_source = s.scene_source;
       }
@@ -191,6 +192,7 @@ void save_preset(UiState& state, const std::string& path) {
     save_preset_file(document, path);
     state.saved_document = std::make_shared<const Preset>(std::move(document));
     state.unsaved = false;
+    ++state.saves_done;
     state.notice = "saved " + path;
     state.notice_is_error = false;
   } catch (const PresetError& e) {

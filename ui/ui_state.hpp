@@ -163,8 +163,17 @@ struct UiState {
   bool try_hints_hidden = false;
   float plots_right_extent = 0.0f;  // [px] the open Plots window's width at the right edge (framing leaves it free) //
                                     // the "Try this" strip (status_line.cpp try_hints): closed by the user
-  bool help_open = false;           // F1: the controls
-  bool about_open = false;          // Help > About
+  // The restore offer (issue 41, ui/restore_offer.cpp): an autosave a program left when it did not quit cleanly, in
+  // plain words ("" when there is none), and the user's answer, acted on by the window (app/desktop/autosave_keeper).
+  struct RestoreOffer {
+    std::string what;    // "Lodestone did not close properly on 3 May at 14:32. ..."
+    std::string button;  // "Restore the session of 14:32 (t = 0.35 s)"
+    enum class Answer { None, Restore, Discard, Later } answer = Answer::None;
+  };
+  RestoreOffer restore_offer;
+  std::uint64_t saves_done = 0;  // scenes saved (save_preset): an autosave follows each
+  bool help_open = false;        // F1: the controls
+  bool about_open = false;       // Help > About
 };
 
 // Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
@@ -194,7 +203,9 @@ inline std::optional<double> pace_kept(const Snapshot& s) {
 }
 
 inline bool try_hints_shown(const UiState& state) {
-  return !state.try_hints_hidden && state.loads_sent == 0 && state.last_edit_id == 0 && state.last_touch_request == 0;
+  // Not under the restore offer, which takes the top of the view.
+  return !state.try_hints_hidden && state.loads_sent == 0 && state.last_edit_id == 0 && state.last_touch_request == 0 &&
+         state.restore_offer.what.empty();
 }
 
 inline float sidebar_extent(const UiState& state) {

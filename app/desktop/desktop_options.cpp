@@ -65,6 +65,13 @@ void declare_scene_and_window_options(CLI::App& app, DesktopOptions& o, RawArgum
       ->check(CLI::IsMember({"alignment", "moment", "direction", "speed", "contacts", "cluster"}));
   app.add_option("--presets-dir", o.presets_directory, "Directory listed in the Presets panel");
   app.add_flag("--plots", o.open_plots, "Open the Plots window at start (it starts collapsed)");
+  app.add_flag("--restore", o.restore,
+               "Restore the session autosaved by a Lodestone that did not quit cleanly (a crash, a kill): the newest "
+               "one in $XDG_STATE_HOME/lodestone (else ~/.local/state/lodestone), instead of opening PRESET");
+  app.add_option("--autosave-seconds", o.autosave_seconds,
+                 "Autosave the session every this many seconds of wall time while something changes, and at every "
+                 "load and save (default 30; 0: never). A clean quit removes the autosaves")
+      ->check(CLI::Range(0.0, 86400.0));
 }
 
 // The options of scripted runs: screenshots, movies, the remote commands and the benchmark, after the others.

@@ -1,6 +1,7 @@
 // lodestone: the desktop app. A Qt 6 window with an OpenGL 3.3 view and Dear ImGui panels; the
 // engine runs on its own thread (engine/live/simulation_thread.hpp).
 
+#include "app/desktop/autosave_keeper.hpp"
 #include "app/desktop/desktop_options.hpp"
 #include "app/desktop/main_window.hpp"
 #include "app/desktop/remote_control.hpp"
@@ -91,13 +92,29 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // Autosave (issue 41): not in scripted runs (screenshots, movies, benchmarks), which leave nothing behind.
+  desktop::AutosaveSettings autosave;
+  autosave.seconds = scripted ? 0.0 : options.autosave_seconds;
+  autosave.offer = !scripted && !options.restore;
+  desktop::AutosaveKeeper keeper(*simulation, state, autosave);
+
   desktop::MainWindow window(*simulation, state, options);
+  window.keep_autosaves(keeper);
   window.resize(options.width, options.height);
+  if (options.restore) {
+    try {
+      keeper.restore(window.view()->sink());
+    } catch (const AutosaveError& e) {
+      std::cerr << "lodestone: --restore: " << e.what() << "\n";
+      state.notice = std::string("nothing restored: ") + e.what();
+      state.notice_is_error = true;
+    }
+  }
   QObject::connect(window.view(), &desktop::SceneView::finished, &application,
                    [](int code) { QCoreApplication::exit(code); });
   std::unique_ptr<desktop::RemoteControl> remote;
   if (options.remote) {
-    remote = std::make_unique<desktop::RemoteControl>(*simulation, state, window.view()->sink());
+    remote = std::make_unique<desktop::RemoteControl>(*simulation, state, window.view()->sink(), keeper);
     QObject::connect(remote.get(), &desktop::RemoteControl::quit_requested, &application,
                      [] { QCoreApplication::exit(0); });
     QObject::connect(remote.get(), &desktop::RemoteControl::acted, window.view(), &desktop::SceneView::wake);
@@ -106,5 +123,7 @@ int main(int argc, char** argv) {
     QObject::connect(window.view(), &desktop::SceneView::frame_starting, remote.get(), &desktop::RemoteControl::poll);
   }
   window.show();
-  return application.exec();
+  const int code = application.exec();
+  keeper.quit_cleanly();  // a clean quit: the autosaves go (a crash or a kill never gets here and keeps them)
+  return code;
 }

@@ -217,6 +217,36 @@ void MainWindow::rebuild_recent_menu() {
   recent_menu_->setEnabled(!recent.isEmpty());
 }
 
+void MainWindow::keep_autosaves(AutosaveKeeper& keeper) {
+  autosaves_ = &keeper;
+  auto* timer = new QTimer(this);
+  // A quarter of a second: an autosave asked for after a load or a save goes out at once, and a copy that arrived is
+  // handed to the writer without delay; the tick itself costs microseconds.
+  timer->setInterval(250);
+  connect(timer, &QTimer::timeout, this, &MainWindow::tick_autosaves);
+  timer->start();
+}
+
+void MainWindow::tick_autosaves() {
+  using Answer = ui::UiState::RestoreOffer::Answer;
+  simulation_.update_snapshot();  // the view draws what is new whoever fetched it (it compares sequences)
+  if (state_.restore_offer.answer == Answer::Restore) {
+    state_.restore_offer.answer = Answer::None;  // asked once; the offer stays if the user keeps the scene
+    if (confirm_discard("restoring the autosaved session")) {
+      try {
+        autosaves_->restore(view_->sink());
+      } catch (const AutosaveError& e) {
+        state_.notice = std::string("not restored: ") + e.what();
+        state_.notice_is_error = true;
+      }
+    }
+    view_->wake();
+  }
+  const bool offered = !state_.restore_offer.what.empty();
+  autosaves_->tick(std::chrono::steady_clock::now());
+  if (offered != !state_.restore_offer.what.empty()) view_->wake();
+}
+
 void MainWindow::about() {
   state_.about_open = true;  // an ImGui window inside the view: version, build date, the contact laws
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The main window: a menu bar (open, save as, export frame, screenshot, recording, recent files,
 // reset view, about) around the
-// OpenGL scene view. Recent files are the only thing kept between runs (QSettings).
+// OpenGL scene view. Recent files are kept between runs (QSettings); the autosave is the keeper's.
 
+#include "app/desktop/autosave_keeper.hpp"
 #include "app/desktop/scene_view.hpp"
 
 #include <QMainWindow>
@@ -18,6 +19,9 @@ class MainWindow : public QMainWindow {
  public:
   MainWindow(SimulationThread& simulation, ui::UiState& state, const DesktopOptions& options);
   SceneView* view() const { return view_; }
+  // Autosaves from now on (app/desktop/autosave_keeper.hpp): its tick a few times a second, and the restore offer's
+  // Restore button (after the unsaved-changes question).
+  void keep_autosaves(AutosaveKeeper& keeper);
   // The keyboard to the 3-D view (its keys: space, Ctrl+Z, F, Tab...; the menus' shortcuts work from there too),
   // after a dialog or a menu closed, which leave the focus elsewhere. `activate`: the window takes the focus back
   // (after its own dialog); otherwise only when it is the active window already.
@@ -40,12 +44,14 @@ class MainWindow : public QMainWindow {
   void remember(const QString& path);
   void rebuild_recent_menu();
   void about();
+  void tick_autosaves();
 
   SimulationThread& simulation_;
   ui::UiState& state_;
   SceneView* view_;
   QMenu* recent_menu_ = nullptr;
   QAction* record_action_ = nullptr;  // "Start recording..." or "Stop recording"
+  AutosaveKeeper* autosaves_ = nullptr;
 };
 
 }  // namespace lodestone::desktop

@@ -19,11 +19,13 @@
 
 namespace lodestone::desktop {
 
-RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send, QObject* parent)
+RemoteControl::RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send,
+                             AutosaveKeeper& autosaves, QObject* parent)
     : QObject(parent),
       simulation_(simulation),
       state_(state),
       send_(std::move(send)),
+      autosaves_(autosaves),
       notifier_(new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this)),
       poll_(new QTimer(this)) {
   connect(notifier_, &QSocketNotifier::activated, this, &RemoteControl::read_input);
@@ -177,20 +179,21 @@ void RemoteControl::send_edit(std::vector<ParameterChange> changes, const std::s
 void RemoteControl::execute(const std::string& line) {
   // The verbs listed in remote_control.hpp, each carried out by one member; the view's verbs come after them.
   static const std::map<std::string, VerbHandler> handlers = {
-      {"set", &RemoteControl::verb_set},           {"confirm", &RemoteControl::verb_confirm},
-      {"get", &RemoteControl::verb_get},           {"run", &RemoteControl::verb_run},
-      {"pause", &RemoteControl::verb_pause},       {"reset", &RemoteControl::verb_reset},
-      {"step", &RemoteControl::verb_step},         {"advance", &RemoteControl::verb_advance},
-      {"hash", &RemoteControl::verb_hash},         {"history", &RemoteControl::verb_history},
-      {"rewind", &RemoteControl::verb_rewind},     {"undo", &RemoteControl::verb_undo},
-      {"redo", &RemoteControl::verb_redo},         {"recover", &RemoteControl::verb_recover},
-      {"back", &RemoteControl::verb_back},         {"load", &RemoteControl::verb_load},
-      {"save", &RemoteControl::verb_save},         {"status", &RemoteControl::verb_status},
-      {"field-at", &RemoteControl::verb_field_at}, {"drag", &RemoteControl::verb_drag},
-      {"release", &RemoteControl::verb_release},   {"add", &RemoteControl::verb_add},
-      {"delete", &RemoteControl::verb_delete},     {"lid", &RemoteControl::verb_lid},
-      {"quit", &RemoteControl::verb_quit},         {"sync", &RemoteControl::verb_sync},
-      {"cancel", &RemoteControl::verb_cancel},     {"key", &RemoteControl::verb_key},
+      {"set", &RemoteControl::verb_set},         {"confirm", &RemoteControl::verb_confirm},
+      {"get", &RemoteControl::verb_get},         {"run", &RemoteControl::verb_run},
+      {"pause", &RemoteControl::verb_pause},     {"reset", &RemoteControl::verb_reset},
+      {"step", &RemoteControl::verb_step},       {"advance", &RemoteControl::verb_advance},
+      {"hash", &RemoteControl::verb_hash},       {"history", &RemoteControl::verb_history},
+      {"rewind", &RemoteControl::verb_rewind},   {"undo", &RemoteControl::verb_undo},
+      {"redo", &RemoteControl::verb_redo},       {"recover", &RemoteControl::verb_recover},
+      {"back", &RemoteControl::verb_back},       {"load", &RemoteControl::verb_load},
+      {"save", &RemoteControl::verb_save},       {"status", &RemoteControl::verb_status},
+      {"restore", &RemoteControl::verb_restore}, {"field-at", &RemoteControl::verb_field_at},
+      {"drag", &RemoteControl::verb_drag},       {"release", &RemoteControl::verb_release},
+      {"add", &RemoteControl::verb_add},         {"delete", &RemoteControl::verb_delete},
+      {"lid", &RemoteControl::verb_lid},         {"quit", &RemoteControl::verb_quit},
+      {"sync", &RemoteControl::verb_sync},       {"cancel", &RemoteControl::verb_cancel},
+      {"key", &RemoteControl::verb_key},
   };
   try {
     // An unknown verb or bad arguments are refused here, before anything is sent or shown.
@@ -421,6 +424,17 @@ void RemoteControl::verb_save(const remote::Request& request, const std::string&
   std::printf("ok save %s\n", rest.c_str());
 }
 
+void RemoteControl::verb_restore(const remote::Request&, const std::string& line) {
+  // Read and checked whole here (a damaged autosave is refused by name, and moved aside, before anything is sent).
+  const std::uint64_t request = autosaves_.restore(send_);  // throws AutosaveError: "refused: restore: why"
+  await_reply(request, [line](const Reply& r) {
+    if (r.ok)
+      std::printf("ok restore %s\n", r.text.c_str());
+    else
+      std::printf("refused: %s: %s\n", line.c_str(), r.text.c_str());
+  });
+}
+
 void RemoteControl::verb_status(const remote::Request&, const std::string&) {
   const Snapshot& s = simulation_.snapshot();
   std::string stepping;
@@ -432,6 +446,10 @@ void RemoteControl::verb_status(const remote::Request&, const std::string&) {
       append_shortest(stepping, s.stepping->asked_seconds);
       stepping += "s";
     }
+  }
+  if (autosaves_.enabled()) {
+    const std::int64_t step = autosaves_.autosaved_step();
+    stepping += " autosaved=" + (step < 0 ? std::string("none") : std::to_string(step));
   }
   std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s%s\n",
               static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,

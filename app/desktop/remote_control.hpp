@@ -32,8 +32,12 @@
 //   back TIME        back by simulated time to a kept point: "ok back now S"
 //   (a failed check prints "stopped: MESSAGE" when it happens)
 //   load FILE | save FILE
+//   restore          restores the session a Lodestone that did not quit cleanly autosaved (the newest; issue 41,
+//                    app/desktop/autosave_keeper.hpp), paused: "ok restore STEP"; or "refused: restore: why" (none
+//                    left, or a damaged one, named and moved aside). Later commands wait for it
 //   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N",
-//                    and " stepping=DONE/ASKED" while a step or advance runs
+//                    " stepping=DONE/ASKED" while a step or advance runs, and " autosaved=STEP" (the step of the
+//                    newest autosave written; "none" before the first) unless autosave is off
 //   field-at X Y Z [exact]
 //                    prints "field BX BY BZ": the total field B [T] at the point (metres, or with units: 1.5mm),
 //                    applied + every moment summed as the forces do (or all of them: exact), evaluated by the
@@ -67,6 +71,7 @@
 // A command that cannot be carried out prints "refused: <command>: <why>" (naming the field, the
 // value and what is allowed, as the panels would) and changes nothing.
 
+#include "app/desktop/autosave_keeper.hpp"
 #include "app/desktop/remote_parse.hpp"
 #include "engine/live/simulation_thread.hpp"
 #include "ui/ui_state.hpp"
@@ -85,7 +90,9 @@ class RemoteControl : public QObject {
   Q_OBJECT
 
  public:
-  RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send, QObject* parent = nullptr);
+  // `autosaves`: the app's autosave keeper (the verb `restore`, and `status`).
+  RemoteControl(SimulationThread& simulation, ui::UiState& state, ui::CommandSink send, AutosaveKeeper& autosaves,
+                QObject* parent = nullptr);
   ~RemoteControl() override;
   // Every millisecond, and before each frame the view draws (SceneView::frame_starting: an answer that has arrived is
   // printed before the frame, not after it): the newest snapshot; a failed check reported; the answer of the
@@ -128,6 +135,7 @@ class RemoteControl : public QObject {
   void verb_back(const remote::Request& request, const std::string& line);
   void verb_load(const remote::Request& request, const std::string& line);
   void verb_save(const remote::Request& request, const std::string& line);
+  void verb_restore(const remote::Request& request, const std::string& line);
   void verb_status(const remote::Request& request, const std::string& line);
   void verb_field_at(const remote::Request& request, const std::string& line);
   void verb_drag(const remote::Request& request, const std::string& line);
@@ -164,6 +172,7 @@ class RemoteControl : public QObject {
   SimulationThread& simulation_;
   ui::UiState& state_;
   ui::CommandSink send_;
+  AutosaveKeeper& autosaves_;
   QSocketNotifier* notifier_;
   std::string pending_;  // input read but not yet executed
   QTimer* poll_;

@@ -277,6 +277,7 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
       {"back", read_back},
       {"load", nullptr},
       {"save", nullptr},
+      {"restore", nullptr},
       {"status", nullptr},
       {"field-at", read_field_at},
       {"drag", read_drag},
@@ -300,10 +301,11 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
   };
   const auto found = readers.find(r.verb);
   if (found == readers.end())
-    throw Refusal("unknown command '" + r.verb +
-                  "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-                  "redo, recover, back, load, save, status, field-at, drag, release, add, delete, lid, sync, key, "
-                  "view, field-view, color, frame, select, sidebar, help, about, quit");
+    throw Refusal(
+        "unknown command '" + r.verb +
+        "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
+        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, sync, key, "
+        "view, field-view, color, frame, select, sidebar, help, about, quit");
   if (found->second) found->second(r, in_force);
   return r;
 }

@@ -8,6 +8,7 @@
 #include "app/runner/run_outputs.hpp"
 #include "app/runner/sweep.hpp"
 #include "engine/analysis/reduced_units.hpp"
+#include "engine/core/state_hash.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/scene/checkpoint.hpp"
 #include "engine/scene/document.hpp"
@@ -401,6 +402,7 @@ int finish_run(Session& session, RunOutputs& outputs, const RunOptions& options,
       code = with_output_error(code);
   }
   if (loop.stopped_at_phase) std::printf("stopped as phase %s began\n", session.phase_label().c_str());
+  if (options.print_hash) std::printf("hash %s\n", hash_hex(state_hash(session.state())).c_str());
   return code;
 }
 

@@ -60,7 +60,7 @@ constexpr const char* kSingleRunOptions[] = {
     "--clusters",      "--angles",       "--check",         "--save-preset",
     "--preset-docs",   "--restart",      "--checkpoint",    "--checkpoint-every",
     "--stop-at-phase", "--threads",      "--lammps-export", "--field-probe",
-    "--field-slice",   "--set",          "--vtk-encoding"};
+    "--field-slice",   "--set",          "--vtk-encoding",  "--hash"};
 
 // A time given as "0.5", "0.5 s", "20 ms": returns an empty string when valid, else the message.
 std::function<std::string(const std::string&)> time_validator() {
@@ -188,6 +188,10 @@ void add_run_control_options(CLI::App& app, RunOptions& o) {
   app.add_option("--progress-every", o.progress_seconds, "Wall-clock seconds between progress lines")
       ->check(CLI::PositiveNumber);
   app.add_flag("--check", o.check_only, "Validate the preset, print what would run, and exit");
+  app.add_flag("--hash", o.print_hash,
+               "Print 'hash HEX' at the end: the 64-bit hash of every particle's position, velocity and orientation "
+               "in id order, as the app's remote verb hash prints it (compare a replayed session with the app's run; "
+               "the same --threads as the app's)");
   app.add_option("--save-preset", o.save_preset_path, "Write the loaded preset with every key in SI (atomic) and exit");
   app.add_flag("--preset-docs", o.preset_docs, "Print the preset field reference (Markdown) and exit");
 }

@@ -46,6 +46,7 @@ struct RunOptions {
   bool preset_docs = false;       // print the preset reference (docs/presets.md) and exit
   std::string restart_path;       // continue this checkpoint (with its own preset)
   std::string checkpoint_path;    // write a checkpoint here at the end ("" = none)
+  bool print_hash = false;        // print "hash HEX" of the end state (the app's remote verb `hash`)
   std::optional<std::int64_t> checkpoint_every;  // [steps] also every this many steps (same file, replaced)
   std::string stop_at_phase;                     // stop when this protocol phase (name or number from 1) begins
   std::optional<int> threads;                    // engine threads (default: the hardware threads; sweep jobs: 1)

@@ -3,6 +3,7 @@
 // between steps"). A closed set; the simulation thread applies them in order.
 
 #include "engine/scene/preset_edits.hpp"
+#include "engine/session/history.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -151,8 +152,25 @@ struct ComputeFieldView {
   int seeds[2] = {8, 6};  // line seeds along the in-plane axes (a grid over the slice), each 1 to 32
 };
 
-using Command = std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame,
-                             EvaluateField, Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag,
-                             AddParticle, AddClump, DeleteBody, ComputeFieldView, DeclineEdit>;
+// Autosave (issue 41, engine/session/autosave.hpp): hand over a copy of the session now (the document and the point of
+// its run) as Snapshot::autosave with Snapshot::autosave_request = request; the GUI gives it to the writer thread
+// (engine/live/autosave_writer.hpp), so that neither thread waits for the disk.
+struct CaptureAutosave {
+  std::uint64_t request = 0;
+};
+// Replace the scene by an autosaved session, going on from its point exactly as the run would have (Session(document,
+// point)); paused. Counted as a load. Answered in Snapshot::reply with the step restored, or the refusal.
+struct RestoreSession {
+  Preset document;
+  SessionPoint point;
+  std::string source;  // the file the session came from, as the autosave says
+  std::string note;    // told the user once restored: "restored the session of 14:32 (t = 0.35 s)"
+  std::uint64_t request = 0;
+};
+
+using Command =
+    std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField,
+                 Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag, AddParticle, AddClump, DeleteBody,
+                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession>;
 
 }  // namespace lodestone

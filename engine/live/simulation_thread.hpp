@@ -70,6 +70,8 @@ class SimulationThread {
   void handle(const AddClump& c);
   void handle(const DeleteBody& c);
   void handle(const DeclineEdit& c);
+  void handle(const CaptureAutosave& c);
+  void handle(const RestoreSession& c);
   void undo_or_redo(bool undo, std::uint64_t request);
   void advance_running();
   // Why `c` ends the StepOnce requests under way ("paused", "reset"...: it takes the clock), or null when they go on
@@ -89,6 +91,8 @@ class SimulationThread {
   // A new HistorySummary when the history or the undo stack changed since the last one.
   void summarise_history();
   void set_scene(const Preset& preset, const std::string& source);
+  // The scene becomes `session` (built from a preset or restored), with its threads and history set here.
+  void adopt_session(std::unique_ptr<Session> session, const std::string& source);
   // Takes the document and the parameters in force from the simulation (after an edit, a new
   // scene, a phase change or a timeline entry) and counts a new scene revision.
   void adopt_parameters();
@@ -123,6 +127,9 @@ class SimulationThread {
   std::unique_ptr<ThreadTeam> view_team_;        // evaluates the field view (made at the first)
   std::uint64_t field_view_request_ = 0;
   std::shared_ptr<const HistorySummary> history_;
+  std::shared_ptr<const Autosave> autosave_;  // the last CaptureAutosave's
+  std::uint64_t autosave_request_ = 0;
+  bool restored_ = false;  // the scene is a restored autosave (no LoadScene since)
   Reply reply_;
   std::shared_ptr<const Confirmation> confirmation_;
   bool running_ = true;

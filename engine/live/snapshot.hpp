@@ -9,6 +9,7 @@
 #include "engine/output/field_slice.hpp"
 #include "engine/output/frame_fields.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "engine/session/autosave.hpp"
 #include "engine/step/stage_timings.hpp"
 
 #include <cstdint>
@@ -155,6 +156,11 @@ struct Snapshot {
   std::optional<StepProgress> stepping;
   Reply step_reply;
   std::shared_ptr<const Confirmation> confirmation;  // the edit held for confirmation, null when none
+  // The last CaptureAutosave's copy of the session (its info's saved_at left 0: the writer stamps the file) and the
+  // request it answers; null until one is asked for. The same object stays in later snapshots.
+  std::shared_ptr<const Autosave> autosave;
+  std::uint64_t autosave_request = 0;
+  bool restored = false;  // the scene came from an autosave (RestoreSession), not from a file: nothing saved yet
 };
 
 }  // namespace lodestone

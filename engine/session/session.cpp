@@ -96,6 +96,27 @@ Session::Session(const Preset& preset, std::vector<Preset> phases)
   if (state().health.ok) apply_due_entries();
 }
 
+Session::Session(const Preset& document, const SessionPoint& point)
+    : document_(document), phase_presets_(phase_presets_of(document)) {
+  if (point.entry_phases.size() > document_.timeline.size())
+    throw PresetError("$.timeline", "the saved point has " + std::to_string(point.entry_phases.size()) +
+                                        " timeline entries applied, but the document's timeline has " +
+                                        std::to_string(document_.timeline.size()));
+  if (!document_.protocol.empty() && point.state.phase >= phase_count())
+    throw PresetError("$.protocol", "the saved point is in protocol phase " + std::to_string(point.state.phase + 1) +
+                                        ", but the document's protocol has " + std::to_string(phase_count()) +
+                                        " phases");
+  for (int m : point.state.particles.material)
+    if (m < 0 || static_cast<size_t>(m) >= point.in_force.materials.size())
+      throw PresetError("$.materials", "the saved particles use material index " + std::to_string(m) +
+                                           " but the parameters in force define " +
+                                           std::to_string(point.in_force.materials.size()));
+  restore_point(point);
+  head_step_ = state().step;
+  // As after a rewind to a kept point: an entry recorded at this very step after the point was taken.
+  if (state().health.ok) apply_due_entries();
+}
+
 Session::~Session() = default;
 Session::Session(Session&&) noexcept = default;
 Session& Session::operator=(Session&&) noexcept = default;

@@ -53,6 +53,11 @@ class Session {
   // Continues a checkpoint with its own preset: the next steps are bit-identical to those the saved
   // run would have made.
   explicit Session(const Checkpoint& checkpoint);
+  // Continues `document` (a session, its timeline whole) from a point of its run: the state, the parameters in force
+  // and the timeline entries applied by then, as the history keeps them (point()). The next steps are those the run
+  // that took the point would have made, bit for bit, as after a rewind to it (an autosave restored:
+  // engine/session/autosave.hpp). Throws PresetError when the point does not belong to the document.
+  Session(const Preset& document, const SessionPoint& point);
   ~Session();
   Session(Session&&) noexcept;
   Session& operator=(Session&&) noexcept;
@@ -68,6 +73,9 @@ class Session {
   std::int64_t run(std::int64_t steps);
 
   const Simulation& simulation() const { return sim_; }
+  // The session now as a history point (a copy of the state, the parameters in force, the entries applied): with
+  // document() everything Session(document, point) needs to go on from here.
+  SessionPoint point() const;
   const Model& model() const { return sim_.model(); }
   const State& state() const { return sim_.state(); }
   const StageTimings& timings() const { return sim_.timings(); }
@@ -202,7 +210,6 @@ class Session {
   // The edit of apply(), without touching the undo stack: the record of what it changed (nothing when it changed
   // nothing).
   std::optional<EditRecord> change(PreparedEdit edit);
-  SessionPoint point() const;
   // Continues from a kept point (the simulation remade from its state, the threads kept).
   void restore_point(const SessionPoint& p);
   // The session just before `edit`, still at its step (edit.before_point): its timeline entry removed, the kept
