@@ -23,8 +23,6 @@
 #include "engine/scene/document.hpp"
 #include "engine/session/session.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -37,12 +35,6 @@ using namespace lodestone;
 using namespace lodestone::bench;
 
 namespace {
-
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 // Median thread CPU time of `repeats` calls of fn.
 double median_cpu_seconds(int repeats, const std::function<void()>& fn) {
@@ -291,21 +283,14 @@ void report_clusters(const Scene& s, size_t within, double engine_energy, double
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: lodestone-cluster-pairs PRESET [REPEATS=20] [WARM_STEPS=5]\n");
-    return 2;
-  }
+  KernelBenchArguments args;
+  if (!read_kernel_bench_arguments(argc, argv, "lodestone-cluster-pairs", 20, args)) return 2;
   try {
-    const int repeats = argc > 2 ? std::atoi(argv[2]) : 20;
-    const int warm = argc > 3 ? std::atoi(argv[3]) : 5;
-    if (repeats < 1 || warm < 1) {
-      std::fprintf(stderr, "lodestone-cluster-pairs: REPEATS and WARM_STEPS must be positive integers\n");
-      return 2;
-    }
-    Session session(load_preset_file(argv[1]));
+    const int repeats = args.repeats, warm = args.warm_steps;
+    Session session(load_preset_file(args.preset));
     const Model& model = session.model();
     if (model.magnetics.method != DipoleMethod::Cutoff) {
-      std::fprintf(stderr, "lodestone-cluster-pairs: %s does not use magnetics.method cutoff\n", argv[1]);
+      std::fprintf(stderr, "lodestone-cluster-pairs: %s does not use magnetics.method cutoff\n", args.preset);
       return 2;
     }
     session.run(warm);

@@ -18,8 +18,6 @@
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
 
-#include <time.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -28,33 +26,14 @@
 using namespace lodestone;
 using namespace lodestone::bench;
 
-namespace {
-
-// CPU time of this thread [s]: unlike the wall clock it does not count the time the thread waits for a
-// core, so it stays meaningful on a loaded machine (virtual machines often give perf no cycle counter).
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: lodestone-dipole-kernel PRESET [REPEATS=200] [WARM_STEPS=5]\n");
-    return 2;
-  }
+  KernelBenchArguments args;
+  if (!read_kernel_bench_arguments(argc, argv, "lodestone-dipole-kernel", 200, args)) return 2;
   try {
-    const int repeats = argc > 2 ? std::atoi(argv[2]) : 200;
-    const int warm = argc > 3 ? std::atoi(argv[3]) : 5;
-    if (repeats < 1 || warm < 1) {
-      std::fprintf(stderr, "lodestone-dipole-kernel: REPEATS and WARM_STEPS must be positive integers\n");
-      return 2;
-    }
-    Session session(load_preset_file(argv[1]));
+    const int repeats = args.repeats, warm = args.warm_steps;
+    Session session(load_preset_file(args.preset));
     if (session.model().magnetics.method != DipoleMethod::Cutoff) {
-      std::fprintf(stderr, "lodestone-dipole-kernel: %s does not use magnetics.method cutoff\n", argv[1]);
+      std::fprintf(stderr, "lodestone-dipole-kernel: %s does not use magnetics.method cutoff\n", args.preset);
       return 2;
     }
     session.run(warm);

@@ -854,6 +854,27 @@ void set_shear_damping(Preset& p, const ShearDampingCase& c) {
   p.contact.hertz_mindlin.damping_ratio_t = c.ratio;
 }
 
+// A sphere sliding and spinning on a wall it overlaps by delta, for the one-evaluation tests of LAMMPS's rules below.
+struct WallSlide {
+  double r = 1e-3, m = 3e-5, delta = 2e-6, dt = 1e-6;  // [m], [kg], [m], [s]
+  Vec3 v{0.05, 0.01, -0.02}, w{3.0, -40.0, 7.0};       // [m/s], [rad/s]
+};
+const WallSlide kWallSlide;
+LinearLawParameters sliding_wall_law(LinearConvention convention) {
+  LinearLawParameters law;
+  law.dp_nratio = 0.4;
+  law.dp_sratio = 0.3;
+  law.convention = convention;
+  return law;
+}
+PairCoefficients sliding_wall_pair() {
+  PairCoefficients pair;
+  pair.kn = 1e4;
+  pair.ks = 5e3;
+  pair.friction = 0.2;
+  return pair;
+}
+
 }  // namespace
 
 TEST_CASE("linear law, LAMMPS convention: spring and dashpot limited by mu |F_n total|, the history rescaled",
@@ -862,16 +883,10 @@ TEST_CASE("linear law, LAMMPS convention: spring and dashpot limited by mu |F_n 
   // written out here (its source: Fncrit = |Fne + Fdamp|, fs = -k_t h - eta_t v_t, and beyond
   // Fscrit = mu Fncrit: h = -(Fscrit fs/|fs| + eta_t v_t)/k_t, fs scaled onto Fscrit). The rolling part of
   // the contact velocity uses the full radius: R w, not (R - delta/2) w.
-  LinearLawParameters law;
-  law.dp_nratio = 0.4;
-  law.dp_sratio = 0.3;
-  law.convention = LinearConvention::Lammps;
-  PairCoefficients pair;
-  pair.kn = 1e4;
-  pair.ks = 5e3;
-  pair.friction = 0.2;
-  const double r = 1e-3, m = 3e-5, delta = 2e-6, dt = 1e-6;
-  const Vec3 n = Vec3::UnitZ(), v(0.05, 0.01, -0.02), w(3.0, -40.0, 7.0);
+  LinearLawParameters law = sliding_wall_law(LinearConvention::Lammps);
+  PairCoefficients pair = sliding_wall_pair();
+  const double r = kWallSlide.r, m = kWallSlide.m, delta = kWallSlide.delta, dt = kWallSlide.dt;
+  const Vec3 n = Vec3::UnitZ(), v = kWallSlide.v, w = kWallSlide.w;
   ContactGeometry g = sphere_wall_geometry(n, r - delta, r, v, w, m, 0.4 * m * r * r);
   use_lammps_contact_velocity(g);
   ContactHistory h;
@@ -916,16 +931,10 @@ TEST_CASE("linear law, gran/hooke/history convention: full-radius levers, the hi
   // fs = -(kt shear + eta_t vtr); beyond mu |F_n total| both are scaled onto it and the history set to match;
   // torque = -R n x fs. The history starts with a part along the normal (the plane tilted since the last step), which
   // the projection removes and pair granular's rotation would turn into the plane instead: the two styles differ.
-  LinearLawParameters law;
-  law.dp_nratio = 0.4;
-  law.dp_sratio = 0.3;
-  law.convention = LinearConvention::GranHookeHistory;
-  PairCoefficients pair;
-  pair.kn = 1e4;
-  pair.ks = 5e3;
-  pair.friction = 0.2;
-  const double r = 1e-3, m = 3e-5, delta = 2e-6, dt = 1e-6;
-  const Vec3 n = Vec3::UnitZ(), v(0.05, 0.01, -0.02), w(3.0, -40.0, 7.0);
+  LinearLawParameters law = sliding_wall_law(LinearConvention::GranHookeHistory);
+  PairCoefficients pair = sliding_wall_pair();
+  const double r = kWallSlide.r, m = kWallSlide.m, delta = kWallSlide.delta, dt = kWallSlide.dt;
+  const Vec3 n = Vec3::UnitZ(), v = kWallSlide.v, w = kWallSlide.w;
   for (const double friction : {0.2, 50.0}) {  // sliding, then sticking
     pair.friction = friction;
     ContactGeometry g = sphere_wall_geometry(n, r - delta, r, v, w, m, 0.4 * m * r * r);
