@@ -263,7 +263,6 @@ struct ContactResponse {
   double elastic_energy = 0.0;        // [J] stored in the springs now
   double slip_loss = 0.0;             // [J] dissipated by Coulomb slip during this step
   double stiffness_work = 0.0;        // [J] gained by the shear spring from a change of its stiffness
-  double friction_power = 0.0;        // [W] dissipated now by sliding friction without a spring (hertz_coulomb)
 };
 
 }  // namespace lodestone

@@ -24,9 +24,7 @@ ContactResponse hertz_coulomb_contact(const HertzCoulombParameters& law, const P
   out.dashpot_force = (fn - fn_elastic) * g.normal;
   out.force = fn * g.normal + ft;
   out.elastic_energy = 0.4 * fn_elastic * delta;  // 8/15 E* sqrt(R*) delta^{5/2}
-  // Friction works against the sliding velocity over the whole step: all of it is lost.
-  out.slip_loss = 0.0;
-  out.friction_power = -ft.dot(g.tangential_velocity);
+  // The friction's work is booked by the caller, over two half steps as a dashpot's (contacts.cpp).
   return out;
 }
 
