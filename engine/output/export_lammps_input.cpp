@@ -160,6 +160,30 @@ double lammps_moment_scale() {
   return std::sqrt(mu0_over_4pi / kLammpsSiCoulombConstant);
 }
 
+namespace {
+
+// gran/hooke/history has one set of coefficients for every pair: the pairs of the particles' materials must agree on
+// all of them.
+void refuse_mixed_hooke_history(const LinearLawParameters& lin, const Model& model, const Particles& particles,
+                                Refusals& r) {
+  const std::vector<MaterialPair> pairs =
+      used_material_pairs(material_masses(model.materials.size(), particles), particles);
+  for (const MaterialPair& q : pairs)
+    if (hooke_history_coefficients(lin, model.pair(q.a, q.b), q.m_eff) !=
+        hooke_history_coefficients(lin, model.pair(pairs[0].a, pairs[0].b), pairs[0].m_eff)) {
+      r.refuse("contact.linear.convention",
+               "\"gran/hooke/history\" has one set of coefficients (kn, kt, gamma_n, gamma_t, mu) for all pairs, "
+               "but materials " +
+                   std::to_string(pairs[0].a) + "+" + std::to_string(pairs[0].b) + " and " + std::to_string(q.a) + "+" +
+                   std::to_string(q.b) +
+                   " differ in them (kn, ks, friction, or kn/m_eff with dashpots); use \"lammps\" (pair granular, "
+                   "coefficients per pair)");
+      return;
+    }
+}
+
+}  // namespace
+
 void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles) {
   Refusals r(preset);
   const std::string exportable = "the export takes ";
@@ -183,23 +207,7 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   if (lin.dp_sratio > 0.0 && lin.dp_nratio == 0.0)
     r.refuse("contact.linear.dp_sratio",
              exportable + "0 when dp_nratio is 0 (LAMMPS sets the shear dashpot as a multiple of the normal one)");
-  if (lin.convention == LinearConvention::GranHookeHistory) {
-    // One set of coefficients for every pair: the pairs of the particles' materials must agree on all of them.
-    const std::vector<MaterialPair> pairs =
-        used_material_pairs(material_masses(model.materials.size(), particles), particles);
-    for (const MaterialPair& q : pairs)
-      if (hooke_history_coefficients(lin, model.pair(q.a, q.b), q.m_eff) !=
-          hooke_history_coefficients(lin, model.pair(pairs[0].a, pairs[0].b), pairs[0].m_eff)) {
-        r.refuse("contact.linear.convention",
-                 "\"gran/hooke/history\" has one set of coefficients (kn, kt, gamma_n, gamma_t, mu) for all pairs, "
-                 "but materials " +
-                     std::to_string(pairs[0].a) + "+" + std::to_string(pairs[0].b) + " and " + std::to_string(q.a) +
-                     "+" + std::to_string(q.b) +
-                     " differ in them (kn, ks, friction, or kn/m_eff with dashpots); use \"lammps\" (pair granular, "
-                     "coefficients per pair)");
-        break;
-      }
-  }
+  if (lin.convention == LinearConvention::GranHookeHistory) refuse_mixed_hooke_history(lin, model, particles, r);
   if (preset.contact.rolling.enabled)
     r.refuse("contact.rolling.enabled", exportable + "false only (our EPSD rolling model has no LAMMPS counterpart)");
   if (materials_need_masses(preset)) {
