@@ -22,6 +22,21 @@
 
 using namespace lodestone;
 
+namespace {
+
+// --restore: the newest session a crashed program autosaved, or a notice (and a line on stderr) saying why none was.
+void restore_at_start(desktop::AutosaveKeeper& keeper, desktop::MainWindow& window, ui::UiState& state) {
+  try {
+    keeper.restore(window.view()->sink());
+  } catch (const AutosaveError& e) {
+    std::cerr << "lodestone: --restore: " << e.what() << "\n";
+    state.notice = std::string("nothing restored: ") + e.what();
+    state.notice_is_error = true;
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // Mesa's software rasteriser (llvmpipe) starts one drawing thread per core. The physics thread
   // runs flat out on a core of its own, so leave it one (docs/performance.md: with 2 cores this
@@ -101,15 +116,7 @@ int main(int argc, char** argv) {
   desktop::MainWindow window(*simulation, state, options);
   window.keep_autosaves(keeper);
   window.resize(options.width, options.height);
-  if (options.restore) {
-    try {
-      keeper.restore(window.view()->sink());
-    } catch (const AutosaveError& e) {
-      std::cerr << "lodestone: --restore: " << e.what() << "\n";
-      state.notice = std::string("nothing restored: ") + e.what();
-      state.notice_is_error = true;
-    }
-  }
+  if (options.restore) restore_at_start(keeper, window, state);
   QObject::connect(window.view(), &desktop::SceneView::finished, &application,
                    [](int code) { QCoreApplication::exit(code); });
   std::unique_ptr<desktop::RemoteControl> remote;

@@ -77,18 +77,28 @@ AutosaveStore::AutosaveStore(const std::string& state_folder) : state_folder_(st
   const auto started =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
-  instance_ = std::to_string(::getpid()) + "-" + std::to_string(started);
+  // The pid and the start time name the program; the count, the stores of one process (tests make several within a
+  // millisecond: with the same name the second waited for its own folder's lock forever).
+  static std::atomic<unsigned> stores_made{0};
+  instance_ = std::to_string(::getpid()) + "-" + std::to_string(started) + "-" + std::to_string(stores_made++);
   const fs::path own = fs::path(autosave_folder()) / instance_;
   std::error_code ec;
   fs::create_directories(own, ec);
   if (ec) throw AutosaveError("cannot make the autosave folder " + own.string() + ": " + ec.message());
   const std::string lock = (own / kLockName).string();
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  // Waiting: the folder is new and ours (pid and start time), but another program looking for crashed ones may hold
-  // its lock for the moment it takes to see that it is empty.
-  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX) != 0) {
+  // Waiting a little: the folder is new and ours, but another program looking for crashed ones may hold its lock for
+  // the moment it takes to see that it is empty. Never for ever: after 5 s the autosave is off, saying why.
+  bool locked = false;
+  for (int tries = 0; lock_fd_ >= 0 && !locked && tries < 5000; ++tries) {
+    locked = ::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0;
+    if (!locked && errno != EWOULDBLOCK) break;
+    if (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (!locked) {
+    const std::string why = lock_fd_ < 0 ? std::strerror(errno) : "another program holds it";
     if (lock_fd_ >= 0) ::close(lock_fd_);
-    throw AutosaveError("cannot lock " + lock + ": " + std::strerror(errno));
+    throw AutosaveError("cannot lock " + lock + ": " + why);
   }
   const std::string pid = std::to_string(::getpid()) + "\n";  // for a person looking: which program runs
   [[maybe_unused]] const ssize_t written = ::write(lock_fd_, pid.data(), pid.size());  // the lock counts, not this
