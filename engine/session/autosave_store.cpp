@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <thread>
 
 namespace lodestone {
 namespace fs = std::filesystem;
@@ -89,16 +91,15 @@ AutosaveStore::AutosaveStore(const std::string& state_folder) : state_folder_(st
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   // Waiting a little: the folder is new and ours, but another program looking for crashed ones may hold its lock for
   // the moment it takes to see that it is empty. Never for ever: after 5 s the autosave is off, saying why.
-  bool locked = false;
-  for (int tries = 0; lock_fd_ >= 0 && !locked && tries < 5000; ++tries) {
-    locked = ::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0;
-    if (!locked && errno != EWOULDBLOCK) break;
-    if (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  int error = lock_fd_ < 0 ? errno : EWOULDBLOCK;
+  for (int tries = 0; lock_fd_ >= 0 && error == EWOULDBLOCK && tries < 5000; ++tries) {
+    error = ::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0 ? 0 : errno;
+    if (error == EWOULDBLOCK) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  if (!locked) {
-    const std::string why = lock_fd_ < 0 ? std::strerror(errno) : "another program holds it";
+  if (error != 0) {
     if (lock_fd_ >= 0) ::close(lock_fd_);
-    throw AutosaveError("cannot lock " + lock + ": " + why);
+    throw AutosaveError("cannot lock " + lock + ": " +
+                        (error == EWOULDBLOCK ? std::string("another program holds it") : std::strerror(error)));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";  // for a person looking: which program runs
   [[maybe_unused]] const ssize_t written = ::write(lock_fd_, pid.data(), pid.size());  // the lock counts, not this

@@ -80,7 +80,7 @@ class AutosaveStore {
 
   mutable std::mutex mutex_;
   std::string state_folder_;
-  std::string instance_;  // "<pid>-<start time>"
+  std::string instance_;  // "<pid>-<start time in ms>-<stores made before in this process>"
   int lock_fd_ = -1;
   std::int64_t next_number_ = 1;
   std::vector<std::pair<std::string, int>> adopted_;  // folder, lock descriptor
