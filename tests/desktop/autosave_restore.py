@@ -23,20 +23,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 from remote_app import RemoteApp, display_environment  # noqa: E402
 
-# Three 1 mm magnets in a box walled on the floor and the sides, open on top, no gravity.
-SCENE = """{
-  "version": 1,
-  "materials": [{ "name": "NdFeB", "density": "7500 kg/m^3", "kn": "1e3 N/m", "ks": "8e2 N/m",
-                  "magnetization": "100 kA/m" }],
-  "magnetics": { "method": "direct" },
-  "environment": { "translational_damping": "1e-3 N s/m", "rotational_damping": "1e-3 N s/m" },
-  "box": { "min": ["-5 mm", "-5 mm", "-5 mm"], "max": ["5 mm", "5 mm", "5 mm"], "z_max": "open" },
-  "particles": { "kind": "list", "particles": [
-    { "position": ["0 mm", "0 mm", "0 mm"], "radius": "0.5 mm" },
-    { "position": ["2 mm", "0 mm", "0 mm"], "radius": "0.5 mm" },
-    { "position": ["-2 mm", "0 mm", "0 mm"], "radius": "0.5 mm" } ] }
-}
-"""
+# Three 1 mm magnets in a box walled on the floor and the sides, open on top, no gravity (shared with
+# test_remote_touch.cpp).
+SCENE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "magnets-in-box.json")
 BAR = ('add {"shape": "bar", "count": 3, "pebble_radius": "0.3 mm", "position": ["0 mm", "0 mm", "3 mm"], '
        '"axis": [1, 0, 0]}')
 COMMON = ["--paused", "--size", "640x400", "--threads", "1", "--autosave-seconds", "0.2"]
@@ -101,8 +90,7 @@ def main(app, runner):
     work = tempfile.mkdtemp(prefix="lodestone-autosave-")
     state = os.path.join(work, "state")
     os.environ["XDG_STATE_HOME"] = state  # the app's state folder, this test's own
-    with open(os.path.join(work, "scene.json"), "w") as f:
-        f.write(SCENE)
+    shutil.copyfile(SCENE, os.path.join(work, "scene.json"))
     try:
         saved = edit_pull_add_and_crash(app, work, state)
 

@@ -17,19 +17,11 @@ using namespace lodestone::desktop_test;
 
 namespace {
 
-// Three 1 mm magnets in a box walled on the floor and the sides, open on top, no gravity.
-const char* kMagnetsInBox = R"({
-  "version": 1,
-  "materials": [{ "name": "NdFeB", "density": "7500 kg/m^3", "kn": "1e3 N/m", "ks": "8e2 N/m",
-                  "magnetization": "100 kA/m" }, { "name": "steel", "density": "7800 kg/m^3" }],
-  "magnetics": { "method": "direct" },
-  "environment": { "translational_damping": "1e-3 N s/m", "rotational_damping": "1e-3 N s/m" },
-  "box": { "min": ["-5 mm", "-5 mm", "-5 mm"], "max": ["5 mm", "5 mm", "5 mm"], "z_max": "open" },
-  "particles": { "kind": "list", "particles": [
-    { "position": ["0 mm", "0 mm", "0 mm"], "radius": "0.5 mm" },
-    { "position": ["2 mm", "0 mm", "0 mm"], "radius": "0.5 mm" },
-    { "position": ["-2 mm", "0 mm", "0 mm"], "radius": "0.5 mm" } ] }
-})";
+// Three 1 mm magnets in a box walled on the floor and the sides, open on top, no gravity (shared with
+// autosave_restore.py).
+std::string magnets_in_box() {
+  return lodestone::test::read_file(std::string(LODESTONE_SOURCE_DIR) + "/tests/data/magnets-in-box.json");
+}
 
 std::string line_starting(const std::string& output, const std::string& prefix) {
   std::istringstream in(output);
@@ -44,7 +36,7 @@ TEST_CASE("Remote drag, release, add, delete and lid act through the command que
           "[remote]") {
   require_display();
   Workdir work;
-  lodestone::test::write_file(work.path() / "scene.json", kMagnetsInBox);
+  lodestone::test::write_file(work.path() / "scene.json", magnets_in_box());
   const std::string commands =
       "add {\"position\": [\"0 mm\", \"3 mm\", \"0 mm\"], \"radius\": \"0.5 mm\"}\n"
       "add {\"position\": [\"0.4 mm\", \"0 mm\", \"0 mm\"], \"radius\": \"0.5 mm\"}\n"
@@ -137,7 +129,7 @@ TEST_CASE("Remote drag, release, add, delete and lid act through the command que
 TEST_CASE("Remote undo of a pull goes back to the grab, and field-view switches the field view by name", "[remote]") {
   require_display();
   Workdir work;
-  lodestone::test::write_file(work.path() / "scene.json", kMagnetsInBox);
+  lodestone::test::write_file(work.path() / "scene.json", magnets_in_box());
   const std::string commands =
       "get box.min\n"  // the first line, sent before the window has its first snapshot: the preset's box
       "step 10\n"
