@@ -88,16 +88,10 @@ int main(int argc, char** argv) {
   std::printf("# %7s %10s %10s %7s %12s | %-22s | %s\n", "N", "p3m_ns/p", "cut_ns/p", "ratio", "p3m_ns/NlogN",
               "mesh order alpha*d rc/d", "parts ns/p: spread fft real gather");
   for (size_t n : sizes) {
-    double side = std::cbrt(static_cast<double>(n) * sphere_volume(0.5 * kDiameter) / phi);
+    double side = 0.0;
     State state;
-    Random rng(11 + n);
-    if (phi <= 0.35) {
-      state.particles = random_sequential_addition(std::vector<double>(n, 0.5 * kDiameter), side, kDiameter, true, rng);
-    } else {
-      const int k = std::max(1, static_cast<int>(std::lround(std::cbrt(static_cast<double>(n) / 4.0))));
-      state.particles = jittered_fcc(k, 0.5 * kDiameter, phi, 0.9, rng, side);
-      n = state.particles.size();
-    }
+    state.particles = periodic_scene(n, phi, kDiameter, 11 + n, side);
+    n = state.particles.size();
 
     Model cutoff = make_model(periodic_preset(side, DipoleMethod::Cutoff));
     cutoff.magnetics.cutoff = 4.0 * kDiameter;

@@ -1,5 +1,5 @@
 #pragma once
-// The benches' random scenes of magnetized spheres (bench/p3m.cpp, bench/dipole_tree.cpp).
+// The benches' random scenes of magnetized spheres (bench/p3m.cpp, bench/p3m_anchor.cpp, bench/dipole_tree.cpp).
 
 #include "engine/core/math.hpp"
 #include "engine/core/random.hpp"
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace lodestone::bench {
@@ -84,6 +85,19 @@ inline Particles jittered_fcc(int k, double radius, double phi, double jitter, R
           ++i;
         }
   return p;
+}
+
+// About n spheres of diameter `diameter` in a periodic cube at volume fraction phi: random sequential addition up to
+// phi 0.35 (it jams near 0.38), a jittered face-centred cubic lattice above (n rounded to the nearest 4 k^3). Returns
+// the cube's side through `side`.
+inline Particles periodic_scene(size_t n, double phi, double diameter, std::uint64_t seed, double& side) {
+  Random rng(seed);
+  if (phi <= 0.35) {
+    side = std::cbrt(static_cast<double>(n) * sphere_volume(0.5 * diameter) / phi);
+    return random_sequential_addition(std::vector<double>(n, 0.5 * diameter), side, diameter, true, rng);
+  }
+  const int k = std::max(1, static_cast<int>(std::lround(std::cbrt(static_cast<double>(n) / 4.0))));
+  return jittered_fcc(k, 0.5 * diameter, phi, 0.9, rng, side);
 }
 
 }  // namespace lodestone::bench
