@@ -42,6 +42,11 @@ void bind_running(py::class_<SessionHandle>& c) {
         "Back to t = 0 with the parameters in force, as the app's Reset: the set() edits so far become the scene's "
         "own, so a changed generator (particles.count, particles.seed) takes effect here.");
   c.def("redo", &SessionHandle::redo, "Redoes the last undone set(); returns what it redid, or None.");
+  c.def("hold", &SessionHandle::hold, "particle_id"_a, "what"_a = "both",
+        "Holds a sphere still from now on, as the app's 'Hold still': what='position' (it may still turn), "
+        "'orientation' (it may still move), 'both', or 'none' to let it go. The forces and torques on it are still "
+        "computed; its held velocities become zero (their kinetic energy is booked as hold_work). Recorded in the "
+        "timeline, so save_preset() replays it. Raises PresetError for an unknown id or a clump's pebble.");
 }
 
 }  // namespace lodestone::python

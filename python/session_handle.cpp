@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -206,6 +207,15 @@ void SessionHandle::set(py::handle path, py::handle value, bool confirm) {
 
 py::object SessionHandle::get(const std::string& path) {
   return from_json(access().session().value_at(path));
+}
+
+std::string SessionHandle::hold(std::uint64_t particle_id, const std::string& what) {
+  const auto* found = std::find(std::begin(kHoldNames), std::end(kHoldNames), what);
+  if (found == std::end(kHoldNames))
+    throw PresetError("hold.what", "'" + what +
+                                       "' is not what can be held; allowed: position, orientation, both, none "
+                                       "(none lets the particle go)");
+  return access().session().hold(particle_id, static_cast<HoldKind>(found - std::begin(kHoldNames)));
 }
 
 std::optional<std::string> SessionHandle::undo() {

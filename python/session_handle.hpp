@@ -45,6 +45,9 @@ class SessionHandle {
   // The app's Reset: back to t = 0 with the parameters in force (the edits so far become the scene's own, so a changed
   // generator, particles.count or particles.seed, takes effect here), on the same thread count.
   void reset();
+  // The app's "Hold still" (engine/core/hold.hpp): `what` is position, orientation, both or none (lets go); recorded
+  // in the timeline like the app's touches. Returns what it did.
+  std::string hold(std::uint64_t particle_id, const std::string& what);
 
   void save_preset(const std::string& path);
   void save_checkpoint(const std::string& path);

@@ -51,6 +51,11 @@ void inspector_window(PanelContext& c) {
       ImGui::Text("angle easy axis - field   %.3f deg",
                   std::acos(std::clamp(std::abs(n.dot(b)), 0.0, 1.0)) * 180.0 / pi);
       ImGui::Text("contacts    %u", static_cast<unsigned>(p.contacts[k]));
+      const int held = k < p.hold.size() ? p.hold[k] : 0;
+      if (held != 0)  // the Hands on panel's "Hold still", a preset's particles[].fixed or the remote's hold
+        ImGui::Text("held        %s", held == static_cast<int>(HoldKind::Both)       ? "still (in place, not turning)"
+                                      : held == static_cast<int>(HoldKind::Position) ? "in place (free to turn)"
+                                                                                    : "from turning (free to move)");
     }
   }
   ImGui::End();

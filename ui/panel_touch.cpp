@@ -9,6 +9,29 @@
 #include <algorithm>
 
 namespace lodestone::ui {
+namespace {
+
+// "Hold still" for the selected sphere: its position and orientation kept (engine/core/hold.hpp), sent as a touch.
+void hold_checkbox(PanelContext& c, std::uint64_t selected) {
+  const ParticleSnapshot& particles = c.snapshot.particles;
+  const long i = particles.index_of(selected);
+  const int held =
+      i >= 0 && static_cast<size_t>(i) < particles.hold.size() ? particles.hold[static_cast<size_t>(i)] : 0;
+  bool still = held == static_cast<int>(HoldKind::Both);
+  if (ImGui::Checkbox("Hold still", &still))
+    c.send(HoldParticle{ui::next_touch_request(c.state), selected, still ? HoldKind::Both : HoldKind::None});
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Keeps the selected sphere where it is and stops it turning, as a hand holding it would; the forces and "
+        "torques on it are still computed. A magnet made of spheres cannot be held.");
+  if (held == static_cast<int>(HoldKind::Position) || held == static_cast<int>(HoldKind::Orientation)) {
+    ImGui::SameLine();
+    ImGui::TextDisabled(held == static_cast<int>(HoldKind::Position) ? "(held in place, free to turn)"
+                                                                     : "(kept from turning, free to move)");
+  }
+}
+
+}  // namespace
 
 void touch_panel(PanelContext& c) {
   UiState& state = c.state;
@@ -17,7 +40,8 @@ void touch_panel(PanelContext& c) {
   const std::string length_unit = display_unit(Quantity::Length, p.units);
   ImGui::TextWrapped(
       "Ctrl+drag a particle to pull it on a spring; let go of the mouse to release it. Delete removes the "
-      "selected particle or magnet. Ctrl+Z undoes a pull (back to the moment of the grab), an add or a delete.");
+      "selected particle or magnet; Hold still keeps it where it is. Ctrl+Z undoes a pull (back to the moment of the "
+      "grab), an add, a delete or a hold.");
   ImGui::SliderFloat("drag stiffness", &t.drag_stiffness, 0.01f, 50.0f, "%.2f x", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
@@ -63,6 +87,7 @@ void touch_panel(PanelContext& c) {
     if (ImGui::Button("Delete the selected")) c.send(DeleteBody{ui::next_touch_request(state), *state.selected});
     ImGui::SameLine();
     ImGui::TextDisabled("particle %llu", static_cast<unsigned long long>(*state.selected));
+    hold_checkbox(c, *state.selected);
   } else {
     ImGui::TextDisabled("click a particle to select it");
   }

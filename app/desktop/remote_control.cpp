@@ -193,7 +193,8 @@ void RemoteControl::execute(const std::string& line) {
       {"add", &RemoteControl::verb_add},         {"delete", &RemoteControl::verb_delete},
       {"lid", &RemoteControl::verb_lid},         {"quit", &RemoteControl::verb_quit},
       {"sync", &RemoteControl::verb_sync},       {"cancel", &RemoteControl::verb_cancel},
-      {"key", &RemoteControl::verb_key},
+      {"key", &RemoteControl::verb_key},         {"hold", &RemoteControl::verb_hold},
+      {"ids", &RemoteControl::verb_ids},
   };
   try {
     // An unknown verb or bad arguments are refused here, before anything is sent or shown.
@@ -457,6 +458,15 @@ void RemoteControl::verb_status(const remote::Request&, const std::string&) {
               stepping.c_str(), s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
 }
 
+void RemoteControl::verb_ids(const remote::Request&, const std::string&) {
+  std::string line = "ids";
+  for (const std::uint64_t id : simulation_.snapshot().particles.id) {
+    line += ' ';
+    line += std::to_string(id);
+  }
+  std::printf("%s\n", line.c_str());
+}
+
 void RemoteControl::verb_field_at(const remote::Request& request, const std::string&) {
   EvaluateField evaluate = std::get<EvaluateField>(*request.command);
   evaluate.request = ++field_request_;
@@ -494,6 +504,10 @@ void RemoteControl::verb_add(const remote::Request& request, const std::string& 
 
 void RemoteControl::verb_delete(const remote::Request& request, const std::string& line) {
   send_touch(std::get<DeleteBody>(*request.command), line);
+}
+
+void RemoteControl::verb_hold(const remote::Request& request, const std::string& line) {
+  send_touch(std::get<HoldParticle>(*request.command), line);
 }
 
 void RemoteControl::verb_lid(const remote::Request& request, const std::string& line) {

@@ -35,6 +35,8 @@
 //   restore          restores the session a Lodestone that did not quit cleanly autosaved (the newest; issue 41,
 //                    app/desktop/autosave_keeper.hpp), paused: "ok restore STEP"; or "refused: restore: why" (none
 //                    left, or a damaged one, named and moved aside). Later commands wait for it
+//   ids              prints "ids ID ID ...": the ids of the scene's particles now, in its order (a script's hands
+//                    on particles added, deleted or brought back by an undo)
 //   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N",
 //                    " stepping=DONE/ASKED" while a step or advance runs, and " autosaved=STEP" (the step of the
 //                    newest autosave written; "none" before the first) unless autosave is off
@@ -54,6 +56,9 @@
 //                    entry); refused when it would overlap. Prints "ok add particle N at (..) mm"
 //   delete ID        removes particle ID, or the clump it is a pebble of; prints "ok deleted ..." with the
 //                    bonds broken
+//   hold ID [position|orientation|both|none]
+//                    holds sphere ID still (both when left out; none lets it go); the forces on it are still
+//                    computed. Prints "ok hold particle N still"; a clump's pebble is refused
 //   lid PRESSURE | off
 //                    puts a lid on the box pressed with PRESSURE (with units: "0.5 atm", "2 bar", "500 Pa"; the
 //                    box's open top becomes the lid's wall), changes its pressure, or takes it off
@@ -142,6 +147,8 @@ class RemoteControl : public QObject {
   void verb_release(const remote::Request& request, const std::string& line);
   void verb_add(const remote::Request& request, const std::string& line);
   void verb_delete(const remote::Request& request, const std::string& line);
+  void verb_hold(const remote::Request& request, const std::string& line);
+  void verb_ids(const remote::Request& request, const std::string& line);
   void verb_lid(const remote::Request& request, const std::string& line);
   void verb_quit(const remote::Request& request, const std::string& line);
   void verb_sync(const remote::Request& request, const std::string& line);

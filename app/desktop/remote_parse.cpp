@@ -4,6 +4,8 @@
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/units.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -175,6 +177,23 @@ void read_delete(Request& r, const Preset&) {
   r.command = DeleteBody{0, parse_id(r.rest, "delete.id")};
 }
 
+// `hold ID [position|orientation|both|none]` (both when left out; none lets go).
+void read_hold(Request& r, const Preset&) {
+  const std::vector<std::string> words = split_words(r.rest);
+  if (words.empty() || words.size() > 2)
+    throw Refusal("usage: hold ID [position|orientation|both|none] (both when left out; none lets it go)");
+  HoldParticle h{0, parse_id(words[0], "hold.id"), HoldKind::Both};
+  if (words.size() == 2) {
+    const auto* found = std::find(std::begin(kHoldNames), std::end(kHoldNames), words[1]);
+    if (found == std::end(kHoldNames))
+      throw PresetError("hold.fixed", "'" + words[1] +
+                                          "' is not what can be held; allowed: position, orientation, "
+                                          "both, none (none lets the particle go)");
+    h.hold = static_cast<HoldKind>(found - std::begin(kHoldNames));
+  }
+  r.command = h;
+}
+
 // `lid PRESSURE | off`: an edit of the pressure section (and a closed top) through the panels' path.
 void read_lid(Request& r, const Preset& in_force) {
   const std::string& argument = r.rest;
@@ -260,43 +279,19 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
   // Every verb of remote_control.hpp and remote_view.hpp; null: it takes no arguments (any text after it is ignored),
   // or reads them against the app's state itself (get, load, save, color, frame, hints).
   static const std::map<std::string, Reader> readers = {
-      {"set", read_set},
-      {"confirm", nullptr},
-      {"get", nullptr},
-      {"run", nullptr},
-      {"pause", nullptr},
-      {"reset", nullptr},
-      {"step", read_step},
-      {"advance", read_advance},
-      {"hash", nullptr},
-      {"history", nullptr},
-      {"rewind", read_rewind},
-      {"undo", nullptr},
-      {"redo", nullptr},
-      {"recover", nullptr},
-      {"back", read_back},
-      {"load", nullptr},
-      {"save", nullptr},
-      {"restore", nullptr},
-      {"status", nullptr},
-      {"field-at", read_field_at},
-      {"drag", read_drag},
-      {"release", nullptr},
-      {"add", read_add},
-      {"delete", read_delete},
-      {"lid", read_lid},
-      {"quit", nullptr},
-      {"sync", nullptr},
-      {"cancel", nullptr},
-      {"key", read_key},
-      {"view", nullptr},
-      {"field-view", read_field_view},
-      {"color", nullptr},
-      {"frame", nullptr},
-      {"select", read_select},
-      {"sidebar", read_sidebar},
-      {"help", nullptr},
-      {"about", nullptr},
+      {"set", read_set},         {"confirm", nullptr},      {"get", nullptr},
+      {"run", nullptr},          {"pause", nullptr},        {"reset", nullptr},
+      {"step", read_step},       {"advance", read_advance}, {"hash", nullptr},
+      {"history", nullptr},      {"rewind", read_rewind},   {"undo", nullptr},
+      {"redo", nullptr},         {"recover", nullptr},      {"back", read_back},
+      {"load", nullptr},         {"save", nullptr},         {"restore", nullptr},
+      {"status", nullptr},       {"ids", nullptr},          {"field-at", read_field_at},
+      {"drag", read_drag},       {"release", nullptr},      {"add", read_add},
+      {"delete", read_delete},   {"hold", read_hold},       {"lid", read_lid},
+      {"quit", nullptr},         {"sync", nullptr},         {"cancel", nullptr},
+      {"key", read_key},         {"view", nullptr},         {"field-view", read_field_view},
+      {"color", nullptr},        {"frame", nullptr},        {"select", read_select},
+      {"sidebar", read_sidebar}, {"help", nullptr},         {"about", nullptr},
       {"hints", nullptr},
   };
   const auto found = readers.find(r.verb);

@@ -44,7 +44,8 @@ struct Request {
   // set, lid: the edit, sent as ApplyParameters (the panels' path).
   std::vector<ParameterChange> edit;
   // step, advance (StepOnce), rewind (Rewind), back (GoBack), field-at (EvaluateField), drag (DragParticle), add
-  // (AddParticle or AddClump), delete (DeleteBody): the command, its request id still 0 (the sender numbers it).
+  // (AddParticle or AddClump), delete (DeleteBody), hold (HoldParticle): the command, its request id still 0 (the
+  // sender numbers it).
   std::optional<Command> command;
   FieldViewArguments field_view;       // field-view
   std::optional<float> sidebar_width;  // sidebar WIDTH [logical pixels]; none: show or hide

@@ -29,6 +29,7 @@ Observables observe(const Model& model, const State& state, const Clusters& clus
   o.field_work = state.energy.field_work;
   o.stiffness_work = state.energy.stiffness_work;
   o.drag_work = state.energy.drag_work;
+  o.hold_work = state.energy.hold_work;
   const MechanicalEnergy mechanical = mechanical_energy(model, state);
   o.kinetic_translational = mechanical.translational;
   o.kinetic_rotational = mechanical.rotational;

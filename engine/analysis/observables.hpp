@@ -35,6 +35,7 @@ struct Observables {
   double field_work = 0.0;
   double stiffness_work = 0.0;  // energy the model gives shear springs: Hertz-Mindlin stiffness, LAMMPS convention
   double drag_work = 0.0;       // work of the user's drag spring (State::drag)
+  double hold_work = 0.0;       // kinetic energy taken by holding moving particles still (<= 0)
   // Magnetic order
   double alignment = 0.0;                  // <|n . b|>: easy axes (headless) against the field direction b
   double moment_alignment = 0.0;           // <m_hat . b>
@@ -70,7 +71,9 @@ struct Observables {
   double total_energy() const { return kinetic() + potential(); }
   double dissipated() const { return dissipated_friction + dissipated_dashpot + dissipated_viscous; }
   // Constant in time when the bookkeeping is complete: total + dissipated - work put in.
-  double energy_balance() const { return total_energy() + dissipated() - field_work - stiffness_work - drag_work; }
+  double energy_balance() const {
+    return total_energy() + dissipated() - field_work - stiffness_work - drag_work - hold_work;
+  }
 };
 
 // Alignment of one easy axis with the field direction: |n . b| (headless axis, both unit), the

@@ -191,6 +191,9 @@ size_t add_particle_entry(const Preset& preset, const ParticleEntry& e, std::uin
   p.velocity[i] = e.velocity;
   p.angular_velocity[i] = e.angular_velocity;
   finish_particle(p, i, preset, rotation_between(Vec3::UnitZ(), e.axis), e.moment);
+  p.hold[i] = static_cast<std::uint8_t>(e.fixed);
+  if (p.holds_position(i)) p.velocity[i].setZero();
+  if (p.holds_orientation(i)) p.angular_velocity[i].setZero();
   return i;
 }
 

@@ -3,6 +3,7 @@
 // field table (key, unit, range, help) in preset_schema.cpp; docs/presets.md is generated from it.
 
 #include "engine/core/bond_parameters.hpp"
+#include "engine/core/hold.hpp"
 #include "engine/core/math.hpp"
 #include "engine/core/shared_list.hpp"
 
@@ -272,6 +273,7 @@ struct ParticleEntry {
   Vec3 axis{0.0, 0.0, 1.0};              // unit: easy axis (and moment) direction at t = 0
   std::string material;                  // empty: the generator's material
   std::optional<double> moment;          // [A m^2] unset: material magnetisation x volume
+  HoldKind fixed = HoldKind::None;       // held still from the start (its velocities in `fixed` are then zero)
 };
 
 struct GeneratorParameters {

@@ -21,6 +21,7 @@ void Particles::resize(size_t n) {
   id.resize(n, 0);
   clump.resize(n, -1);
   clump_offset.resize(n, Vec3::Zero());
+  hold.resize(n, 0);
 }
 
 size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index) {
@@ -62,6 +63,7 @@ void Particles::permute(const std::vector<int>& order) {
   apply_order(id, order);
   apply_order(clump, order);
   apply_order(clump_offset, order);
+  apply_order(hold, order);
 }
 
 void EventLog::record(const Event& e) {
@@ -109,7 +111,7 @@ size_t memory_bytes(const State& state) {
   bytes += bytes_of(p.position) + bytes_of(p.velocity) + bytes_of(p.orientation) + bytes_of(p.angular_velocity) +
            bytes_of(p.force) + bytes_of(p.torque) + bytes_of(p.radius) + bytes_of(p.mass) + bytes_of(p.inertia) +
            bytes_of(p.material) + bytes_of(p.easy_axis_body) + bytes_of(p.moment_body) + bytes_of(p.moment) +
-           bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset);
+           bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset) + bytes_of(p.hold);
   const NeighborLists& n = state.neighbors;
   bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.dipole_pairs) +
            bytes_of(n.reference_position);

@@ -5,6 +5,7 @@
 
 #include "engine/core/bond_state.hpp"
 #include "engine/core/clump_state.hpp"
+#include "engine/core/hold.hpp"
 #include "engine/core/math.hpp"
 
 #include <array>
@@ -33,6 +34,7 @@ struct Particles {
   std::vector<std::uint64_t> id;       // stable id
   std::vector<int> clump;              // index into State::clumps; -1: a free sphere (engine/bodies/clumps.hpp)
   std::vector<Vec3> clump_offset;      // [m] centre relative to the clump's centre of mass, clump frame
+  std::vector<std::uint8_t> hold;      // HoldKind bits: kept still (engine/step/integrator.hpp); free spheres only
 
   size_t size() const { return position.size(); }
   void clear() { resize(0); }
@@ -42,6 +44,8 @@ struct Particles {
   // Reorders every array: the particle at old index order[k] moves to index k.
   void permute(const std::vector<int>& order);
   Vec3 easy_axis(size_t i) const { return orientation[i] * easy_axis_body[i]; }
+  bool holds_position(size_t i) const { return (hold[i] & static_cast<std::uint8_t>(HoldKind::Position)) != 0; }
+  bool holds_orientation(size_t i) const { return (hold[i] & static_cast<std::uint8_t>(HoldKind::Orientation)) != 0; }
 };
 
 // Rolling and twisting springs of the linear and Hertz-Mindlin laws (engine/contact/law_rolling.hpp).
@@ -111,6 +115,7 @@ struct EnergyLedger {
   double field_work = 0.0;           // work of a time-varying field on the moments (source term)
   double stiffness_work = 0.0;       // energy the model gives shear springs (stiffness changes, LAMMPS convention)
   double drag_work = 0.0;            // work of the user's drag spring on the particles (source term, DragSpring)
+  double hold_work = 0.0;            // kinetic energy taken by holding moving particles still (source term, <= 0)
 };
 
 enum class EventKind : int { ContactActivated = 0, SlipStarted = 1, SlipEnded = 2 };
@@ -165,11 +170,12 @@ struct Health {
 // The energy check of the checks stage (engine/step/health.hpp): the balance at a reference step and
 // what it is compared with. Not saved in checkpoints: a restored run takes a new reference.
 struct EnergyWatch {
-  bool valid = false;                 // false: the next check takes the reference (after a load or an edit)
-  std::int64_t step = 0;              // the reference step
-  double balance = 0.0;               // [J] Observables::energy_balance() there
-  double scale = 0.0;                 // [J] the energies' magnitudes there (kinetic + |each potential|)
-  std::array<double, 6> exchanged{};  // [J] dissipated (friction, dashpots, damping), work (field, stiffness, drag)
+  bool valid = false;     // false: the next check takes the reference (after a load or an edit)
+  std::int64_t step = 0;  // the reference step
+  double balance = 0.0;   // [J] Observables::energy_balance() there
+  double scale = 0.0;     // [J] the energies' magnitudes there (kinetic + |each potential|)
+  std::array<double, 7>
+      exchanged{};  // [J] dissipated (friction, dashpots, damping), work (field, stiffness, drag, hold)
 };
 
 // The user's hand on a particle (the app's Ctrl+drag, the remote verb `drag`; engine/bodies/touch.hpp): a

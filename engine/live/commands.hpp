@@ -139,6 +139,14 @@ struct DeleteBody {
   std::uint64_t particle_id = 0;
 };
 
+// Hold the particle still (its position, orientation or both; engine/core/hold.hpp), or let it go (None); a
+// clump's pebble is refused. Answered like the other touches.
+struct HoldParticle {
+  std::uint64_t request = 0;
+  std::uint64_t particle_id = 0;
+  HoldKind hold = HoldKind::Both;
+};
+
 // The View panel's field view (issue 22): |B| on an axis-aligned slice through the scene and field lines seeded
 // on it, evaluated from the simulation's own state (engine/magnetic/field_evaluation.hpp,
 // engine/analysis/field_lines.hpp) and published as Snapshot::field_view with Snapshot::field_view_request.
@@ -171,6 +179,6 @@ struct RestoreSession {
 using Command =
     std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField,
                  Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag, AddParticle, AddClump, DeleteBody,
-                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession>;
+                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession, HoldParticle>;
 
 }  // namespace lodestone

@@ -405,6 +405,11 @@ void SimulationThread::handle(const DeleteBody& c) {
   adopt_parameters();
 }
 
+void SimulationThread::handle(const HoldParticle& c) {
+  answer_touch(c.request, [&] { return session_->hold(c.particle_id, c.hold); });
+  adopt_parameters();
+}
+
 // [SECTION] Stepping and publishing
 
 void SimulationThread::advance_running() {

@@ -26,6 +26,7 @@ void capture_snapshot(const Session& session, Snapshot& out) {
   const size_t n = p.size();
   ParticleSnapshot& s = out.particles;
   s.id = p.id;
+  s.hold = p.hold;
   s.position.resize(3 * n);
   s.radius.resize(n);
   s.velocity.resize(3 * n);

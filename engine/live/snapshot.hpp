@@ -29,6 +29,7 @@ struct ParticleSnapshot {
   std::vector<float> easy_axis;         // unit     (N x 3)
   std::vector<float> moment;            // [A m^2]  (N x 3)
   std::vector<std::uint16_t> contacts;  // active contacts, walls included
+  std::vector<std::uint8_t> hold;       // HoldKind bits (engine/core/hold.hpp): 0 free
   // Cluster of particles in contact (engine/analysis/clusters.hpp): its label (the smallest particle id in
   // it, so a cluster keeps its label, and its colour, while others join it) and its size.
   std::vector<std::uint64_t> cluster;

@@ -25,7 +25,8 @@ std::string series_header(const std::string& units) {
          "momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,"
          "particle_contacts,wall_contacts,coordination,max_overlap_ratio,contacts_activated,slips_started,"
          "slips_ended,packing_fraction,floor_force,lid_force,lid_height,stage,stage_time,alignment_time,"
-         "clusters,mean_cluster_size,chains,mean_chain_length,rings,largest_cluster,bonds,broken_bonds,drag_work\n";
+         "clusters,mean_cluster_size,chains,mean_chain_length,rings,largest_cluster,bonds,broken_bonds,drag_work,hold_"
+         "work\n";
 }
 
 std::string csv_version_comment() {
@@ -85,6 +86,8 @@ std::string series_row(const Observables& o) {
   s += ',' + std::to_string(c.rings) + ',' + std::to_string(c.largest_cluster);
   s += ',' + std::to_string(o.bonds) + ',' + std::to_string(o.broken_bonds) + ',';
   append(s, o.drag_work);
+  s += ',';
+  append(s, o.hold_work);
   s += '\n';
   return s;
 }

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <concepts>
 #include <cstdio>
@@ -30,9 +31,9 @@ constexpr std::uint32_t kOldestReadableVersion = 4;  // read without the drag sp
 // A field added to one of these structs must be listed in its fields() below (and the format
 // version raised): these sizes fail to compile until it is.
 static_assert(sizeof(ContactHistory) == 184, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
-static_assert(sizeof(Particles) == 16 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
+static_assert(sizeof(Particles) == 17 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
 static_assert(sizeof(Clumps) == 9 * sizeof(std::vector<double>), "Clumps changed: update checkpoint.cpp");
-static_assert(sizeof(EnergyLedger) == 9 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
+static_assert(sizeof(EnergyLedger) == 10 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
 static_assert(sizeof(DragSpring) == 8 + 8 + 3 * sizeof(Vec3) + 2 * sizeof(double),
               "DragSpring changed: update checkpoint.cpp");
 
@@ -81,6 +82,7 @@ void fields(A& a, P& p) {
   a(p.position), a(p.velocity), a(p.orientation), a(p.angular_velocity), a(p.force), a(p.torque), a(p.radius),
       a(p.mass), a(p.inertia), a(p.material), a(p.easy_axis_body), a(p.moment_body), a(p.moment), a(p.id), a(p.clump),
       a(p.clump_offset);
+  if (a.version >= 9) a(p.hold);
 }
 template <class A, Is<Clumps> C>
 void fields(A& a, C& c) {
@@ -96,6 +98,7 @@ void fields(A& a, E& e) {
   a(e.elastic), a(e.dipole), a(e.zeeman), a(e.dissipated_friction), a(e.dissipated_dashpot), a(e.dissipated_viscous),
       a(e.field_work), a(e.stiffness_work);
   if (a.version >= 5) a(e.drag_work);  // version 4 files: no drag, no drag work
+  if (a.version >= 9) a(e.hold_work);  // version 4-8 files: nothing held
 }
 template <class A, Is<DragSpring> D>
 void fields(A& a, D& d) {
@@ -149,6 +152,7 @@ class Writer {
   void operator()(std::uint32_t v) { raw(&v, sizeof v); }
   void operator()(int v) { (*this)(static_cast<std::int64_t>(v)); }
   void operator()(bool v) { bytes.push_back(v ? 1 : 0); }
+  void operator()(std::uint8_t v) { bytes.push_back(static_cast<char>(v)); }
   void operator()(EventKind k) { (*this)(static_cast<int>(k)); }
   void operator()(const Vec3& v) { raw(v.data(), 3 * sizeof(double)); }
   void operator()(const Quat& q) { (*this)(q.w()), (*this)(q.x()), (*this)(q.y()), (*this)(q.z()); }
@@ -214,6 +218,7 @@ class Reader {
     if (byte > 1) fail("a flag byte is " + std::to_string(byte) + ", not 0 or 1");
     v = byte == 1;
   }
+  void operator()(std::uint8_t& v) { raw(&v, 1, "a byte"); }
   void operator()(EventKind& k) {
     int v = 0;
     (*this)(v);
@@ -307,7 +312,8 @@ void check_state(const State& s) {
                           p.moment.size(),
                           p.id.size(),
                           p.clump.size(),
-                          p.clump_offset.size()};
+                          p.clump_offset.size(),
+                          p.hold.size()};
   for (size_t m : sizes)
     if (m != n) fail("the particle arrays differ in length (" + std::to_string(m) + " and " + std::to_string(n) + ")");
   std::unordered_set<std::uint64_t> ids;
@@ -318,6 +324,10 @@ void check_state(const State& s) {
     if (!(std::abs(p.orientation[i].squaredNorm() - 1.0) < 1e-6))
       fail("particle " + std::to_string(p.id[i]) + " has an orientation that is not a unit quaternion");
     if (p.material[i] < 0) fail("particle " + std::to_string(p.id[i]) + " has a negative material index");
+    if (p.hold[i] > 3 || (p.hold[i] != 0 && p.clump[i] >= 0))
+      fail("particle " + std::to_string(p.id[i]) +
+           " has a hold that is not one of none, position, orientation, both "
+           "on a free sphere");
     if (!ids.insert(p.id[i]).second) fail("particle id " + std::to_string(p.id[i]) + " appears twice");
   }
   auto check_pairs = [&](const std::vector<IndexPair>& pairs, const char* what) {
@@ -374,8 +384,11 @@ std::uint64_t checkpoint_checksum(const char* data, size_t size) {
 
 std::string checkpoint_to_bytes(const Preset& preset, const State& state) {
   Writer w;
-  // Version 8 only adds State::model_change_pending: without one pending, the file is version 7's.
-  w.version = state.model_change_pending ? kCheckpointVersion : 7;
+  // Version 8 only adds State::model_change_pending, version 9 the holds: without them, the file is version 7's.
+  const Particles& p = state.particles;
+  const bool holds =
+      state.energy.hold_work != 0.0 || std::any_of(p.hold.begin(), p.hold.end(), [](std::uint8_t h) { return h != 0; });
+  w.version = holds ? 9 : state.model_change_pending ? 8 : 7;
   w.raw(kMagic, kMagicSize);
   w(w.version);
   w(kByteOrderMark);
@@ -414,6 +427,7 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
     throw CheckpointError(std::string("its preset does not load: ") + e.what());
   }
   r(out.state);
+  if (version < 9) out.state.particles.hold.assign(out.state.particles.size(), 0);
   if (r.left() != 0) throw CheckpointError(std::to_string(r.left()) + " unexpected bytes after the state");
   if (version < 7 && out.preset.magnetics.method == DipoleMethod::P3M) out.state.neighbors.valid = false;
   check_state(out.state);

@@ -27,8 +27,10 @@ namespace lodestone {
 // dipole Verlet list of a p3m run holds its real-space pairs (the same fields; in a p3m run from a version 4-6
 // file, which kept none there, the lists are marked for a rebuild before the first pass); 8: a model change an
 // edit deferred to the next step (State::model_change_pending). A state without one is written as version 7, byte for
-// byte as before (and read by older programs); only a state saved between such an edit and the next step needs 8.
-inline constexpr int kCheckpointVersion = 8;
+// byte as before (and read by older programs); only a state saved between such an edit and the next step needs 8;
+// 9: held particles (Particles::hold, EnergyLedger::hold_work; issue 40). A state that holds nothing and never did is
+// written as version 7 or 8, as before; older files read with nothing held.
+inline constexpr int kCheckpointVersion = 9;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

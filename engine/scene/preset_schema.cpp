@@ -328,8 +328,17 @@ const Schema<ParticleEntry>& particle_entry_schema() {
       text<P>("material", &P::material, "Material name; empty: the generator's material."),
       optional_real<P>("moment", &P::moment, Q::MagneticMoment, r::non_negative(), "auto",
                        "Magnitude of the magnetic moment; auto: material magnetisation times volume."),
+      choice<P>("fixed", &P::fixed, {kHoldNames[0], kHoldNames[1], kHoldNames[2], kHoldNames[3]},
+                "Held still from the start: its position, its orientation or both stay as given (the held velocity "
+                "is zero) while the forces and torques on it are still computed and written; none: free."),
   };
-  return s;
+  // A free particle's entry leaves `fixed` out, as it was before the key existed.
+  static const Schema<P> written = [] {
+    Schema<P> out = s;
+    out.back().omit_when_default = true;
+    return out;
+  }();
+  return written;
 }
 
 const Schema<GeneratorParameters>& generator_schema() {

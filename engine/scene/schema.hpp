@@ -119,6 +119,7 @@ struct FieldSpec {
   std::function<void*(S&)> address;
   // Left out of the written object when its value is empty (a timeline entry writes its set or its touch).
   bool omit_when_empty = false;
+  bool omit_when_default = false;  // write_object leaves the key out while it holds its default
   // Object kinds: documents the nested fields under `prefix`.
   std::function<void(std::vector<FieldDoc>&, const std::string& prefix)> describe_children;
   // Object kinds: converts the numbers of a nested value between unit systems: the whole value when
@@ -175,6 +176,7 @@ json write_object(const S& source, const Schema<S>& schema) {
   for (const auto& f : schema) {
     json value = f.write(source);
     if (f.omit_when_empty && value.empty()) continue;
+    if (f.omit_when_default && value == f.write(S{})) continue;
     j[f.key] = std::move(value);
   }
   return j;

@@ -3,11 +3,12 @@
 #include "engine/scene/preset_io.hpp"
 
 #include <cstdio>
+#include <iterator>
 
 namespace lodestone {
 namespace {
 
-constexpr const char* kKinds = "drag, release, add, add_clump, delete";
+constexpr const char* kKinds = "drag, release, add, add_clump, delete, hold";
 
 const char* kind_key(TouchKind kind) {
   switch (kind) {
@@ -16,6 +17,7 @@ const char* kind_key(TouchKind kind) {
     case TouchKind::Add: return "add";
     case TouchKind::AddClump: return "add_clump";
     case TouchKind::Delete: return "delete";
+    case TouchKind::Hold: return "hold";
   }
   return "?";
 }
@@ -90,6 +92,13 @@ TouchAction read_touch(const json& touch, const std::string& where) {
     a.kind = TouchKind::Delete;
     only_keys(j, {"id"}, at);
     a.id = detail::read_unsigned(required(j, "id", at), at + ".id");
+  } else if (key == "hold") {
+    a.kind = TouchKind::Hold;
+    only_keys(j, {"id", "fixed"}, at);
+    a.id = detail::read_unsigned(required(j, "id", at), at + ".id");
+    a.hold = static_cast<HoldKind>(
+        detail::read_choice(required(j, "fixed", at),
+                            std::vector<std::string>(std::begin(kHoldNames), std::end(kHoldNames)), at + ".fixed"));
   } else {
     throw PresetError(at, "unknown kind of touch; allowed: " + std::string(kKinds));
   }
@@ -115,6 +124,10 @@ json write_touch(const TouchAction& a) {
       j.update(write_object(a.clump, clump_schema()));
       break;
     case TouchKind::Delete: j["id"] = a.id; break;
+    case TouchKind::Hold:
+      j["id"] = a.id;
+      j["fixed"] = hold_name(a.hold);
+      break;
   }
   json out = json::object();
   out[kind_key(a.kind)] = std::move(j);
@@ -133,6 +146,13 @@ std::string describe_touch(const TouchAction& a) {
                                                   : "clump") +
              " (first pebble " + std::to_string(a.id) + ") at " + millimetres(a.clump.position);
     case TouchKind::Delete: return "delete particle " + std::to_string(a.id);
+    case TouchKind::Hold:
+      switch (a.hold) {
+        case HoldKind::None: return "let particle " + std::to_string(a.id) + " go (no longer held)";
+        case HoldKind::Position: return "hold particle " + std::to_string(a.id) + " in place (it may still turn)";
+        case HoldKind::Orientation: return "hold particle " + std::to_string(a.id) + " from turning (it may move)";
+        case HoldKind::Both: return "hold particle " + std::to_string(a.id) + " still";
+      }
   }
   return "?";
 }

@@ -8,6 +8,8 @@
 //   {"add_clump": {"first_id": 101, "shape": "bar", ...}}                     a clump (a `clumps` entry)
 //   {"delete": {"id": 5}}                                                     a particle, or the clump it is a pebble
 //   of
+//   {"hold": {"id": 5, "fixed": "position"}}                                  hold it still (engine/core/hold.hpp):
+//   position, orientation, both, or none (let go)
 //
 // What each does to the state: engine/bodies/touch.hpp; the Session applies and records them.
 
@@ -19,18 +21,19 @@
 
 namespace lodestone {
 
-enum class TouchKind : int { Drag, Release, Add, AddClump, Delete };
+enum class TouchKind : int { Drag, Release, Add, AddClump, Delete, Hold };
 
 struct TouchAction {
   TouchKind kind = TouchKind::Release;
   // Drag: the particle pulled; add: the new particle's id; add_clump: the first pebble's (the others follow);
-  // delete: the particle removed (a pebble: its whole clump).
+  // delete: the particle removed (a pebble: its whole clump); hold: the particle held or let go.
   std::uint64_t id = 0;
-  Vec3 target = Vec3::Zero();  // [m] drag
-  double stiffness = 0.0;      // [N/m] drag
-  double damping = 0.0;        // [N s/m] drag
-  ParticleEntry particle;      // add
-  ClumpEntry clump;            // add_clump
+  Vec3 target = Vec3::Zero();      // [m] drag
+  double stiffness = 0.0;          // [N/m] drag
+  double damping = 0.0;            // [N s/m] drag
+  ParticleEntry particle;          // add
+  ClumpEntry clump;                // add_clump
+  HoldKind hold = HoldKind::None;  // hold: what is kept still from now on
 };
 
 // Reads a `touch` object; throws PresetError naming `where`.<kind>.<key>, the value and what is allowed.

@@ -182,6 +182,10 @@ class Session {
   // Removes the particle, or the whole clump it is a pebble of; beam bonds to it break and are counted
   // (State::broken_bonds).
   std::string delete_body(std::uint64_t particle_id);
+  // Holds the particle's position, orientation or both still from now on (engine/core/hold.hpp), or lets it go
+  // (HoldKind::None); the held velocities become zero and the kinetic energy they had is booked as
+  // EnergyLedger::hold_work. Free spheres only: a clump's pebble is refused. Undone by the hold it had before.
+  std::string hold(std::uint64_t particle_id, HoldKind what);
   // The id the next add gives its (first) particle: above every id this run has used.
   std::uint64_t next_particle_id() const;
 
@@ -244,6 +248,7 @@ class Session {
   std::string touch_add(const TouchAction& action, const std::string& at);
   std::string touch_add_clump(const TouchAction& action, const std::string& at);
   std::string touch_delete(const TouchAction& action, const std::string& where);
+  std::string touch_hold(const TouchAction& action, const std::string& where);
   // The checks before a touch: a sphere inside the box and touching nothing, a material that exists, free ids.
   void check_place(const Vec3& x, double radius, const std::string& at) const;
   void check_material(const std::string& name, const std::string& at) const;

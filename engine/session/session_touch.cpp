@@ -97,6 +97,7 @@ std::string Session::apply_touch(const TouchAction& a, const std::string& where)
     case TouchKind::Add: return touch_add(a, where + ".add");
     case TouchKind::AddClump: return touch_add_clump(a, where + ".add_clump");
     case TouchKind::Delete: return touch_delete(a, where);
+    case TouchKind::Hold: return touch_hold(a, where);
   }
   return {};
 }
@@ -187,6 +188,29 @@ std::string Session::touch_delete(const TouchAction& a, const std::string& where
   return text;
 }
 
+std::string Session::touch_hold(const TouchAction& a, const std::string& where) {
+  State& s = sim_.edit_state();
+  Particles& p = s.particles;
+  const long found = index_of_id(p, a.id);
+  if (found < 0) throw no_such_particle(a.id, where + ".hold.id");
+  const auto i = static_cast<size_t>(found);
+  if (p.clump[i] >= 0 && a.hold != HoldKind::None)
+    throw PresetError(where + ".hold.id", "particle " + std::to_string(a.id) +
+                                              " is a pebble of a magnet made of spheres (a clump); only free spheres "
+                                              "can be held still");
+  p.hold[i] = static_cast<std::uint8_t>(a.hold);
+  // Holding a moving particle takes the kinetic energy of the held motion: a source term of the balance.
+  if (p.holds_position(i)) {
+    s.energy.hold_work -= 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
+    p.velocity[i].setZero();
+  }
+  if (p.holds_orientation(i)) {
+    s.energy.hold_work -= 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
+    p.angular_velocity[i].setZero();
+  }
+  return describe_touch(a);
+}
+
 // [SECTION] Touches as edits: recorded, undone, redone
 
 std::optional<TouchAction> Session::inverse_of(const TouchAction& a) const {
@@ -194,6 +218,14 @@ std::optional<TouchAction> Session::inverse_of(const TouchAction& a) const {
   switch (a.kind) {
     case TouchKind::Drag:
     case TouchKind::Release: return std::nullopt;
+    case TouchKind::Hold: {  // the hold it has now (the motion it had is not given back)
+      const long held = index_of_id(state().particles, a.id);
+      if (held < 0) return std::nullopt;
+      out.kind = TouchKind::Hold;
+      out.id = a.id;
+      out.hold = static_cast<HoldKind>(state().particles.hold[static_cast<size_t>(held)]);
+      return out;
+    }
     case TouchKind::Add:
     case TouchKind::AddClump:
       out.kind = TouchKind::Delete;
@@ -217,6 +249,7 @@ std::optional<TouchAction> Session::inverse_of(const TouchAction& a) const {
     out.particle.axis = p.easy_axis(i).normalized();
     out.particle.material = material_name(i);
     out.particle.moment = p.moment_body[i].norm();
+    out.particle.fixed = static_cast<HoldKind>(p.hold[i]);
     return out;
   }
   // The clump as it is now: its pebbles as a list around its centre of mass, in the world frame.
@@ -384,6 +417,17 @@ std::string Session::add_clump(const ClumpEntry& entry) {
   a.kind = TouchKind::AddClump;
   a.id = next_particle_id();
   a.clump = entry;
+  std::optional<EditRecord> record = touch(a, /*undoable=*/true);
+  const std::string description = record->description;
+  undo_.record(std::move(*record));
+  return description;
+}
+
+std::string Session::hold(std::uint64_t particle_id, HoldKind what) {
+  TouchAction a;
+  a.kind = TouchKind::Hold;
+  a.id = particle_id;
+  a.hold = what;
   std::optional<EditRecord> record = touch(a, /*undoable=*/true);
   const std::string description = record->description;
   undo_.record(std::move(*record));

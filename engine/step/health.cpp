@@ -54,14 +54,14 @@ size_t first_bad(ThreadTeam& team, size_t n, Bad&& bad) {
 }
 
 // The ledger's exchange terms: dissipation by kind and work put in.
-std::array<double, 6> exchanges(const EnergyLedger& e) {
-  return {e.dissipated_friction, e.dissipated_dashpot, e.dissipated_viscous,
-          e.field_work,          e.stiffness_work,     e.drag_work};
+std::array<double, 7> exchanges(const EnergyLedger& e) {
+  return {e.dissipated_friction, e.dissipated_dashpot, e.dissipated_viscous, e.field_work,
+          e.stiffness_work,      e.drag_work,          e.hold_work};
 }
 
 double balance_of(const EnergyLedger& e, const MechanicalEnergy& m) {
   return m.translational + m.rotational + m.gravitational + e.elastic + e.dipole + e.zeeman + e.dissipated_friction +
-         e.dissipated_dashpot + e.dissipated_viscous - e.field_work - e.stiffness_work - e.drag_work;
+         e.dissipated_dashpot + e.dissipated_viscous - e.field_work - e.stiffness_work - e.drag_work - e.hold_work;
 }
 
 double scale_of(const EnergyLedger& e, const MechanicalEnergy& m) {
@@ -117,7 +117,7 @@ void check_energy_growth(const Model& model, State& state) {
   if (watch.valid && state.step % kEnergyCheckInterval != 0) return;
   const MechanicalEnergy mechanical = mechanical_energy(model, state);
   const double balance = balance_of(state.energy, mechanical);
-  const std::array<double, 6> exchanged = exchanges(state.energy);
+  const std::array<double, 7> exchanged = exchanges(state.energy);
   if (!watch.valid) {
     watch = EnergyWatch{true, state.step, balance, scale_of(state.energy, mechanical), exchanged};
     return;

@@ -12,6 +12,9 @@ namespace {
 // Particles per thread below which an update stays on one thread.
 constexpr size_t kParticleGrain = 2000;
 
+constexpr auto kHoldPosition = static_cast<std::uint8_t>(HoldKind::Position);
+constexpr auto kHoldOrientation = static_cast<std::uint8_t>(HoldKind::Orientation);
+
 }  // namespace
 
 void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team) {
@@ -19,11 +22,19 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
   const double half = 0.5 * dt;
   for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
+      const std::uint8_t hold = p.hold[i];  // a held part keeps its bits: no drift, no renormalisation
       p.velocity[i] += (half / p.mass[i]) * p.force[i];
-      p.position[i] += dt * p.velocity[i];
+      if (hold & kHoldPosition)
+        p.velocity[i].setZero();
+      else
+        p.position[i] += dt * p.velocity[i];
       p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
-      p.orientation[i] = rotate_by(p.orientation[i], dt * p.angular_velocity[i]);
-      p.orientation[i].normalize();
+      if (hold & kHoldOrientation) {
+        p.angular_velocity[i].setZero();
+      } else {
+        p.orientation[i] = rotate_by(p.orientation[i], dt * p.angular_velocity[i]);
+        p.orientation[i].normalize();
+      }
     }
     wrap_periodic(model, p.position, begin, end);
   });
@@ -40,6 +51,8 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
     for (size_t i = begin; i < end; ++i) {
       p.velocity[i] += (half / p.mass[i]) * p.force[i];
       p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+      if (p.hold[i] & kHoldPosition) p.velocity[i].setZero();
+      if (p.hold[i] & kHoldOrientation) p.angular_velocity[i].setZero();
     }
   });
   integrate_clumps_second_half(model, state, dt);
@@ -54,6 +67,8 @@ void predict_end_of_step(const State& state, double dt, PredictedVelocities& out
     for (size_t i = begin; i < end; ++i) {
       out.velocity[i] = p.velocity[i] + (half / p.mass[i]) * p.force[i];
       out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
+      if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
+      if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
     }
   });
   const Clumps& c = state.clumps;
@@ -82,6 +97,8 @@ void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes&
   for (size_t i = 0; i < p.size(); ++i) {
     out.velocity[i] = p.force[i] / gamma;
     out.angular_velocity[i] = p.torque[i] / (p.radius[i] * p.radius[i] * gamma_rot);
+    if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
+    if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
     out.max_speed = std::max(out.max_speed, out.velocity[i].norm());
   }
   out.lid_velocity = state.lid_velocity;
@@ -97,11 +114,22 @@ void advance_from(const Model& model, const StepOrigin& origin, const std::vecto
                   const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state) {
   Particles& p = state.particles;
   for (size_t i = 0; i < p.size(); ++i) {
-    p.position[i] = origin.position[i] + dt * velocity[i];
-    p.orientation[i] = rotate_by(origin.orientation[i], dt * angular_velocity[i]);
-    p.orientation[i].normalize();
-    p.velocity[i] = velocity[i];
-    p.angular_velocity[i] = angular_velocity[i];
+    // A held part stays where the step began, whatever the slope (the Brownian noise included).
+    if (p.hold[i] & kHoldPosition) {
+      p.position[i] = origin.position[i];
+      p.velocity[i].setZero();
+    } else {
+      p.position[i] = origin.position[i] + dt * velocity[i];
+      p.velocity[i] = velocity[i];
+    }
+    if (p.hold[i] & kHoldOrientation) {
+      p.orientation[i] = origin.orientation[i];
+      p.angular_velocity[i].setZero();
+    } else {
+      p.orientation[i] = rotate_by(origin.orientation[i], dt * angular_velocity[i]);
+      p.orientation[i].normalize();
+      p.angular_velocity[i] = angular_velocity[i];
+    }
   }
   wrap_periodic(model, p);
   state.lid_height = origin.lid_height + dt * lid_velocity;

@@ -8,6 +8,8 @@
 //    omega = T / (R^2 gamma*), where F and T leave out the damping terms; advanced with Heun's
 //    method (explicit trapezoid: Euler predictor, then the mean of the two slopes). Simulation
 //    drives the two force passes; the helpers here do the arithmetic.
+// Held particles (Particles::hold, engine/core/hold.hpp) keep their held position or orientation bit for bit and
+// the matching velocity zero in both schemes; the forces and torques on them are still computed.
 
 #include "engine/contact/contacts.hpp"
 #include "engine/core/model.hpp"

@@ -52,6 +52,10 @@ TEST_CASE("remote parse: verbs read their arguments into what the app sends", "[
   CHECK(std::get<StepOnce>(*read("advance 2 ms").command).seconds == Approx(2e-3));
   CHECK(std::get<Rewind>(*read("rewind 3").command).step == 3);
   CHECK(std::get<DeleteBody>(*read("delete 3").command).particle_id == 3);
+  CHECK(std::get<HoldParticle>(*read("hold 3").command).hold == HoldKind::Both);
+  CHECK(std::get<HoldParticle>(*read("hold 4 orientation").command).particle_id == 4);
+  CHECK(std::get<HoldParticle>(*read("hold 4 orientation").command).hold == HoldKind::Orientation);
+  CHECK(std::get<HoldParticle>(*read("hold 4 none").command).hold == HoldKind::None);
   CHECK(std::get<DragParticle>(*read("drag 1 1mm 0 0 2").command).relative_stiffness == 2.0);
   CHECK(std::holds_alternative<AddClump>(*read("add {\"shape\": \"bar\", \"count\": 2}").command));
   CHECK(read("lid 0.5 atm").edit.size() == 3);
@@ -73,6 +77,9 @@ TEST_CASE("remote parse: a line that cannot be carried out is refused saying why
   CHECK(refusal("key q") == "key 'q': allowed space, escape, delete, r, f, tab, f1");
   CHECK_THAT(refusal("lid off"), Catch::Contains("there is no lid to take off"));
   CHECK(refusal("select x") == "usage: select ID (a particle id, 0 or more)");
+  CHECK_THAT(refusal("hold"), Catch::StartsWith("usage: hold ID [position|orientation|both|none]"));
+  CHECK_THAT(refusal("hold 3 sideways"), Catch::Contains("hold.fixed") && Catch::Contains("'sideways'") &&
+                                             Catch::Contains("position, orientation"));
 }
 
 // Found while moving the parser out of RemoteControl: an id of 20 digits passed the digits check and then threw

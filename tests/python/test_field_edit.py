@@ -95,3 +95,20 @@ def test_the_class_is_session_and_keeps_its_earlier_name():
     assert lodestone.Simulation is lodestone.Session
     sim = lodestone.Session(NEEDLES, threads=1)
     assert repr(sim).startswith("<lodestone.Session of dict: 8 particles")
+
+
+def test_hold_keeps_a_needle_from_turning_and_is_replayed():
+    # Issue 40: hold() is the app's "Hold still"; the held needle keeps its axis while the others turn to the field.
+    sim = lodestone.Simulation(NEEDLES, threads=1)
+    start = sim.easy_axes.copy()
+    assert "hold particle 0" in sim.hold(0, "orientation")
+    sim.set("field.strength", "40 mT")
+    sim.run(time=0.01)
+    axes = sim.easy_axes
+    assert np.array_equal(axes[0], start[0])
+    assert np.all(np.abs(axes[1:, 0]) > 0.9)
+    with pytest.raises(lodestone.PresetError, match="hold.what"):
+        sim.hold(1, "sideways")
+    replay = lodestone.Simulation(sim.preset, threads=1)
+    replay.run(steps=sim.step)
+    assert_same_state(replay, sim)
