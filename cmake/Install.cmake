@@ -27,6 +27,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/presets/ DESTINATION ${CMAKE_INSTALL_DAT
         FILES_MATCHING PATTERN "*.json")
 if(LODESTONE_BUILD_PYTHON)
   install(TARGETS lodestone_python LIBRARY DESTINATION ${LODESTONE_PYTHON_INSTALL_DIR})
+  # Its type stubs beside it (PEP 561: a module's stubs next to it are found by mypy and pyright).
+  install(FILES ${PROJECT_SOURCE_DIR}/python/lodestone.pyi DESTINATION ${LODESTONE_PYTHON_INSTALL_DIR})
 endif()
 if(NOT LODESTONE_ENGINE_ONLY)
   install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/lodestone.desktop
