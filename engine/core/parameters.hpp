@@ -314,14 +314,21 @@ enum class ViewColorMode : int {
   Contacts,
   Cluster,
 };
+// Where the scene gallery (File > Scenes) lists a preset.
+enum class GalleryGroup : int { Teaching, Research, Benchmarks };
+
 struct ViewParameters {
   ViewColorMode color_mode = ViewColorMode::Automatic;
   double arrow_length = 2.0;                // [radii] half length of a moment arrow (1: just the surface)
   double camera_yaw = -70.0 * pi / 180.0;   // [rad] where the camera looks from, about z (0: +x, -pi/2: -y)
   double camera_pitch = 22.0 * pi / 180.0;  // [rad] above the horizontal plane
-  std::optional<double> pace;  // [-] simulated s per real s on load; unset: run.real_time_factor or fastest
-  bool start_paused = false;   // the scene opens paused with a "press space to start" hint
-  bool plots_open = false;     // the Plots window opens with the scene
+  std::optional<double> pace;      // [-] simulated s per real s on load; unset: run.real_time_factor or fastest
+  bool start_paused = false;       // the scene opens paused with a "press space to start" hint
+  bool plots_open = false;         // the Plots window opens with the scene
+  std::vector<std::string> plots;  // the plots the Plots window shows first, in this order (the rest folded below)
+  GalleryGroup group = GalleryGroup::Research;  // the scene gallery's group
+  std::string title;                            // the gallery's plain title ("": the file's name)
+  std::string summary;                          // the gallery's one line on what it shows
 };
 
 // [SECTION] The physics sections, declared once: a Preset carries them beside its generator, protocol and
