@@ -236,6 +236,12 @@ struct ProtocolPhase {
   double threshold = 0.0;  // no_overlap: largest overlap / radius; settled: largest speed [m/s];
                            // aligned: <cos theta>
   nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
+  // Not empty: the phase waits for the user, and these are the words of the button that ends it ("Switch the field
+  // on"). In the app it goes on only when told to (that button, the remote verb `go`), recorded as a timeline entry
+  // {"touch": {"go": {}}} at its step so that a saved session replays it. A session that does not hold waiting
+  // phases (the runner, Python) ends it at its duration or condition as any phase, unless the timeline still has a
+  // go to apply, which then ends it at its recorded step.
+  std::string wait;
 };
 
 // [SECTION] Timeline (session log, engine/scene/preset_edits.hpp): parameter changes made during a run, each

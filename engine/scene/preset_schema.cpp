@@ -476,6 +476,11 @@ const Schema<ProtocolPhase>& protocol_phase_schema() {
       json_object<P>("set", &P::set,
                      "Preset fields changed when the phase starts, as {\"dotted.path\": value}, e.g. "
                      "{\"field.strength\": \"40 kOe\", \"materials.0.friction\": 0.2}; they stay for later phases."),
+      text<P>("wait", &P::wait,
+              "Not empty: the phase waits for the user, and this is what the button that ends it says (\"Switch the "
+              "field on\"). In the app the run stays in the phase, past its duration, until that button or the "
+              "remote verb go, recorded in the timeline as {\"touch\": {\"go\": {}}}; the runner ends it at its "
+              "duration, or at a recorded go (docs/session-log.md)."),
   };
   return s;
 }

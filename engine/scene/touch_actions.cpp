@@ -7,7 +7,7 @@
 namespace lodestone {
 namespace {
 
-constexpr const char* kKinds = "drag, release, add, add_clump, delete";
+constexpr const char* kKinds = "drag, release, add, add_clump, delete, go";
 
 const char* kind_key(TouchKind kind) {
   switch (kind) {
@@ -16,6 +16,7 @@ const char* kind_key(TouchKind kind) {
     case TouchKind::Add: return "add";
     case TouchKind::AddClump: return "add_clump";
     case TouchKind::Delete: return "delete";
+    case TouchKind::Go: return "go";
   }
   return "?";
 }
@@ -80,6 +81,9 @@ TouchAction read_touch(const json& touch, const std::string& where) {
   } else if (key == "release") {
     a.kind = TouchKind::Release;
     only_keys(j, {}, at);
+  } else if (key == "go") {
+    a.kind = TouchKind::Go;
+    only_keys(j, {}, at);
   } else if (key == "add") {
     a.kind = TouchKind::Add;
     a.id = read_added_body(j, "id", at, a.particle, particle_entry_schema());
@@ -105,7 +109,8 @@ json write_touch(const TouchAction& a) {
       j["stiffness"] = a.stiffness;
       j["damping"] = a.damping;
       break;
-    case TouchKind::Release: break;
+    case TouchKind::Release:
+    case TouchKind::Go: break;
     case TouchKind::Add:
       j["id"] = a.id;
       j.update(write_object(a.particle, particle_entry_schema()));
@@ -133,6 +138,7 @@ std::string describe_touch(const TouchAction& a) {
                                                   : "clump") +
              " (first pebble " + std::to_string(a.id) + ") at " + millimetres(a.clump.position);
     case TouchKind::Delete: return "delete particle " + std::to_string(a.id);
+    case TouchKind::Go: return "go on to the next protocol phase";
   }
   return "?";
 }

@@ -8,6 +8,8 @@
 //   {"add_clump": {"first_id": 101, "shape": "bar", ...}}                     a clump (a `clumps` entry)
 //   {"delete": {"id": 5}}                                                     a particle, or the clump it is a pebble
 //   of
+//   {"go": {}}                                                                a waiting protocol phase ends (a hand
+//                                                                             on the run: the teacher's button)
 //
 // What each does to the state: engine/bodies/touch.hpp; the Session applies and records them.
 
@@ -19,7 +21,7 @@
 
 namespace lodestone {
 
-enum class TouchKind : int { Drag, Release, Add, AddClump, Delete };
+enum class TouchKind : int { Drag, Release, Add, AddClump, Delete, Go };
 
 struct TouchAction {
   TouchKind kind = TouchKind::Release;
