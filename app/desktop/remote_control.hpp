@@ -62,7 +62,7 @@
 //   sync             answers "ok sync" once the window shows everything sent so far (a load arrived, its view
 //                    applied, two frames drawn); later commands wait for it
 //   view | field-view off|slice|lines|both [x|y|z [AT]] | color KEY | frame [all|selection] | select ID |
-//   sidebar show|hide|WIDTH | help | about
+//   sidebar show|hide|WIDTH | hints show|hide | gallery [show|hide|open NAME] | help | about
 //                    the view: app/desktop/remote_view.hpp
 //   key NAME         presses a key in the 3-D view as the keyboard would (space, escape, delete, r, f, tab, f1):
 //                    "ok key NAME"

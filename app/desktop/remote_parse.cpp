@@ -298,14 +298,15 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
       {"help", nullptr},
       {"about", nullptr},
       {"hints", nullptr},
+      {"gallery", nullptr},
   };
   const auto found = readers.find(r.verb);
   if (found == readers.end())
     throw Refusal(
         "unknown command '" + r.verb +
         "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, sync, key, "
-        "view, field-view, color, frame, select, sidebar, help, about, quit");
+        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, sync, "
+        "cancel, key, view, field-view, color, frame, select, sidebar, hints, gallery, help, about, quit");
   if (found->second) found->second(r, in_force);
   return r;
 }
