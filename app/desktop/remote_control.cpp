@@ -193,7 +193,7 @@ void RemoteControl::execute(const std::string& line) {
       {"add", &RemoteControl::verb_add},         {"delete", &RemoteControl::verb_delete},
       {"lid", &RemoteControl::verb_lid},         {"quit", &RemoteControl::verb_quit},
       {"sync", &RemoteControl::verb_sync},       {"cancel", &RemoteControl::verb_cancel},
-      {"key", &RemoteControl::verb_key},
+      {"key", &RemoteControl::verb_key},         {"go", &RemoteControl::verb_go},
   };
   try {
     // An unknown verb or bad arguments are refused here, before anything is sent or shown.
@@ -451,10 +451,12 @@ void RemoteControl::verb_status(const remote::Request&, const std::string&) {
     const std::int64_t step = autosaves_.autosaved_step();
     stepping += " autosaved=" + (step < 0 ? std::string("none") : std::to_string(step));
   }
-  std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s%s\n",
-              static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
-              state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
-              stepping.c_str(), s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
+  std::printf(
+      "status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu waiting=%d%s%s%s\n",
+      static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
+      state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
+      s.waiting_button.empty() ? 0 : 1, stepping.c_str(),
+      s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
 }
 
 void RemoteControl::verb_field_at(const remote::Request& request, const std::string&) {
@@ -494,6 +496,10 @@ void RemoteControl::verb_add(const remote::Request& request, const std::string& 
 
 void RemoteControl::verb_delete(const remote::Request& request, const std::string& line) {
   send_touch(std::get<DeleteBody>(*request.command), line);
+}
+
+void RemoteControl::verb_go(const remote::Request&, const std::string& line) {
+  send_touch(GoOn{}, line);  // the Run panel's button of a waiting phase ("Switch the field on")
 }
 
 void RemoteControl::verb_lid(const remote::Request& request, const std::string& line) {

@@ -298,6 +298,7 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
       {"help", nullptr},
       {"about", nullptr},
       {"hints", nullptr},
+      {"go", nullptr},
       {"gallery", nullptr},
   };
   const auto found = readers.find(r.verb);
@@ -305,7 +306,7 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
     throw Refusal(
         "unknown command '" + r.verb +
         "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, sync, "
+        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, go, sync, "
         "cancel, key, view, field-view, color, frame, select, sidebar, hints, gallery, help, about, quit");
   if (found->second) found->second(r, in_force);
   return r;

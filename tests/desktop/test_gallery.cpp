@@ -1,8 +1,15 @@
 // Issue 39, "the first minute", as the real app does it under remote control: the scene gallery lists every preset
-// once in its group and opens the chosen one through the window's load path.
+// once in its group and opens the chosen one through the window's load path; and field-switch-on's "Switch the field
+// on" holds the run until it is pressed (the remote verb go), the press replaying bit for bit in lodestone-run.
 
 #include "scene_checks.hpp"
 
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -37,6 +44,25 @@ std::vector<std::string> split(const std::string& list) {
   std::istringstream in(list);
   for (std::string item; std::getline(in, item, ',');) out.push_back(item);
   return out;
+}
+
+// field-switch-on small enough to run in a test: 30 beads, a fixed time step, its waiting phase 20 steps long.
+void write_small_field_switch_on(const fs::path& file) {
+  std::ifstream in(kSourceDir / "presets" / "field-switch-on.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  QJsonObject preset = QJsonDocument::fromJson(QByteArray::fromStdString(text.str())).object();
+  QJsonObject particles = preset["particles"].toObject();
+  particles["count"] = 30;
+  preset["particles"] = particles;
+  preset["integrator"] = QJsonObject{{"time_step", 1e-5}};
+  QJsonArray protocol = preset["protocol"].toArray();
+  QJsonObject first = protocol[0].toObject();
+  REQUIRE(first["wait"].toString() == "Switch the field on");
+  first["duration"] = 2e-4;
+  protocol[0] = first;
+  preset["protocol"] = protocol;
+  lodestone::test::write_file(file, QJsonDocument(preset).toJson().toStdString());
 }
 
 }  // namespace
@@ -87,4 +113,33 @@ TEST_CASE("gallery: not shown in a remote run unless asked, every preset once in
   CHECK(value_of(views[1], "gallery") == "0");
   CHECK(value_of(views[1], "color") == "cluster");  // chains-and-rings' own view
   CHECK(r.output.find("refused: gallery open no-such-scene: no scene named 'no-such-scene'") != std::string::npos);
+}
+
+TEST_CASE("field-switch-on waits for 'Switch the field on' (go), and the press replays in lodestone-run",
+          "[desktop][gallery][wait]") {
+  require_display();
+  Workdir work;
+  write_small_field_switch_on(work.path() / "scene.json");
+  const Result r = run_remote(work,
+                              "step 60\nstatus\ngo\nstatus\ngo\n"
+                              "step 40\nhash\nsave session.json\nquit\n",
+                              "scene.json");
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> status = lines_with(r.output, "status ");
+  REQUIRE(status.size() == 2);
+  CHECK(value_of(status[0], "step") == "60");  // 40 steps past the phase's duration: still waiting
+  CHECK(value_of(status[0], "waiting") == "1");
+  CHECK(value_of(status[1], "waiting") == "0");
+  CHECK(r.output.find("ok went on: now phase 2/2 field on") != std::string::npos);
+  CHECK(r.output.find("refused: go: touch.go: phase 2 'field on' does not wait") != std::string::npos);
+  const std::vector<std::string> hashes = lines_with(r.output, "hash ");
+  REQUIRE(hashes.size() == 1);
+
+  lodestone::test::Workdir runner(LODESTONE_RUNNER);
+  const Result replay =
+      runner.run(quoted((work.path() / "session.json").string()) + " --steps 100 --hash --threads 1 --quiet");
+  REQUIRE(replay.code == 0);
+  const std::vector<std::string> replayed = lines_with(replay.output, "hash ");
+  REQUIRE(replayed.size() == 1);
+  CHECK(replayed[0] == hashes[0]);
 }
