@@ -1,11 +1,13 @@
 // The scene gallery (ui/gallery.hpp) over the repository's presets: every preset once, in the group its view names,
 // with a thumbnail; its window shows titles and lines with the research text folded; choosing a card asks the window
-// to open that file (the Presets panel's load path) and closes the gallery.
+// to open that file (the Presets panel's load path) and closes the gallery. And the Plots window's order
+// (view.plots): the preset's plots first, the others folded.
 
 #include "engine/scene/document.hpp"
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
 #include "ui/gallery.hpp"
+#include "ui/panels.hpp"
 
 #include <catch2/catch.hpp>
 #include <imgui.h>
@@ -100,4 +102,15 @@ TEST_CASE("gallery: choosing a scene asks the window to open its file and closes
   state.open_request.reset();
   REQUIRE(choose_gallery_entry(state, "Chains and rings"));  // by its title too
   CHECK(state.open_request->find("chains-and-rings.json") != std::string::npos);
+}
+
+TEST_CASE("plots: a preset's view.plots come first, the others folded, none named keeps the usual order",
+          "[ui][plots]") {
+  std::vector<std::string> rest;
+  CHECK(plot_order({"cluster_size", "contacts"}, &rest) == std::vector<std::string>{"cluster_size", "contacts"});
+  CHECK(rest == std::vector<std::string>{"alignment", "angles", "kinetic", "potential", "balance"});
+  rest.clear();
+  CHECK(plot_order({}, &rest) ==
+        std::vector<std::string>{"alignment", "angles", "kinetic", "potential", "balance", "contacts", "cluster_size"});
+  CHECK(rest.empty());
 }
