@@ -29,7 +29,8 @@ UiState listed_presets() {
 }
 
 // The text the gallery draws in one frame, tree nodes opened to `open_depth` levels (0: as a user first sees it, only
-// the headers open by default; more: every "more" and the Benchmarks header too). Drawn in a window of the test's: ImGui's log ends with the window it began in.
+// the headers open by default; more: every "more" and the Benchmarks header too). Drawn in a window of the test's:
+// ImGui's log ends with the window it began in.
 std::string gallery_text(UiState& state, int open_depth) {
   ImGui::NewFrame();
   ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
