@@ -4,6 +4,7 @@
 #   bin/                                   lodestone-run, lodestone-capture, lodestone-sw-curves, lodestone (app)
 #   share/lodestone/presets/               the presets, found by the installed programs from their own location
 #                                          (engine/scene/preset_locations.hpp), never from the source tree
+#   share/lodestone/thumbnails/            the scene gallery's pictures of them (the app, ui/gallery.hpp)
 #   lib/python3/dist-packages/             the module `lodestone` (Debian's path for python3 modules; under /usr
 #                                          or /usr/local it is on python3's path, elsewhere set PYTHONPATH)
 #   share/applications/lodestone.desktop   the app's menu entry
@@ -31,6 +32,9 @@ if(LODESTONE_BUILD_PYTHON)
   install(FILES ${PROJECT_SOURCE_DIR}/python/lodestone.pyi DESTINATION ${LODESTONE_PYTHON_INSTALL_DIR})
 endif()
 if(NOT LODESTONE_ENGINE_ONLY)
+  # The scene gallery's thumbnails (scripts/make_thumbnails.py), found beside the presets (ui/ui_state.cpp).
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/thumbnails/ DESTINATION ${CMAKE_INSTALL_DATADIR}/lodestone/thumbnails
+          FILES_MATCHING PATTERN "*.png")
   install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/lodestone.desktop
           DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
   install(FILES ${PROJECT_SOURCE_DIR}/assets/desktop/lodestone.svg

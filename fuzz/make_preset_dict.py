@@ -16,8 +16,9 @@ for line in (root / "docs/presets.md").read_text(encoding="utf-8").splitlines():
     path, kind, _, accepts = m.groups()
     keys.update(p for p in re.split(r"[.\[\]]", path) if p and not p.isdigit())
     paths.add(path.replace("[]", ".0"))
-    if kind.startswith("one of:"):
-        words.update(w.strip() for w in kind[len("one of:"):].split(","))
+    for prefix in ("one of:", "list of:"):
+        if kind.startswith(prefix):
+            words.update(w.strip() for w in kind[len(prefix):].split(","))
     units.update(u.strip() for u in accepts.split(",") if u.strip())
 
 
@@ -40,7 +41,7 @@ print("fuzz/preset.dict: %d keys, %d words, %d units" % (len(keys), len(words), 
 
 # The remote's verbs (app/desktop/remote_parse.cpp) and the words its arguments take.
 verbs = re.findall(r'\{"([a-z-]+)", (?:read_\w+|nullptr)\}', (root / "app/desktop/remote_parse.cpp").read_text())
-remote_words = ["off", "exact", "all", "selection", "show", "hide", "space", "escape", "tab", "f1", "x", "y", "z"]
+remote_words = ["off", "exact", "all", "selection", "show", "hide", "open", "space", "escape", "tab", "f1", "x", "y", "z"]
 lines = ["# libFuzzer dictionary of fuzz_set and fuzz_remote, written by fuzz/make_preset_dict.py from docs/presets.md",
          "# and app/desktop/remote_parse.cpp."]
 lines += [quoted(p) for p in sorted(paths)]

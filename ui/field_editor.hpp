@@ -82,6 +82,7 @@ bool edit_field(const FieldSpec<S>& f, S& object, const std::string& id_prefix, 
     case FieldKind::Boolean: changed = edit_boolean(id, label, *static_cast<bool*>(address), help); break;
     case FieldKind::Text: changed = edit_text(id, label, *static_cast<std::string*>(address), help); break;
     case FieldKind::Choice: changed = edit_choice(id, label, *static_cast<int*>(address), f.choices, help); break;
+    case FieldKind::ChoiceList: break;  // the preset's view: written by a save, not edited in a panel
     case FieldKind::Direction: changed = edit_direction(id, label, *static_cast<Vec3*>(address), help, context); break;
     case FieldKind::Vector3:
       changed = edit_vector(id, label, *static_cast<Vec3*>(address), f.quantity, help, context);

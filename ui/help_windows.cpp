@@ -46,7 +46,14 @@ void help_windows(PanelContext& c) {
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 460.0f);
       note(
           "On the scene the app opens with, a \"Try this\" strip at the top of the view lists what a hand can "
-          "do; it goes away at your first change (x hides it). More scenes: the Presets panel or File > Open.");
+          "do; it goes away at your first change (x hides it).");
+      note(
+          "More scenes: File > Scenes opens the gallery, every preset with a picture, a title and a line on what it "
+          "shows, grouped Teaching / Research / Benchmarks (\"more\" under a scene unfolds its research text); "
+          "click a picture to open it. The Presets panel and File > Open list the same files.");
+      note(
+          "A scene that waits for you (field-switch-on) shows its button at the top of the Run panel, e.g. "
+          "\"Switch the field on\"; the run stays in that phase until you press it.");
       ImGui::PopTextWrapPos();
     }
     ImGui::End();

@@ -57,7 +57,119 @@ std::pair<float, float> bounds(const std::vector<float>& a, const std::vector<fl
   return {lo, hi};
 }
 
+// [SECTION] One function per plot, by the key a preset's view.plots names it with
+bool scene_field(const PanelContext& c) {
+  // The field plots only when the scene has a field: without one, "along the field" means nothing.
+  return c.snapshot.scene && scene_has_field(*c.snapshot.scene);
+}
+
+void plot_alignment(PanelContext& c) {
+  const PlotHistory& h = c.state.history;
+  time_plot({"alignment <|cos theta|>", "alignment",
+             "How well the easy axes line up with the field: 1 all along it, 0.5 random in 3-D.", "plot-alignment.csv"},
+            h.time, h.alignment, 0.0f, 1.0f, c.state);
+  const Observables& o = c.snapshot.observables;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", alignment_time_text(o.alignment_time, o.alignment, c.snapshot.time_step).c_str());
+  ImGui::PopStyleColor();
+}
+
+// Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as <|cos theta|>) and psi of the
+// moments to their axes (> 90 deg: on the pole away from the field), with the alignment they explain (the angles of
+// [Erokhin-Berkov] eq. 1).
+void plot_angles(PanelContext& c) {
+  const AngleHistograms& a = c.snapshot.observables.angles;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("angles now, %lld particles with a moment, in 5 deg bins", static_cast<long long>(a.particles));
+  ImGui::PopStyleColor();
+  histogram("theta (axis to field)", a.theta, a.mean_theta);
+  if (moments_can_turn(c.snapshot))
+    histogram("psi (moment to axis)", a.psi, a.mean_psi);
+  else
+    note("psi: none, the moments are fixed along their axes (rigid dipoles)");
+}
+
+void plot_kinetic(PanelContext& c) {
+  const PlotHistory& h = c.state.history;
+  const auto [lo, hi] = bounds(h.kinetic);
+  time_plot({"kinetic energy [J]", "kinetic_J", "Energy of motion: translation and rotation of every particle.",
+             "plot-kinetic.csv"},
+            h.time, h.kinetic, lo, hi, c.state);
+}
+
+void plot_potential(PanelContext& c) {
+  const PlotHistory& h = c.state.history;
+  const auto [lo, hi] = bounds(h.potential, h.balance);  // one axis with the balance, so the two compare
+  time_plot(
+      {"stored energy [J]", "potential_J",
+       "Energy stored in the contact springs, between the magnets, in the field and in gravity.", "plot-potential.csv"},
+      h.time, h.potential, lo, hi, c.state);
+}
+
+void plot_balance(PanelContext& c) {
+  const PlotHistory& h = c.state.history;
+  const auto [lo, hi] = bounds(h.potential, h.balance);
+  time_plot({"energy balance [J]", "balance_J",
+             "Total energy plus what was lost to friction and damping, minus the work of a changing field: it "
+             "stays flat when every joule is accounted for. A drift means energy from nowhere (a time step "
+             "too large, or a source not yet counted).",
+             "plot-balance.csv"},
+            h.time, h.balance, lo, hi, c.state);
+}
+
+void plot_contacts(PanelContext& c) {
+  const PlotHistory& h = c.state.history;
+  const auto [lo, hi] = bounds(h.contacts);
+  time_plot({"contacts", "contacts", "Pairs of particles touching now.", "plot-contacts.csv"}, h.time, h.contacts, lo,
+            hi, c.state);
+}
+
+// S(t) from 1 (nothing touches) up; the dynamic exponent z of S ~ t^z ([Dominik-Nubold] eq. 18) is fitted by the
+// runner (--clusters), the plot shows the growth.
+void plot_cluster_size(PanelContext& c) {
+  const PlotHistory& h = c.state.history;
+  const auto [lo, hi] = bounds(h.mean_cluster_size);
+  time_plot({"mean cluster size S", "mean_cluster_size",
+             "How big the groups of touching particles are, weighted by size (1: nothing touches; "
+             "[Dominik-Nubold] eq. 17).",
+             "plot-cluster-size.csv"},
+            h.time, h.mean_cluster_size, std::min(lo, 1.0f), std::max(hi, 1.0f + 1e-3f), c.state);
+  const ClusterStatistics& cs = c.snapshot.observables.clusters;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%lld clusters, the largest of %lld; %lld chains of mean length %.3g, %lld rings",
+                     static_cast<long long>(cs.clusters), static_cast<long long>(cs.largest_cluster),
+                     static_cast<long long>(cs.chains), cs.mean_chain_length, static_cast<long long>(cs.rings));
+  ImGui::PopStyleColor();
+}
+
+bool always(const PanelContext&) {
+  return true;
+}
+bool with_angles(const PanelContext& c) {
+  return scene_field(c) && c.snapshot.observables.angles.particles > 0;
+}
+
+struct PlotKind {
+  const char* key;  // as view.plots names it (engine/scene/preset_schema.cpp)
+  bool (*shown)(const PanelContext&);
+  void (*draw)(PanelContext&);
+};
+// In the order shown when the preset names none.
+constexpr PlotKind kPlots[] = {
+    {"alignment", scene_field, plot_alignment},  {"angles", with_angles, plot_angles},
+    {"kinetic", always, plot_kinetic},           {"potential", always, plot_potential},
+    {"balance", always, plot_balance},           {"contacts", always, plot_contacts},
+    {"cluster_size", always, plot_cluster_size},
+};
+
 }  // namespace
+
+std::vector<std::string> plot_order(const std::vector<std::string>& first, std::vector<std::string>* rest) {
+  std::vector<std::string> out = first;
+  for (const PlotKind& p : kPlots)
+    if (std::find(first.begin(), first.end(), p.key) == first.end()) (first.empty() ? out : *rest).push_back(p.key);
+  return out;
+}
 
 void plots_window(PanelContext& c) {
   const PlotHistory& h = c.state.history;
@@ -84,66 +196,17 @@ void plots_window(PanelContext& c) {
     } else {
       ImGui::TextDisabled("t from %.4g to %.4g s (%zu points)", static_cast<double>(h.time.front()),
                           static_cast<double>(h.time.back()), h.time.size());
-      const Observables& o = c.snapshot.observables;
-      // The field plots only when the scene has a field: without one, "along the field" means nothing.
-      const bool field = c.snapshot.scene && scene_has_field(*c.snapshot.scene);
-      if (field) {
-        time_plot(
-            {"alignment <|cos theta|>", "alignment",
-             "How well the easy axes line up with the field: 1 all along it, 0.5 random in 3-D.", "plot-alignment.csv"},
-            h.time, h.alignment, 0.0f, 1.0f, c.state);
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", alignment_time_text(o.alignment_time, o.alignment, c.snapshot.time_step).c_str());
-        ImGui::PopStyleColor();
-        // Now, not against time: theta of the easy axes to the field (folded to 0-90 deg, as
-        // <|cos theta|>) and psi of the moments to their axes (> 90 deg: on the pole away from the
-        // field), with the alignment they explain (the angles of [Erokhin-Berkov] eq. 1).
-        const AngleHistograms& a = o.angles;
-        if (a.particles > 0) {
-          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-          ImGui::TextWrapped("angles now, %lld particles with a moment, in 5 deg bins",
-                             static_cast<long long>(a.particles));
-          ImGui::PopStyleColor();
-          histogram("theta (axis to field)", a.theta, a.mean_theta);
-          if (moments_can_turn(c.snapshot))
-            histogram("psi (moment to axis)", a.psi, a.mean_psi);
-          else
-            note("psi: none, the moments are fixed along their axes (rigid dipoles)");
-        }
-        ImGui::Separator();
-      }
-      const auto [elo, ehi] = bounds(h.kinetic);
-      time_plot({"kinetic energy [J]", "kinetic_J", "Energy of motion: translation and rotation of every particle.",
-                 "plot-kinetic.csv"},
-                h.time, h.kinetic, elo, ehi, c.state);
-      const auto [plo, phi] = bounds(h.potential, h.balance);
-      time_plot({"stored energy [J]", "potential_J",
-                 "Energy stored in the contact springs, between the magnets, in the field and in gravity.",
-                 "plot-potential.csv"},
-                h.time, h.potential, plo, phi, c.state);
-      time_plot({"energy balance [J]", "balance_J",
-                 "Total energy plus what was lost to friction and damping, minus the work of a changing field: it "
-                 "stays flat when every joule is accounted for. A drift means energy from nowhere (a time step "
-                 "too large, or a source not yet counted).",
-                 "plot-balance.csv"},
-                h.time, h.balance, plo, phi, c.state);
-      const auto [clo, chi] = bounds(h.contacts);
-      time_plot({"contacts", "contacts", "Pairs of particles touching now.", "plot-contacts.csv"}, h.time, h.contacts,
-                clo, chi, c.state);
-      // S(t) from 1 (nothing touches) up; the dynamic exponent z of S ~ t^z ([Dominik-Nubold] eq. 18) is
-      // fitted by the runner (--clusters), the plot shows the growth.
-      const auto [slo, shi] = bounds(h.mean_cluster_size);
-      time_plot({"mean cluster size S", "mean_cluster_size",
-                 "How big the groups of touching particles are, weighted by size (1: nothing touches; "
-                 "[Dominik-Nubold] eq. 17).",
-                 "plot-cluster-size.csv"},
-                h.time, h.mean_cluster_size, std::min(slo, 1.0f), std::max(shi, 1.0f + 1e-3f), c.state);
-      const ClusterStatistics& cs = o.clusters;
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%lld clusters, the largest of %lld; %lld chains of mean length %.3g, %lld rings",
-                         static_cast<long long>(cs.clusters), static_cast<long long>(cs.largest_cluster),
-                         static_cast<long long>(cs.chains), cs.mean_chain_length, static_cast<long long>(cs.rings));
-      ImGui::PopStyleColor();
+      // The scene's own plots first (view.plots: the cluster size for a chains scene), the others folded below.
+      std::vector<std::string> folded;
+      const std::vector<std::string> shown =
+          plot_order(c.snapshot.scene ? c.snapshot.scene->view.plots : std::vector<std::string>{}, &folded);
+      auto draw = [&c](const std::string& key) {
+        for (const PlotKind& p : kPlots)
+          if (key == p.key && p.shown(c)) p.draw(c);
+      };
+      for (const std::string& key : shown) draw(key);
+      if (!folded.empty() && ImGui::CollapsingHeader("more plots"))
+        for (const std::string& key : folded) draw(key);
     }
   }
   ImGui::End();

@@ -9,6 +9,8 @@ namespace lodestone::ui {
 
 void presets_panel(PanelContext& c) {
   UiState& state = c.state;
+  if (ImGui::Button("Scene gallery...")) state.gallery_open = true;  // the same presets as cards (ui/gallery.hpp)
+  ImGui::SameLine();
   if (ImGui::SmallButton("rescan")) scan_presets(state, state.preset_directory);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", state.preset_directory.c_str());

@@ -31,6 +31,7 @@ void protocol_tree(const Preset& scene, int running) {
     else
       ImGui::TextWrapped("%zu %s: up to %.4g s, until %s (%.4g)", k + 1, phase.name.c_str(), phase.duration,
                          phase_end_name(phase.until), phase.threshold);
+    if (!phase.wait.empty()) ImGui::TextColored(colour, "    then waits for \"%s\"", phase.wait.c_str());
     ImGui::PopStyleColor();
     for (auto it = phase.set.begin(); it != phase.set.end(); ++it)
       ImGui::TextColored(colour, "    %s = %s", it.key().c_str(), it.value().dump().c_str());
@@ -161,6 +162,18 @@ void run_state(PanelContext& c) {
   }
 }
 
+// A protocol phase that waits for the user (ProtocolPhase::wait): its button, big and first, so that a teacher
+// finds it ("Switch the field on"); the press goes through the command queue and is recorded in the timeline.
+void waiting_phase_button(PanelContext& c) {
+  const Snapshot& s = c.snapshot;
+  if (s.waiting_button.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.15f, 0.45f, 0.2f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.2f, 0.6f, 0.25f, 1.0f));
+  if (ImGui::Button(s.waiting_button.c_str(), ImVec2(-1.0f, 0.0f))) c.send(GoOn{next_touch_request(c.state)});
+  ImGui::PopStyleColor(2);
+  note("The scene waits here for you: it goes on to its next phase when you press this (remote: go).");
+}
+
 }  // namespace
 
 void run_panel(PanelContext& c) {
@@ -176,6 +189,7 @@ void run_panel(PanelContext& c) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pause and advance one time step (%.3g s).", s.time_step);
   ImGui::SameLine();
   reset_buttons(c);
+  waiting_phase_button(c);
 
   if (!s.health.ok) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));

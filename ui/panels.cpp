@@ -1,5 +1,7 @@
 #include "ui/panels.hpp"
 
+#include "ui/gallery.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -65,6 +67,7 @@ void draw_panels(PanelContext& c) {
   update_field_view(c.state, c.snapshot, c.send, ImGui::GetTime());
   confirmation_popup(c);
   help_windows(c);
+  gallery_window(c);
 }
 
 }  // namespace lodestone::ui

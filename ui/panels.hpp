@@ -11,6 +11,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace lodestone::ui {
 
@@ -57,6 +58,9 @@ void magnetics_panel(PanelContext& context);
 void presets_panel(PanelContext& context);
 void export_panel(PanelContext& context);
 void plots_window(PanelContext& context);
+// The plots the Plots window shows, by their view.plots keys: the preset's `first`, and the others into `rest` (folded
+// under "more plots"); when `first` is empty, every plot in the usual order (alignment first) and `rest` untouched.
+std::vector<std::string> plot_order(const std::vector<std::string>& first, std::vector<std::string>* rest);
 void inspector_window(PanelContext& context);
 void overlays(PanelContext& context);
 // The status line at the bottom of the 3-D view (the last notice; a success goes after kSuccessNoticeSeconds, a

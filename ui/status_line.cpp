@@ -97,7 +97,11 @@ void try_hints(PanelContext& c) {
     ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.5f, 1.0f), "Try this:");
     ImGui::TextWrapped("- Ctrl+drag a bead to pull it on a spring");
     ImGui::TextWrapped("- change the field's strength or direction in the Field panel");
-    ImGui::TextWrapped("- space pauses and runs; File > Open or the Presets panel has more scenes; F1: help");
+    ImGui::TextWrapped("- space pauses and runs; F1: every control");
+    ImGui::TextWrapped("- more scenes, with pictures:");
+    ImGui::Indent();  // on a line of its own: the strip may be narrower than the line and the button together
+    if (ImGui::SmallButton("Scene gallery")) state.gallery_open = true;  // also File > Scenes
+    ImGui::Unindent();
     ImGui::PopTextWrapPos();
   }
   ImGui::End();

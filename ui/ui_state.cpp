@@ -230,9 +230,21 @@ void finish_export(UiState& state, const Snapshot& s) {
   }
 }
 
+std::string thumbnail_directory(const std::string& presets_directory) {
+  // Installed: share/lodestone/presets beside share/lodestone/thumbnails; the source tree: presets/ beside
+  // assets/thumbnails (scripts/make_thumbnails.py writes them).
+  const std::filesystem::path presets(presets_directory);
+  for (const auto& candidate : {presets / ".." / "thumbnails", presets / ".." / "assets" / "thumbnails"}) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(candidate, ec)) return candidate.lexically_normal().string();
+  }
+  return {};
+}
+
 void scan_presets(UiState& state, const std::string& directory) {
   state.preset_directory = directory;
   state.presets.clear();
+  const std::string thumbnails = thumbnail_directory(directory);
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
     if (entry.path().extension() != ".json") continue;
@@ -240,11 +252,18 @@ void scan_presets(UiState& state, const std::string& directory) {
     e.path = entry.path().string();
     e.name = entry.path().stem().string();
     try {
-      e.description = load_preset_file(e.path).description;
+      const Preset preset = load_preset_file(e.path);
+      e.description = preset.description;
+      e.group = preset.view.group;
+      e.title = preset.view.title;
+      e.summary = preset.view.summary;
       e.loadable = true;
     } catch (const PresetError& error) {
       e.description = error.what();
     }
+    if (e.title.empty()) e.title = e.name;
+    const std::filesystem::path png = std::filesystem::path(thumbnails) / (e.name + ".png");
+    if (!thumbnails.empty() && std::filesystem::is_regular_file(png, ec)) e.thumbnail = png.string();
     state.presets.push_back(std::move(e));
   }
   std::sort(state.presets.begin(), state.presets.end(),

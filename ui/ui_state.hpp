@@ -36,6 +36,12 @@ struct PresetEntry {
   std::string name;
   std::string description;  // or the error that stops it from loading
   bool loadable = false;
+  // The scene gallery's (ui/gallery.hpp), from the preset's view section: its group, plain title (the name when
+  // the preset has none) and one line; the thumbnail file when there is one ("" else).
+  GalleryGroup group = GalleryGroup::Research;
+  std::string title;
+  std::string summary;
+  std::string thumbnail;
 };
 
 // Hands on the particles (issue 22): Ctrl+drag pulls a particle with the drag spring; the add tool places a
@@ -172,8 +178,12 @@ struct UiState {
   };
   RestoreOffer restore_offer;
   std::uint64_t saves_done = 0;  // scenes saved (save_preset): an autosave follows each
-  bool help_open = false;        // F1: the controls
-  bool about_open = false;       // Help > About
+  // The scene gallery (File > Scenes, and at the first start; ui/gallery.hpp): open or not, and the thumbnails' OpenGL
+  // textures by file, which the view loads while it is open (0: the file could not be read; the title shows instead).
+  bool gallery_open = false;
+  std::map<std::string, std::uint64_t> thumbnail_textures;
+  bool help_open = false;   // F1: the controls
+  bool about_open = false;  // Help > About
 };
 
 // Asks the simulation thread for a new field view when the View panel shows one and the last answer is in
@@ -205,7 +215,7 @@ inline std::optional<double> pace_kept(const Snapshot& s) {
 inline bool try_hints_shown(const UiState& state) {
   // Not under the restore offer, which takes the top of the view.
   return !state.try_hints_hidden && state.loads_sent == 0 && state.last_edit_id == 0 && state.last_touch_request == 0 &&
-         state.restore_offer.what.empty();
+         state.restore_offer.what.empty() && !state.gallery_open;  // nor under the gallery, which covers the view
 }
 
 inline float sidebar_extent(const UiState& state) {
@@ -243,7 +253,10 @@ void request_export(UiState& state, const std::string& path, const CommandSink& 
 // Writes a pending export whose frame `snapshot` carries; the result (or why it failed) goes to
 // the notice. Called by adopt_snapshot.
 void finish_export(UiState& state, const Snapshot& snapshot);
-// Lists the presets of `directory` with their descriptions.
+// Lists the presets of `directory` with their descriptions, gallery groups, titles, lines and thumbnails.
 void scan_presets(UiState& state, const std::string& directory);
+// Where the thumbnails of the presets in `presets_directory` are (share/lodestone/thumbnails installed,
+// assets/thumbnails in the source tree), or "" when there are none.
+std::string thumbnail_directory(const std::string& presets_directory);
 
 }  // namespace lodestone::ui

@@ -65,6 +65,9 @@ void declare_scene_and_window_options(CLI::App& app, DesktopOptions& o, RawArgum
       ->check(CLI::IsMember({"alignment", "moment", "direction", "speed", "contacts", "cluster"}));
   app.add_option("--presets-dir", o.presets_directory, "Directory listed in the Presets panel");
   app.add_flag("--plots", o.open_plots, "Open the Plots window at start (it starts collapsed)");
+  app.add_flag("--gallery", o.open_gallery,
+               "Open the scene gallery at start (it opens by itself only at the very first start without a preset, "
+               "never with --remote)");
   app.add_flag("--restore", o.restore,
                "Restore the session autosaved by a Lodestone that did not quit cleanly (a crash, a kill): the newest "
                "one in $XDG_STATE_HOME/lodestone (else ~/.local/state/lodestone), instead of opening PRESET");

@@ -19,6 +19,7 @@ struct DesktopOptions {
   std::string color_mode;           // "alignment", "moment", "direction", "speed", "contacts", "cluster"
   std::string presets_directory;    // listed in the Presets panel
   bool open_plots = false;          // the Plots window starts open (it starts collapsed)
+  bool open_gallery = false;        // the scene gallery starts open (ui/gallery.hpp)
   bool restore = false;             // restore the autosave a crashed program left (app/desktop/autosave_keeper.hpp)
   double autosave_seconds = 30.0;   // [s] between autosaves while something changes; 0: none
   // Scripted runs (tests, benchmarks): render this many frames, then save a screenshot and exit.

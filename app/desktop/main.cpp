@@ -12,6 +12,7 @@
 #include "engine/session/history_budget.hpp"
 
 #include <QApplication>
+#include <QSettings>
 #include <QSurfaceFormat>
 
 #include <algorithm>
@@ -33,6 +34,17 @@ void restore_at_start(desktop::AutosaveKeeper& keeper, desktop::MainWindow& wind
     state.notice = std::string("nothing restored: ") + e.what();
     state.notice_is_error = true;
   }
+}
+
+// The scene gallery opens by itself once: at the first start with no preset asked for (a flag in the user's settings,
+// QSettings "gallery_shown"), never in a scripted or remote run unless --gallery asks for it.
+bool gallery_at_start(const desktop::DesktopOptions& options, bool scripted) {
+  if (options.open_gallery) return true;
+  if (!options.preset_path.empty() || options.remote || options.restore || scripted) return false;
+  QSettings settings;
+  if (settings.value("gallery_shown", false).toBool()) return false;
+  settings.setValue("gallery_shown", true);
+  return true;
 }
 
 }  // namespace
@@ -94,6 +106,7 @@ int main(int argc, char** argv) {
   if (presets.empty())
     presets = std::filesystem::is_directory("presets") ? "presets" : presets_directory(LODESTONE_PRESETS_DIR);
   ui::scan_presets(state, presets);
+  state.gallery_open = gallery_at_start(options, scripted);
 
   std::unique_ptr<SimulationThread> simulation;
   try {

@@ -43,6 +43,10 @@ MainWindow::MainWindow(SimulationThread& simulation, ui::UiState& state, const D
   container->setFocus();
 
   QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("Sc&enes...", this, [this] {  // the gallery of presets (ui/gallery.hpp), inside the view
+    state_.gallery_open = true;
+    view_->wake();
+  });
   file->addAction("&Open preset...", QKeySequence::Open, this, &MainWindow::open_preset);
   recent_menu_ = file->addMenu("Open &recent");
   file->addAction("&Save preset as...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,

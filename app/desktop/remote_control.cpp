@@ -195,6 +195,7 @@ void RemoteControl::execute(const std::string& line) {
       {"sync", &RemoteControl::verb_sync},       {"cancel", &RemoteControl::verb_cancel},
       {"key", &RemoteControl::verb_key},         {"hold", &RemoteControl::verb_hold},
       {"ids", &RemoteControl::verb_ids},
+      {"go", &RemoteControl::verb_go},
   };
   try {
     // An unknown verb or bad arguments are refused here, before anything is sent or shown.
@@ -452,10 +453,12 @@ void RemoteControl::verb_status(const remote::Request&, const std::string&) {
     const std::int64_t step = autosaves_.autosaved_step();
     stepping += " autosaved=" + (step < 0 ? std::string("none") : std::to_string(step));
   }
-  std::printf("status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu%s%s%s\n",
-              static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
-              state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
-              stepping.c_str(), s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
+  std::printf(
+      "status step=%lld time=%.9g particles=%zu healthy=%d running=%d unsaved=%d edits_pending=%llu waiting=%d%s%s%s\n",
+      static_cast<long long>(s.step), s.time, s.particles.size(), s.health.ok ? 1 : 0, s.running ? 1 : 0,
+      state_.unsaved ? 1 : 0, static_cast<unsigned long long>(state_.last_edit_id - s.acknowledged_edit),
+      s.waiting_button.empty() ? 0 : 1, stepping.c_str(),
+      s.health.ok ? "" : " message=", s.health.ok ? "" : s.health.message.c_str());
 }
 
 void RemoteControl::verb_ids(const remote::Request&, const std::string&) {
@@ -508,6 +511,10 @@ void RemoteControl::verb_delete(const remote::Request& request, const std::strin
 
 void RemoteControl::verb_hold(const remote::Request& request, const std::string& line) {
   send_touch(std::get<HoldParticle>(*request.command), line);
+}
+
+void RemoteControl::verb_go(const remote::Request&, const std::string& line) {
+  send_touch(GoOn{}, line);  // the Run panel's button of a waiting phase ("Switch the field on")
 }
 
 void RemoteControl::verb_lid(const remote::Request& request, const std::string& line) {

@@ -37,7 +37,8 @@
 //                    left, or a damaged one, named and moved aside). Later commands wait for it
 //   ids              prints "ids ID ID ...": the ids of the scene's particles now, in its order (a script's hands
 //                    on particles added, deleted or brought back by an undo)
-//   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N",
+//   status           prints "status step=.. time=.. particles=.. healthy=0|1 running=0|1 unsaved=0|1 edits_pending=N
+//                    waiting=0|1" (waiting: the protocol phase running waits for go),
 //                    " stepping=DONE/ASKED" while a step or advance runs, and " autosaved=STEP" (the step of the
 //                    newest autosave written; "none" before the first) unless autosave is off
 //   field-at X Y Z [exact]
@@ -62,12 +63,14 @@
 //   lid PRESSURE | off
 //                    puts a lid on the box pressed with PRESSURE (with units: "0.5 atm", "2 bar", "500 Pa"; the
 //                    box's open top becomes the lid's wall), changes its pressure, or takes it off
+//   go               a protocol phase that waits for the user ("wait": the words of its button, e.g. field-switch-on's
+//                    "Switch the field on") ends and the next starts: "ok went on: now phase 2/2 field on"
 //                    Each of these is recorded in the scene's timeline and waits for the simulation's answer;
 //                    a refusal prints "refused: <command>: <why>".
 //   sync             answers "ok sync" once the window shows everything sent so far (a load arrived, its view
 //                    applied, two frames drawn); later commands wait for it
 //   view | field-view off|slice|lines|both [x|y|z [AT]] | color KEY | frame [all|selection] | select ID |
-//   sidebar show|hide|WIDTH | help | about
+//   sidebar show|hide|WIDTH | hints show|hide | gallery [show|hide|open NAME] | help | about
 //                    the view: app/desktop/remote_view.hpp
 //   key NAME         presses a key in the 3-D view as the keyboard would (space, escape, delete, r, f, tab, f1):
 //                    "ok key NAME"
@@ -149,6 +152,7 @@ class RemoteControl : public QObject {
   void verb_delete(const remote::Request& request, const std::string& line);
   void verb_hold(const remote::Request& request, const std::string& line);
   void verb_ids(const remote::Request& request, const std::string& line);
+  void verb_go(const remote::Request& request, const std::string& line);
   void verb_lid(const remote::Request& request, const std::string& line);
   void verb_quit(const remote::Request& request, const std::string& line);
   void verb_sync(const remote::Request& request, const std::string& line);

@@ -293,14 +293,16 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
       {"color", nullptr},        {"frame", nullptr},        {"select", read_select},
       {"sidebar", read_sidebar}, {"help", nullptr},         {"about", nullptr},
       {"hints", nullptr},
+      {"go", nullptr},
+      {"gallery", nullptr},
   };
   const auto found = readers.find(r.verb);
   if (found == readers.end())
     throw Refusal(
         "unknown command '" + r.verb +
         "'; commands: set, confirm, get, run, pause, reset, step, advance, hash, history, rewind, undo, "
-        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, sync, key, "
-        "view, field-view, color, frame, select, sidebar, help, about, quit");
+        "redo, recover, back, load, save, restore, status, field-at, drag, release, add, delete, lid, go, sync, "
+        "cancel, key, view, field-view, color, frame, select, sidebar, hints, gallery, help, about, quit");
   if (found->second) found->second(r, in_force);
   return r;
 }

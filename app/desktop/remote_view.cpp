@@ -1,5 +1,6 @@
 #include "app/desktop/remote_view.hpp"
 
+#include "ui/gallery.hpp"
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 
@@ -36,12 +37,12 @@ void verb_view(const remote::Request&, const std::string&, const Snapshot& s, ui
   const bool hint = !s.running && s.step == 0 && s.scene && s.scene->view.start_paused;
   std::printf(
       "view color=%s legend=%s arrow=%.3g yaw=%.4g pitch=%.4g pace=%s sidebar=%s plots=%d follows=%d "
-      "paused_hint=%d try_hints=%d field_view=%s field_updates=%.3g\n",
+      "paused_hint=%d try_hints=%d field_view=%s field_updates=%.3g gallery=%d\n",
       ui::color_mode_key(state.view.color_mode), state.legend_title.c_str(),
       static_cast<double>(state.view.arrow_length), static_cast<double>(state.camera_yaw_degrees),
       static_cast<double>(state.camera_pitch_degrees), pace, sidebar.c_str(), state.plots_open ? 1 : 0,
       state.camera_follows ? 1 : 0, hint ? 1 : 0, ui::try_hints_shown(state) ? 1 : 0, field_view_key(state.view),
-      state.field_view.updates_per_second);
+      state.field_view.updates_per_second, state.gallery_open ? 1 : 0);
 }
 
 // field-view off|slice|lines|both [x|y|z [AT]]
@@ -108,6 +109,46 @@ void verb_hints(const remote::Request& r, const std::string& line, const Snapsho
   std::printf("ok hints %s\n", rest.c_str());
 }
 
+// The gallery's state in one line: open or not, the scene shown now, then each group's presets (file names) in the
+// order shown, and how many have a thumbnail.
+void print_gallery(const Snapshot& s, const ui::UiState& state) {
+  std::string groups;
+  int thumbnails = 0;
+  for (const ui::GalleryGroupView& g : ui::gallery_groups(state.presets)) {
+    std::string names;
+    for (const ui::PresetEntry* e : g.entries) {
+      names += (names.empty() ? "" : ",") + e->name;
+      thumbnails += e->thumbnail.empty() ? 0 : 1;
+    }
+    groups += std::string(" ") + ui::gallery_group_key(g.group) + "=" + names;
+  }
+  std::printf("gallery open=%d scene=%s%s thumbnails=%d\n", state.gallery_open ? 1 : 0, s.scene_source.c_str(),
+              groups.c_str(), thumbnails);
+}
+
+// gallery [show|hide|open NAME]: the report, or the gallery opened, closed, or a scene of it chosen as a click would.
+void verb_gallery(const remote::Request& r, const std::string& line, const Snapshot& s, ui::UiState& state) {
+  const std::string& rest = r.rest;
+  if (rest.empty()) return print_gallery(s, state);
+  if (rest == "show" || rest == "hide") {
+    state.gallery_open = rest == "show";
+    std::printf("ok gallery %s\n", rest.c_str());
+    return;
+  }
+  if (rest.rfind("open ", 0) == 0) {
+    const std::string name = rest.substr(5);
+    if (!ui::choose_gallery_entry(state, name)) {
+      std::string names;
+      for (const ui::PresetEntry& e : state.presets)
+        if (e.loadable) names += (names.empty() ? "" : ", ") + e.name;
+      return refuse(line, "no scene named '" + name + "' in the gallery; scenes: " + names);
+    }
+    std::printf("ok gallery open %s\n", name.c_str());
+    return;
+  }
+  refuse(line, "usage: gallery [show|hide|open NAME]");
+}
+
 void verb_help(const remote::Request&, const std::string&, const Snapshot&, ui::UiState& state) {
   state.help_open = true;
   std::printf("ok help\n");
@@ -122,9 +163,9 @@ void verb_about(const remote::Request&, const std::string&, const Snapshot&, ui:
 
 bool execute_view_verb(const remote::Request& r, const std::string& line, const Snapshot& s, ui::UiState& state) {
   static const std::map<std::string, ViewVerbHandler> handlers = {
-      {"view", verb_view},   {"field-view", verb_field_view}, {"color", verb_color},
-      {"frame", verb_frame}, {"select", verb_select},         {"sidebar", verb_sidebar},
-      {"help", verb_help},   {"about", verb_about},           {"hints", verb_hints},
+      {"view", verb_view},     {"field-view", verb_field_view}, {"color", verb_color}, {"frame", verb_frame},
+      {"select", verb_select}, {"sidebar", verb_sidebar},       {"help", verb_help},   {"about", verb_about},
+      {"hints", verb_hints},   {"gallery", verb_gallery},
   };
   const auto found = handlers.find(r.verb);
   if (found == handlers.end()) return false;

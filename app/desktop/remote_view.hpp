@@ -3,8 +3,13 @@
 //
 //   view                  prints "view color=KEY legend=TITLE arrow=A yaw=DEG pitch=DEG pace=P|fastest
 //                         sidebar=WIDTH|hidden plots=0|1 follows=0|1 paused_hint=0|1 try_hints=0|1
-//                         field_view=off|slice|lines|both field_updates=PER_SECOND"
+//                         field_view=off|slice|lines|both field_updates=PER_SECOND gallery=0|1"
 //   hints show|hide       the "Try this" strip on the first scene (ui/status_line.cpp try_hints)
+//   gallery               prints "gallery open=0|1 scene=SOURCE teaching=NAME,... research=... benchmarks=...
+//                         thumbnails=N": the scene gallery (ui/gallery.hpp), each group's presets in the order shown
+//   gallery show|hide     opens or closes it (File > Scenes)
+//   gallery open NAME     chooses a scene of it (a file name, "two-dipoles", or its title) as a click would: the window
+//                         opens it (a refused load keeps the scene) and the gallery closes
 //   field-view off|slice|lines|both [x|y|z [AT]]
 //                         the View panel's field view: |B| on a slice normal to the axis at AT (a length),
 //                         field lines seeded on it, both or none; field_updates in `view` is the rate it gets

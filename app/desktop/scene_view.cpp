@@ -1,6 +1,7 @@
 #include "app/desktop/scene_view.hpp"
 
 #include "app/desktop/movie_overlay.hpp"
+#include "app/desktop/thumbnail_textures.hpp"
 #include "ui/panels.hpp"
 #include "ui/preset_view.hpp"
 
@@ -138,6 +139,7 @@ bool SceneView::wants_next_frame() {
 
 SceneView::~SceneView() {
   makeCurrent();
+  release_thumbnail_textures(state_);
   bridge_->shutdown_gl();
   doneCurrent();
 }
@@ -196,6 +198,7 @@ void SceneView::paintGL() {
     for (int k = 0; k < movie_copies; ++k) record(frame);
   }
 
+  if (state_.gallery_open) load_thumbnail_textures(state_);  // once each, the first time the gallery shows
   bridge_->new_frame();
   ui::PanelContext context{s, state_, send_, scene, renderer_.gizmo_labels(), static_cast<float>(scale)};
   ui::draw_panels(context);

@@ -237,6 +237,12 @@ struct ProtocolPhase {
   double threshold = 0.0;  // no_overlap: largest overlap / radius; settled: largest speed [m/s];
                            // aligned: <cos theta>
   nlohmann::ordered_json set = nlohmann::ordered_json::object();  // {"dotted.path": value} applied at the start
+  // Not empty: the phase waits for the user, and these are the words of the button that ends it ("Switch the field
+  // on"). In the app it goes on only when told to (that button, the remote verb `go`), recorded as a timeline entry
+  // {"touch": {"go": {}}} at its step so that a saved session replays it. A session that does not hold waiting
+  // phases (the runner, Python) ends it at its duration or condition as any phase, unless the timeline still has a
+  // go to apply, which then ends it at its recorded step.
+  std::string wait;
 };
 
 // [SECTION] Timeline (session log, engine/scene/preset_edits.hpp): parameter changes made during a run, each
@@ -316,14 +322,21 @@ enum class ViewColorMode : int {
   Contacts,
   Cluster,
 };
+// Where the scene gallery (File > Scenes) lists a preset.
+enum class GalleryGroup : int { Teaching, Research, Benchmarks };
+
 struct ViewParameters {
   ViewColorMode color_mode = ViewColorMode::Automatic;
   double arrow_length = 2.0;                // [radii] half length of a moment arrow (1: just the surface)
   double camera_yaw = -70.0 * pi / 180.0;   // [rad] where the camera looks from, about z (0: +x, -pi/2: -y)
   double camera_pitch = 22.0 * pi / 180.0;  // [rad] above the horizontal plane
-  std::optional<double> pace;  // [-] simulated s per real s on load; unset: run.real_time_factor or fastest
-  bool start_paused = false;   // the scene opens paused with a "press space to start" hint
-  bool plots_open = false;     // the Plots window opens with the scene
+  std::optional<double> pace;      // [-] simulated s per real s on load; unset: run.real_time_factor or fastest
+  bool start_paused = false;       // the scene opens paused with a "press space to start" hint
+  bool plots_open = false;         // the Plots window opens with the scene
+  std::vector<std::string> plots;  // the plots the Plots window shows first, in this order (the rest folded below)
+  GalleryGroup group = GalleryGroup::Research;  // the scene gallery's group
+  std::string title;                            // the gallery's plain title ("": the file's name)
+  std::string summary;                          // the gallery's one line on what it shows
 };
 
 // [SECTION] The physics sections, declared once: a Preset carries them beside its generator, protocol and

@@ -147,6 +147,12 @@ struct HoldParticle {
   HoldKind hold = HoldKind::Both;
 };
 
+// A protocol phase that waits for the user ends now and the next starts (Session::go: the teacher's "switch the
+// field on" button, the remote verb go), recorded in the timeline; refused when the running phase does not wait.
+struct GoOn {
+  std::uint64_t request = 0;
+};
+
 // The View panel's field view (issue 22): |B| on an axis-aligned slice through the scene and field lines seeded
 // on it, evaluated from the simulation's own state (engine/magnetic/field_evaluation.hpp,
 // engine/analysis/field_lines.hpp) and published as Snapshot::field_view with Snapshot::field_view_request.
@@ -179,6 +185,7 @@ struct RestoreSession {
 using Command =
     std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField,
                  Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag, AddParticle, AddClump, DeleteBody,
-                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession, HoldParticle>;
+                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession, HoldParticle,
+                 GoOn>;
 
 }  // namespace lodestone

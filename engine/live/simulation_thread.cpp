@@ -123,6 +123,7 @@ void SimulationThread::set_scene(const Preset& preset, const std::string& source
 void SimulationThread::adopt_session(std::unique_ptr<Session> session, const std::string& source) {
   session->set_threads(engine_threads_);
   session->enable_history(history_budget_);
+  session->hold_waiting_phases(true);  // a waiting phase waits for the user here (the runner goes on)
   session_ = std::move(session);
   confirmation_.reset();
   source_ = source;
@@ -407,6 +408,11 @@ void SimulationThread::handle(const DeleteBody& c) {
 
 void SimulationThread::handle(const HoldParticle& c) {
   answer_touch(c.request, [&] { return session_->hold(c.particle_id, c.hold); });
+  adopt_parameters();
+}
+
+void SimulationThread::handle(const GoOn& c) {
+  answer_touch(c.request, [&] { return session_->go(); });
   adopt_parameters();
 }
 

@@ -70,6 +70,7 @@ class SimulationThread {
   void handle(const AddClump& c);
   void handle(const DeleteBody& c);
   void handle(const HoldParticle& c);
+  void handle(const GoOn& c);
   void handle(const DeclineEdit& c);
   void handle(const CaptureAutosave& c);
   void handle(const RestoreSession& c);

@@ -79,6 +79,9 @@ void capture_snapshot(const Session& session, Snapshot& out) {
   out.p3m = model.p3m;
   out.health = state.health;
   out.phase_label = session.phase_label();
+  // Assigned every time: `out` is a snapshot being reused, which still says what the last one said.
+  out.waiting_button =
+      session.phase_waits() ? session.document().protocol[static_cast<size_t>(state.phase)].wait : std::string();
   out.drag = state.drag;
 }
 

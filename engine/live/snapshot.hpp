@@ -114,6 +114,7 @@ struct Snapshot {
   double steps_per_second = 0.0;  // measured while running
   double time_step = 0.0;         // [s] in use
   std::string phase_label;        // protocol phase ("2/4 drop"), "" without a protocol
+  std::string waiting_button;     // the running phase waits for go: its button's words (GoOn); "" when it does not
   TimeStepAdvice advice;
   P3MTuning p3m;  // the P3M method's tuned parameters in force (magnetics.method p3m only)
   bool running = false;

@@ -485,6 +485,11 @@ const Schema<ProtocolPhase>& protocol_phase_schema() {
       json_object<P>("set", &P::set,
                      "Preset fields changed when the phase starts, as {\"dotted.path\": value}, e.g. "
                      "{\"field.strength\": \"40 kOe\", \"materials.0.friction\": 0.2}; they stay for later phases."),
+      text<P>("wait", &P::wait,
+              "Not empty: the phase waits for the user, and this is what the button that ends it says (\"Switch the "
+              "field on\"). In the app the run stays in the phase, past its duration, until that button or the "
+              "remote verb go, recorded in the timeline as {\"touch\": {\"go\": {}}}; the runner ends it at its "
+              "duration, or at a recorded go (docs/session-log.md)."),
   };
   return s;
 }
@@ -549,6 +554,18 @@ const Schema<ViewParameters>& view_schema() {
       boolean<P>("start_paused", &P::start_paused,
                  "The scene opens paused, with a \"press space to start\" hint, so the first moment can be seen."),
       boolean<P>("plots_open", &P::plots_open, "The Plots window opens with the scene."),
+      choice_list<P>("plots", &P::plots,
+                     {"alignment", "angles", "kinetic", "potential", "balance", "contacts", "cluster_size"},
+                     "The plots the Plots window shows first, in this order (the others folded below them): "
+                     "alignment <|cos theta|>, angles (theta and psi now), kinetic and potential (stored) energy, "
+                     "balance (the energy balance), contacts, cluster_size (mean cluster size S); empty: all, "
+                     "alignment first."),
+      choice<P>("group", &P::group, {"teaching", "research", "benchmarks"},
+                "Where the scene gallery (File > Scenes) lists the scene: teaching (to show a class), research, or "
+                "benchmarks (scenes for timing the engine)."),
+      text<P>("title", &P::title, "The scene's plain title in the gallery (empty: the file's name)."),
+      text<P>("summary", &P::summary,
+              "One line in the gallery saying what the scene shows (the description, folded under it, says more)."),
   };
   return s;
 }

@@ -28,6 +28,7 @@ std::string kind_text(FieldKind kind, const std::vector<std::string>& choices, c
     case FieldKind::Boolean: return "true/false";
     case FieldKind::Text: return "string";
     case FieldKind::Choice: return "one of: " + detail::join(choices, ", ");
+    case FieldKind::ChoiceList: return "list of: " + detail::join(choices, ", ");
     case FieldKind::Vector3: return "[x, y, z]";
     case FieldKind::Direction: return "direction [x, y, z]";
     case FieldKind::Matrix3: return "3x3 matrix (rows)";
@@ -133,6 +134,21 @@ int read_choice(const json& j, const std::vector<std::string>& choices, const st
       if (choices[i] == s) return static_cast<int>(i);
   }
   throw PresetError(path, "expected one of: " + join(choices, ", ") + "; found " + describe_json(j));
+}
+
+std::vector<std::string> read_choice_list(const json& j, const std::vector<std::string>& choices,
+                                          const std::string& path) {
+  if (!j.is_array())
+    throw PresetError(path, "expected a list of names from: " + join(choices, ", ") + "; found " + describe_json(j));
+  std::vector<std::string> out;
+  for (size_t k = 0; k < j.size(); ++k) {
+    const std::string at = path + "[" + std::to_string(k) + "]";
+    const std::string& name = choices[static_cast<size_t>(read_choice(j[k], choices, at))];
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      throw PresetError(at, "'" + name + "' is already in the list; each name once");
+    out.push_back(name);
+  }
+  return out;
 }
 
 Vec3 read_vector3(const json& j, Quantity q, bool direction, const std::string& path) {

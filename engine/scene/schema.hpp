@@ -69,6 +69,7 @@ enum class FieldKind {
   Boolean,
   Text,
   Choice,
+  ChoiceList,
   Vector3,
   Direction,
   Matrix3,
@@ -144,6 +145,9 @@ std::uint64_t read_unsigned(const json& j, const std::string& path);
 bool read_boolean(const json& j, const std::string& path);
 std::string read_text(const json& j, const std::string& path);
 int read_choice(const json& j, const std::vector<std::string>& choices, const std::string& path);
+// A list of names from `choices`, each at most once.
+std::vector<std::string> read_choice_list(const json& j, const std::vector<std::string>& choices,
+                                          const std::string& path);
 Vec3 read_vector3(const json& j, Quantity q, bool direction, const std::string& path);
 Mat3 read_matrix3(const json& j, Quantity q, const std::string& path);
 void expect_object(const json& j, const std::string& path);
@@ -428,6 +432,19 @@ FieldSpec<S> choice(std::string key, E S::*member, std::vector<std::string> choi
     s.*member = static_cast<E>(detail::read_choice(j, choices, path));
   };
   f.write = [=](const S& s) { return json(choices.at(static_cast<size_t>(s.*member))); };
+  return f;
+}
+
+// A list of names from `choices` (in any order, each once), kept as the names: the Plots window's first plots.
+template <class S>
+FieldSpec<S> choice_list(std::string key, std::vector<std::string> S::*member, std::vector<std::string> choices,
+                         std::string help) {
+  FieldSpec<S> f = detail::bound_field<S>(std::move(key), member, FieldKind::ChoiceList, std::move(help));
+  f.choices = choices;
+  f.read = [=](S& s, const json& j, const std::string& path) {
+    s.*member = detail::read_choice_list(j, choices, path);
+  };
+  f.write = [=](const S& s) { return json(s.*member); };
   return f;
 }
 

@@ -8,7 +8,7 @@
 namespace lodestone {
 namespace {
 
-constexpr const char* kKinds = "drag, release, add, add_clump, delete, hold";
+constexpr const char* kKinds = "drag, release, add, add_clump, delete, hold, go";
 
 const char* kind_key(TouchKind kind) {
   switch (kind) {
@@ -18,6 +18,7 @@ const char* kind_key(TouchKind kind) {
     case TouchKind::AddClump: return "add_clump";
     case TouchKind::Delete: return "delete";
     case TouchKind::Hold: return "hold";
+    case TouchKind::Go: return "go";
   }
   return "?";
 }
@@ -82,6 +83,9 @@ TouchAction read_touch(const json& touch, const std::string& where) {
   } else if (key == "release") {
     a.kind = TouchKind::Release;
     only_keys(j, {}, at);
+  } else if (key == "go") {
+    a.kind = TouchKind::Go;
+    only_keys(j, {}, at);
   } else if (key == "add") {
     a.kind = TouchKind::Add;
     a.id = read_added_body(j, "id", at, a.particle, particle_entry_schema());
@@ -114,7 +118,8 @@ json write_touch(const TouchAction& a) {
       j["stiffness"] = a.stiffness;
       j["damping"] = a.damping;
       break;
-    case TouchKind::Release: break;
+    case TouchKind::Release:
+    case TouchKind::Go: break;
     case TouchKind::Add:
       j["id"] = a.id;
       j.update(write_object(a.particle, particle_entry_schema()));
@@ -153,6 +158,7 @@ std::string describe_touch(const TouchAction& a) {
         case HoldKind::Orientation: return "hold particle " + std::to_string(a.id) + " from turning (it may move)";
         case HoldKind::Both: return "hold particle " + std::to_string(a.id) + " still";
       }
+    case TouchKind::Go: return "go on to the next protocol phase";
   }
   return "?";
 }

@@ -10,6 +10,8 @@
 //   of
 //   {"hold": {"id": 5, "fixed": "position"}}                                  hold it still (engine/core/hold.hpp):
 //   position, orientation, both, or none (let go)
+//   {"go": {}}                                                                a waiting protocol phase ends (a hand
+//                                                                             on the run: the teacher's button)
 //
 // What each does to the state: engine/bodies/touch.hpp; the Session applies and records them.
 
@@ -21,7 +23,7 @@
 
 namespace lodestone {
 
-enum class TouchKind : int { Drag, Release, Add, AddClump, Delete, Hold };
+enum class TouchKind : int { Drag, Release, Add, AddClump, Delete, Hold, Go };
 
 struct TouchAction {
   TouchKind kind = TouchKind::Release;

@@ -290,6 +290,8 @@ void Session::start_phase(int phase) {
 void Session::advance_protocol() {
   const State& s = state();
   const ProtocolPhase& current = document_.protocol[static_cast<size_t>(s.phase)];
+  // A waiting phase ends only at a go: always where the session holds it, else when the timeline has one to come.
+  if (!current.wait.empty() && (hold_waiting_phases_ || go_pending())) return;
   const double elapsed = s.time - s.phase_start_time;
   if (elapsed < current.duration * (1.0 - 1e-12) && !phase_condition_met(current, model(), s)) return;
   if (s.phase + 1 >= phase_count()) {

@@ -98,6 +98,17 @@ class Session {
   int phase_count() const { return static_cast<int>(document_.protocol.size()); }
   std::string phase_label() const;  // "2/3 drop", or "" without a protocol
   bool protocol_finished() const { return state().protocol_finished; }
+  // A phase with `wait` (a teacher's "switch the field on" button): a session that holds such phases (the app's)
+  // keeps running in one, past its duration and whatever its condition, until go(); one that does not (the runner,
+  // Python, the tests by default) ends it as any phase, unless the timeline still has a go to apply, which then
+  // ends it at its recorded step: a saved session replays bit for bit in both.
+  void hold_waiting_phases(bool hold) { hold_waiting_phases_ = hold; }
+  // The running phase waits for go() (it has `wait` and the protocol has not finished).
+  bool phase_waits() const;
+  // Ends the waiting phase now and starts the next (the protocol finishes after the last), recorded as a timeline
+  // entry {"touch": {"go": {}}} at this step; returns what it did. Throws PresetError, changing nothing, when the
+  // running phase does not wait.
+  std::string go();
 
   // The parameters in force: the document's, with the changes of the protocol phases and timeline
   // entries so far applied in the order they came. What the app's panels show. Without the generator's list of
@@ -249,6 +260,9 @@ class Session {
   std::string touch_add_clump(const TouchAction& action, const std::string& at);
   std::string touch_delete(const TouchAction& action, const std::string& where);
   std::string touch_hold(const TouchAction& action, const std::string& where);
+  std::string touch_go(const std::string& where);
+  // A go entry of the timeline not yet applied: a session that does not hold waiting phases holds them for it.
+  bool go_pending() const;
   // The checks before a touch: a sphere inside the box and touching nothing, a material that exists, free ids.
   void check_place(const Vec3& x, double radius, const std::string& at) const;
   void check_material(const std::string& name, const std::string& at) const;
@@ -275,6 +289,7 @@ class Session {
   std::int64_t head_step_ = 0;
   UndoStack undo_;
   std::uint64_t id_floor_ = 0;  // ids below this were given out or removed in this run (next_particle_id)
+  bool hold_waiting_phases_ = false;
 };
 
 }  // namespace lodestone

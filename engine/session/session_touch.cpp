@@ -98,8 +98,48 @@ std::string Session::apply_touch(const TouchAction& a, const std::string& where)
     case TouchKind::AddClump: return touch_add_clump(a, where + ".add_clump");
     case TouchKind::Delete: return touch_delete(a, where);
     case TouchKind::Hold: return touch_hold(a, where);
+    case TouchKind::Go: return touch_go(where);
   }
   return {};
+}
+
+// [SECTION] Go: a hand on the protocol (a teacher's "switch the field on")
+
+bool Session::phase_waits() const {
+  return !document_.protocol.empty() && !state().protocol_finished &&
+         !document_.protocol[static_cast<size_t>(current_phase())].wait.empty();
+}
+
+bool Session::go_pending() const {
+  const std::vector<TimelineEntry>& timeline = document_.timeline;
+  for (size_t k = entry_phases_.size(); k < timeline.size(); ++k)
+    if (timeline[k].touch.contains("go")) return true;
+  return false;
+}
+
+std::string Session::touch_go(const std::string& where) {
+  if (document_.protocol.empty())
+    throw PresetError(where + ".go", "the scene has no protocol, so there is no waiting phase to end");
+  const int k = current_phase();
+  const ProtocolPhase& phase = document_.protocol[static_cast<size_t>(k)];
+  const std::string name = "phase " + std::to_string(k + 1) + " '" + phase.name + "'";
+  if (state().protocol_finished) throw PresetError(where + ".go", "the protocol has finished; nothing waits");
+  if (phase.wait.empty())
+    throw PresetError(where + ".go", name + " does not wait (only a phase with a \"wait\" button ends at go)");
+  if (k + 1 >= phase_count()) {
+    sim_.edit_state().protocol_finished = true;
+    return "ended " + name + ", the last: the protocol has finished";
+  }
+  start_phase(k + 1);  // a phase that cannot start stops the run with the reason, as at its duration
+  return "ended " + name + "; now phase " + std::to_string(k + 2) + " '" +
+         document_.protocol[static_cast<size_t>(k + 1)].name + "'";
+}
+
+std::string Session::go() {
+  TouchAction a;
+  a.kind = TouchKind::Go;
+  touch(a, /*undoable=*/false);
+  return protocol_finished() ? "went on: the protocol has finished" : "went on: now phase " + phase_label();
 }
 
 std::string Session::touch_drag(const TouchAction& a, const std::string& where) {
@@ -217,7 +257,8 @@ std::optional<TouchAction> Session::inverse_of(const TouchAction& a) const {
   TouchAction out;
   switch (a.kind) {
     case TouchKind::Drag:
-    case TouchKind::Release: return std::nullopt;
+    case TouchKind::Release:
+    case TouchKind::Go: return std::nullopt;
     case TouchKind::Hold: {  // the hold it has now (the motion it had is not given back)
       const long held = index_of_id(state().particles, a.id);
       if (held < 0) return std::nullopt;

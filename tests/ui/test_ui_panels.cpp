@@ -15,6 +15,7 @@
 #include "render/scene_builder.hpp"
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
+#include "ui/gallery.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_labels.hpp"
 
@@ -49,7 +50,7 @@ const Panel kPanels[] = {{"run", run_panel},         {"view", view_panel},
                          {"walls", walls_panel},     {"magnetics", magnetics_panel},
                          {"presets", presets_panel}, {"export", export_panel},
                          {"plots", plots_window},    {"inspector", inspector_window},
-                         {"overlays", overlays}};
+                         {"overlays", overlays},     {"gallery", gallery_window}};
 
 // Deeper than any panel nests its tree nodes: logging opens them all.
 constexpr int kOpenTreeDepth = 16;
@@ -128,6 +129,7 @@ std::vector<std::string> draw_every_panel(LiveScene& live, const std::string& wh
   PanelContext context{live.snapshot, live.state, ignore, live.scene.update(live.snapshot, live.state.view),
                        live.gizmo_labels};
   live.state.plots_open_request = true;  // collapsed, the Plots window would draw nothing
+  live.state.gallery_open = true;
   std::vector<std::string> failures;
   for (const Panel& panel : kPanels) {
     const PanelFrame frame = draw_alone(panel, context);

@@ -156,3 +156,50 @@ TEST_CASE("view section: a protocol phase that sets view.pace slows the app down
   }
   CHECK(state_hash(a.state()) == state_hash(b.state()));
 }
+
+TEST_CASE("view section: the gallery's group, title and line and the first plots, read, written, refused when wrong",
+          "[view]") {
+  const Preset p = parse_preset(R"({"version": 1, "view": {"plots": ["cluster_size", "contacts"], "group": "teaching",
+      "title": "Chains and rings", "summary": "Beads join into chains and rings."}})");
+  CHECK(p.view.plots == std::vector<std::string>{"cluster_size", "contacts"});
+  CHECK(p.view.group == GalleryGroup::Teaching);
+  CHECK(p.view.title == "Chains and rings");
+  CHECK(p.view.summary == "Beads join into chains and rings.");
+  CHECK(preset_to_json(preset_from_json(preset_to_json(p))) == preset_to_json(p));
+  const Preset plain = parse_preset(R"({"version": 1})");
+  CHECK(plain.view.plots.empty());
+  CHECK(plain.view.group == GalleryGroup::Research);
+
+  const std::string unknown = refusal(R"({"version": 1, "view": {"plots": ["cluster_size", "histograms"]}})");
+  CHECK_THAT(unknown, Catch::Contains("$.view.plots[1]") && Catch::Contains("histograms") &&
+                          Catch::Contains("alignment, angles, kinetic, potential, balance, contacts, cluster_size"));
+  CHECK_THAT(refusal(R"({"version": 1, "view": {"plots": ["contacts", "contacts"]}})"),
+             Catch::Contains("$.view.plots[1]") && Catch::Contains("already in the list"));
+  CHECK_THAT(refusal(R"({"version": 1, "view": {"plots": "contacts"}})"),
+             Catch::Contains("$.view.plots") && Catch::Contains("expected a list"));
+  CHECK_THAT(refusal(R"({"version": 1, "view": {"group": "fun"}})"),
+             Catch::Contains("$.view.group") && Catch::Contains("teaching, research, benchmarks"));
+}
+
+TEST_CASE(
+    "view section: every preset in presets/ has a gallery group, a title and one short line; the teaching "
+    "group is the nine teaching scenes",
+    "[view]") {
+  std::vector<std::string> teaching;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(LODESTONE_SOURCE_DIR) / "presets")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    const Preset p = repository_preset(name.c_str());
+    CHECK_FALSE(p.view.title.empty());
+    CHECK_FALSE(p.view.summary.empty());
+    CHECK(p.view.summary.size() <= 80);  // one line under a 240 px thumbnail, in two rows at most
+    CHECK(p.view.summary.find('\n') == std::string::npos);
+    if (p.view.group == GalleryGroup::Teaching) teaching.push_back(name);
+  }
+  std::sort(teaching.begin(), teaching.end());
+  CHECK(teaching == std::vector<std::string>{"bar-magnets.json", "chain-falls.json", "chains-and-rings.json",
+                                             "compass-needles.json", "default.json", "field-switch-on.json",
+                                             "magnets-meeting.json", "rotating-field-chain.json", "two-dipoles.json"});
+}
