@@ -15,6 +15,7 @@
 
 #include "engine/magnetic/p3m.hpp"
 
+#include "dipole_pass.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
@@ -48,16 +49,6 @@ Preset periodic_preset(double side, DipoleMethod method) {
   p.box.max = Vec3::Constant(side);
   p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Periodic;
   return p;
-}
-
-double timed_pass(const Model& model, State& state, ThreadTeam& team) {
-  for (size_t i = 0; i < state.particles.size(); ++i) {
-    state.particles.force[i].setZero();
-    state.particles.torque[i].setZero();
-  }
-  const auto start = Clock::now();
-  compute_dipole_forces(model, state, team);
-  return seconds_since(start);
 }
 
 }  // namespace
@@ -98,14 +89,14 @@ int main(int argc, char** argv) {
     prepare_model(cutoff, state.particles);
     build_neighbor_lists(cutoff, state, team);
     std::vector<double> cutoff_times;
-    for (int k = 0; k < repeats; ++k) cutoff_times.push_back(timed_pass(cutoff, state, team));
+    for (int k = 0; k < repeats; ++k) cutoff_times.push_back(timed_dipole_pass(cutoff, state, team));
 
     Model mesh = make_model(periodic_preset(side, DipoleMethod::P3M));
     mesh.magnetics.p3m_accuracy = accuracy;
     prepare_model(mesh, state.particles);
     build_neighbor_lists(mesh, state, team);  // the real-space pairs' Verlet list, as the step keeps it
     std::vector<double> p3m_times;
-    for (int k = 0; k < repeats; ++k) p3m_times.push_back(timed_pass(mesh, state, team));
+    for (int k = 0; k < repeats; ++k) p3m_times.push_back(timed_dipole_pass(mesh, state, team));
     // The parts, from one more pass through P3MSum directly.
     P3MSystem system;
     system.position = state.particles.position;

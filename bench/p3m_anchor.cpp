@@ -19,11 +19,11 @@
 // where E is the RMS force error relative to the RMS force, sqrt(sum |F - F_ref|^2 / sum |F_ref|^2), the measure
 // bench/p3m-vs-lammps.sh applies to LAMMPS's forces too.
 
-#include "engine/magnetic/ewald.hpp"
-
+#include "dipole_pass.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
+#include "engine/magnetic/ewald.hpp"
 #include "engine/magnetic/magnetics.hpp"
 #include "engine/step/model_preparation.hpp"
 #include "engine/step/neighbor.hpp"
@@ -94,8 +94,8 @@ void write_lammps_data(const std::string& path, const Particles& particles, doub
   for (size_t i = 0; i < particles.size(); ++i) {
     const Vec3 x = particles.position[i] / kDiameter, m = particles.moment[i] / m0;
     // id type x y z diameter density q mux muy muz (density: any; no dynamics is run)
-    out << i + 1 << " 1 " << x.x() << ' ' << x.y() << ' ' << x.z() << " 1 1 0 " << m.x() << ' ' << m.y() << ' '
-        << m.z() << '\n';
+    out << i + 1 << " 1 " << x.x() << ' ' << x.y() << ' ' << x.z() << " 1 1 0 " << m.x() << ' ' << m.y() << ' ' << m.z()
+        << '\n';
   }
 }
 
@@ -128,16 +128,6 @@ void write_forces(const std::string& path, const std::string& header, const std:
     out << i + 1 << ' ' << force[i].x() / f0 << ' ' << force[i].y() / f0 << ' ' << force[i].z() / f0 << '\n';
 }
 
-double timed_pass(const Model& model, State& state, ThreadTeam& team) {
-  for (size_t i = 0; i < state.particles.size(); ++i) {
-    state.particles.force[i].setZero();
-    state.particles.torque[i].setZero();
-  }
-  const auto start = Clock::now();
-  compute_dipole_forces(model, state, team);
-  return seconds_since(start);
-}
-
 std::vector<int> parse_counts(const std::string& list) {
   std::vector<int> counts;
   for (size_t pos = 0; pos < list.size();) {
@@ -152,7 +142,8 @@ std::vector<int> parse_counts(const std::string& list) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: lodestone-p3m-anchor N PHI OUTDIR [THREADS=1] [REPEATS=5] [REFERENCE_ACCURACY=1e-8]\n");
+    std::fprintf(stderr,
+                 "usage: lodestone-p3m-anchor N PHI OUTDIR [THREADS=1] [REPEATS=5] [REFERENCE_ACCURACY=1e-8]\n");
     return 2;
   }
   const size_t n_asked = std::strtoull(argv[1], nullptr, 10);
@@ -191,13 +182,14 @@ int main(int argc, char** argv) {
     ThreadTeam team(t);
     build_neighbor_lists(model, state, team);  // the real-space pairs' Verlet list, as the step keeps it
     std::vector<double> times;
-    for (int k = 0; k < repeats; ++k) times.push_back(timed_pass(model, state, team));
+    for (int k = 0; k < repeats; ++k) times.push_back(timed_dipole_pass(model, state, team));
     const double error = relative_rms_error(state.particles, reference);
     const double pass = median(times);
-    std::printf("ours threads %d ns_per_particle %.0f pass_ms %.2f rms_error %.3g mesh %d order %d alpha_d %.3f "
-                "cutoff_d %.3f\n",
-                t, 1e9 * pass / static_cast<double>(n), 1e3 * pass, error, model.p3m.mesh[0], model.p3m.order,
-                model.p3m.alpha * kDiameter, model.p3m.real_cutoff / kDiameter);
+    std::printf(
+        "ours threads %d ns_per_particle %.0f pass_ms %.2f rms_error %.3g mesh %d order %d alpha_d %.3f "
+        "cutoff_d %.3f\n",
+        t, 1e9 * pass / static_cast<double>(n), 1e3 * pass, error, model.p3m.mesh[0], model.p3m.order,
+        model.p3m.alpha * kDiameter, model.p3m.real_cutoff / kDiameter);
     std::fflush(stdout);
   }
   return 0;

@@ -6,7 +6,9 @@ Answers are read on a thread of their own, so that a missing answer is a timeout
 import os
 import queue
 import re
+import shutil
 import subprocess
+import sys
 import threading
 import time
 
@@ -89,6 +91,15 @@ class RemoteApp:
             self.process.kill()
             self.process.wait()
             return None
+
+
+def run_under_xvfb_without_display(name):
+    """Without $DISPLAY, runs this script again under xvfb-run (never returns then); with one, returns at once."""
+    if os.environ.get("DISPLAY"):
+        return
+    if not shutil.which("xvfb-run"):
+        raise SystemExit(f"{name}: no DISPLAY and no xvfb-run")
+    os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24 -nolisten tcp", sys.executable] + sys.argv)
 
 
 def display_environment():

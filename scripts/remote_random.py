@@ -19,7 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from remote_app import RemoteApp  # noqa: E402
+from remote_app import RemoteApp, run_under_xvfb_without_display  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 PRESETS = ["chains-and-rings", "bar-magnets", "two-dipoles", "field-switch-on", "compass-needles", "magnets-meeting"]
@@ -95,11 +95,7 @@ def main():
                         help="the longest wait for one answer: a step estimated at under a minute is answered when "
                              "it is done, and an estimate from its first steps can be off")
     args = parser.parse_args()
-    if not os.environ.get("DISPLAY"):
-        if not shutil.which("xvfb-run"):
-            raise SystemExit("remote_random: no DISPLAY and no xvfb-run")
-        os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24 -nolisten tcp", sys.executable]
-                  + sys.argv)
+    run_under_xvfb_without_display("remote_random")
 
     rng = random.Random(args.seed)
     folder = tempfile.mkdtemp(prefix="lodestone-remote-random.")

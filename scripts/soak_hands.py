@@ -28,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from remote_app import RemoteApp  # noqa: E402
+from remote_app import RemoteApp, run_under_xvfb_without_display  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 HISTORY_MIB = 32
@@ -185,11 +185,7 @@ def main():
     parser.add_argument("--answer-seconds", type=float, default=120.0)
     parser.add_argument("--rss-slack-mib", type=float, default=64.0)
     args = parser.parse_args()
-    if not os.environ.get("DISPLAY"):
-        if not shutil.which("xvfb-run"):
-            raise SystemExit("soak_hands: no DISPLAY and no xvfb-run")
-        os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24 -nolisten tcp", sys.executable]
-                  + sys.argv)
+    run_under_xvfb_without_display("soak_hands")
     app = os.path.join(args.build, "app", "desktop", "lodestone")
     runner = os.path.join(args.build, "app", "runner", "lodestone-run")
     folder = tempfile.mkdtemp(prefix="lodestone-soak-hands.")
