@@ -55,7 +55,7 @@ void inspector_window(PanelContext& c) {
       if (held != 0)  // the Hands on panel's "Hold still", a preset's particles[].fixed or the remote's hold
         ImGui::Text("held        %s", held == static_cast<int>(HoldKind::Both)       ? "still (in place, not turning)"
                                       : held == static_cast<int>(HoldKind::Position) ? "in place (free to turn)"
-                                                                                    : "from turning (free to move)");
+                                                                                     : "from turning (free to move)");
     }
   }
   ImGui::End();

@@ -194,8 +194,7 @@ void RemoteControl::execute(const std::string& line) {
       {"lid", &RemoteControl::verb_lid},         {"quit", &RemoteControl::verb_quit},
       {"sync", &RemoteControl::verb_sync},       {"cancel", &RemoteControl::verb_cancel},
       {"key", &RemoteControl::verb_key},         {"hold", &RemoteControl::verb_hold},
-      {"ids", &RemoteControl::verb_ids},
-      {"go", &RemoteControl::verb_go},
+      {"ids", &RemoteControl::verb_ids},         {"go", &RemoteControl::verb_go},
   };
   try {
     // An unknown verb or bad arguments are refused here, before anything is sent or shown.

@@ -292,9 +292,7 @@ Request parse_remote_line(const std::string& line, const Preset& in_force) {
       {"key", read_key},         {"view", nullptr},         {"field-view", read_field_view},
       {"color", nullptr},        {"frame", nullptr},        {"select", read_select},
       {"sidebar", read_sidebar}, {"help", nullptr},         {"about", nullptr},
-      {"hints", nullptr},
-      {"go", nullptr},
-      {"gallery", nullptr},
+      {"hints", nullptr},        {"go", nullptr},           {"gallery", nullptr},
   };
   const auto found = readers.find(r.verb);
   if (found == readers.end())

@@ -185,7 +185,6 @@ struct RestoreSession {
 using Command =
     std::variant<LoadScene, ApplyParameters, ResetScene, SetRunning, StepOnce, SetPace, CaptureFrame, EvaluateField,
                  Rewind, Undo, Redo, GoBack, HashState, DragParticle, ReleaseDrag, AddParticle, AddClump, DeleteBody,
-                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession, HoldParticle,
-                 GoOn>;
+                 ComputeFieldView, DeclineEdit, CaptureAutosave, RestoreSession, HoldParticle, GoOn>;
 
 }  // namespace lodestone

@@ -157,7 +157,8 @@ TEST_CASE("hold: holding a moving sphere books its kinetic energy as hold_work, 
 
 TEST_CASE("hold: a missing particle or a clump's pebble is refused by name, changing nothing", "[hold]") {
   Session s(two_magnets(HoldKind::None));
-  CHECK_THROWS_WITH(s.hold(9, HoldKind::Both), Catch::Contains("touch.hold.id") && Catch::Contains("no particle has id 9"));
+  CHECK_THROWS_WITH(s.hold(9, HoldKind::Both),
+                    Catch::Contains("touch.hold.id") && Catch::Contains("no particle has id 9"));
   ClumpEntry bar;
   bar.shape = ClumpShape::Bar;
   bar.count = 3;
@@ -173,8 +174,9 @@ TEST_CASE("hold: a missing particle or a clump's pebble is refused by name, chan
   CHECK(s.state().particles.hold[index_of(s, pebble)] == 0);
 }
 
-TEST_CASE("hold: a particle entry's fixed key is read and written by name, a free entry leaves it out, a bad one is refused",
-          "[hold]") {
+TEST_CASE(
+    "hold: a particle entry's fixed key is read and written by name, a free entry leaves it out, a bad one is refused",
+    "[hold]") {
   json j = preset_to_json(two_magnets(HoldKind::Orientation));
   CHECK(j["particles"]["particles"][0]["fixed"] == "orientation");
   CHECK_FALSE(j["particles"]["particles"][1].contains("fixed"));
