@@ -59,6 +59,17 @@ std::string millimetres(const Vec3& x) {
   return text;
 }
 
+std::string hold_description(std::uint64_t id, HoldKind hold) {
+  const std::string particle = "particle " + std::to_string(id);
+  switch (hold) {
+    case HoldKind::None: return "let " + particle + " go (no longer held)";
+    case HoldKind::Position: return "hold " + particle + " in place (it may still turn)";
+    case HoldKind::Orientation: return "hold " + particle + " from turning (it may move)";
+    case HoldKind::Both: break;
+  }
+  return "hold " + particle + " still";
+}
+
 }  // namespace
 
 TouchAction read_touch(const json& touch, const std::string& where) {
@@ -151,13 +162,7 @@ std::string describe_touch(const TouchAction& a) {
                                                   : "clump") +
              " (first pebble " + std::to_string(a.id) + ") at " + millimetres(a.clump.position);
     case TouchKind::Delete: return "delete particle " + std::to_string(a.id);
-    case TouchKind::Hold:
-      switch (a.hold) {
-        case HoldKind::None: return "let particle " + std::to_string(a.id) + " go (no longer held)";
-        case HoldKind::Position: return "hold particle " + std::to_string(a.id) + " in place (it may still turn)";
-        case HoldKind::Orientation: return "hold particle " + std::to_string(a.id) + " from turning (it may move)";
-        case HoldKind::Both: return "hold particle " + std::to_string(a.id) + " still";
-      }
+    case TouchKind::Hold: return hold_description(a.id, a.hold);
     case TouchKind::Go: return "go on to the next protocol phase";
   }
   return "?";
