@@ -13,9 +13,10 @@ holds, the lid on and off, rewinds to steps seen before, undo and redo. It fails
   - the app's resident memory grows after the warm-up by more than its history budget plus --rss-slack-mib;
   - the saved session, replayed by lodestone-run to the last step, does not end on the app's last hash.
 
-    scripts/soak_hands.py [--seconds 1800] [--seed 1] [--build build] [--preset tests/data/magnets-in-box.json]
+    scripts/soak_hands.py [--seconds 1800] [--actions N] [--seed 1] [--build build] [--preset tests/data/magnets-in-box.json]
 
-Needs $DISPLAY (or runs itself under xvfb-run). The tests run it for 20 s; the 30-minute run is on demand.
+--actions N stops after N actions (a run of a given seed is then the same whatever the machine's speed). Needs
+$DISPLAY (or runs itself under xvfb-run). The tests run 2000 actions of seed 1; the 30-minute run is on demand.
 """
 import argparse
 import os
@@ -44,6 +45,7 @@ class Soak:
         self.remote, self.rng, self.args = remote, rng, args
         self.recorded = {}  # step -> hash seen there on the current branch of the run
         self.ids, self.step = [], 0
+        self.actions = 0
         self.counts = {"commands": 0, "refused as designed": 0, "rewinds checked": 0, "recoveries": 0}
         self.failures = []
         self.notes = []  # lines the app printed on its own: "stopped: ..." when a check failed
@@ -109,6 +111,7 @@ class Soak:
         return " ".join(self.coordinates())
 
     def one_action(self):
+        self.actions += 1
         r = self.rng.random()
         self.record()
         if r < 0.30:
@@ -180,6 +183,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1800.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--actions", type=int, default=0, help="stop after this many actions (0: only --seconds)")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--preset", default=os.path.join(ROOT, "tests", "data", "magnets-in-box.json"))
     parser.add_argument("--answer-seconds", type=float, default=120.0)
@@ -199,8 +203,11 @@ def main():
     failure = None
     try:
         soak.ids = soak.read_ids()
-        while time.monotonic() - start < args.seconds and not soak.failures:
+        actions = 0
+        while time.monotonic() - start < args.seconds and not soak.failures and (not args.actions or
+                                                                                  actions < args.actions):
             soak.one_action()
+            actions += 1
             rss = resident_mib(remote.process.pid)
             if not baseline and time.monotonic() - start > min(60.0, args.seconds / 3):
                 baseline = rss
@@ -223,7 +230,7 @@ def main():
     if growth > HISTORY_MIB + args.rss_slack_mib:
         soak.failures.append(f"memory grew by {growth:.0f} MiB after the warm-up (bound: history {HISTORY_MIB} MiB "
                              f"+ {args.rss_slack_mib:g} MiB)")
-    print(f"soak_hands: seed {args.seed}, {time.monotonic() - start:.0f} s: " +
+    print(f"soak_hands: seed {args.seed}, {soak.actions} actions, {time.monotonic() - start:.0f} s: " +
           ", ".join(f"{v} {k}" for k, v in soak.counts.items()) +
           f"; step {soak.step}; memory baseline {baseline:.0f} MiB, peak {peak:.0f} MiB; quit -> exit code {code}")
     problems = ([failure] if failure else []) + soak.failures + reports + ([f"exit code {code}"] if code != 0 else [])
