@@ -5,7 +5,6 @@
 #include "bench/timing.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
-#include "engine/core/thread_team.hpp"
 #include "engine/magnetic/magnetics.hpp"
 
 namespace lodestone::bench {
