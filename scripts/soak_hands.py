@@ -98,10 +98,12 @@ class Soak:
         self.status()
         self.recorded[self.step] = self.hash_here()
 
-    def acted(self):
-        """An action at the current step changed the state from here on: hashes at steps >= it no longer hold."""
+    def acted(self, began=None):
+        """An action changed the state from the step it began at (a pull began before the steps it spans) or the step
+        it went back to (an undo of a pull, a recover), whichever is earlier: hashes from there on no longer hold."""
         self.status()
-        self.recorded = {s: h for s, h in self.recorded.items() if s < self.step}
+        since = self.step if began is None else min(began, self.step)
+        self.recorded = {s: h for s, h in self.recorded.items() if s < since}
 
     def coordinates(self):
         """A random point inside the box of magnets-in-box.json (10 mm a side), in millimetres."""
@@ -114,6 +116,7 @@ class Soak:
         self.actions += 1
         r = self.rng.random()
         self.record()
+        began = self.step
         if r < 0.30:
             self.ask(f"step {self.rng.choice([5, 20, 50, 120])}")
             return
@@ -152,7 +155,7 @@ class Soak:
             self.ask("undo")
         else:
             self.ask("redo")
-        self.acted()
+        self.acted(began)
         # An undo can bring back a deleted particle or take an added one away: the script asks for the ids again.
         self.ids = self.read_ids()
 

@@ -69,6 +69,12 @@ void History::drop_after(std::int64_t step) {
   }
 }
 
+void History::drop_with_entry(std::int64_t step, std::size_t entries) {
+  drop_after(step);
+  if (!points_.empty() && points_.back().step() == step && points_.back().entry_phases.size() > entries)
+    drop_after(step - 1);
+}
+
 void History::set_budget(std::size_t budget_bytes) {
   budget_ = budget_bytes;
   thin();

@@ -56,6 +56,11 @@ class History {
   const SessionPoint* at_or_before_time(double time) const;
   // Drops the points after `step` (a new branch of the run starts there).
   void drop_after(std::int64_t step);
+  // Drops the points that have a timeline entry of `step` applied: those after it, and the one at it when more
+  // than `entries` entries were applied there. The point at that step taken before the entry (the start of
+  // the run, when the entry came at its first step) stays, so that earlier entries of the step can still be
+  // gone back before.
+  void drop_with_entry(std::int64_t step, std::size_t entries);
 
   bool empty() const { return points_.empty(); }
   std::int64_t first_step() const { return points_.empty() ? 0 : points_.front().step(); }

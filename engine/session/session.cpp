@@ -243,18 +243,9 @@ bool Session::last_entry_likely_cause() const {
 void Session::name_likely_cause() {
   if (!last_entry_likely_cause()) return;
   const size_t k = entry_phases_.size() - 1;
-  const TimelineEntry& entry = document_.timeline[k];
-  std::string what;
-  const EditRecord* edit = undo_.next_undo();
-  if (edit && edit->timeline_entry == k)
-    what = edit->description;
-  else if (!entry.touch.empty())
-    what = describe_touch(read_touch(entry.touch, "$.timeline"));
-  else
-    for (auto it = entry.set.begin(); it != entry.set.end(); ++it)
-      what += (what.empty() ? "" : "; ") + it.key() + " = " + it.value().dump();
-  sim_.edit_state().health.message += " Most likely cause: the edit at step " + std::to_string(entry.step) + " (" +
-                                      what + "); undo it or go back to before it.";
+  sim_.edit_state().health.message += " Most likely cause: the edit at step " +
+                                      std::to_string(document_.timeline[k].step) + " (" + entry_description(k) +
+                                      "); undo it or go back to before it.";
 }
 
 // tau_0.95 of [Erokhin-Berkov]: the first time in this phase at which <cos theta> of the easy axes with

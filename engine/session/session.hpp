@@ -232,6 +232,16 @@ class Session {
   void back_to_before(const EditRecord& edit);
   // An edit at a step before head_step(): the old future is dropped (history, reached timeline entries, edits).
   void start_branch_here();
+  // Drops the timeline entries past those applied now that the run had reached (an old future).
+  void drop_reached_future();
+  // The run stopped because the timeline entry due next could not apply (an old or loaded future that a later
+  // change made impossible, e.g. an add above a lid set since).
+  bool entry_failed_to_apply() const;
+  // Recovery from that: the entry is dropped and the run goes on to its step from a kept point without it.
+  // Returns what was dropped; throws PresetError without a history reaching back to before it.
+  std::string drop_entry_that_cannot_apply();
+  // Timeline entry k in words: its undo record's description, the touch described, or "path = value; ...".
+  std::string entry_description(size_t k) const;
   // Checks a rewind's target against the kept range (PresetError naming the range) and keeps the newest
   // state of the branch before leaving it. False when the run is already there.
   bool leave_for(std::int64_t target);

@@ -71,7 +71,7 @@ std::optional<std::string> Session::go_back_to_good_state() {
 
 void Session::back_to_before(const EditRecord& edit) {
   document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(*edit.timeline_entry));
-  if (history_) history_->drop_after(edit.step - 1);
+  if (history_) history_->drop_with_entry(edit.step, *edit.timeline_entry);
   restore_point(*edit.before_point);
   if (history_) history_->keep(point());
 }
@@ -204,7 +204,7 @@ std::optional<std::string> Session::undo() {
         sim_.restore_model(edit.before_model->model, edit.before_model->pending);
         ++parameters_revision_;
         if (history_) {
-          history_->drop_after(edit.step - 1);
+          history_->drop_with_entry(edit.step, *edit.timeline_entry);
           history_->keep(point());
         }
       } else if (edit.before_point) {

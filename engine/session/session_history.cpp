@@ -24,15 +24,19 @@ void Session::start_branch_here() {
   const std::int64_t now = state().step;
   if (now >= head_step_) return;
   if (history_) history_->drop_after(now);
-  // The entries of the old future that the run had reached; those it never reached stay (a loaded
-  // session's later edits).
+  drop_reached_future();
+  undo_.drop_after(now);
+  head_step_ = now;
+}
+
+void Session::drop_reached_future() {
+  // Past the entries applied to the state now: those the run had reached (steps up to head_step_) belong to
+  // the old future and go; those it never reached stay (a loaded session's later edits).
   std::vector<TimelineEntry>& timeline = document_.timeline;
   const std::int64_t head = head_step_;
   timeline.erase(std::remove_if(timeline.begin() + static_cast<std::ptrdiff_t>(entry_phases_.size()), timeline.end(),
                                 [head](const TimelineEntry& e) { return static_cast<std::int64_t>(e.step) <= head; }),
                  timeline.end());
-  undo_.drop_after(now);
-  head_step_ = now;
 }
 
 void Session::enable_history(std::size_t budget_bytes) {
@@ -82,13 +86,11 @@ std::int64_t Session::go_back(double seconds) {
 }
 
 std::string Session::go_back_before_last_edit() {
+  if (entry_failed_to_apply()) return drop_entry_that_cannot_apply();
   if (entry_phases_.empty())
     throw PresetError("timeline", "no edit was applied in this run: nothing to go back before");
   const size_t k = entry_phases_.size() - 1;
-  std::string what;
-  for (auto it = document_.timeline[k].set.begin(); it != document_.timeline[k].set.end(); ++it)
-    what += (what.empty() ? "" : "; ") + it.key() + " = " + it.value().dump();
-  if (!document_.timeline[k].touch.empty()) what = document_.timeline[k].touch.dump();
+  std::string what = entry_description(k);
   // Its undo record, when it has one, moves to the redo side: it was undone.
   std::optional<EditRecord> undone;
   if (const EditRecord* edit = undo_.next_undo(); edit && edit->timeline_entry == k) {
@@ -119,8 +121,9 @@ void Session::go_back_before_entry(size_t k, bool keep_edits_at_its_step) {
     throw PresetError("history",
                       "the history no longer reaches back to before the change at step " + std::to_string(at));
   SessionPoint start = *before;
-  // Entry k and those the run reached after it go; entries it never reached (a loaded session's later
-  // edits) stay.
+  // Entry k and those the run reached after it go, those of an old future a rewind left behind too;
+  // entries it never reached (a loaded session's later edits) stay.
+  drop_reached_future();
   document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(k),
                            document_.timeline.begin() + static_cast<std::ptrdiff_t>(entry_phases_.size()));
   history_->drop_after(start.step());
@@ -129,6 +132,37 @@ void Session::go_back_before_entry(size_t k, bool keep_edits_at_its_step) {
   apply_due_entries();
   while (state().step < at && state().health.ok) step();
   head_step_ = state().step;
+}
+
+bool Session::entry_failed_to_apply() const {
+  const std::vector<TimelineEntry>& timeline = document_.timeline;
+  return !state().health.ok && entry_phases_.size() < timeline.size() &&
+         static_cast<std::int64_t>(timeline[entry_phases_.size()].step) <= state().step;
+}
+
+std::string Session::drop_entry_that_cannot_apply() {
+  const size_t k = entry_phases_.size();
+  const std::int64_t at = static_cast<std::int64_t>(document_.timeline[k].step);
+  const SessionPoint* good = history_ ? history_->at_or_before(at) : nullptr;
+  if (!good)
+    throw PresetError("history", "the change at step " + std::to_string(at) +
+                                     " cannot apply, and the history no longer reaches back to before it");
+  const std::string what = entry_description(k) + " at step " + std::to_string(at) + ", which could no longer apply";
+  document_.timeline.erase(document_.timeline.begin() + static_cast<std::ptrdiff_t>(k));
+  restore_point(*good);
+  apply_due_entries();
+  while (state().step < at && state().health.ok) step();
+  return what;
+}
+
+std::string Session::entry_description(size_t k) const {
+  if (const EditRecord* edit = undo_.next_undo(); edit && edit->timeline_entry == k) return edit->description;
+  const TimelineEntry& entry = document_.timeline[k];
+  if (!entry.touch.empty()) return describe_touch(read_touch(entry.touch, "$.timeline"));
+  std::string what;
+  for (auto it = entry.set.begin(); it != entry.set.end(); ++it)
+    what += (what.empty() ? "" : "; ") + it.key() + " = " + it.value().dump();
+  return what;
 }
 
 }  // namespace lodestone
