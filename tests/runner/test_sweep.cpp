@@ -253,7 +253,15 @@ TEST_CASE("a malformed --sweep exits 1", "[runner][sweep]") {
 
 TEST_CASE("option --cluster-script writes a SLURM array script whose results match a direct sweep", "[runner][sweep]") {
   SweepWorkdir dir;
-  REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
+  const Result direct = dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet");
+  REQUIRE(direct.code == 0);
+  // --quiet: the sweep reports only failed jobs, and each job (run with --quiet) logs only its errors and warnings
+  // (here the time step above the suggestion), no summary or timing (issue 42).
+  CHECK(direct.output.empty());
+  std::istringstream log(read_file(dir.path() / "direct" / "job_000.log"));
+  for (std::string line; std::getline(log, line);) CHECK_THAT(line, Catch::StartsWith("lodestone-run: warning: "));
+  CHECK(dir.run(kSweep + " --sweep-dir quiet --cluster-script quiet.sh --quiet").output.empty());
+  CHECK(fs::is_regular_file(dir.path() / "quiet.sh"));
 
   const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh --sbatch --time=0:10:00 --sbatch " +
                            "--partition=short");
