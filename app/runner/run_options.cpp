@@ -240,6 +240,15 @@ std::string check_sbatch_line(const std::string& text) {
   return "'" + text + "' is not an sbatch option; allowed one option on one line starting with --, e.g. --time=2:00:00";
 }
 
+// "" for a --cluster-extra line: one line that starts with '#' (a directive such as #SBATCH or #PBS, or a
+// comment), so that it cannot end the script's header or add a command; else the message.
+std::string check_cluster_extra_line(const std::string& text) {
+  constexpr const char* kAllowed = "; allowed: one line starting with '#', e.g. '#SBATCH --mem=4G'";
+  if (text.rfind('#', 0) != 0) return "'" + text + "' does not start with '#'" + kAllowed;
+  if (text.find_first_of("\n\r") != std::string::npos) return "'" + text + "' holds a line break" + kAllowed;
+  return {};
+}
+
 // Sweeps (sweep.hpp, docs/sweeps.md). Each --sweep takes exactly one KEY=VALUES argument
 // (allow_extra_args(false)), so the positional PRESET may follow it.
 void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
@@ -276,6 +285,14 @@ void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
       ->type_name("OPTION")
       ->allow_extra_args(false)
       ->check(check_sbatch_line)
+      ->needs(script);
+  app.add_option("--cluster-extra", o.cluster_extra,
+                 "A line for the header of the --cluster-script, as given, after its own #SBATCH lines and those of "
+                 "--sbatch (in the parallel script at the end of its header comment), e.g. '#SBATCH --mem=4G' or "
+                 "'#SBATCH --mail-type=END' (again for more); it must start with '#'")
+      ->type_name("LINE")
+      ->allow_extra_args(false)
+      ->check(check_cluster_extra_line)
       ->needs(script);
   sweep->needs(sweep_dir);
   sweep_dir->needs(sweep);

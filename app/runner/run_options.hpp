@@ -66,6 +66,7 @@ struct RunOptions {
   std::string cluster_script;                           // write a SLURM/bash script instead of running the jobs
   ClusterFormat cluster_format = ClusterFormat::Slurm;  // --cluster-format: slurm or parallel (GNU parallel)
   std::vector<std::string> sbatch_lines;                // --sbatch: the site's #SBATCH options (--time=2:00:00)
+  std::vector<std::string> cluster_extra;               // --cluster-extra: header lines as given ('#SBATCH --mem=4G')
 };
 
 // Parses argv. On --help or a bad argument prints to stdout/stderr and returns the exit code to

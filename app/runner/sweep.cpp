@@ -490,11 +490,10 @@ int collect(const fs::path& dir, const fs::path& out, std::optional<double> thre
 // pool and leave the same job_NNN.exit files, so --collect-sweep reads both. The scripts are the
 // templates assets/sweep/slurm.sh.in and parallel.sh.in (embedded at build time), each with the job
 // runner assets/sweep/run_job.sh.in at its @RUN_JOB@ line; the @NAME@ markers are filled in here.
+// `extra_lines`: the user's lines for the header (header_extra()), at the template's @HEADER_EXTRA@ line.
 std::string cluster_script(ClusterFormat format, const fs::path& runner, const fs::path& dir,
                            const std::vector<Job>& jobs, const std::vector<SweepAxis>& axes, const std::string& source,
-                           const std::string& out_option, const std::vector<std::string>& sbatch_lines) {
-  std::string sbatch;  // the site's #SBATCH lines (--sbatch), after ours
-  for (const std::string& line : sbatch_lines) sbatch += "#SBATCH " + line + "\n";
+                           const std::string& out_option, const std::string& extra_lines) {
   std::string keys;
   for (const SweepAxis& axis : axes) keys += (keys.empty() ? "" : ", ") + axis.key;
   // The job command line with the paths as "$DIR/$name.json": double-quoted, so bash expands them.
@@ -510,18 +509,27 @@ std::string cluster_script(ClusterFormat format, const fs::path& runner, const f
       {"@PRESET@", source},
       {"@KEYS@", keys},
       {"@COLLECT@", shell_quoted(runner.string()) + " --collect-sweep " + shell_quoted(dir.string()) + out_option},
-      {"@SBATCH_EXTRA@", sbatch},
       {"@DIR_TEXT@", dir.string()},  // #SBATCH lines are not shell: no quotes
       {"@RUNNER@", shell_quoted(runner.string())},
       {"@DIR@", shell_quoted(dir.string())},
       {"@WIDTH@", std::to_string(name_width(jobs.size()))},
       {"@ARGUMENTS@", arguments},
+      {"@HEADER_EXTRA@", extra_lines},  // last: the user's text is not searched for markers
   };
   std::string script = format == ClusterFormat::Parallel ? sweep_parallel_template() : sweep_slurm_template();
   for (const auto& [marker, text] : fields)
     for (size_t at = 0; (at = script.find(marker, at)) != std::string::npos; at += text.size())
       script.replace(at, marker.size(), text);
   return script;
+}
+
+// The user's lines for the script's header, after ours: each --sbatch as an #SBATCH line, then each
+// --cluster-extra as given (checked with the options: one line starting with '#').
+std::string header_extra(const RunOptions& options) {
+  std::string text;
+  for (const std::string& line : options.sbatch_lines) text += "#SBATCH " + line + "\n";
+  for (const std::string& line : options.cluster_extra) text += line + "\n";
+  return text;
 }
 
 // What --cluster-script wrote and how to run and collect it, on stdout.
@@ -643,7 +651,7 @@ int run_sweep(const RunOptions& options) {
       const std::string out_option = options.sweep_out.empty() ? "" : " --sweep-out " + shell_quoted(out.string());
       write_atomic(
           options.cluster_script,
-          cluster_script(options.cluster_format, runner, dir, jobs, axes, source, out_option, options.sbatch_lines),
+          cluster_script(options.cluster_format, runner, dir, jobs, axes, source, out_option, header_extra(options)),
           true);
       if (!options.quiet) print_cluster_script_use(options, jobs.size(), dir, runner, out_option);
       return kExitOk;
