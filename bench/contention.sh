@@ -39,7 +39,7 @@ trap cleanup EXIT
 median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 step_us() {  # preset steps threads
-  "$RUNNER" "$1" --steps "$2" --threads "$3" --table 0 -q 2>&1 | sed -n 's/^Time per step \([0-9.e+-]*\) us.*/\1/p'
+  "$RUNNER" "$1" --steps "$2" --threads "$3" --table 0 -q --timing 2>&1 | sed -n 's/^Time per step \([0-9.e+-]*\) us.*/\1/p'
 }
 
 printf "%-14s %-6s %12s %12s %8s  %s\n" workload busy "1 thr [ms]" "2 thr [ms]" "2 / 1" "load (before)"

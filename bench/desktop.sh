@@ -23,9 +23,9 @@ echo "preset: $preset"
 headless=() windowed=() fps=() gui=() raster=() physics=()
 for ((k = 1; k <= pairs; ++k)); do
   # Headless: enough steps for about `seconds` of wall time (estimated from a short probe).
-  probe=$("$runner" "$preset" --steps 20 --table 0 -q | sed -n 's/^Time per step \([0-9.e+]*\) us.*/\1/p')
+  probe=$("$runner" "$preset" --steps 20 --table 0 -q --timing | sed -n 's/^Time per step \([0-9.e+]*\) us.*/\1/p')
   steps=$(awk -v us="$probe" -v s="$seconds" 'BEGIN { n = int(s * 1e6 / us); print (n < 50 ? 50 : n) }')
-  us=$("$runner" "$preset" --steps "$steps" --table 0 -q | sed -n 's/^Time per step \([0-9.e+]*\) us.*/\1/p')
+  us=$("$runner" "$preset" --steps "$steps" --table 0 -q --timing | sed -n 's/^Time per step \([0-9.e+]*\) us.*/\1/p')
   h=$(awk -v us="$us" 'BEGIN { printf "%.1f", 1e6 / us }')
   # Windowed: the app under Xvfb, 1280x800, physics flat out, moment arrows on (the default).
   line=$(xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" "$app" --preset "$preset" --size 1280x800 \

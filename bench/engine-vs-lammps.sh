@@ -40,7 +40,7 @@ median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; e
 # Our particle-steps/s for one run; peak resident memory (KiB) into $WORK/rss.
 ours() {  # preset steps threads
   local out n us
-  out=$(/usr/bin/time -f "rss %M" -o "$WORK/rss.txt" "$RUNNER" "$1" --steps "$2" --threads "$3" --table 0 -q 2>&1)
+  out=$(/usr/bin/time -f "rss %M" -o "$WORK/rss.txt" "$RUNNER" "$1" --steps "$2" --threads "$3" --table 0 -q --timing 2>&1)
   n=$(echo "$out" | sed -n 's/^ *\([0-9]*\) particles on.*/\1/p')
   us=$(echo "$out" | sed -n 's/^Time per step \([0-9.e+-]*\) us.*/\1/p')
   awk '{print $2}' "$WORK/rss.txt" > "$WORK/rss"

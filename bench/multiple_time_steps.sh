@@ -42,7 +42,7 @@ declare -A per_step dipoles
 for ((r = 1; r <= rounds; ++r)); do
   line="round $r:"
   for k in "${ks[@]}"; do
-    out=$("$runner" "$work/k$k.json" --steps "$steps" --table 0 -q | grep '^Time per step')
+    out=$("$runner" "$work/k$k.json" --steps "$steps" --table 0 -q --timing | grep '^Time per step')
     us=$(echo "$out" | sed -n 's/^Time per step \([0-9.e+]*\) us.*/\1/p')
     share=$(echo "$out" | sed -n 's/.* dipoles \([0-9]*\)%.*/\1/p')
     per_step[$k]="${per_step[$k]:-} $us"

@@ -49,7 +49,7 @@ for kind in a b; do
     for threads in 1 2; do
       : > "$WORK/t"
       for _ in $(seq "$RUNS"); do
-        "$RUNNER" "$preset" --steps "$steps" --threads "$threads" --table 0 -q 2>&1 |
+        "$RUNNER" "$preset" --steps "$steps" --threads "$threads" --table 0 -q --timing 2>&1 |
           sed -n 's/^Time per step \([0-9.e+-]*\) us.*/\1/p' >> "$WORK/t"
       done
       us=$(median < "$WORK/t")

@@ -19,7 +19,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 for run in $(seq "$RUNS"); do
   for t in 1 "$THREADS"; do
-    "$RUNNER" "$PRESET" --steps "$STEPS" --threads "$t" --table 0 -q 2>&1 | grep '^Time per step' >> "$WORK/$t.txt"
+    "$RUNNER" "$PRESET" --steps "$STEPS" --threads "$t" --table 0 -q --timing 2>&1 | grep '^Time per step' >> "$WORK/$t.txt"
   done
 done
 "$PY" - "$WORK/1.txt" "$WORK/$THREADS.txt" "$THREADS" "$PRESET" << 'PYEOF'

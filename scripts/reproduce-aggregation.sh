@@ -40,7 +40,7 @@ mark() { touch "$out/.done_$1"; }
     t0=$(date +%s)
     "$run" "$root/presets/aggregation.json" --series "$out/aggregation_series.csv" \
       --clusters "$out/aggregation_clusters.csv" --frames "$out/aggregation_frames.xyz" --frames-every 100000 \
-      --quiet > "$out/aggregation.log" 2>&1 || code=$?
+      --quiet --timing > "$out/aggregation.log" 2>&1 || code=$?
     echo "aggregation run: $(( $(date +%s) - t0 )) s (exit $code)" >> "$out/timings.txt"
     [ $code = 0 ] && mark aggregation
   fi
@@ -49,7 +49,7 @@ mark() { touch "$out/.done_$1"; }
   if ! finished aggregation2; then
     t1=$(date +%s)
     "$run" "$root/presets/aggregation.json" --set particles.velocity_spread=0.2045m/s \
-      --series "$out/aggregation2_series.csv" --quiet > "$out/aggregation2.log" 2>&1 && mark aggregation2 ||
+      --series "$out/aggregation2_series.csv" --quiet --timing > "$out/aggregation2.log" 2>&1 && mark aggregation2 ||
       echo "the second realisation did not finish: see $out/aggregation2.log"
     echo "second realisation: $(( $(date +%s) - t1 )) s" >> "$out/timings.txt"
   fi
@@ -101,7 +101,7 @@ fi
 for method in direct cutoff; do
   finished "cost-$method" && continue
   "$run" "$root/presets/aggregation.json" --set magnetics.method=$method --steps 2000 --threads 1 --quiet \
-    > "$out/cost_$method.log" 2>&1 && grep -h "Time per step" "$out/cost_$method.log" | sed "s/^/$method: /" \
+    --timing > "$out/cost_$method.log" 2>&1 && grep -h "Time per step" "$out/cost_$method.log" | sed "s/^/$method: /" \
     | tee -a "$out/timings.txt" && mark "cost-$method"
 done
 # [Dominik-Nubold] Fig. 4: a grain hits the end of a chain (a minute).

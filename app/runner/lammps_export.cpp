@@ -11,7 +11,8 @@
 
 namespace lodestone::runner {
 
-int write_lammps_export(const std::string& dir, const Session& session, std::int64_t steps, std::int64_t frames_every) {
+int write_lammps_export(const std::string& dir, const Session& session, std::int64_t steps, std::int64_t frames_every,
+                        bool quiet) {
   namespace fs = std::filesystem;
   LammpsInput input;
   try {
@@ -37,9 +38,10 @@ int write_lammps_export(const std::string& dir, const Session& session, std::int
   }
   const std::string approximations = lammps_approximations(session.document());
   if (!approximations.empty()) std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations;
-  std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
-              script.string().c_str(), data.string().c_str(), session.state().particles.size(),
-              static_cast<long long>(steps), dir.c_str());
+  if (!quiet)
+    std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
+                script.string().c_str(), data.string().c_str(), session.state().particles.size(),
+                static_cast<long long>(steps), dir.c_str());
   return kExitOk;
 }
 

@@ -217,7 +217,7 @@ std::optional<int> load_preset(const RunOptions& options, Scene& scene) {
     if (options.time_step) scene.preset.integrator.time_step = *options.time_step;
     if (!options.save_preset_path.empty()) {
       save_preset_file(scene.preset, options.save_preset_path);
-      std::printf("wrote %s\n", options.save_preset_path.c_str());
+      if (!options.quiet) std::printf("wrote %s\n", options.save_preset_path.c_str());
       return kExitOk;
     }
   } catch (const CheckpointError& e) {
@@ -320,13 +320,20 @@ OutputIntervals output_intervals(const RunOptions& options, const Preset& preset
 
 // [SECTION] Before, during and after the run
 
-// What will run, on stdout (with --check also the thermal coupling). Ends the program when the
-// initial state fails a check (exit 3), and after the summary with --check (exit 0).
+// What will run, on stdout (with --check also the thermal coupling; with --quiet nothing but --check's report,
+// and a time step above the suggestion as a warning on stderr). Ends the program when the initial state fails
+// a check (exit 3), and after the summary with --check (exit 0).
 std::optional<int> print_summary_and_check(const RunOptions& options, const Scene& scene, std::int64_t steps) {
   const Session& session = *scene.session;
-  print_summary(scene.source, scene.preset, session, steps);
-  print_reduced_units(scene.preset, session, options.check_only);
-  if (options.check_only) print_thermal_coupling(scene.preset, session);
+  const Model& m = session.model();
+  if (!options.quiet || options.check_only) {
+    print_summary(scene.source, scene.preset, session, steps);
+    print_reduced_units(scene.preset, session, options.check_only);
+    if (options.check_only) print_thermal_coupling(scene.preset, session);
+  } else if (m.time_step > m.advice.suggested) {
+    std::fprintf(stderr, "lodestone-run: warning: the time step %.4g s is above the suggested %.4g s (limited by %s)\n",
+                 m.time_step, m.advice.suggested, m.advice.limited_by.c_str());
+  }
   if (!session.state().health.ok) {
     std::cerr << "lodestone-run: the initial state fails a check: " << session.state().health.message << "\n";
     return kExitSimulationStopped;
@@ -394,30 +401,37 @@ int finish_run(Session& session, RunOutputs& outputs, const RunOptions& options,
   }
   if (!outputs.finish()) code = with_output_error(code);
   if (!options.checkpoint_path.empty()) {
-    if (write_checkpoint(options.checkpoint_path, session) && !loop.checkpoint_failed)
+    if (!write_checkpoint(options.checkpoint_path, session) || loop.checkpoint_failed)
+      code = with_output_error(code);
+    else if (!options.quiet)
       std::printf("checkpoint: %s (step %lld, t = %.6g s%s%s)\n", options.checkpoint_path.c_str(),
                   static_cast<long long>(session.state().step), session.state().time, protocol ? ", phase " : "",
                   protocol ? session.phase_label().c_str() : "");
-    else
-      code = with_output_error(code);
   }
-  if (loop.stopped_at_phase) std::printf("stopped as phase %s began\n", session.phase_label().c_str());
+  if (loop.stopped_at_phase && !options.quiet)
+    std::printf("stopped as phase %s began\n", session.phase_label().c_str());
   if (options.print_hash) std::printf("hash %s\n", hash_hex(state_hash(session.state())).c_str());
   return code;
 }
 
-// The end of the run on stdout: the phase reached, the alignment time tau_0.95, the statistics of
-// --clusters and --angles, and the time per stage of the step.
-void print_final_report(const Session& session, const RunOutputs& outputs, bool protocol) {
-  const Observables end = session.observe();
+// Where the run ended, on stdout: the phase reached and the alignment time tau_0.95.
+void print_end_state(const Session& session, const Observables& end, bool protocol) {
   if (protocol) std::printf("\n%s after %.4g s\n", session.phase_label().c_str(), end.time);
   if (end.alignment_time >= 0.0)
     std::printf("tau_0.95 = %.6g s (first time <cos theta> >= 0.95 in the last phase); final <cos theta> = %.4f\n",
                 end.alignment_time, end.alignment);
   else if (uniform_field(session.model().field, end.time).squaredNorm() > 0.0)
     std::printf("<cos theta> = %.4f: 0.95 not reached in the last phase\n", end.alignment);
+}
+
+// The end of the run on stdout: where it ended, the statistics of --clusters and --angles, and the
+// time per stage of the step. With --quiet only what was asked for: the statistics, and the time per
+// stage with --timing.
+void print_final_report(const Session& session, const RunOutputs& outputs, const RunOptions& options, bool protocol) {
+  const Observables end = session.observe();
+  if (!options.quiet) print_end_state(session, end, protocol);
   outputs.print_final_statistics(session, end);
-  print_timings(session.timings());
+  if (!options.quiet || options.timing) print_timings(session.timings());
 }
 
 // One run of a preset or a checkpoint: load, summarise, open the outputs, step, finish and report.
@@ -427,7 +441,8 @@ int run_single(const RunOptions& options) {
   Session& session = *scene.session;
   const RunLength length = run_length(options, scene.preset, session);
   if (!options.lammps_export_dir.empty())
-    return write_lammps_export(options.lammps_export_dir, session, length.steps, frame_interval(options, scene.preset));
+    return write_lammps_export(options.lammps_export_dir, session, length.steps, frame_interval(options, scene.preset),
+                               options.quiet);
   if (auto code = print_summary_and_check(options, scene, length.steps)) return *code;
   RunOutputs outputs;
   const OutputIntervals every = output_intervals(options, scene.preset, length, session.model().time_step);
@@ -435,7 +450,7 @@ int run_single(const RunOptions& options) {
   outputs.start(session);
   const LoopEnd loop = run_steps(session, outputs, options, length, scene.stop_phase);
   const int code = finish_run(session, outputs, options, length.protocol, loop);
-  print_final_report(session, outputs, length.protocol);
+  print_final_report(session, outputs, options, length.protocol);
   return code;
 }
 

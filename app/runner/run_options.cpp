@@ -18,7 +18,8 @@ namespace lodestone::runner {
 namespace {
 constexpr const char* kDescription =
     "lodestone-run: run a Lodestone preset headless (magnetic granular matter: contacts, dipoles, field).\n"
-    "Without PRESET it runs the built-in default scene. Progress goes to stderr, a summary table to stdout.";
+    "Without PRESET it runs the built-in default scene. Progress goes to stderr, a summary table to stdout;\n"
+    "with -q nothing but errors and warnings (stderr) and what was asked for.";
 
 constexpr const char* kFooter =
     "Examples:\n"
@@ -60,7 +61,8 @@ constexpr const char* kSingleRunOptions[] = {
     "--clusters",      "--angles",       "--check",         "--save-preset",
     "--preset-docs",   "--restart",      "--checkpoint",    "--checkpoint-every",
     "--stop-at-phase", "--threads",      "--lammps-export", "--field-probe",
-    "--field-slice",   "--set",          "--vtk-encoding",  "--hash"};
+    "--field-slice",   "--set",          "--vtk-encoding",  "--hash",
+    "--timing"};
 
 // A time given as "0.5", "0.5 s", "20 ms": returns an empty string when valid, else the message.
 std::function<std::string(const std::string&)> time_validator() {
@@ -148,7 +150,8 @@ void add_output_options(CLI::App& app, RunOptions& o) {
                  "Write the distributions of theta (easy axis to field) and psi (moment to easy axis) in 5 deg "
                  "bins (CSV: step, time, stage, quantity, bin_low_deg, bin_high_deg, fraction, count) at each "
                  "series row");
-  app.add_option("--table", o.table_rows, "Rows of the summary table printed to stdout (0: none)")
+  app.add_option("--table", o.table_rows,
+                 "Rows of the summary table printed to stdout (0: none; default 10, with --quiet 0)")
       ->check(CLI::Range(0, 100000));
 }
 
@@ -184,7 +187,14 @@ void add_run_control_options(CLI::App& app, RunOptions& o) {
                  "Threads that advance the scene (default: the hardware threads; each sweep job: 1). Runs with the "
                  "same count are bit-identical; different counts agree to round-off")
       ->check(CLI::Range(1, 256));
-  app.add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
+  app.add_flag("-q,--quiet", o.quiet,
+               "Print nothing but errors and warnings (on stderr) and what was asked for: the report of --check, "
+               "the line of --hash, the table of an explicit --table N, the timing of --timing, the fits of "
+               "--clusters and the means of --angles. No summary, progress, table, end report or lines saying what "
+               "was written; a sweep prints only its failed jobs");
+  app.add_flag("--timing", o.timing,
+               "Print the time per step and per stage at the end ('Time per step ... us: ...') also with --quiet "
+               "(without --quiet it is printed anyway)");
   app.add_option("--progress-every", o.progress_seconds, "Wall-clock seconds between progress lines")
       ->check(CLI::PositiveNumber);
   app.add_flag("--check", o.check_only, "Validate the preset, print what would run, and exit");
@@ -230,6 +240,15 @@ std::string check_sbatch_line(const std::string& text) {
   return "'" + text + "' is not an sbatch option; allowed one option on one line starting with --, e.g. --time=2:00:00";
 }
 
+// "" for a --cluster-extra line: one line that starts with '#' (a directive such as #SBATCH or #PBS, or a
+// comment), so that it cannot end the script's header or add a command; else the message.
+std::string check_cluster_extra_line(const std::string& text) {
+  constexpr const char* kAllowed = "; allowed: one line starting with '#', e.g. '#SBATCH --mem=4G'";
+  if (text.rfind('#', 0) != 0) return "'" + text + "' does not start with '#'" + kAllowed;
+  if (text.find_first_of("\n\r") != std::string::npos) return "'" + text + "' holds a line break" + kAllowed;
+  return {};
+}
+
 // Sweeps (sweep.hpp, docs/sweeps.md). Each --sweep takes exactly one KEY=VALUES argument
 // (allow_extra_args(false)), so the positional PRESET may follow it.
 void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
@@ -266,6 +285,14 @@ void add_sweep_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
       ->type_name("OPTION")
       ->allow_extra_args(false)
       ->check(check_sbatch_line)
+      ->needs(script);
+  app.add_option("--cluster-extra", o.cluster_extra,
+                 "A line for the header of the --cluster-script, as given, after its own #SBATCH lines and those of "
+                 "--sbatch (in the parallel script at the end of its header comment), e.g. '#SBATCH --mem=4G' or "
+                 "'#SBATCH --mail-type=END' (again for more); it must start with '#'")
+      ->type_name("LINE")
+      ->allow_extra_args(false)
+      ->check(check_cluster_extra_line)
       ->needs(script);
   sweep->needs(sweep_dir);
   sweep_dir->needs(sweep);
@@ -360,6 +387,7 @@ std::optional<int> parse_run_options(int argc, char** argv, RunOptions& o) {
   if (auto code = refuse_options_out_of_place(app, o, texts)) return code;
   if (auto code = refuse_bad_field_slice(o)) return code;
   convert_texts(texts, o);
+  if (o.quiet && app.count("--table") == 0) o.table_rows = 0;  // an explicit --table N is asked for
   return std::nullopt;
 }
 

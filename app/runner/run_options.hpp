@@ -38,8 +38,9 @@ struct RunOptions {
   std::string field_slice_spec;   // --field-slice SPEC OUT: the plane (engine/output/field_slice.hpp; "" = none)
   std::string field_slice_out;    // OUT: stem of OUT.csv, OUT_000000.vti..., OUT.pvd
   bool field_exact = false;       // probes and slices sum every moment (default: as the forces do)
-  int table_rows = 10;            // rows of the summary table on stdout
-  bool quiet = false;             // no progress on stderr
+  int table_rows = 10;            // rows of the summary table on stdout (--quiet without --table: 0)
+  bool quiet = false;             // only errors, warnings and what was asked for (docs in --help)
+  bool timing = false;            // the time per step and per stage at the end, also with --quiet
   double progress_seconds = 2.0;  // wall time between progress lines
   bool check_only = false;        // validate, print the summary, exit
   std::string save_preset_path;   // write the loaded preset (SI, every key) and exit
@@ -65,6 +66,7 @@ struct RunOptions {
   std::string cluster_script;                           // write a SLURM/bash script instead of running the jobs
   ClusterFormat cluster_format = ClusterFormat::Slurm;  // --cluster-format: slurm or parallel (GNU parallel)
   std::vector<std::string> sbatch_lines;                // --sbatch: the site's #SBATCH options (--time=2:00:00)
+  std::vector<std::string> cluster_extra;               // --cluster-extra: header lines as given ('#SBATCH --mem=4G')
 };
 
 // Parses argv. On --help or a bad argument prints to stdout/stderr and returns the exit code to

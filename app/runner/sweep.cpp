@@ -108,8 +108,8 @@ std::string job_name(size_t index, int width) {
   return "job_" + std::string(static_cast<size_t>(std::max(0, width - static_cast<int>(digits.size()))), '0') + digits;
 }
 
-// What a failed job said: its last "lodestone-run: ..." line (the runner's error messages go to
-// stderr before the timings on stdout), else the last line of its log.
+// What a failed job said: its last "lodestone-run: ..." line (a job runs with --quiet, so its log
+// holds only the runner's errors and warnings), else the last line of its log.
 std::string failure_line(const fs::path& log) {
   std::ifstream in(log, std::ios::binary);
   std::string line, last, message;
@@ -426,8 +426,9 @@ SweepDescription read_sweep_json(const fs::path& dir) {
   return d;
 }
 
-// Writes one row per job and returns the exit code: 0 when every job finished ok, else 3.
-int collect(const fs::path& dir, const fs::path& out, std::optional<double> threshold_option) {
+// Writes one row per job and returns the exit code: 0 when every job finished ok, else 3. Says where
+// the results are unless `quiet`.
+int collect(const fs::path& dir, const fs::path& out, std::optional<double> threshold_option, bool quiet) {
   const SweepDescription sweep = read_sweep_json(dir);
   const double threshold = threshold_option.value_or(sweep.tau_threshold);
   // Rows are built as field lists and joined once, so every field goes through csv_field.
@@ -475,8 +476,9 @@ int collect(const fs::path& dir, const fs::path& out, std::optional<double> thre
     if (!summary.empty()) summary += ", ";
     summary += std::to_string(count) + " " + status;
   }
-  std::printf("sweep: %zu job%s (%s); results in %s\n", sweep.jobs.size(), sweep.jobs.size() == 1 ? "" : "s",
-              summary.c_str(), out.string().c_str());
+  if (!quiet)
+    std::printf("sweep: %zu job%s (%s); results in %s\n", sweep.jobs.size(), sweep.jobs.size() == 1 ? "" : "s",
+                summary.c_str(), out.string().c_str());
   return counts["ok"] == static_cast<int>(sweep.jobs.size()) ? kExitOk : kExitSimulationStopped;
 }
 
@@ -488,11 +490,10 @@ int collect(const fs::path& dir, const fs::path& out, std::optional<double> thre
 // pool and leave the same job_NNN.exit files, so --collect-sweep reads both. The scripts are the
 // templates assets/sweep/slurm.sh.in and parallel.sh.in (embedded at build time), each with the job
 // runner assets/sweep/run_job.sh.in at its @RUN_JOB@ line; the @NAME@ markers are filled in here.
+// `extra_lines`: the user's lines for the header (header_extra()), at the template's @HEADER_EXTRA@ line.
 std::string cluster_script(ClusterFormat format, const fs::path& runner, const fs::path& dir,
                            const std::vector<Job>& jobs, const std::vector<SweepAxis>& axes, const std::string& source,
-                           const std::string& out_option, const std::vector<std::string>& sbatch_lines) {
-  std::string sbatch;  // the site's #SBATCH lines (--sbatch), after ours
-  for (const std::string& line : sbatch_lines) sbatch += "#SBATCH " + line + "\n";
+                           const std::string& out_option, const std::string& extra_lines) {
   std::string keys;
   for (const SweepAxis& axis : axes) keys += (keys.empty() ? "" : ", ") + axis.key;
   // The job command line with the paths as "$DIR/$name.json": double-quoted, so bash expands them.
@@ -508,18 +509,42 @@ std::string cluster_script(ClusterFormat format, const fs::path& runner, const f
       {"@PRESET@", source},
       {"@KEYS@", keys},
       {"@COLLECT@", shell_quoted(runner.string()) + " --collect-sweep " + shell_quoted(dir.string()) + out_option},
-      {"@SBATCH_EXTRA@", sbatch},
       {"@DIR_TEXT@", dir.string()},  // #SBATCH lines are not shell: no quotes
       {"@RUNNER@", shell_quoted(runner.string())},
       {"@DIR@", shell_quoted(dir.string())},
       {"@WIDTH@", std::to_string(name_width(jobs.size()))},
       {"@ARGUMENTS@", arguments},
+      {"@HEADER_EXTRA@", extra_lines},  // last: the user's text is not searched for markers
   };
   std::string script = format == ClusterFormat::Parallel ? sweep_parallel_template() : sweep_slurm_template();
   for (const auto& [marker, text] : fields)
     for (size_t at = 0; (at = script.find(marker, at)) != std::string::npos; at += text.size())
       script.replace(at, marker.size(), text);
   return script;
+}
+
+// The user's lines for the script's header, after ours: each --sbatch as an #SBATCH line, then each
+// --cluster-extra as given (checked with the options: one line starting with '#').
+std::string header_extra(const RunOptions& options) {
+  std::string text;
+  for (const std::string& line : options.sbatch_lines) text += "#SBATCH " + line + "\n";
+  for (const std::string& line : options.cluster_extra) text += line + "\n";
+  return text;
+}
+
+// What --cluster-script wrote and how to run and collect it, on stdout.
+void print_cluster_script_use(const RunOptions& options, size_t jobs, const fs::path& dir, const fs::path& runner,
+                              const std::string& out_option) {
+  const std::string& script = options.cluster_script;
+  std::printf("wrote %zu job presets to %s and the script %s\n", jobs, dir.string().c_str(), script.c_str());
+  if (options.cluster_format == ClusterFormat::Parallel)
+    std::printf("run it with: bash %s   (GNU parallel, PARALLEL_JOBS=N bash %s for N at a time)\n", script.c_str(),
+                script.c_str());
+  else
+    std::printf("run it with: sbatch %s   (SLURM array 0-%zu), or: bash %s\n", script.c_str(), jobs - 1,
+                script.c_str());
+  std::printf("then collect with: %s --collect-sweep %s%s\n", runner.string().c_str(), dir.string().c_str(),
+              out_option.c_str());
 }
 
 }  // namespace
@@ -626,18 +651,9 @@ int run_sweep(const RunOptions& options) {
       const std::string out_option = options.sweep_out.empty() ? "" : " --sweep-out " + shell_quoted(out.string());
       write_atomic(
           options.cluster_script,
-          cluster_script(options.cluster_format, runner, dir, jobs, axes, source, out_option, options.sbatch_lines),
+          cluster_script(options.cluster_format, runner, dir, jobs, axes, source, out_option, header_extra(options)),
           true);
-      const std::string& script = options.cluster_script;
-      std::printf("wrote %zu job presets to %s and the script %s\n", jobs.size(), dir.string().c_str(), script.c_str());
-      if (options.cluster_format == ClusterFormat::Parallel)
-        std::printf("run it with: bash %s   (GNU parallel, PARALLEL_JOBS=N bash %s for N at a time)\n", script.c_str(),
-                    script.c_str());
-      else
-        std::printf("run it with: sbatch %s   (SLURM array 0-%zu), or: bash %s\n", script.c_str(), jobs.size() - 1,
-                    script.c_str());
-      std::printf("then collect with: %s --collect-sweep %s%s\n", runner.string().c_str(), dir.string().c_str(),
-                  out_option.c_str());
+      if (!options.quiet) print_cluster_script_use(options, jobs.size(), dir, runner, out_option);
       return kExitOk;
     }
 
@@ -645,7 +661,7 @@ int run_sweep(const RunOptions& options) {
     const int parallel = std::min<int>(options.jobs.value_or(hardware > 0 ? static_cast<int>(hardware) : 1),
                                        static_cast<int>(jobs.size()));
     run_pool(dir, jobs, parallel, options.quiet);
-    return collect(dir, out, options.tau_threshold);
+    return collect(dir, out, options.tau_threshold, options.quiet);
   });
 }
 
@@ -653,7 +669,7 @@ int collect_sweep(const RunOptions& options) {
   return reporting_errors([&] {
     const fs::path dir = fs::absolute(options.collect_dir).lexically_normal();
     const fs::path out = options.sweep_out.empty() ? dir / "results.csv" : fs::absolute(options.sweep_out);
-    return collect(dir, out, options.tau_threshold);
+    return collect(dir, out, options.tau_threshold, options.quiet);
   });
 }
 

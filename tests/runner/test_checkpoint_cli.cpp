@@ -29,7 +29,7 @@ TEST_CASE("a restarted run writes the same time series as the run that never sto
   Workdir dir;
   REQUIRE(dir.run(preset_argument("default.json") + " --steps 400 --series-every 50 --series whole.csv --quiet").code ==
           0);
-  const auto first = dir.run(preset_argument("default.json") + " --steps 200 --checkpoint half.ckpt --quiet");
+  const auto first = dir.run(preset_argument("default.json") + " --steps 200 --checkpoint half.ckpt");
   REQUIRE(first.code == 0);
   CHECK(first.output.find("checkpoint: half.ckpt (step 200") != std::string::npos);
   const auto second = dir.run("--restart half.ckpt --steps 200 --series-every 50 --series rest.csv --quiet");
@@ -64,7 +64,7 @@ TEST_CASE(
   replace("\"duration\": \"150 s\"", "\"duration\": \"0.05 s\"");
   write_file(dir.path() / "small.json", text);
 
-  const auto prepare = dir.run("small.json --quiet --table 0 --stop-at-stage alignment --checkpoint packed.ckpt");
+  const auto prepare = dir.run("small.json --table 0 --stop-at-stage alignment --checkpoint packed.ckpt");
   INFO(prepare.output);
   REQUIRE(prepare.code == 0);
   CHECK(prepare.output.find("stopped as phase 4/4 alignment began") != std::string::npos);
@@ -79,7 +79,7 @@ TEST_CASE(
   REQUIRE(field != std::string::npos);
   continued.replace(field, 26, "\"field.strength\": \"10 kOe\"");
   write_file(dir.path() / "sub" / "weaker.json", continued);
-  const auto run = dir.run("sub/weaker.json --table 0 --quiet --series weaker.csv");
+  const auto run = dir.run("sub/weaker.json --table 0 --series weaker.csv");
   INFO(run.output);
   REQUIRE(run.code == 0);
   const auto rows = csv_rows(read_file(dir.path() / "weaker.csv"));

@@ -167,7 +167,7 @@ TEST_CASE("runner: --vtk-encoding writes binary .vtp frames holding the ascii fr
 
 TEST_CASE("runner: a preset by name, the series and frames headed by the writer's version", "[runner][export]") {
   Workdir dir;  // a fresh directory: no presets/ here, the name is found in the source tree's presets/
-  const Result r = dir.run("two-dipoles --steps 10 --quiet --table 0 --series s.csv --frames f.xyz");
+  const Result r = dir.run("two-dipoles --steps 10 --table 0 --series s.csv --frames f.xyz");
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("presets/two-dipoles.json"));
   const auto series = lines_of(read_file(dir.path() / "s.csv"));

@@ -196,7 +196,7 @@ TEST_CASE("without a preset the built-in default scene runs", "[runner]") {
   std::smatch m;
   REQUIRE(std::regex_search(text, m, std::regex("\"description\": \"([^\"]+)\"")));
   const std::string description = m[1];
-  const Result r = dir.run("--steps 2 --quiet --table 0");
+  const Result r = dir.run("--steps 2 --table 0");  // the summary: not with --quiet
   CHECK(r.code == 0);
   CHECK_THAT(r.output, Catch::Contains("built-in default preset"));
   CHECK_THAT(r.output, Catch::Contains(description));
@@ -216,4 +216,60 @@ TEST_CASE("the summary table has one row per table interval and the final state 
     in_table = in_table || line.find("time [s]") != std::string::npos;
   }
   CHECK(steps == std::vector<std::string>{"0", "10", "20", "30", "40", "41"});
+}
+
+namespace {
+// The output's lines that are not blank.
+std::vector<std::string> printed_lines(const std::string& output) {
+  std::vector<std::string> lines;
+  for (const auto& line : lines_of(output))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("option --quiet prints nothing but errors, warnings and what was asked for (issue 42)", "[runner]") {
+  Workdir dir;
+  const std::string two = preset_argument("two-dipoles.json");
+  // A plain run, one that writes files, one that saves a preset: nothing at all (stdout and stderr).
+  const Result plain = dir.run(two + " --steps 20 -q");
+  CHECK(plain.code == 0);
+  CHECK(plain.output.empty());
+  CHECK(dir.run(two + " --steps 20 --quiet --series s.csv --checkpoint c.ckpt --table 0").output.empty());
+  CHECK(fs::is_regular_file(dir.path() / "c.ckpt"));
+  CHECK(dir.run(two + " --quiet --save-preset saved.json").output.empty());
+  CHECK(fs::is_regular_file(dir.path() / "saved.json"));
+
+  // What was asked for: the timing line (--timing), the hash, an explicit table, --check's report.
+  const Result timing = dir.run(two + " --steps 20 -q --timing");
+  const auto timing_lines = printed_lines(timing.output);
+  REQUIRE(timing_lines.size() == 1);
+  CHECK_THAT(timing_lines[0], Catch::StartsWith("Time per step ") && Catch::Contains("us:"));
+  const auto hash = printed_lines(dir.run(two + " --steps 20 -q --hash").output);
+  REQUIRE(hash.size() == 1);
+  CHECK(std::regex_match(hash[0], std::regex("hash [0-9a-f]+")));
+  const auto table = printed_lines(dir.run(two + " --steps 20 -q --table 2").output);
+  REQUIRE(table.size() == 4);  // the header, steps 0, 10, 20
+  CHECK_THAT(table[0], Catch::Contains("time [s]"));
+  const Result check = dir.run(two + " -q --check");
+  CHECK(check.code == 0);
+  CHECK_THAT(check.output, Catch::Contains("Lodestone: ") && Catch::Contains("time step"));
+
+  // Errors and warnings still come, on stderr.
+  const Result stopped = dir.run(two + " --dt 1e-3 --steps 50 -q");
+  CHECK(stopped.code == 3);
+  const auto error = printed_lines(stopped.output);
+  REQUIRE(error.size() == 2);
+  CHECK_THAT(error[0], Catch::StartsWith("lodestone-run: warning: the time step 0.001 s is above the suggested"));
+  CHECK_THAT(error[1], Catch::StartsWith("lodestone-run: simulation stopped: "));
+  const Result stdout_only =
+      lodestone::test::run_shell("cd " + quoted(dir.path().string()) + " && " + quoted(LODESTONE_RUNNER) + " " + two +
+                                 " --dt 1e-3 --steps 50 -q 2>/dev/null");
+  CHECK(stdout_only.code == 3);
+  CHECK(stdout_only.output.empty());
+  const Result warned = dir.run(two + " --dt 2us --steps 5 -q");
+  CHECK(warned.code == 0);
+  const auto warning = printed_lines(warned.output);
+  REQUIRE(warning.size() == 1);
+  CHECK_THAT(warning[0], Catch::StartsWith("lodestone-run: warning: the time step 2e-06 s is above the suggested"));
 }

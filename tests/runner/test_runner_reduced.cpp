@@ -89,7 +89,7 @@ TEST_CASE("option --check says why reduced units are not defined", "[runner][red
   REQUIRE(r.code == 0);
   CHECK_THAT(r.output,
              Catch::Contains("reduced units ([Erokhin-Berkov] App. B): not defined") && Catch::Contains("overdamped"));
-  const Result run = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --quiet --table 0");
+  const Result run = dir.run(preset_argument("two-dipoles.json") + " --steps 2 --table 0");
   CHECK_THAT(run.output, !Catch::Contains("reduced units"));  // an ordinary run is not cluttered with it
 }
 

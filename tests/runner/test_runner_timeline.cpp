@@ -54,7 +54,7 @@ TEST_CASE("runner: a saved session with a timeline runs headless to the same fin
 
   Workdir dir;
   save_preset_file(session.document(), (dir.path() / "session.json").string());
-  const auto run = dir.run("session.json --steps 200 --frames final.xyz --frames-every 200 --threads 1 --quiet");
+  const auto run = dir.run("session.json --steps 200 --frames final.xyz --frames-every 200 --threads 1 --table 0");
   REQUIRE(run.code == 0);
   CHECK(run.output.find("timeline: 2 recorded changes from step 50 to 120") != std::string::npos);
   const std::vector<std::string> frame = last_xyz_frame(read_file(dir.path() / "final.xyz"));

@@ -253,7 +253,15 @@ TEST_CASE("a malformed --sweep exits 1", "[runner][sweep]") {
 
 TEST_CASE("option --cluster-script writes a SLURM array script whose results match a direct sweep", "[runner][sweep]") {
   SweepWorkdir dir;
-  REQUIRE(dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet").code == 0);
+  const Result direct = dir.run(kSweep + " --sweep-dir direct --jobs 2 --quiet");
+  REQUIRE(direct.code == 0);
+  // --quiet: the sweep reports only failed jobs, and each job (run with --quiet) logs only its errors and warnings
+  // (here the time step above the suggestion), no summary or timing (issue 42).
+  CHECK(direct.output.empty());
+  std::istringstream log(read_file(dir.path() / "direct" / "job_000.log"));
+  for (std::string line; std::getline(log, line);) CHECK_THAT(line, Catch::StartsWith("lodestone-run: warning: "));
+  CHECK(dir.run(kSweep + " --sweep-dir quiet --cluster-script quiet.sh --quiet").output.empty());
+  CHECK(fs::is_regular_file(dir.path() / "quiet.sh"));
 
   const Result w = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh --sbatch --time=0:10:00 --sbatch " +
                            "--partition=short");
@@ -315,6 +323,41 @@ TEST_CASE("option --cluster-format parallel writes a GNU parallel script whose r
   CHECK(run_bash(dir.path(), "PARALLEL_JOBS=2 bash sweep.sh") == 0);
   CHECK(fs::is_regular_file(dir.path() / "gnu" / "parallel.log"));
   check_results_match_direct(dir, "gnu");
+}
+
+TEST_CASE("option --cluster-extra puts lines into the cluster script's header after ours (issue 42)",
+          "[runner][sweep]") {
+  SweepWorkdir dir;
+  const Result slurm = dir.run(kSweep + " --sweep-dir cluster --cluster-script sweep.sh --sbatch --time=0:10:00" +
+                               " --cluster-extra '#SBATCH --mem=1G' --cluster-extra '# site: the test cluster'");
+  REQUIRE(slurm.code == 0);
+  const std::string text = check_job_script(dir, "cluster");
+  // As given, one a line, after our #SBATCH lines and --sbatch's, before the first command.
+  const std::string output = "#SBATCH --output=" + (dir.path() / "cluster" / "slurm_%a.log").string() + "\n";
+  CHECK_THAT(text, Catch::Contains(output + "#SBATCH --time=0:10:00\n#SBATCH --mem=1G\n# site: the test cluster\n\n"));
+  CHECK(text.find("# site: the test cluster") < text.find("run_job()"));
+  CHECK(run_bash(dir.path(), "SLURM_ARRAY_TASK_ID=0 bash sweep.sh") == 0);  // still a script that runs its job
+  CHECK(read_file(dir.path() / "cluster" / "job_000.exit").rfind("0 ", 0) == 0);
+
+  // The GNU parallel script: at the end of its header comment, where sbatch reads directives of a whole-script job.
+  fs::remove(dir.path() / "sweep.sh");
+  REQUIRE(dir.run(kSweep + " --sweep-dir gnu --cluster-script sweep.sh --cluster-format parallel" +
+                  " --cluster-extra '#SBATCH --cpus-per-task=4'")
+              .code == 0);
+  const std::string gnu = check_job_script(dir, "gnu");
+  CHECK_THAT(gnu, Catch::Contains("--collect-sweep " + quoted((dir.path() / "gnu").string()) +
+                                  "\n#SBATCH --cpus-per-task=4\n\n"));
+  CHECK(gnu.find("#SBATCH --cpus-per-task=4") < gnu.find("run_job()"));
+
+  // A line that does not start with '#', or that holds a line break, would end the header or add a command.
+  check_exit(dir, kSweep + " --sweep-dir bad --cluster-script bad.sh --cluster-extra 'SBATCH --mem=1G'", 1,
+             {"--cluster-extra: 'SBATCH --mem=1G' does not start with '#'; allowed: one line starting with '#'"});
+  check_exit(dir, kSweep + " --sweep-dir bad --cluster-script bad.sh --cluster-extra " + quoted("#SBATCH -N 1\nrm x"),
+             1, {"--cluster-extra: '#SBATCH -N 1", "' holds a line break; allowed: one line starting with '#'"});
+  check_exit(dir, kSweep + " --sweep-dir bad --cluster-extra '#SBATCH --mem=1G'", 1,
+             {"--cluster-extra requires --cluster-script"});
+  CHECK(!fs::exists(dir.path() / "bad"));
+  CHECK(!fs::exists(dir.path() / "bad.sh"));
 }
 
 TEST_CASE("a bad --cluster-format, or one without --cluster-script, exits 1 naming the option", "[runner][sweep]") {
