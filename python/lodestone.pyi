@@ -61,6 +61,9 @@ class Session:
     def get(self, path: str) -> Any:
         """The value in force at a dotted path, in SI as a saved preset holds it: sim.get('field.strength')."""
         ...
+    def go(self) -> str:
+        """Ends the running protocol phase that waits for the user (a phase with 'wait', field-switch-on's 'Switch the field on') and starts the next, as the app's button: sim.go() -> 'went on: now phase 2/2 field on'. A script need not call it (run() ends such a phase at its duration, as lodestone-run does), but a go() ends it now. Recorded in the timeline, so save_preset() replays it. Raises PresetError when the running phase does not wait (see waiting)."""
+        ...
     def hold(self, particle_id: int, what: str = 'both') -> str:
         """Holds a sphere still from now on, as the app's 'Hold still': what='position' (it may still turn), 'orientation' (it may still move), 'both', or 'none' to let it go. The forces and torques on it are still computed; its held velocities become zero (their kinetic energy is booked as hold_work). Recorded in the timeline, so save_preset() replays it. Raises PresetError for an unknown id or a clump's pebble."""
         ...
@@ -135,6 +138,9 @@ class Session:
         ...
     @property
     def velocities(self) -> NDArray[numpy.float64]:
+        ...
+    @property
+    def waiting(self) -> bool:
         ...
 
 Simulation = Session
