@@ -47,6 +47,12 @@ void bind_running(py::class_<SessionHandle>& c) {
         "'orientation' (it may still move), 'both', or 'none' to let it go. The forces and torques on it are still "
         "computed; its held velocities become zero (their kinetic energy is booked as hold_work). Recorded in the "
         "timeline, so save_preset() replays it. Raises PresetError for an unknown id or a clump's pebble.");
+  c.def("go", &SessionHandle::go,
+        "Ends the running protocol phase that waits for the user (a phase with 'wait', field-switch-on's 'Switch "
+        "the field on') and starts the next, as the app's button: sim.go() -> 'went on: now phase 2/2 field on'. A "
+        "script need not call it (run() ends such a phase at its duration, as lodestone-run does), but a go() ends "
+        "it now. Recorded in the timeline, so save_preset() replays it. Raises PresetError when the running phase "
+        "does not wait (see waiting).");
 }
 
 }  // namespace lodestone::python

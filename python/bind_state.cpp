@@ -1,4 +1,4 @@
-// The Python bindings of the state now: time, step, threads, phase, and the particle arrays in id order.
+// The Python bindings of the state now: time, step, threads, phase, waiting, and the particle arrays in id order.
 
 #include "python/bindings.hpp"
 #include "python/particle_arrays.hpp"
@@ -35,6 +35,10 @@ void bind_state(py::class_<SessionHandle>& c) {
   c.def_property_readonly(
       "phase", [](SessionHandle& s) { return s.access().session().phase_label(); },
       "The running protocol phase, '2/3 drop', or '' without a protocol.");
+  c.def_property_readonly(
+      "waiting", [](SessionHandle& s) { return s.access().session().phase_waits(); },
+      "True while the running protocol phase waits for the user (it has 'wait', e.g. 'Switch the field on'): "
+      "go() ends it; run() ends it at its duration.");
   c.def_property_readonly(
       "stopped",
       [](SessionHandle& s) -> std::optional<std::string> {

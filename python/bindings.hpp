@@ -13,9 +13,9 @@ namespace lodestone::python {
 // os.PathLike or str, as the engine's file functions take it.
 std::string path_text(pybind11::handle path);
 
-// The constructor, from_checkpoint, run, set, get, undo and redo (bind_run.cpp).
+// The constructor, from_checkpoint, run, set, get, undo, redo, reset, hold and go (bind_run.cpp).
 void bind_running(pybind11::class_<SessionHandle>& c);
-// Time, step, dt, threads, phase, stopped, len, repr, and the particle arrays (bind_state.cpp).
+// Time, step, dt, threads, phase, waiting, stopped, len, repr, and the particle arrays (bind_state.cpp).
 void bind_state(pybind11::class_<SessionHandle>& c);
 // observe, clusters, field_at, state_hash, save_preset, save_checkpoint, export_frame, preset (bind_outputs.cpp).
 void bind_outputs(pybind11::class_<SessionHandle>& c);

@@ -9,21 +9,22 @@ from numpy.typing import NDArray
 __version__: str
 
 class CheckpointError(ValueError):
-    ...
+    """A checkpoint that cannot be read (damaged, another version) or written."""
 
 class ConfirmationNeeded(ValueError):
-    ...
+    """An edit the app would ask about first (a field beyond any laboratory magnet, a time step that collapses); set(..., confirm=True) applies it."""
 
 class ExportError(OSError):
     """A frame file that cannot be written."""
 
 class PresetError(ValueError):
-    ...
+    """A bad preset or value. str(e) is the engine's message; e.path the JSON path at fault ("$.field.strength"), e.message what is wrong and what is allowed."""
 
 class SimulationStopped(RuntimeError):
-    ...
+    """The run stopped on a failed check (NaN, runaway overlap, a particle through a wall); the message names the particle and the likely cause. The state is kept."""
 
 class Session:
+    """A scene being run: the engine's Session, as in the app and lodestone-run (also named Simulation, its earlier name). The same preset and thread count give the same bits as `lodestone-run`."""
 
     def __init__(self, preset: Any = None, *, threads: Optional[int] = None) -> None:
         """Builds the scene of a preset: a path (str or os.PathLike), JSON text (a str starting with '{'), a dict (the JSON object of a preset file), or None for the built-in default scene. threads: engine threads (default: all hardware threads, as lodestone-run). Raises PresetError naming the JSON path at fault."""
@@ -34,6 +35,7 @@ class Session:
         ...
     @property
     def angular_velocities(self) -> NDArray[numpy.float64]:
+        """Angular velocities (N, 3) [rad/s], world frame, in id order (a copy)."""
         ...
     def clusters(self) -> dict:
         """Clusters of particles in contact, as a dict of numpy arrays, one row per cluster: label (its smallest particle id), size, contacts, moment (K, 3) [A m^2], chain, ring; and particle_cluster, the label of each particle's cluster in id order."""
@@ -44,6 +46,7 @@ class Session:
         ...
     @property
     def easy_axes(self) -> NDArray[numpy.float64]:
+        """Easy axes (N, 3), unit, world frame, in id order (a copy)."""
         ...
     def export_frame(self, path: str | os.PathLike[str], vtk_encoding: str = 'ascii') -> None:
         """Writes the particles now to a file whose extension picks the format: .vtp (ParaView), .xyz (OVITO), .dump or .lammpstrj (LAMMPS), .csv (docs/outputs.md); bonds included. vtk_encoding: a .vtp's arrays as ascii, base64 or raw (binary appended). Raises ExportError, or ValueError for an unknown encoding."""
@@ -53,6 +56,7 @@ class Session:
         ...
     @property
     def forces(self) -> NDArray[numpy.float64]:
+        """Total forces of the last force pass (N, 3) [N], in id order (a copy)."""
         ...
     @staticmethod
     def from_checkpoint(path: str | os.PathLike[str], *, threads: Optional[int] = None) -> Session:
@@ -61,20 +65,26 @@ class Session:
     def get(self, path: str) -> Any:
         """The value in force at a dotted path, in SI as a saved preset holds it: sim.get('field.strength')."""
         ...
+    def go(self) -> str:
+        """Ends the running protocol phase that waits for the user (a phase with 'wait', field-switch-on's 'Switch the field on') and starts the next, as the app's button: sim.go() -> 'went on: now phase 2/2 field on'. A script need not call it (run() ends such a phase at its duration, as lodestone-run does), but a go() ends it now. Recorded in the timeline, so save_preset() replays it. Raises PresetError when the running phase does not wait (see waiting)."""
+        ...
     def hold(self, particle_id: int, what: str = 'both') -> str:
         """Holds a sphere still from now on, as the app's 'Hold still': what='position' (it may still turn), 'orientation' (it may still move), 'both', or 'none' to let it go. The forces and torques on it are still computed; its held velocities become zero (their kinetic energy is booked as hold_work). Recorded in the timeline, so save_preset() replays it. Raises PresetError for an unknown id or a clump's pebble."""
         ...
     @property
     def ids(self) -> NDArray[numpy.uint64]:
+        """Particle ids, ascending (N,) uint64: row k of every particle array belongs to ids[k]."""
         ...
     @property
     def moments(self) -> NDArray[numpy.float64]:
+        """Magnetic moments (N, 3) [A m^2], world frame, in id order (a copy)."""
         ...
     def observe(self) -> dict:
         """The time-series row of now as a dict, keyed by the columns of lodestone-run --series (docs/outputs.md): energies, alignment, magnetisation, contacts, clusters..."""
         ...
     @property
     def orientations(self) -> NDArray[numpy.float64]:
+        """Orientations (N, 4), unit quaternions body -> world as x, y, z, w (scalar last, as scipy.spatial.transform.Rotation.from_quat), in id order (a copy)."""
         ...
     @property
     def phase(self) -> str:
@@ -82,6 +92,7 @@ class Session:
         ...
     @property
     def positions(self) -> NDArray[numpy.float64]:
+        """Centres (N, 3) [m], in id order (a copy)."""
         ...
     @property
     def preset(self) -> dict:
@@ -89,6 +100,7 @@ class Session:
         ...
     @property
     def radii(self) -> NDArray[numpy.float64]:
+        """Radii (N,) [m], in id order (a copy)."""
         ...
     def redo(self) -> Optional[str]:
         """Redoes the last undone set(); returns what it redid, or None."""
@@ -129,12 +141,18 @@ class Session:
         ...
     @property
     def torques(self) -> NDArray[numpy.float64]:
+        """Total torques of the last force pass (N, 3) [N m], in id order (a copy)."""
         ...
     def undo(self) -> Optional[str]:
         """Undoes the last set(); returns what it undid, or None."""
         ...
     @property
     def velocities(self) -> NDArray[numpy.float64]:
+        """Velocities (N, 3) [m/s], in id order (a copy)."""
+        ...
+    @property
+    def waiting(self) -> bool:
+        """True while the running protocol phase waits for the user (it has 'wait', e.g. 'Switch the field on'): go() ends it; run() ends it at its duration."""
         ...
 
 Simulation = Session

@@ -218,6 +218,10 @@ std::string SessionHandle::hold(std::uint64_t particle_id, const std::string& wh
   return access().session().hold(particle_id, static_cast<HoldKind>(found - std::begin(kHoldNames)));
 }
 
+std::string SessionHandle::go() {
+  return access().session().go();
+}
+
 std::optional<std::string> SessionHandle::undo() {
   return access().session().undo();
 }

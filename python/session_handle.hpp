@@ -48,6 +48,10 @@ class SessionHandle {
   // The app's "Hold still" (engine/core/hold.hpp): `what` is position, orientation, both or none (lets go); recorded
   // in the timeline like the app's touches. Returns what it did.
   std::string hold(std::uint64_t particle_id, const std::string& what);
+  // The app's "Switch the field on" (the button of a protocol phase with `wait`, the remote verb go): the waiting
+  // phase ends now and the next starts, recorded in the timeline. Returns what it did; throws PresetError when the
+  // running phase does not wait.
+  std::string go();
 
   void save_preset(const std::string& path);
   void save_checkpoint(const std::string& path);

@@ -44,10 +44,11 @@ def python_types(signature):
     return signature
 
 
-def docstring(text, indent):
-    """The docstring without pybind11's signature line, as a stub's docstring."""
+def docstring(text, indent, signed=False):
+    """The docstring as a stub's docstring, without pybind11's signature line when it is `signed` (a function's; a
+    property's or a class's has none, and may well start with a parenthesis of its own)."""
     lines = text.split("\n")
-    body = "\n".join(lines[1:]).strip() if lines and "(" in lines[0] else text.strip()
+    body = "\n".join(lines[1:]).strip() if signed else text.strip()
     if not body:
         return ""
     pad = " " * indent
@@ -73,7 +74,7 @@ def method_stub(name, function, static=False):
         arguments = arguments.replace("path: Any", "path: str | os.PathLike[str]")
     out = "    @staticmethod\n" if static else ""
     out += f"    def {name}({arguments}) -> {python_types(result or 'None')}:\n"
-    return out + (docstring(doc, 8) or "") + "        ...\n"
+    return out + (docstring(doc, 8, signed=True) or "") + "        ...\n"
 
 
 def property_stub(name, prop):

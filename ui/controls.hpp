@@ -20,7 +20,7 @@ inline constexpr std::pair<const char*, const char*> kControls[] = {
     {"R", "reset the view to the scene's own"},
     {"space", "run or pause"},
     {"Tab", "hide or show the side bar (drag its right edge to resize it)"},
-    {"Esc", "clear the selection (and the add tool)"},
+    {"Esc", "close the scene gallery; else clear the selection (and the add tool)"},
     {"Delete", "remove the selected particle or magnet"},
     {"Ctrl + Z", "undo the last change"},
     {"Ctrl + Shift + Z, Ctrl + Y", "redo it"},

@@ -2,9 +2,9 @@
 // The scene gallery (issue 39, "the first minute"): every preset of the presets folder as a card with its
 // thumbnail, plain title and one line, grouped Teaching / Research / Benchmarks, the research text (the preset's
 // description) folded under "more". Opened by File > Scenes, the Presets panel's button, the remote verb
-// `gallery show`, and at the very first start without a preset (app/desktop/main.cpp). Choosing a card asks the
-// window to open the preset (UiState::open_request): the same path as the Presets panel's Load, so a refused load
-// keeps the scene.
+// `gallery show`, and at the very first start without a preset (app/desktop/main.cpp); closed by its x or Esc
+// (SceneView::keyPressEvent: Esc then does nothing else). Choosing a card asks the window to open the preset
+// (UiState::open_request): the same path as the Presets panel's Load, so a refused load keeps the scene.
 
 #include "ui/ui_state.hpp"
 

@@ -456,6 +456,10 @@ void SceneView::mouseDoubleClickEvent(QMouseEvent* event) {
 void SceneView::keyPressEvent(QKeyEvent* event) {
   bridge_->key_press(event);
   if (bridge_->wants_keyboard()) return;
+  if (event->key() == Qt::Key_Escape && state_.gallery_open) {
+    state_.gallery_open = false;  // closes the scene gallery, and only that: the selection and a step stay
+    return;
+  }
   const bool control = event->modifiers() & Qt::ControlModifier;
   const bool shift = event->modifiers() & Qt::ShiftModifier;
   if (control && (event->key() == Qt::Key_Z || event->key() == Qt::Key_Y)) {

@@ -143,3 +143,22 @@ TEST_CASE("field-switch-on waits for 'Switch the field on' (go), and the press r
   REQUIRE(replayed.size() == 1);
   CHECK(replayed[0] == hashes[0]);
 }
+
+TEST_CASE("gallery: Escape closes it, and only it: the selection stays until the next Escape",
+          "[desktop][gallery][escape]") {
+  require_display();
+  Workdir work;
+  const Result r = run_remote(work,
+                              "gallery show\nselect 0\nkey escape\ngallery\nframe selection\n"
+                              "key escape\ngallery\nframe selection\nquit\n");
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find("ok select 0") != std::string::npos);
+  const std::vector<std::string> reports = lines_with(r.output, "gallery open=");
+  REQUIRE(reports.size() == 2);
+  CHECK(value_of(reports[0], "open") == "0");  // the first Escape closed the gallery...
+  CHECK(value_of(reports[1], "open") == "0");
+  // ... and did nothing else: the selection was still there to frame; the second Escape cleared it.
+  const std::vector<std::string> frames = lines_with(r.output, "ok frame selection");
+  CHECK(frames.size() == 1);
+  CHECK(r.output.find("refused: frame selection: nothing is selected") != std::string::npos);
+}
