@@ -3,7 +3,8 @@
 // a sweep's values are (JSON where it parses: 0.2, [0,0,1], true; text otherwise, which the preset reads as
 // a quantity with a unit: 40mT, "0.5 atm"), put at the dotted path of the preset's JSON, and the whole
 // preset read back by the preset reader, so the errors are the loader's: the JSON path, the value and what
-// is allowed.
+// is allowed. A bare number is in the preset's unit system (units.system), as its file and a sweep read it:
+// field.strength=0.5 in a preset in reduced units is 0.5 of its field unit, 40mT is 40 mT in any.
 
 #include "engine/core/preset.hpp"
 #include "engine/scene/schema.hpp"

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <string>
 
 using namespace lodestone::test::runner_tests;
@@ -35,6 +36,30 @@ TEST_CASE("option --set overrides preset values for the run, with units, later o
                   " --steps 60 --series-every 20 --series set.csv --threads 1 --quiet")
               .code == 0);
   REQUIRE(dir.run("overridden.json --steps 60 --series-every 20 --series file.csv --threads 1 --quiet").code == 0);
+  CHECK(read_file(dir.path() / "set.csv") == read_file(dir.path() / "file.csv"));
+}
+
+TEST_CASE("option --set reads a bare number in the preset's unit system, as the file and a sweep do", "[runner][set]") {
+  // two-dipoles-lj.json is in reduced units (units.system "lj"): a field of 0.5 there is 0.5 of its field unit,
+  // sqrt(mu0 epsilon / (4 pi sigma^3)) = 44.72 mT, i.e. 22.36 mT; it was read as 0.5 T (issue 42).
+  Workdir dir;
+  const Result checked = dir.run(preset_argument("two-dipoles-lj.json") + " --set field.strength=0.5 --check");
+  REQUIRE(checked.code == 0);
+  CHECK(checked.output.find("22.36 mT") != std::string::npos);
+  // A unit typed with the value means that unit, whatever the preset's system.
+  const Result typed = dir.run(preset_argument("two-dipoles-lj.json") + " --set field.strength=40mT --check");
+  REQUIRE(typed.code == 0);
+  CHECK(typed.output.find("40 mT") != std::string::npos);
+  // The preset saved with the override holds the number as typed, in its own units.
+  REQUIRE(dir.run(preset_argument("two-dipoles-lj.json") + " --set field.strength=0.5 --save-preset lj.json").code ==
+          0);
+  const nlohmann::json saved = read_json(dir, "lj.json");
+  CHECK(std::abs(saved["field"]["strength"].get<double>() - 0.5) < 1e-12);
+  // And the run with the override is the run of that file, to the last digit.
+  REQUIRE(dir.run(preset_argument("two-dipoles-lj.json") +
+                  " --set field.strength=0.5 --steps 60 --series-every 20 --series set.csv --threads 1 --quiet")
+              .code == 0);
+  REQUIRE(dir.run("lj.json --steps 60 --series-every 20 --series file.csv --threads 1 --quiet").code == 0);
   CHECK(read_file(dir.path() / "set.csv") == read_file(dir.path() / "file.csv"));
 }
 
