@@ -31,12 +31,15 @@ void bind_running(py::class_<SessionHandle>& c) {
   c.def("set", &SessionHandle::set, "path"_a, "value"_a = py::none(), py::kw_only(), "confirm"_a = false,
         "Changes a parameter at a dotted path, as the app's panels do: sim.set('field.strength', '40 mT'), "
         "sim.set('materials.0.friction', 0.3); or several at once, as one edit: sim.set({'field.strength': "
-        "'40 mT', 'materials.0.friction': 0.3}). Units are allowed where a preset file allows them. The change "
+        "'40 mT', 'materials.0.friction': 0.3}). Units are allowed where a preset file allows them; a bare number is "
+        "in the preset's unit system (in a preset "
+        "in reduced units, 0.5 of its field unit), as its file reads it. The change "
         "applies before the next step and is recorded in the timeline, so save_preset() replays it. Raises "
         "PresetError (path, value, what is allowed), or ConfirmationNeeded for a change the app would ask about "
         "unless confirm=True.");
   c.def("get", &SessionHandle::get, "path"_a,
-        "The value in force at a dotted path, in SI as a saved preset holds it: sim.get('field.strength').");
+        "The value in force at a dotted path, in the preset's unit system as its saved file holds it (SI, or the "
+        "reduced units of a preset in units lj): sim.get('field.strength').");
   c.def("undo", &SessionHandle::undo, "Undoes the last set(); returns what it undid, or None.");
   c.def("reset", &SessionHandle::reset,
         "Back to t = 0 with the parameters in force, as the app's Reset: the set() edits so far become the scene's "

@@ -63,7 +63,7 @@ class Session:
         """Continues a checkpoint (save_checkpoint, lodestone-run --checkpoint) with its own preset: with the same thread count the next steps are bit-identical to those the saved run would have made."""
         ...
     def get(self, path: str) -> Any:
-        """The value in force at a dotted path, in SI as a saved preset holds it: sim.get('field.strength')."""
+        """The value in force at a dotted path, in the preset's unit system as its saved file holds it (SI, or the reduced units of a preset in units lj): sim.get('field.strength')."""
         ...
     def go(self) -> str:
         """Ends the running protocol phase that waits for the user (a phase with 'wait', field-switch-on's 'Switch the field on') and starts the next, as the app's button: sim.go() -> 'went on: now phase 2/2 field on'. A script need not call it (run() ends such a phase at its duration, as lodestone-run does), but a go() ends it now. Recorded in the timeline, so save_preset() replays it. Raises PresetError when the running phase does not wait (see waiting)."""
@@ -118,7 +118,7 @@ class Session:
         """Writes the preset with the timeline of set() changes (atomically): lodestone-run on it replays this run."""
         ...
     def set(self, path: Any, value: Any = None, *, confirm: bool = False) -> None:
-        """Changes a parameter at a dotted path, as the app's panels do: sim.set('field.strength', '40 mT'), sim.set('materials.0.friction', 0.3); or several at once, as one edit: sim.set({'field.strength': '40 mT', 'materials.0.friction': 0.3}). Units are allowed where a preset file allows them. The change applies before the next step and is recorded in the timeline, so save_preset() replays it. Raises PresetError (path, value, what is allowed), or ConfirmationNeeded for a change the app would ask about unless confirm=True."""
+        """Changes a parameter at a dotted path, as the app's panels do: sim.set('field.strength', '40 mT'), sim.set('materials.0.friction', 0.3); or several at once, as one edit: sim.set({'field.strength': '40 mT', 'materials.0.friction': 0.3}). Units are allowed where a preset file allows them; a bare number is in the preset's unit system (in a preset in reduced units, 0.5 of its field unit), as its file reads it. The change applies before the next step and is recorded in the timeline, so save_preset() replays it. Raises PresetError (path, value, what is allowed), or ConfirmationNeeded for a change the app would ask about unless confirm=True."""
         ...
     def state_hash(self) -> str:
         """A 64-bit hash of every particle's id, position, velocity and orientation in id order, as 16 hex digits: the app's `hash` remote command. Equal hashes mean bit-identical motion."""

@@ -7,6 +7,7 @@
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/preset_locations.hpp"
+#include "engine/scene/unit_values.hpp"
 #include "python/errors.hpp"
 #include "python/json_convert.hpp"
 
@@ -180,16 +181,18 @@ void SessionHandle::reset() {
 void SessionHandle::set(py::handle path, py::handle value, bool confirm) {
   // The panels' edit: each dotted path with its value as given, read by that field's reader in the Session (field,
   // value, what is allowed), only the sections it touches checked again.
+  // A bare number in the preset's own unit system (units.system), as its file reads it.
+  const DisplayUnits units = access().session().document().units;
   std::vector<ParameterChange> changes;
   if (py::isinstance<py::dict>(path) && value.is_none()) {
     for (auto [key, item] : path.cast<py::dict>()) {
       if (!py::isinstance<py::str>(key))
         throw py::type_error("set({...}): the keys are dotted paths (str), not " +
                              std::string(py::str(py::type::of(key).attr("__name__"))));
-      changes.push_back({key.cast<std::string>(), to_json(item)});
+      changes.push_back({key.cast<std::string>(), value_in_si(units, key.cast<std::string>(), to_json(item))});
     }
   } else if (py::isinstance<py::str>(path)) {
-    changes.push_back({path.cast<std::string>(), to_json(value)});
+    changes.push_back({path.cast<std::string>(), value_in_si(units, path.cast<std::string>(), to_json(value))});
   } else {
     throw py::type_error("set(path, value) or set({path: value, ...}): a dotted path (str) or a dict of them");
   }
@@ -206,7 +209,9 @@ void SessionHandle::set(py::handle path, py::handle value, bool confirm) {
 }
 
 py::object SessionHandle::get(const std::string& path) {
-  return from_json(access().session().value_at(path));
+  Access a = access();
+  const Session& session = a.session();
+  return from_json(value_in_document_units(session.document().units, path, session.value_at(path)));
 }
 
 std::string SessionHandle::hold(std::uint64_t particle_id, const std::string& what) {

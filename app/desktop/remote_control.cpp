@@ -3,6 +3,7 @@
 #include "app/desktop/remote_view.hpp"
 #include "engine/output/field_probe.hpp"
 #include "engine/scene/preset_edits.hpp"
+#include "engine/scene/unit_values.hpp"
 #include "engine/scene/units.hpp"
 #include "ui/step_progress.hpp"
 
@@ -211,7 +212,10 @@ void RemoteControl::execute(const std::string& line) {
 }
 
 void RemoteControl::verb_set(const remote::Request& request, const std::string& line) {
-  send_edit(request.edit, "set " + request.edit.front().path, line);
+  // A bare number in the scene's own unit system (units.system), as its file reads it.
+  std::vector<ParameterChange> changes = request.edit;
+  for (ParameterChange& c : changes) c.value = value_in_si(state_.edited.units, c.path, std::move(c.value));
+  send_edit(std::move(changes), "set " + request.edit.front().path, line);
 }
 
 void RemoteControl::verb_confirm(const remote::Request&, const std::string& line) {
@@ -242,8 +246,8 @@ void RemoteControl::verb_get(const remote::Request& request, const std::string&)
   // The parameters in force; the generator's list of particles is the document's alone (Session::value_at).
   const std::string& path = request.rest;
   const bool listed = path.rfind("particles.particles", 0) == 0 && state_.document;
-  std::printf("value %s %s\n", path.c_str(),
-              value_at(listed ? *state_.document : state_.edited, path, "$").dump().c_str());
+  const json si = value_at(listed ? *state_.document : state_.edited, path, "$");
+  std::printf("value %s %s\n", path.c_str(), value_in_document_units(state_.edited.units, path, si).dump().c_str());
 }
 
 void RemoteControl::verb_run(const remote::Request&, const std::string&) {

@@ -3,6 +3,7 @@
 #include "engine/bodies/clumps.hpp"
 #include "engine/scene/atomic_file.hpp"
 #include "engine/scene/unit_system.hpp"
+#include "engine/scene/unit_values.hpp"
 #include "engine/step/health.hpp"
 
 #include <unistd.h>
@@ -101,6 +102,29 @@ json value_in_display_units(const std::string& path, const json& value, const Di
     return value;  // a path the table does not know: as it is
   }
   return shown;
+}
+
+namespace {
+
+json converted_at(const std::string& path, json value, const ConvertNumber& convert) {
+  try {
+    convert_at(value, preset_schema(), dotted_segments(path), 0, convert);
+  } catch (const std::exception&) {
+    // A path the table does not know: as it is (the edit's reader names it).
+  }
+  return value;
+}
+
+}  // namespace
+
+json value_in_si(const DisplayUnits& units, const std::string& dotted_path, json value) {
+  if (units.system == UnitSystem::Si) return value;
+  return converted_at(dotted_path, std::move(value), lj_to_si(LjUnits(units.lj)));
+}
+
+json value_in_document_units(const DisplayUnits& units, const std::string& dotted_path, json value) {
+  if (units.system == UnitSystem::Si) return value;
+  return converted_at(dotted_path, std::move(value), si_to_lj(LjUnits(units.lj)));
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include "scene_checks.hpp"
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -102,4 +103,22 @@ TEST_CASE("Remote load answers once the scene is in: a set right after it acts o
   CHECK(refused[0].find("field.strength: 'banana'") != std::string::npos);
   CHECK(refused[1].find("not loaded (the current scene is kept)") != std::string::npos);
   CHECK(lines_starting(r.output, "status step=0 time=0 particles=2 ").size() == 1);  // two-dipoles kept
+}
+
+TEST_CASE("Remote set and get speak the scene's unit system: a bare number in a reduced-units preset is in its units",
+          "[remote]") {
+  // two-dipoles-lj.json is in reduced units: its field unit is sqrt(mu0 epsilon / (4 pi sigma^3)) = 44.72 mT, so 0.5
+  // is 22.36 mT (issue 42: the remote read it as 0.5 T and answered get in SI). A value with its unit means that.
+  require_display();
+  Workdir work;
+  const std::string preset = std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles-lj.json";
+  const auto r = run_remote(work, "load " + preset +
+                                      "\nset field.strength 0.5\nget field.strength\nset field.strength 44.72136 mT\n"
+                                      "get field.strength\nquit\n");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> values = lines_starting(r.output, "value field.strength ");
+  REQUIRE(values.size() == 2);
+  CHECK(values[0] == "value field.strength 0.5");
+  CHECK(std::abs(std::stod(values[1].substr(21)) - 1.0) < 1e-6);
 }

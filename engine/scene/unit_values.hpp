@@ -1,0 +1,21 @@
+#pragma once
+// A value at a dotted preset path in a document's own unit system (units.system, engine/scene/unit_system.hpp):
+// what a user types, or is answered, where the document's file would hold it. The entry points that take a bare
+// number for a preset path read it so, as the file and a sweep do (issue 42): --set, Python set/get, the remote's
+// set/get. In an SI document both functions return the value unchanged.
+
+#include "engine/core/parameters.hpp"
+#include "engine/scene/schema.hpp"
+
+#include <string>
+
+namespace lodestone {
+
+// The value in SI: a bare number (or each number of a list) in the document's units times its quantity's unit;
+// a value with its own unit ("40mT"), text, and a path the preset table does not know stay as they are.
+json value_in_si(const DisplayUnits& units, const std::string& dotted_path, json value);
+// An SI value as the document's file holds it: the number that reads back as exactly the same double, else the SI
+// value with its SI unit (as a saved preset writes it).
+json value_in_document_units(const DisplayUnits& units, const std::string& dotted_path, json value);
+
+}  // namespace lodestone
