@@ -14,6 +14,7 @@
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "engine/scene/unit_system.hpp"
 #include "engine/scene/units.hpp"
 #include "engine/session/protocol.hpp"
 #include "engine/session/session.hpp"
@@ -63,6 +64,21 @@ const char* program_name(FieldProgram p) {
   return "?";
 }
 
+// A value as the summary shows it (`shown`, SI or the display unit), led in a preset in reduced units by its number
+// in those units, as the preset's file and --set read it: "0.5 (lj) = 22.36 mT".
+std::string spoken(double si, Quantity q, const DisplayUnits& u, const std::string& shown) {
+  if (u.system != UnitSystem::Lj) return shown;
+  char text[128];
+  std::snprintf(text, sizeof text, "%.4g (lj) = %s", si / LjUnits(u.lj).of(q), shown.c_str());
+  return text;
+}
+
+std::string number_with_unit(double value, const std::string& unit) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4g %s", value, unit.c_str());
+  return text;
+}
+
 void print_summary(const std::string& source, const Preset& preset, const Session& session, std::int64_t steps) {
   const Model& m = session.model();
   const DisplayUnits& u = preset.units;
@@ -92,13 +108,17 @@ void print_summary(const std::string& source, const Preset& preset, const Sessio
   if (m.magnetics.force_interval > 1 && m.magnetics.method != DipoleMethod::Off)
     std::printf(", computed every %d steps and extrapolated in between (magnetics.force_interval)",
                 m.magnetics.force_interval);
-  std::printf("\n  field %s, %.4g %s\n", program_name(m.field.program),
-              si_to_unit(m.field.strength, Quantity::FluxDensity, u.field), u.field.c_str());
-  std::printf("  time step %.4g s (suggested %.4g s, limited by %s)%s\n", m.time_step, m.advice.suggested,
+  const std::string field = number_with_unit(si_to_unit(m.field.strength, Quantity::FluxDensity, u.field), u.field);
+  std::printf("\n  field %s, %s\n", program_name(m.field.program),
+              spoken(m.field.strength, Quantity::FluxDensity, u, field).c_str());
+  std::printf("  time step %s (suggested %.4g s, limited by %s)%s\n",
+              spoken(m.time_step, Quantity::Time, u, number_with_unit(m.time_step, "s")).c_str(), m.advice.suggested,
               m.advice.limited_by.c_str(), m.time_step > m.advice.suggested ? "  WARNING: above the suggestion" : "");
-  if (steps > 0)
-    std::printf("  running %lld steps = %.4g s of simulated time\n", static_cast<long long>(steps),
-                static_cast<double>(steps) * m.time_step);
+  if (steps > 0) {
+    const double duration = static_cast<double>(steps) * m.time_step;
+    std::printf("  running %lld steps = %s of simulated time\n", static_cast<long long>(steps),
+                spoken(duration, Quantity::Time, u, number_with_unit(duration, "s")).c_str());
+  }
   for (size_t k = 0; k < preset.protocol.size(); ++k) {
     const ProtocolPhase& s = preset.protocol[k];
     std::printf("  phase %zu/%zu %-18s up to %.4g s", k + 1, preset.protocol.size(), s.name.c_str(), s.duration);
@@ -139,7 +159,9 @@ void print_reduced_units(const Preset& preset, const Session& session, bool expl
   const Particles& p = session.state().particles;
   const ReducedUnits now = reduced_units(session.model(), p);
   if (!now.defined) {
-    if (explain) std::printf("  reduced units ([Erokhin-Berkov] App. B): %s\n", now.reason.c_str());
+    // Not said in a preset in units lj: its reduced units are another thing, and the line would read as about them.
+    if (explain && preset.units.system == UnitSystem::Si)
+      std::printf("  reduced units ([Erokhin-Berkov] App. B): %s\n", now.reason.c_str());
     return;
   }
   const DisplayUnits& u = preset.units;

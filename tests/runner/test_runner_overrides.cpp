@@ -45,7 +45,11 @@ TEST_CASE("option --set reads a bare number in the preset's unit system, as the 
   Workdir dir;
   const Result checked = dir.run(preset_argument("two-dipoles-lj.json") + " --set field.strength=0.5 --check");
   REQUIRE(checked.code == 0);
-  CHECK(checked.output.find("22.36 mT") != std::string::npos);
+  // The summary speaks the preset's units first, then SI (or the display unit); no word of [Erokhin-Berkov]'s App. B
+  // scaling, another kind of reduced units that a reader would take for these.
+  CHECK(checked.output.find("field constant, 0.5 (lj) = 22.36 mT") != std::string::npos);
+  CHECK(checked.output.find(" (lj) = 1.41") != std::string::npos);  // the time step: 0.003162 tau = 1.414e-06 s
+  CHECK(checked.output.find("Erokhin-Berkov") == std::string::npos);
   // A unit typed with the value means that unit, whatever the preset's system.
   const Result typed = dir.run(preset_argument("two-dipoles-lj.json") + " --set field.strength=40mT --check");
   REQUIRE(typed.code == 0);
