@@ -268,6 +268,17 @@ std::optional<std::string> Session::edit_warning(const Preset& edited) const {
 }
 
 std::optional<std::string> Session::edit_warning(const PreparedEdit& edit) const {
+  // The particles are made once, when the scene is built: a change of how they are made (count, seed, packing,
+  // ...) would do nothing to the running scene, silently (issue 42). Said, and applied only when confirmed.
+  std::string generator;
+  for (const ParameterChange& c : edit.changes)
+    if (c.path.rfind("particles.", 0) == 0 && c.path.rfind("particles.particles", 0) != 0 &&
+        edit.record.after.contains(c.path))
+      generator += (generator.empty() ? "" : ", ") + c.path;
+  if (!generator.empty())
+    return generator +
+           " changes how the particles are made, which happens once, when the scene is built: the "
+           "running scene keeps its particles until Reset builds it again with the change (Python: reset())";
   if (!edit.model) return std::nullopt;  // the run does not change
   const Preset& edited = edit.next;
   // The strongest laboratory magnets reach about 45 T; beyond 50 T a value is a slip of the keyboard.

@@ -30,7 +30,11 @@ def test_reset_goes_back_to_the_start_with_the_edits_in_force():
     # the app's) builds the scene again from the parameters in force.
     sim = lodestone.Session("chains-and-rings", threads=1)
     sim.run(steps=20)
-    sim.set("particles.count", 10)
+    # It says so now: set() asks for confirmation, naming the wait for reset(), and changes nothing without it.
+    with pytest.raises(lodestone.ConfirmationNeeded, match=r"particles.count changes how the particles are made.*reset"):
+        sim.set("particles.count", 10)
+    assert sim.get("particles.count") == 60
+    sim.set("particles.count", 10, confirm=True)
     sim.set("field.strength", "5 mT")
     assert len(sim.ids) == 60  # a generator's change waits for the reset
     sim.reset()

@@ -152,6 +152,19 @@ TEST_CASE("soft limits: a field of a million tesla and a collapsing time step as
   CHECK(step->find("time step falls") != std::string::npos);
 }
 
+TEST_CASE("soft limits: a change of how the particles are made says it waits for a Reset", "[history]") {
+  // The particles are made once, when the scene is built: particles.count set on a running scene did nothing,
+  // silently (issue 42). It now asks first, saying why; the same value again changes nothing and asks nothing.
+  Session s(scene());
+  const std::optional<std::string> count =
+      s.edit_warning(s.prepare_edit({{"particles.count", json(s.parameters().particles.count + 5)}}));
+  REQUIRE(count.has_value());
+  CHECK(count->find("particles.count") != std::string::npos);
+  CHECK(count->find("until Reset") != std::string::npos);
+  CHECK_FALSE(s.edit_warning(s.prepare_edit({{"particles.count", json(s.parameters().particles.count)}})));
+  CHECK_FALSE(s.edit_warning(with_field(s, 0.1)).has_value());
+}
+
 TEST_CASE("history: the app's budget is an eighth of the machine's memory, between 64 MiB and 512 MiB", "[history]") {
   constexpr std::size_t MiB = std::size_t{1} << 20;
   CHECK(history_budget_for(1024 * MiB) == 128 * MiB);                           // an eighth
