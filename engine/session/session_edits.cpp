@@ -278,7 +278,7 @@ std::optional<std::string> Session::edit_warning(const PreparedEdit& edit) const
   if (!generator.empty())
     return generator +
            " changes how the particles are made, which happens once, when the scene is built: the "
-           "running scene keeps its particles until Reset builds it again with the change (Python: reset())";
+           "running scene keeps its particles until Reset builds it again with the change";
   if (!edit.model) return std::nullopt;  // the run does not change
   const Preset& edited = edit.next;
   // The strongest laboratory magnets reach about 45 T; beyond 50 T a value is a slip of the keyboard.

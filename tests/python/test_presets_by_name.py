@@ -31,7 +31,7 @@ def test_reset_goes_back_to_the_start_with_the_edits_in_force():
     sim = lodestone.Session("chains-and-rings", threads=1)
     sim.run(steps=20)
     # It says so now: set() asks for confirmation, naming the wait for reset(), and changes nothing without it.
-    with pytest.raises(lodestone.ConfirmationNeeded, match=r"particles.count changes how the particles are made.*reset"):
+    with pytest.raises(lodestone.ConfirmationNeeded, match=r"particles.count changes how the particles are made.*until Reset"):
         sim.set("particles.count", 10)
     assert sim.get("particles.count") == 60
     sim.set("particles.count", 10, confirm=True)
