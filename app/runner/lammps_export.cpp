@@ -12,13 +12,14 @@
 namespace lodestone::runner {
 
 int write_lammps_export(const std::string& dir, const Session& session, std::int64_t steps, std::int64_t frames_every,
-                        bool quiet) {
+                        bool approximate, bool quiet) {
   namespace fs = std::filesystem;
   LammpsInput input;
   try {
     LammpsRunSettings run;
     run.steps = steps;
     run.dump_every = frames_every;
+    run.approximate = approximate;
     input = lammps_input(session.document(), session.model(), session.state().particles, session.state().time,
                          "data.lodestone", run);
   } catch (const LammpsExportError& e) {
@@ -36,8 +37,13 @@ int write_lammps_export(const std::string& dir, const Session& session, std::int
     std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
     return kExitOutputError;
   }
-  const std::string approximations = lammps_approximations(session.document());
-  if (!approximations.empty()) std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations;
+  const std::string approximations =
+      lammps_approximations(session.document(), session.model(), session.state().particles, approximate);
+  size_t begin = 0;
+  for (size_t end = approximations.find('\n'); end != std::string::npos; end = approximations.find('\n', begin)) {
+    std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations.substr(begin, end - begin + 1);
+    begin = end + 1;
+  }
   if (!quiet)
     std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
                 script.string().c_str(), data.string().c_str(), session.state().particles.size(),

@@ -464,7 +464,7 @@ int run_single(const RunOptions& options) {
   const RunLength length = run_length(options, scene.preset, session);
   if (!options.lammps_export_dir.empty())
     return write_lammps_export(options.lammps_export_dir, session, length.steps, frame_interval(options, scene.preset),
-                               options.quiet);
+                               options.lammps_approximate, options.quiet);
   if (auto code = print_summary_and_check(options, scene, length.steps)) return *code;
   RunOutputs outputs;
   const OutputIntervals every = output_intervals(options, scene.preset, length, session.model().time_step);

@@ -227,6 +227,10 @@ void add_state_options(CLI::App& app, RunOptions& o) {
                  "(units si; run with mpirun -np N lmp -in in.lodestone) and exit; the script runs --steps or "
                  "--time and dumps every --frames-every. Physics LAMMPS cannot express is refused (docs/lammps.md)")
       ->type_name("DIR");
+  app.add_flag("--approximate", o.lammps_approximate,
+               "With --lammps-export: also export what LAMMPS can only approximate (an uncapped dipole pair, one "
+               "mass per material, dipoles at every step), each approximation printed and listed in the script")
+      ->needs("--lammps-export");
 }
 
 // "" for a --cluster-format the sweep can write, else the message.

@@ -52,6 +52,7 @@ struct RunOptions {
   std::string stop_at_phase;                     // stop when this protocol phase (name or number from 1) begins
   std::optional<int> threads;                    // engine threads (default: the hardware threads; sweep jobs: 1)
   std::string lammps_export_dir;                 // write DIR/in.lodestone and DIR/data.lodestone and exit ("" = no)
+  bool lammps_approximate = false;               // --approximate: export what LAMMPS can only approximate
 
   // --set PATH=VALUE: preset values overridden for this run, applied in order (overrides.hpp).
   std::vector<std::string> overrides;

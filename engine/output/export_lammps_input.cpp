@@ -38,20 +38,28 @@ class Refusals {
 
 bool materials_need_masses(const Preset& preset) {
   const LinearLawParameters& law = preset.contact.linear;
-  return law.dp_nratio > 0.0 || law.dp_sratio > 0.0;
+  return law.dp_nratio > 0.0 || law.dp_sratio > 0.0 || preset.environment.rotational_damping > 0.0;
 }
 
-// The mass of each material's particles when they all have one; -1 for a material whose masses differ
-// (0 for an unused material).
-std::vector<double> material_masses(size_t materials, const Particles& p) {
-  std::vector<double> mass(materials, 0.0);
+// The masses of one material's particles (all 0 for a material no particle is made of).
+struct MaterialMass {
+  double mean = 0.0, lightest = 0.0, heaviest = 0.0;  // [kg]
+  bool mixed() const { return heaviest > lightest * (1.0 + 1e-12); }
+};
+
+std::vector<MaterialMass> material_masses(size_t materials, const Particles& p) {
+  std::vector<MaterialMass> mass(materials);
+  std::vector<size_t> count(materials, 0);
   for (size_t i = 0; i < p.size(); ++i) {
-    double& m = mass[static_cast<size_t>(p.material[i])];
-    if (m == 0.0)
-      m = p.mass[i];
-    else if (m > 0.0 && std::abs(p.mass[i] - m) > 1e-12 * m)
-      m = -1.0;
+    const auto k = static_cast<size_t>(p.material[i]);
+    MaterialMass& m = mass[k];
+    m.lightest = count[k] == 0 ? p.mass[i] : std::min(m.lightest, p.mass[i]);
+    m.heaviest = count[k] == 0 ? p.mass[i] : std::max(m.heaviest, p.mass[i]);
+    m.mean += p.mass[i];
+    ++count[k];
   }
+  for (size_t k = 0; k < materials; ++k)
+    if (count[k] > 0) mass[k].mean /= static_cast<double>(count[k]);
   return mass;
 }
 
@@ -79,6 +87,13 @@ char side_flag(SideKind kind) {
   return 'm';
 }
 
+// A no-tension normal dashpot (dp_mode 1, 3: fn + fn_d >= 0) is LAMMPS's limit_damping, which sets a negative total
+// normal force to zero before the friction limit mu |F_n| is taken from it, as our LAMMPS conventions do (in those
+// the slip-cut shear of dp_mode 2, 3 is already LAMMPS's rule).
+std::string limit_damping(const LinearLawParameters& lin) {
+  return lin.dp_mode == 1 || lin.dp_mode == 3 ? " limit_damping" : "";
+}
+
 // The granular model of one contact pair: linear spring kn, dashpot eta_n = 2 beta_n sqrt(m_eff kn),
 // shear spring ks with dashpot eta_t = 2 beta_s sqrt(m_eff ks) = x_gamma,t eta_n (engine/contact/law_linear.hpp).
 std::string granular_model(const LinearLawParameters& lin, const PairCoefficients& pc, double m_eff) {
@@ -86,7 +101,7 @@ std::string granular_model(const LinearLawParameters& lin, const PairCoefficient
   const double eta_t = 2.0 * lin.dp_sratio * std::sqrt(m_eff * pc.ks);
   const double x_gamma_t = eta_n > 0.0 ? eta_t / eta_n : 0.0;
   return "hooke " + number(pc.kn) + " " + number(eta_n) + " tangential linear_history " + number(pc.ks) + " " +
-         number(x_gamma_t) + " " + number(pc.friction) + " damping velocity";
+         number(x_gamma_t) + " " + number(pc.friction) + " damping velocity" + limit_damping(lin);
 }
 
 // gran/hooke/history's (and fix wall/gran hooke/history's) coefficients for one contact pair: kn, kt, gamma_n =
@@ -95,7 +110,7 @@ std::string hooke_history_coefficients(const LinearLawParameters& lin, const Pai
   const double gamma_n = m_eff > 0.0 ? 2.0 * lin.dp_nratio * std::sqrt(pc.kn / m_eff) : 0.0;
   const double gamma_t = m_eff > 0.0 ? 2.0 * lin.dp_sratio * std::sqrt(pc.ks / m_eff) : 0.0;
   return number(pc.kn) + " " + number(pc.ks) + " " + number(gamma_n) + " " + number(gamma_t) + " " +
-         number(pc.friction) + " 1";
+         number(pc.friction) + " 1" + limit_damping(lin);
 }
 
 // The pairs of materials that particles are made of, and their m_eff (`mass`: material_masses).
@@ -103,15 +118,18 @@ struct MaterialPair {
   int a, b;
   double m_eff;
 };
-std::vector<MaterialPair> used_material_pairs(const std::vector<double>& mass, const Particles& p) {
+double effective_mass(const MaterialMass& a, const MaterialMass& b) {
+  return a.mean > 0.0 && b.mean > 0.0 ? a.mean * b.mean / (a.mean + b.mean) : 0.0;
+}
+
+std::vector<MaterialPair> used_material_pairs(const std::vector<MaterialMass>& mass, const Particles& p) {
   std::vector<char> used(mass.size(), 0);
   for (size_t i = 0; i < p.size(); ++i) used[static_cast<size_t>(p.material[i])] = 1;
   std::vector<MaterialPair> pairs;
   for (size_t a = 0; a < mass.size(); ++a)
     for (size_t b = a; b < mass.size(); ++b)
       if (used[a] && used[b])
-        pairs.push_back({static_cast<int>(a), static_cast<int>(b),
-                         mass[a] > 0.0 && mass[b] > 0.0 ? mass[a] * mass[b] / (mass[a] + mass[b]) : 0.0});
+        pairs.push_back({static_cast<int>(a), static_cast<int>(b), effective_mass(mass[a], mass[b])});
   return pairs;
 }
 
@@ -143,17 +161,97 @@ std::string field_expression(const FieldParameters& f, double t0, int axis, doub
 
 }  // namespace
 
-std::string lammps_approximations(const Preset& preset) {
-  const LinearLawParameters& lin = preset.contact.linear;
+namespace {
+
+// [SECTION] Approximations
+
+// Our default contact convention with dashpots: always exported, with this note.
+std::string default_convention_difference(const LinearLawParameters& lin) {
   if (lin.lammps_rules()) return {};  // LAMMPS's own rules: nothing to approximate
   if (lin.dp_nratio == 0.0 && lin.dp_sratio == 0.0) return {};
   char ratios[96];
   std::snprintf(ratios, sizeof ratios, "contact.linear.dp_nratio = %g, dp_sratio = %g", lin.dp_nratio, lin.dp_sratio);
+  const bool slip_cut = lin.dp_mode == 2 || lin.dp_mode == 3;
   return std::string(ratios) +
-         ": while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal dashpot "
-         "included), Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; and LAMMPS's dashpots "
-         "see the half-step velocity, ours the one predicted for the end of the step; set "
-         "contact.linear.convention = \"lammps\" to run LAMMPS's rules here (docs/lammps.md)\n";
+         (slip_cut ? ": while a contact slides, both cap spring and dashpot together at mu times the normal force, "
+                     "but rescale the spring differently"
+                   : ": while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal dashpot "
+                     "included), Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot") +
+         "; and LAMMPS's dashpots see the half-step velocity, ours the one predicted for the end of the step; set "
+         "contact.linear.convention = \"lammps\" to run LAMMPS's rules here (docs/lammps.md)";
+}
+
+// Physics LAMMPS runs only approximately: exported with `approximate` (the runner's --approximate), the approximation
+// listed; refused without.
+struct Approximation {
+  std::string field;    // the dotted preset path the refusal names
+  std::string refusal;  // what the export takes without --approximate
+  std::string text;     // the approximation, for the script's header and stderr
+};
+
+std::string mass_text(double kg) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g kg", kg);
+  return text;
+}
+
+// Particles of one material that differ in mass, where LAMMPS needs one mass per type: the dashpots' coefficients
+// (per material pair; ours 2 beta sqrt(m_eff k) per contact) and fix langevin's rotational drag (per type).
+void add_mixed_masses(const Preset& preset, const Model& model, const Particles& particles,
+                      std::vector<Approximation>& out) {
+  if (!materials_need_masses(preset)) return;
+  const std::vector<MaterialMass> mass = material_masses(model.materials.size(), particles);
+  for (size_t k = 0; k < mass.size(); ++k) {
+    if (!mass[k].mixed()) continue;
+    const std::string range = mass_text(mass[k].lightest) + " to " + mass_text(mass[k].heaviest);
+    out.push_back({"materials." + std::to_string(k) + ".name",
+                   "its particles differ in mass (" + range +
+                       "); with dashpots or rotational damping the export takes one mass per material (LAMMPS's "
+                       "dashpot coefficients and rotational drag are per atom type, ours per particle): give each "
+                       "size its own material, or pass --approximate",
+                   "material " + std::to_string(k) + " (\"" + preset.materials[k].name + "\"): masses " + range +
+                       "; LAMMPS's dashpot coefficients and rotational drag use their mean, " +
+                       mass_text(mass[k].mean)});
+  }
+}
+
+std::vector<Approximation> approximations_on_request(const Preset& preset, const Model& model,
+                                                     const Particles& particles) {
+  std::vector<Approximation> out;
+  add_mixed_masses(preset, model, particles, out);
+  const MagneticParameters& mag = preset.magnetics;
+  if (mag.method != DipoleMethod::Off && mag.dipole_cap > 0.0) {
+    double smallest = INFINITY;
+    for (const double r : particles.radius) smallest = std::min(smallest, r);
+    out.push_back({"magnetics.dipole_cap",
+                   "the export takes 0 only (LAMMPS's dipole pair has no capping distance), or pass --approximate",
+                   "magnetics.dipole_cap = " + number(mag.dipole_cap) +
+                       " m: LAMMPS's dipole pair has no cap, so pairs closer than that feel the full force (the "
+                       "smallest spheres touch at " +
+                       number(2.0 * smallest) + " m)"});
+  }
+  if (mag.method != DipoleMethod::Off && mag.activity_distance)
+    out.push_back({"magnetics.activity_distance", "the export takes it unset only, or pass --approximate",
+                   "magnetics.activity_distance: LAMMPS computes every dipole pair within the cutoff"});
+  if (mag.method != DipoleMethod::Off && mag.force_interval != 1)
+    out.push_back({"magnetics.force_interval",
+                   "the export takes 1 only (LAMMPS evaluates the dipoles every step), or pass --approximate",
+                   "magnetics.force_interval = " + std::to_string(mag.force_interval) +
+                       ": LAMMPS evaluates the dipoles at every step (ours every " +
+                       std::to_string(mag.force_interval) + " steps, extrapolated between)"});
+  return out;
+}
+
+}  // namespace
+
+std::string lammps_approximations(const Preset& preset, const Model& model, const Particles& particles,
+                                  bool approximate) {
+  std::string lines;
+  const std::string convention = default_convention_difference(preset.contact.linear);
+  if (!convention.empty()) lines += convention + "\n";
+  if (approximate)
+    for (const Approximation& a : approximations_on_request(preset, model, particles)) lines += a.text + "\n";
+  return lines;
 }
 
 double lammps_moment_scale() {
@@ -184,8 +282,10 @@ void refuse_mixed_hooke_history(const LinearLawParameters& lin, const Model& mod
 
 }  // namespace
 
-void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles) {
+void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles, bool approximate) {
   Refusals r(preset);
+  if (!approximate)
+    for (const Approximation& a : approximations_on_request(preset, model, particles)) r.refuse(a.field, a.refusal);
   const std::string exportable = "the export takes ";
   for (size_t k = 0; k < preset.materials.size(); ++k)
     if (preset.materials[k].moment_model != MomentModel::Rigid)
@@ -200,7 +300,6 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   const LinearLawParameters& lin = preset.contact.linear;
   if (lin.lin_mode != 0) r.refuse("contact.linear.lin_mode", exportable + "0 (absolute normal force) only");
   if (lin.rgap != 0.0) r.refuse("contact.linear.rgap", exportable + "0 only (contact when the spheres overlap)");
-  if (lin.dp_mode != 0) r.refuse("contact.linear.dp_mode", exportable + "0 (full normal and shear dashpots) only");
   if (lin.emod > 0.0)
     r.refuse("contact.linear.emod",
              exportable + "0 only (stiffness from the materials' kn and ks, one per material pair)");
@@ -210,15 +309,6 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   if (lin.convention == LinearConvention::GranHookeHistory) refuse_mixed_hooke_history(lin, model, particles, r);
   if (preset.contact.rolling.enabled)
     r.refuse("contact.rolling.enabled", exportable + "false only (our EPSD rolling model has no LAMMPS counterpart)");
-  if (materials_need_masses(preset)) {
-    const std::vector<double> mass = material_masses(model.materials.size(), particles);
-    for (size_t k = 0; k < mass.size(); ++k)
-      if (mass[k] < 0.0)
-        r.refuse("materials." + std::to_string(k) + ".name",
-                 "its particles differ in mass; with dashpots (contact.linear.dp_nratio, dp_sratio > 0) the export "
-                 "takes one mass per material (LAMMPS's dashpot coefficient is per material pair, ours scales with "
-                 "sqrt(m_eff)): give each size its own material");
-  }
   switch (preset.magnetics.method) {
     case DipoleMethod::Off:
     case DipoleMethod::Cutoff: break;
@@ -245,15 +335,8 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
                                        "LAMMPS's dipolar P3M is not yet mapped)");
       break;
   }
-  if (preset.magnetics.dipole_cap > 0.0)
-    r.refuse("magnetics.dipole_cap", exportable + "0 only (LAMMPS's dipole pair has no capping distance)");
-  if (preset.magnetics.activity_distance) r.refuse("magnetics.activity_distance", exportable + "unset only");
-  if (preset.magnetics.force_interval != 1)
-    r.refuse("magnetics.force_interval", exportable + "1 only (LAMMPS evaluates the dipoles every step)");
   if (preset.field.gradient.cwiseAbs().maxCoeff() > 0.0)
     r.refuse("field.gradient", exportable + "a uniform field only (fix efield turns point dipoles, it pushes none)");
-  if (preset.environment.rotational_damping > 0.0)
-    r.refuse("environment.rotational_damping", exportable + "0 only (fix viscous damps translation only)");
   if (preset.environment.temperature > 0.0)
     r.refuse("environment.temperature", exportable + "0 only (our Langevin noise is not LAMMPS's)");
   if (preset.integrator.scheme != IntegratorScheme::VelocityVerlet)
@@ -306,8 +389,31 @@ std::string lammps_data_file(const Model& model, const Particles& p, double s) {
 
 // [SECTION] Script
 
-// The opening comments: how to run the script, the units, and what of the contact law LAMMPS does differently.
-void append_script_header(std::string& t, const Preset& preset, double time, double s) {
+// `text` as comment lines of at most about 110 characters, the first after `lead`, the rest indented.
+std::string comment_lines(const std::string& lead, const std::string& text) {
+  std::string out = "# " + lead, word;
+  size_t width = out.size();
+  for (size_t k = 0; k <= text.size(); ++k) {
+    if (k < text.size() && text[k] != ' ') {
+      word += text[k];
+      continue;
+    }
+    if (word.empty()) continue;
+    if (width + 1 + word.size() > 110 && width > 4) {
+      out += "\n#  ";
+      width = 3;
+    }
+    out += " " + word;
+    width += 1 + word.size();
+    word.clear();
+  }
+  return out + "\n";
+}
+
+// The opening comments: how to run the script, the units, what of the contact law LAMMPS does differently and every
+// approximation (`approximations`: lammps_approximations, one per line).
+void append_script_header(std::string& t, const Preset& preset, double time, double s,
+                          const std::string& approximations) {
   const LinearLawParameters& lin = preset.contact.linear;
   t += "# LAMMPS input written by Lodestone (docs/lammps.md). LAMMPS 29Sep2021 or later, packages GRANULAR and "
        "DIPOLE.\n";
@@ -327,11 +433,11 @@ void append_script_header(std::string& t, const Preset& preset, double time, dou
     t += "# Contacts: the scene uses contact.linear.convention = \"gran/hooke/history\", written as that pair style\n"
          "# (torques on the full radii, the shear history projected after its increment): no approximation\n"
          "# (docs/lammps.md).\n";
-  else if (lin.dp_nratio > 0.0 || lin.dp_sratio > 0.0)
-    t += "# Approximation: while a contact slides, LAMMPS caps spring and dashpots together at mu |F_n| (normal\n"
-         "# dashpot included); Lodestone caps the spring at mu F_n,elastic and adds the shear dashpot; LAMMPS's\n"
-         "# dashpots see the half-step velocity. Sticking contacts without dashpots are the same; the rest differ\n"
-         "# (docs/lammps.md; contact.linear.convention = \"lammps\" removes the difference).\n";
+  size_t begin = 0;
+  for (size_t end = approximations.find('\n'); end != std::string::npos; end = approximations.find('\n', begin)) {
+    t += comment_lines("Approximation:", approximations.substr(begin, end - begin));
+    begin = end + 1;
+  }
   t += "\n";
 }
 
@@ -363,7 +469,7 @@ void append_script_settings(std::string& t, const Model& model, const std::strin
 // Contacts: F = kn delta n - eta_n v_n - kt xi - eta_t v_t, eta_n = 2 beta_n sqrt(m_eff kn)
 // (engine/contact/law_linear.hpp); LAMMPS's eta_t = x_gamma,t eta_n. `mass`: material_masses.
 void append_pair_styles(std::string& t, const Preset& preset, const Model& model, const Particles& particles,
-                        const std::vector<double>& mass, bool dipoles, bool direct) {
+                        const std::vector<MaterialMass>& mass, bool dipoles, bool direct) {
   const size_t types = model.materials.size();
   const LinearLawParameters& lin = preset.contact.linear;
   // Direct sum in an open box: a cutoff no pair reaches while the particles stay within 1000 box diagonals.
@@ -388,7 +494,7 @@ void append_pair_styles(std::string& t, const Preset& preset, const Model& model
   const std::string granular = dipoles ? "granular " : "";
   for (size_t a = 0; a < types; ++a)
     for (size_t b = a; b < types; ++b) {
-      const double m_eff = mass[a] > 0.0 && mass[b] > 0.0 ? mass[a] * mass[b] / (mass[a] + mass[b]) : 0.0;
+      const double m_eff = effective_mass(mass[a], mass[b]);
       t += "pair_coeff      " + std::to_string(a + 1) + " " + std::to_string(b + 1) + " " + granular +
            granular_model(lin, model.pair(static_cast<int>(a), static_cast<int>(b)), m_eff) + "\n";
     }
@@ -397,7 +503,7 @@ void append_pair_styles(std::string& t, const Preset& preset, const Model& model
 
 // Walls: one fix wall/gran per material (the wall's effective mass is the particle's) and walled axis,
 // with the (material, wall material) coefficients, at the box faces. `mass`: material_masses.
-void append_walls(std::string& t, const Preset& preset, const Model& model, const std::vector<double>& mass) {
+void append_walls(std::string& t, const Preset& preset, const Model& model, const std::vector<MaterialMass>& mass) {
   if (!model.box.any_wall()) return;
   const size_t types = model.materials.size();
   const LinearLawParameters& lin = preset.contact.linear;
@@ -410,7 +516,7 @@ void append_walls(std::string& t, const Preset& preset, const Model& model, cons
       if (!low && !high) continue;
       const std::string name(1, "xyz"[axis]);
       const PairCoefficients& pc = model.pair(static_cast<int>(a), model.wall_material);
-      const double m_eff = std::max(mass[a], 0.0);
+      const double m_eff = mass[a].mean;
       t += "fix             wall_" + name + "_" + std::to_string(a + 1) + " " + group + " wall/gran " +
            (lin.convention == LinearConvention::GranHookeHistory
                 ? "hooke/history " + hooke_history_coefficients(lin, pc, m_eff)
@@ -421,9 +527,31 @@ void append_walls(std::string& t, const Preset& preset, const Model& model, cons
   }
 }
 
+// The drag. Translational damping gamma (force -gamma v) is fix viscous. Rotational damping gamma* (torque
+// -R^2 gamma* omega) is fix langevin at T = 0 with `omega yes`, a pure drag (no noise): per atom of type t the force
+// -m / (damp r_t) v and the torque -(10/3) I / (damp r_t) omega = -(4/3) m R^2 / (damp r_t) omega (I = 2/5 m R^2),
+// r_t its `scale`. With damp 1 and r_t = (4/3) m_t / gamma* the torque is ours and the force -(3/4) gamma* v, so fix
+// viscous takes the rest, gamma - (3/4) gamma* (negative when gamma* > 4/3 gamma: LAMMPS takes it). Exact for one
+// mass per type (else the mean, with --approximate). `mass`: material_masses.
+void append_damping(std::string& t, const Preset& preset, const std::vector<MaterialMass>& mass) {
+  const double gamma = preset.environment.translational_damping, gamma_rot = preset.environment.rotational_damping;
+  double viscous = gamma;
+  if (gamma_rot > 0.0) {
+    t += "fix             rotational_drag all langevin 0.0 0.0 1.0 20261130 omega yes";
+    for (size_t k = 0; k < mass.size(); ++k)
+      if (mass[k].mean > 0.0)
+        t += " scale " + std::to_string(k + 1) + " " + number(4.0 / 3.0 * mass[k].mean / gamma_rot);
+    t += "    # T = 0: the drag -R^2 gamma* omega, and -(3/4) gamma* v\n";
+    viscous = gamma - 0.75 * gamma_rot;
+  }
+  if (viscous != 0.0)
+    t += "fix             damping all viscous " + number(viscous) +
+         (gamma_rot > 0.0 ? "    # with fix langevin's share, gamma = " + number(gamma) : std::string()) + "\n";
+}
+
 // The integration and the external forces: the field (a constant one, or a program of LAMMPS's time), gravity and
-// viscous damping.
-void append_fixes(std::string& t, const Preset& preset, double time, double s) {
+// the drag.
+void append_fixes(std::string& t, const Preset& preset, double time, double s, const std::vector<MaterialMass>& mass) {
   t += "fix             integrate all nve/sphere update dipole\n";
   const FieldParameters& f = preset.field;
   const bool field = f.strength != 0.0 || (f.program == FieldProgram::Ramp && f.start_strength != 0.0);
@@ -437,8 +565,7 @@ void append_fixes(std::string& t, const Preset& preset, double time, double s) {
   const Vec3& g = preset.environment.gravity;
   if (g.norm() > 0.0)
     t += "fix             gravity all gravity " + number(g.norm()) + " vector " + vector_text(g / g.norm()) + "\n";
-  if (preset.environment.translational_damping > 0.0)
-    t += "fix             damping all viscous " + number(preset.environment.translational_damping) + "\n";
+  append_damping(t, preset, mass);
 }
 
 // The thermo output, the optional dump and the run.
@@ -458,7 +585,7 @@ void append_thermo_and_dump(std::string& t) {
 
 LammpsInput lammps_input(const Preset& preset, const Model& model, const Particles& p, double time,
                          const std::string& data_file, const LammpsRunSettings& run) {
-  check_lammps_exportable(preset, model, p);
+  check_lammps_exportable(preset, model, p, run.approximate);
   const double s = lammps_moment_scale();
   LammpsInput out;
   out.data = lammps_data_file(model, p, s);
@@ -467,16 +594,16 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
       preset.magnetics.method != DipoleMethod::Off &&
       std::any_of(p.moment.begin(), p.moment.end(), [](const Vec3& m) { return m.squaredNorm() > 0.0; });
   const bool direct = preset.magnetics.method == DipoleMethod::Direct;
-  const std::vector<double> mass = material_masses(model.materials.size(), p);
+  const std::vector<MaterialMass> mass = material_masses(model.materials.size(), p);
   std::string& t = out.script;
-  append_script_header(t, preset, time, s);
+  append_script_header(t, preset, time, s, lammps_approximations(preset, model, p, run.approximate));
   append_script_settings(t, model, data_file, run, s);
   append_pair_styles(t, preset, model, p, mass, dipoles, direct);
   append_walls(t, preset, model, mass);
   t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
   t += "neigh_modify    delay 0 every 1 check yes\n";
   t += "timestep        " + number(model.time_step) + "\n\n";
-  append_fixes(t, preset, time, s);
+  append_fixes(t, preset, time, s, mass);
   append_thermo_and_dump(t);
   return out;
 }

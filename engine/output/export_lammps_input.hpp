@@ -11,6 +11,9 @@
 //                                               the ramp, rotating and oscillating programs)
 //   walls (box sides)                        -> boundary f, fix wall/gran granular per material and axis
 //   gravity, translational damping           -> fix gravity, fix viscous
+//   rotational damping                       -> fix langevin at T = 0 with omega yes (a pure drag, scaled per
+//                                               type), fix viscous taking the rest of the translational drag
+//   no-tension normal dashpot (dp_mode 1, 3) -> limit_damping
 //   velocity Verlet, rigid moments           -> fix nve/sphere update dipole
 //
 // Moments. LAMMPS's dipole pair styles have the prefactor qqr2e (its Coulomb constant, 8.9876e9 in
@@ -20,7 +23,9 @@
 // LAMMPS run holds p: divide mux muy muz by s (written in the script) for A m^2.
 //
 // Scenes LAMMPS cannot run as ours does are refused with LammpsExportError, which names the preset
-// field, its value and what can be exported; nothing is approximated silently.
+// field, its value and what can be exported; nothing is approximated silently. Some of them LAMMPS can run
+// approximately (an uncapped dipole pair, one mass per material, ...): with `approximate` (the runner's
+// --approximate) those are exported, each approximation listed in the script's header.
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
@@ -52,14 +57,18 @@ struct LammpsRunSettings {
   long long steps = 0;         // `run ${steps}`
   long long dump_every = 0;    // [steps] dump custom interval (0: no dump)
   long long thermo_every = 0;  // [steps] 0: steps / 100, at least 1
+  bool approximate = false;    // export what LAMMPS can only approximate, listing it (else refuse it)
 };
 
-// The approximations the export of `preset` makes, one line each (empty: none), for the user to read.
-std::string lammps_approximations(const Preset& preset);
+// The approximations the export of the scene makes, one line each (empty: none), for the user to read: those it
+// always makes (our default contact convention's dashpots) and, with `approximate`, those it makes only when asked.
+std::string lammps_approximations(const Preset& preset, const Model& model, const Particles& particles,
+                                  bool approximate);
 
 // Throws LammpsExportError when `preset` uses physics LAMMPS cannot express (checks every field;
-// the message lists each refused one).
-void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles);
+// the message lists each refused one); without `approximate` also physics LAMMPS can only approximate.
+void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles,
+                             bool approximate = false);
 
 // The script and data file of the scene `preset` built (`model` prepared for `particles`, the state at
 // `time` [s]). `data_file` is the name the script reads (relative to where lmp runs). Throws

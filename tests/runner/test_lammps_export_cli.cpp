@@ -32,7 +32,8 @@ TEST_CASE("option --lammps-export writes the script and the data file of two-dip
   CHECK(script.find("variable        steps index 500\n") != std::string::npos);
   CHECK(script.find("variable        dump_every index 100\n") != std::string::npos);
   CHECK(script.find("fix             integrate all nve/sphere update dipole\n") != std::string::npos);
-  CHECK(script.find("# Approximation: while a contact slides") != std::string::npos);
+  CHECK(script.find("# Approximation: contact.linear.dp_nratio = 0.2, dp_sratio = 0.2: while a contact slides") !=
+        std::string::npos);
   CHECK(script.find("neighbor") != std::string::npos);
   CHECK(script.find(" nsq\n") != std::string::npos);  // the direct sum: every pair, no bins
   CHECK(data.find("2 atoms\n1 atom types\n") != std::string::npos);
@@ -103,6 +104,34 @@ TEST_CASE("option --lammps-export refuses physics LAMMPS cannot express, naming 
   CHECK(
       script.find("pair_style      gran/hooke/history 50000 40000 0 0 0.29999999999999999 1\npair_coeff      * *\n") !=
       std::string::npos);
+}
+
+TEST_CASE("option --approximate exports what LAMMPS can only approximate, listing each approximation",
+          "[runner][lammps]") {
+  // chains-suspension has a dipole cap (issue 42): refused without the switch (the message says how to export it),
+  // exported with it, the approximation on stderr and in the script; its no-tension dashpots (dp_mode 1) are
+  // limit_damping and its rotational damping fix langevin at zero temperature.
+  Workdir dir;
+  const Result refused = dir.run(preset_argument("chains-suspension.json") + " --lammps-export out --steps 1");
+  CHECK(refused.code == 2);
+  CHECK(refused.output.find("magnetics.dipole_cap = 0.0005: the export takes 0 only (LAMMPS's dipole pair has no "
+                            "capping distance), or pass --approximate") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "out"));
+
+  const Result exported =
+      dir.run(preset_argument("chains-suspension.json") + " --lammps-export out --steps 1 --approximate");
+  REQUIRE(exported.code == 0);
+  CHECK(exported.output.find("lodestone-run: --lammps-export: approximation: magnetics.dipole_cap = 0.0005") !=
+        std::string::npos);
+  const std::string script = read_file(dir.path() / "out" / "in.lodestone");
+  CHECK(script.find("# Approximation: magnetics.dipole_cap = 0.0005") != std::string::npos);
+  CHECK(script.find("damping velocity limit_damping\n") != std::string::npos);
+  CHECK(script.find("fix             rotational_drag all langevin 0.0 0.0 1.0 20261130 omega yes scale 1 ") !=
+        std::string::npos);
+
+  const Result alone = dir.run(preset_argument("chains-suspension.json") + " --approximate --steps 1");
+  CHECK(alone.code == 1);
+  CHECK(alone.output.find("--approximate requires --lammps-export") != std::string::npos);
 }
 
 TEST_CASE("option --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {
