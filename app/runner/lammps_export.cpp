@@ -20,6 +20,9 @@ int write_lammps_export(const std::string& dir, const Session& session, std::int
     run.steps = steps;
     run.dump_every = frames_every;
     run.approximate = approximate;
+    run.phase = session.state().phase;
+    run.phase_start_time = session.state().phase_start_time;
+    run.protocol_finished = session.state().protocol_finished;
     input = lammps_input(session.document(), session.model(), session.state().particles, session.state().time,
                          "data.lodestone", run);
   } catch (const LammpsExportError& e) {

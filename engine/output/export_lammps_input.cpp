@@ -1,6 +1,10 @@
 #include "engine/output/export_lammps_input.hpp"
 
+#include "engine/scene/preset_edits.hpp"
+#include "engine/step/model_preparation.hpp"
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -282,7 +286,94 @@ void refuse_mixed_hooke_history(const LinearLawParameters& lin, const Model& mod
 
 }  // namespace
 
-void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles, bool approximate) {
+namespace {
+
+// [SECTION] Protocol
+
+const char* phase_end_text(PhaseEnd until) {
+  switch (until) {
+    case PhaseEnd::Time: return "at its duration";
+    case PhaseEnd::NoOverlap: return "when no overlap is left";
+    case PhaseEnd::Settled: return "when the particles have settled";
+    case PhaseEnd::Aligned: return "when the easy axes are aligned";
+  }
+  return "?";
+}
+
+// The script runs a phase as `run N upto` with its field: a phase must end at its duration (a waiting phase does so
+// outside the app too; LAMMPS watches no condition) and change only the field and the view (the rest of the scene is
+// written once).
+void refuse_unexportable_phases(const Preset& preset, int first_phase, Refusals& r) {
+  for (auto k = static_cast<size_t>(std::max(first_phase, 0)); k < preset.protocol.size(); ++k) {
+    const ProtocolPhase& phase = preset.protocol[k];
+    const std::string where = "protocol." + std::to_string(k) + " (\"" + phase.name + "\")";
+    if (phase.until != PhaseEnd::Time)
+      r.refuse_text(where + " ends " + phase_end_text(phase.until) +
+                    ": the export takes phases that end at their duration (LAMMPS watches no condition); run the "
+                    "phase with --stop-at-phase and --checkpoint, then export a preset with particles.kind "
+                    "\"checkpoint\"");
+    std::string others;
+    for (auto it = phase.set.begin(); it != phase.set.end(); ++it)
+      if (it.key().rfind("field.", 0) != 0 && it.key().rfind("view.", 0) != 0)
+        others += (others.empty() ? "" : ", ") + it.key();
+    if (!others.empty())
+      r.refuse_text(where + " sets " + others +
+                    ": the export takes phases that change the field (field.*) and the view only");
+    if (phase_preset(preset, static_cast<int>(k)).field.gradient.cwiseAbs().maxCoeff() > 0.0)
+      r.refuse_text(where + " sets a field gradient: the export takes a uniform field only");
+  }
+}
+
+// One stretch of the script's run: a protocol phase (or the whole run without one) with its field and time step.
+struct ExportPhase {
+  int index = 0;            // the protocol phase
+  FieldParameters field;    // in force during it
+  double time_step = 0.0;   // [s]
+  long long end_step = -1;  // the step, counted from the export's start, at which it ends; -1: the run's end
+};
+
+// A phase longer than this many steps is refused (the boundaries are counted step by step).
+constexpr double kMaxPhaseSteps = 2e9;
+
+// The phases still to run from where the run stands: the current one with the model in force, each later one with
+// its phase preset's field and time step; each ends at the step at which Session::advance_protocol ends it (the
+// scene time summed step by step, the duration less 1e-12 of it).
+std::vector<ExportPhase> export_phases(const Preset& preset, const Model& model, const Particles& particles,
+                                       double time, const LammpsRunSettings& run) {
+  const int count = static_cast<int>(preset.protocol.size());
+  if (count == 0 || run.protocol_finished || run.phase >= count)
+    return {ExportPhase{std::max(count - 1, 0), model.field, model.time_step, -1}};
+  std::vector<ExportPhase> out;
+  double t = time, start = run.phase_start_time;
+  long long step = 0;
+  for (int k = std::max(run.phase, 0); k < count; ++k) {
+    ExportPhase phase{k, model.field, model.time_step, -1};
+    if (k > run.phase) {
+      Model next = make_model(phase_preset(preset, k));
+      prepare_model(next, particles);
+      phase.field = next.field;
+      phase.time_step = next.time_step;
+    }
+    if (k + 1 < count) {
+      const double duration = preset.protocol[static_cast<size_t>(k)].duration * (1.0 - 1e-12);
+      if (duration / phase.time_step > kMaxPhaseSteps)
+        throw LammpsExportError("protocol." + std::to_string(k) + " runs more than 2e9 steps: too long to export");
+      do {
+        t += phase.time_step;
+        ++step;
+      } while (t - start < duration);
+      phase.end_step = step;
+      start = t;
+    }
+    out.push_back(phase);
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles, bool approximate,
+                             int first_phase) {
   Refusals r(preset);
   if (!approximate)
     for (const Approximation& a : approximations_on_request(preset, model, particles)) r.refuse(a.field, a.refusal);
@@ -348,10 +439,7 @@ void check_lammps_exportable(const Preset& preset, const Model& model, const Par
   if (!preset.clumps.empty())
     r.refuse_text("clumps: " + std::to_string(preset.clumps.size()) +
                   " rigid clumps: the export takes free spheres only (no clumps)");
-  if (!preset.protocol.empty())
-    r.refuse_text("protocol: " + std::to_string(preset.protocol.size()) +
-                  " phases: the export takes a scene without a protocol (run the phases with --stop-at-phase and "
-                  "--checkpoint, then export a preset with particles.kind \"checkpoint\")");
+  refuse_unexportable_phases(preset, first_phase, r);
   r.throw_if_any();
 }
 
@@ -549,26 +637,34 @@ void append_damping(std::string& t, const Preset& preset, const std::vector<Mate
          (gamma_rot > 0.0 ? "    # with fix langevin's share, gamma = " + number(gamma) : std::string()) + "\n";
 }
 
-// The integration and the external forces: the field (a constant one, or a program of LAMMPS's time), gravity and
-// the drag.
-void append_fixes(std::string& t, const Preset& preset, double time, double s, const std::vector<MaterialMass>& mass) {
-  t += "fix             integrate all nve/sphere update dipole\n";
-  const FieldParameters& f = preset.field;
-  const bool field = f.strength != 0.0 || (f.program == FieldProgram::Ramp && f.start_strength != 0.0);
-  if (field && f.program == FieldProgram::Constant) {
+// The field's fix: fix efield with E = B / s, constant or of equal-style variables of LAMMPS's time (seconds since
+// the LAMMPS run began, which began at the scene's time `time`). `defined`: whether the fix `field` exists already (a
+// protocol phase replaces it; an equal-style variable may be defined again).
+void append_field(std::string& t, const FieldParameters& f, double time, double s, bool& defined) {
+  if (defined) t += "unfix           field\n";
+  defined = f.strength != 0.0 || (f.program == FieldProgram::Ramp && f.start_strength != 0.0);
+  if (!defined) return;
+  if (f.program == FieldProgram::Constant) {
     t += "fix             field all efield " + vector_text(f.strength * f.direction / s) + "    # B / s\n";
-  } else if (field) {
-    for (int axis = 0; axis < 3; ++axis)
-      t += std::string("variable        E") + "xyz"[axis] + " equal " + field_expression(f, time, axis, 1.0 / s) + "\n";
-    t += "fix             field all efield v_Ex v_Ey v_Ez    # B(t) / s\n";
+    return;
   }
+  for (int axis = 0; axis < 3; ++axis)
+    t += std::string("variable        E") + "xyz"[axis] + " equal " + field_expression(f, time, axis, 1.0 / s) + "\n";
+  t += "fix             field all efield v_Ex v_Ey v_Ez    # B(t) / s\n";
+}
+
+// The integration and the external forces: the field of the first phase, gravity and the drag.
+void append_fixes(std::string& t, const Preset& preset, const FieldParameters& field, double time, double s,
+                  const std::vector<MaterialMass>& mass, bool& field_defined) {
+  t += "fix             integrate all nve/sphere update dipole\n";
+  append_field(t, field, time, s, field_defined);
   const Vec3& g = preset.environment.gravity;
   if (g.norm() > 0.0)
     t += "fix             gravity all gravity " + number(g.norm()) + " vector " + vector_text(g / g.norm()) + "\n";
   append_damping(t, preset, mass);
 }
 
-// The thermo output, the optional dump and the run.
+// The thermo output and the optional dump.
 void append_thermo_and_dump(std::string& t) {
   t += "\ncompute         rotation all erotate/sphere\n";
   t += "thermo_style    custom step time ke c_rotation pe\n";
@@ -578,14 +674,40 @@ void append_thermo_and_dump(std::string& t) {
   t += "  \"dump            frames all custom ${dump_every} ${dump} id type x y z vx vy vz radius mux muy muz fx fy fz "
        "tqx tqy tqz omegax omegay omegaz\" &\n";
   t += "  \"dump_modify     frames sort id format float %.17g\"\n";
-  t += "run             ${steps}\n";
+}
+
+// The run: `run ${steps}`, or with protocol phases to come, one `run N upto` each (at most ${steps}), the field's
+// fix and the time step set again between them.
+void append_runs(std::string& t, const Preset& preset, const std::vector<ExportPhase>& phases, double time, double s,
+                 bool field_defined) {
+  if (phases.size() == 1) {
+    t += "run             ${steps}\n";
+    return;
+  }
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const ExportPhase& phase = phases[i];
+    std::string name = preset.protocol[static_cast<size_t>(phase.index)].name;
+    std::replace(name.begin(), name.end(), '\n', ' ');
+    t += "\n# protocol phase " + std::to_string(phase.index + 1) + " \"" + name + "\", " +
+         (phase.end_step >= 0 ? "to step " + std::to_string(phase.end_step) : std::string("to the end of the run")) +
+         "\n";
+    if (i > 0) {
+      if (phase.time_step != phases[i - 1].time_step) t += "timestep        " + number(phase.time_step) + "\n";
+      append_field(t, phase.field, time, s, field_defined);
+    }
+    const std::string end = std::to_string(phase.end_step);
+    t += phase.end_step >= 0
+             ? "if \"${steps} < " + end + "\" then \"run ${steps} upto\" else \"run " + end + " upto\"\n"
+             : std::string("run             ${steps} upto\n");
+  }
 }
 
 }  // namespace
 
 LammpsInput lammps_input(const Preset& preset, const Model& model, const Particles& p, double time,
                          const std::string& data_file, const LammpsRunSettings& run) {
-  check_lammps_exportable(preset, model, p, run.approximate);
+  check_lammps_exportable(preset, model, p, run.approximate, run.protocol_finished ? INT_MAX : run.phase);
+  const std::vector<ExportPhase> phases = export_phases(preset, model, p, time, run);
   const double s = lammps_moment_scale();
   LammpsInput out;
   out.data = lammps_data_file(model, p, s);
@@ -602,9 +724,11 @@ LammpsInput lammps_input(const Preset& preset, const Model& model, const Particl
   append_walls(t, preset, model, mass);
   t += "\nneighbor        " + number(model.skin) + (direct ? " nsq" : " bin") + "\n";
   t += "neigh_modify    delay 0 every 1 check yes\n";
-  t += "timestep        " + number(model.time_step) + "\n\n";
-  append_fixes(t, preset, time, s, mass);
+  t += "timestep        " + number(phases.front().time_step) + "\n\n";
+  bool field_defined = false;
+  append_fixes(t, preset, phases.front().field, time, s, mass, field_defined);
   append_thermo_and_dump(t);
+  append_runs(t, preset, phases, time, s, field_defined);
   return out;
 }
 

@@ -15,6 +15,8 @@
 //                                               type), fix viscous taking the rest of the translational drag
 //   no-tension normal dashpot (dp_mode 1, 3) -> limit_damping
 //   velocity Verlet, rigid moments           -> fix nve/sphere update dipole
+//   protocol phases that end at their         -> one `run N upto` per phase, the field's fix (and the time step)
+//   duration and change the field                redefined between them
 //
 // Moments. LAMMPS's dipole pair styles have the prefactor qqr2e (its Coulomb constant, 8.9876e9 in
 // units si) where ours has mu0/4pi = 1e-7. A moment m [A m^2] is written as the dipole p = s m
@@ -58,6 +60,11 @@ struct LammpsRunSettings {
   long long dump_every = 0;    // [steps] dump custom interval (0: no dump)
   long long thermo_every = 0;  // [steps] 0: steps / 100, at least 1
   bool approximate = false;    // export what LAMMPS can only approximate, listing it (else refuse it)
+  // Where the run stands in its protocol (State::phase, phase_start_time, protocol_finished): the script runs the
+  // phases still to come, each a `run ... upto` with its field and time step.
+  int phase = 0;
+  double phase_start_time = 0.0;  // [s]
+  bool protocol_finished = false;
 };
 
 // The approximations the export of the scene makes, one line each (empty: none), for the user to read: those it
@@ -66,9 +73,10 @@ std::string lammps_approximations(const Preset& preset, const Model& model, cons
                                   bool approximate);
 
 // Throws LammpsExportError when `preset` uses physics LAMMPS cannot express (checks every field;
-// the message lists each refused one); without `approximate` also physics LAMMPS can only approximate.
+// the message lists each refused one); without `approximate` also physics LAMMPS can only approximate. Protocol
+// phases from `first_phase` on must end at their duration and change only the field (and the view).
 void check_lammps_exportable(const Preset& preset, const Model& model, const Particles& particles,
-                             bool approximate = false);
+                             bool approximate = false, int first_phase = 0);
 
 // The script and data file of the scene `preset` built (`model` prepared for `particles`, the state at
 // `time` [s]). `data_file` is the name the script reads (relative to where lmp runs). Throws

@@ -134,6 +134,28 @@ TEST_CASE("option --approximate exports what LAMMPS can only approximate, listin
   CHECK(alone.output.find("--approximate requires --lammps-export") != std::string::npos);
 }
 
+TEST_CASE("option --lammps-export runs a protocol's phases from where the scene stands", "[runner][lammps]") {
+  // rotating-field-chain: two phases of 1.5 s that change the field's frequency (issue 42). From the start the first
+  // ends at step 411882; from a checkpoint 10 steps in, 10 steps earlier, and the field's clock starts at the
+  // checkpoint's scene time.
+  Workdir dir;
+  REQUIRE(dir.run(preset_argument("rotating-field-chain.json") + " --lammps-export fresh --steps 10").code == 0);
+  const std::string fresh = read_file(dir.path() / "fresh" / "in.lodestone");
+  CHECK(fresh.find("# protocol phase 1 \"slow rotation\", to step 411882\n"
+                   "if \"${steps} < 411882\" then \"run ${steps} upto\" else \"run 411882 upto\"\n") !=
+        std::string::npos);
+  CHECK(fresh.find("# protocol phase 2 \"fast rotation\", to the end of the run\n") != std::string::npos);
+  CHECK(fresh.find("cos(188.49555921538757*(time+0))") != std::string::npos);  // 30 Hz from the scene's start
+
+  REQUIRE(
+      dir.run(preset_argument("rotating-field-chain.json") + " --steps 10 --checkpoint cp.json -q --table 0").code ==
+      0);
+  REQUIRE(dir.run("--restart cp.json --lammps-export later --steps 10").code == 0);
+  const std::string later = read_file(dir.path() / "later" / "in.lodestone");
+  CHECK(later.find("# protocol phase 1 \"slow rotation\", to step 411872\n") != std::string::npos);
+  CHECK(later.find("*(time+0))") == std::string::npos);
+}
+
 TEST_CASE("option --lammps-export into an unwritable place or with a sweep is a clear error", "[runner][lammps]") {
   Workdir dir;
   lodestone::test::write_file(dir.path() / "file", "not a directory\n");
