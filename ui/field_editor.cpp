@@ -1,5 +1,6 @@
 #include "ui/field_editor.hpp"
 
+#include "engine/scene/unit_values.hpp"
 #include "ui/plain_labels.hpp"
 
 #include <imgui.h>
@@ -27,11 +28,12 @@ void show_error(const std::string& id, const FieldErrors& errors) {
   if (it != errors.end()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", it->second.c_str());
 }
 
-std::string range_text(const Range& range, Quantity q, const std::string& unit) {
-  // The range in the display unit.
+std::string range_text(const Range& range, Quantity q, const DisplayUnits& units) {
+  // The range in the unit shown.
   Range shown = range;
-  if (std::isfinite(range.lo)) shown.lo = si_to_unit(range.lo, q, unit);
-  if (std::isfinite(range.hi)) shown.hi = si_to_unit(range.hi, q, unit);
+  if (std::isfinite(range.lo)) shown.lo = si_to_shown(range.lo, q, units);
+  if (std::isfinite(range.hi)) shown.hi = si_to_shown(range.hi, q, units);
+  const std::string unit = shown_unit(q, units);
   return shown.text() + (unit.empty() ? "" : " " + unit);
 }
 
@@ -100,13 +102,12 @@ void wrapped_tooltip(const std::string& text) {
 
 bool edit_real(const std::string& id, const std::string& label, double& value, Quantity q, const Range& range,
                const std::string& help, EditorContext& context) {
-  const std::string unit = display_unit(q, context.units);
-  double shown = si_to_unit(value, q, unit);
-  ImGui::InputDouble(framed(with_unit(label, unit), id).c_str(), &shown, 0.0, 0.0, "%.6g");
+  double shown = si_to_shown(value, q, context.units);
+  ImGui::InputDouble(framed(with_unit(label, shown_unit(q, context.units)), id).c_str(), &shown, 0.0, 0.0, "%.6g");
   tooltip(help);
   bool changed = false;
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    const double si = unit_to_si(shown, q, unit);
+    const double si = shown_to_si(shown, q, context.units);
     if (std::isfinite(si) && range.contains(si)) {
       changed = si != value;
       value = si;
@@ -114,7 +115,7 @@ bool edit_real(const std::string& id, const std::string& label, double& value, Q
     } else {
       char buffer[64];
       std::snprintf(buffer, sizeof buffer, "%.6g", shown);
-      context.errors[id] = std::string("refused ") + buffer + ": allowed " + range_text(range, q, unit);
+      context.errors[id] = std::string("refused ") + buffer + ": allowed " + range_text(range, q, context.units);
     }
   }
   show_error(id, context.errors);
@@ -245,13 +246,14 @@ bool edit_direction(const std::string& id, const std::string& label, Vec3& value
 
 bool edit_vector(const std::string& id, const std::string& label, Vec3& value, Quantity q, const std::string& help,
                  EditorContext& context) {
-  const std::string unit = display_unit(q, context.units);
-  double shown[3] = {si_to_unit(value.x(), q, unit), si_to_unit(value.y(), q, unit), si_to_unit(value.z(), q, unit)};
-  ImGui::InputScalarN(framed(with_unit(label, unit), id).c_str(), ImGuiDataType_Double, shown, 3, nullptr, nullptr,
-                      "%.6g");
+  const DisplayUnits& units = context.units;
+  double shown[3] = {si_to_shown(value.x(), q, units), si_to_shown(value.y(), q, units),
+                     si_to_shown(value.z(), q, units)};
+  ImGui::InputScalarN(framed(with_unit(label, shown_unit(q, units)), id).c_str(), ImGuiDataType_Double, shown, 3,
+                      nullptr, nullptr, "%.6g");
   tooltip(help);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    const Vec3 si(unit_to_si(shown[0], q, unit), unit_to_si(shown[1], q, unit), unit_to_si(shown[2], q, unit));
+    const Vec3 si(shown_to_si(shown[0], q, units), shown_to_si(shown[1], q, units), shown_to_si(shown[2], q, units));
     if (si.allFinite() && si != value) {
       value = si;
       return true;
@@ -263,7 +265,7 @@ bool edit_vector(const std::string& id, const std::string& label, Vec3& value, Q
 bool edit_matrix(const std::string& id, const std::string& label, Mat3& value, Quantity q, const std::string& help,
                  EditorContext& context) {
   bool changed = false;
-  ImGui::TextUnformatted(with_unit(label, display_unit(q, context.units)).c_str());
+  ImGui::TextUnformatted(with_unit(label, shown_unit(q, context.units)).c_str());
   tooltip(help);
   for (int r = 0; r < 3; ++r) {
     Vec3 row = value.row(r).transpose();

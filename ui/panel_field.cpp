@@ -1,6 +1,7 @@
 // Field panel: strength (in mT, kOe, ... switchable), direction (angles or axes), program
 // (constant, ramp, rotating, oscillating) and its parameters, gradient.
 
+#include "engine/scene/unit_values.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>
@@ -13,12 +14,15 @@ void field_panel(PanelContext& c) {
   EditorContext editor = editor_context(state);
   bool changed = false;
 
-  // Display unit of field strengths (a preset setting: saved with the scene).
+  // Display unit of field strengths (a preset setting: saved with the scene). A preset in reduced units shows its
+  // values as its file holds them, in lj units.
   const char* units[] = {"mT", "T", "kOe", "Oe", "G"};
   int current = 0;
   for (int k = 0; k < IM_ARRAYSIZE(units); ++k)
     if (state.edited.units.field == units[k]) current = k;
-  if (ImGui::Combo("shown in", &current, units, IM_ARRAYSIZE(units))) {
+  if (state.edited.units.system == UnitSystem::Lj) {
+    note("Values in reduced (lj) units, as this preset's file holds them.");
+  } else if (ImGui::Combo("shown in", &current, units, IM_ARRAYSIZE(units))) {
     state.edited.units.field = units[current];
     note_change(editor, "units.field");
     changed = true;
@@ -47,11 +51,12 @@ void field_panel(PanelContext& c) {
     changed |= edit_key(schema, "gradient_origin", f, "field", editor);
     ImGui::TreePop();
   }
-  const std::string unit = display_unit(Quantity::FluxDensity, state.edited.units);
+  const DisplayUnits& shown = state.edited.units;
+  const std::string unit = shown_unit(Quantity::FluxDensity, shown);
   const Vec3& b = c.snapshot.field;
-  ImGui::TextDisabled("B now = (%.4g, %.4g, %.4g) %s", si_to_unit(b.x(), Quantity::FluxDensity, unit),
-                      si_to_unit(b.y(), Quantity::FluxDensity, unit), si_to_unit(b.z(), Quantity::FluxDensity, unit),
-                      unit.c_str());
+  ImGui::TextDisabled("B now = (%.4g, %.4g, %.4g) %s", si_to_shown(b.x(), Quantity::FluxDensity, shown),
+                      si_to_shown(b.y(), Quantity::FluxDensity, shown),
+                      si_to_shown(b.z(), Quantity::FluxDensity, shown), unit.c_str());
   if (changed) send_parameters(state, c.send);
 }
 

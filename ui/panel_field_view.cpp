@@ -2,6 +2,7 @@
 // colour map in mT. The field is evaluated by the simulation thread (ComputeFieldView) from its own state and
 // comes back in the snapshot; update_field_view (ui_state.cpp) asks for the next one once the last is in.
 
+#include "engine/scene/unit_values.hpp"
 #include "render/colors.hpp"
 #include "ui/panels.hpp"
 
@@ -37,13 +38,14 @@ void field_view_section(PanelContext& c) {
   }
   if (c.snapshot.scene) {
     const BoxParameters& box = c.snapshot.scene->box;
-    const std::string unit = display_unit(Quantity::Length, c.state.edited.units);
-    float at = static_cast<float>(si_to_unit(f.at, Quantity::Length, unit));
-    const float lo = static_cast<float>(si_to_unit(box.min[f.axis], Quantity::Length, unit));
-    const float hi = static_cast<float>(si_to_unit(box.max[f.axis], Quantity::Length, unit));
+    const DisplayUnits& shown = c.state.edited.units;
+    const std::string unit = shown_unit(Quantity::Length, shown);
+    float at = static_cast<float>(si_to_shown(f.at, Quantity::Length, shown));
+    const float lo = static_cast<float>(si_to_shown(box.min[f.axis], Quantity::Length, shown));
+    const float hi = static_cast<float>(si_to_shown(box.max[f.axis], Quantity::Length, shown));
     const std::string label = std::string("slice at ") + axes[f.axis] + " (" + unit + ")";
     if (ImGui::SliderFloat(label.c_str(), &at, lo, hi, "%.3g")) {
-      f.at = unit_to_si(at, Quantity::Length, unit);
+      f.at = shown_to_si(at, Quantity::Length, shown);
       changed = true;
     }
   }

@@ -3,6 +3,7 @@
 // the ways back after a failed check. Everything goes to the simulation thread as commands (Rewind,
 // StepOnce, GoBack); the slider and the buttons show what the snapshot's HistorySummary says.
 
+#include "engine/scene/unit_values.hpp"
 #include "engine/scene/units.hpp"
 #include "ui/panels.hpp"
 #include "ui/step_progress.hpp"
@@ -48,7 +49,10 @@ void time_slider(PanelContext& c, const HistorySummary& h) {
   if (c.state.scrub_index && ImGui::IsMouseDown(ImGuiMouseButton_Left)) at = std::min(*c.state.scrub_index, last);
   char label[96];
   const double shown = steps[static_cast<size_t>(at)] == s.step || at == last ? s.time : times[static_cast<size_t>(at)];
-  std::snprintf(label, sizeof label, "t = %.4g s of %.4g s", shown, std::max(h.head_time, s.time));
+  const DisplayUnits& units = c.state.edited.units;  // seconds, or lj in a preset in reduced units
+  const std::string unit = shown_unit(Quantity::Time, units);
+  std::snprintf(label, sizeof label, "t = %.4g %s of %.4g %s", si_to_shown(shown, Quantity::Time, units), unit.c_str(),
+                si_to_shown(std::max(h.head_time, s.time), Quantity::Time, units), unit.c_str());
   ImGui::SetNextItemWidth(-1.0f);
   ImGui::BeginDisabled(last == 0);  // nothing to go back to yet
   const bool moved = ImGui::SliderInt("##time", &at, 0, std::max(last, 1), label, ImGuiSliderFlags_NoInput) && last > 0;

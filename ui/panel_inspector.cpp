@@ -1,6 +1,7 @@
 // Inspector: the selected particle's id, radius, position, velocity, omega, easy axis, moment,
 // the angle between them, and contacts.
 
+#include "engine/scene/unit_values.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>
@@ -34,15 +35,21 @@ void inspector_window(PanelContext& c) {
       auto vec = [&](const std::vector<float>& v) { return Vec3(v[3 * k], v[3 * k + 1], v[3 * k + 2]); };
       const Vec3 x = vec(p.position), v = vec(p.velocity), w = vec(p.angular_velocity), n = vec(p.easy_axis),
                  m = vec(p.moment);
-      const std::string lu = display_unit(Quantity::Length, state.edited.units);
-      auto len = [&](double s) { return si_to_unit(s, Quantity::Length, lu); };
+      const std::string lu = shown_unit(Quantity::Length, state.edited.units);
+      auto len = [&](double s) { return si_to_shown(s, Quantity::Length, state.edited.units); };
       ImGui::Text("id %llu", static_cast<unsigned long long>(p.id[k]));
       ImGui::Text("radius      %.5g %s", len(p.radius[k]), lu.c_str());
       ImGui::Text("position    (%.5g, %.5g, %.5g) %s", len(x.x()), len(x.y()), len(x.z()), lu.c_str());
-      ImGui::Text("velocity    (%.4g, %.4g, %.4g) m/s", v.x(), v.y(), v.z());
-      ImGui::Text("omega       (%.4g, %.4g, %.4g) rad/s", w.x(), w.y(), w.z());
+      // A vector in the unit the panels show its quantity in (SI here, lj in a preset in reduced units).
+      auto shown_vector = [&](const char* name, const Vec3& u, Quantity q) {
+        const DisplayUnits& units = state.edited.units;
+        ImGui::Text("%s(%.4g, %.4g, %.4g) %s", name, si_to_shown(u.x(), q, units), si_to_shown(u.y(), q, units),
+                    si_to_shown(u.z(), q, units), shown_unit(q, units).c_str());
+      };
+      shown_vector("velocity    ", v, Quantity::Velocity);
+      shown_vector("omega       ", w, Quantity::AngularVelocity);
       ImGui::Text("easy axis   (%.4f, %.4f, %.4f)", n.x(), n.y(), n.z());
-      ImGui::Text("moment      (%.4g, %.4g, %.4g) A m^2", m.x(), m.y(), m.z());
+      shown_vector("moment      ", m, Quantity::MagneticMoment);
       const double m_norm = m.norm();
       if (m_norm > 0.0)
         ImGui::Text("angle easy axis - moment  %.3f deg",

@@ -1,6 +1,7 @@
 // Run panel: run / pause / step / reset, pace, time step with the suggested value, simulated
 // time, steps/s, frames/s, stage timings, and a failed check's message.
 
+#include "engine/scene/unit_values.hpp"
 #include "engine/session/protocol.hpp"
 #include "ui/panels.hpp"
 
@@ -98,8 +99,11 @@ void time_step_controls(PanelContext& c) {
   if (edit_key(integrator_schema(), "time_step", state.edited.integrator, "integrator", editor))
     send_parameters(state, c.send);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("in use %.4g s; suggested %.4g s (limited by %s)", s.time_step, s.advice.suggested,
-                     s.advice.limited_by.c_str());
+  const DisplayUnits& units = state.edited.units;
+  const std::string unit = shown_unit(Quantity::Time, units);
+  ImGui::TextWrapped("in use %.4g %s; suggested %.4g %s (limited by %s)",
+                     si_to_shown(s.time_step, Quantity::Time, units), unit.c_str(),
+                     si_to_shown(s.advice.suggested, Quantity::Time, units), unit.c_str(), s.advice.limited_by.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -128,10 +132,14 @@ void run_state(PanelContext& c) {
     // The protocol phase running ([Erokhin-Berkov]: overlap removal, drop, alignment), with its own clock.
     ImGui::TextColored(ImVec4(0.55f, 0.95f, 1.0f, 1.0f), "phase %s", s.phase_label.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("(%.4g s in this phase)", s.observables.phase_time);
+    ImGui::TextDisabled("(%.4g %s in this phase)",
+                        si_to_shown(s.observables.phase_time, Quantity::Time, state.edited.units),
+                        shown_unit(Quantity::Time, state.edited.units).c_str());
     if (s.scene) protocol_tree(*s.scene, s.observables.phase);
   }
-  ImGui::Text("t = %.6g s   step %lld   %zu particles", s.time, static_cast<long long>(s.step), s.particles.size());
+  ImGui::Text("t = %.6g %s   step %lld   %zu particles", si_to_shown(s.time, Quantity::Time, state.edited.units),
+              shown_unit(Quantity::Time, state.edited.units).c_str(), static_cast<long long>(s.step),
+              s.particles.size());
   if (s.scene) timeline_line(s.scene->timeline, s.step);
   const long long contacts = static_cast<long long>(s.observables.particle_contacts);
   if (state.view_resting)  // no frames to count: the view waits for a change

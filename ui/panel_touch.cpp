@@ -2,6 +2,7 @@
 // delete. Ctrl+drag and the clicks themselves are handled by the view (app/desktop/scene_view.cpp); every
 // action is a command to the simulation thread, recorded in the scene's timeline (docs/session-log.md).
 
+#include "engine/scene/unit_values.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>
@@ -37,7 +38,7 @@ void touch_panel(PanelContext& c) {
   UiState& state = c.state;
   TouchTool& t = state.touch;
   const Preset& p = state.edited;
-  const std::string length_unit = display_unit(Quantity::Length, p.units);
+  const std::string length_unit = shown_unit(Quantity::Length, p.units);
   ImGui::TextWrapped(
       "Ctrl+drag a particle to pull it on a spring; let go of the mouse to release it. Delete removes the "
       "selected particle or magnet; Hold still keeps it where it is. Ctrl+Z undoes a pull (back to the moment of the "
@@ -58,10 +59,10 @@ void touch_panel(PanelContext& c) {
     for (const Material& m : p.materials) names.push_back(m.name.c_str());
     t.material = std::clamp(t.material, 0, static_cast<int>(names.size()) - 1);
     ImGui::Combo("material", &t.material, names.data(), static_cast<int>(names.size()));
-    double radius = si_to_unit(t.radius, Quantity::Length, length_unit);
+    double radius = si_to_shown(t.radius, Quantity::Length, p.units);
     const std::string label = (t.add_kind == AddKind::Sphere ? "radius (" : "pebble radius (") + length_unit + ")";
     if (ImGui::InputDouble(label.c_str(), &radius, 0.0, 0.0, "%.4g") && radius > 0.0)
-      t.radius = unit_to_si(radius, Quantity::Length, length_unit);
+      t.radius = shown_to_si(radius, Quantity::Length, p.units);
     if (t.add_kind != AddKind::Sphere) {
       ImGui::SliderInt(t.add_kind == AddKind::BarMagnet ? "pebbles long" : "pebbles per edge", &t.pebbles, 2, 8);
       const char* axes[] = {"x", "y", "z"};
@@ -74,10 +75,10 @@ void touch_panel(PanelContext& c) {
                             : (c.snapshot.scene ? c.snapshot.scene->box.min.z() + 1.5 * t.radius : 0.0);
     t.plane_set = true;
   }
-  double height = si_to_unit(t.plane_height, Quantity::Length, length_unit);
+  double height = si_to_shown(t.plane_height, Quantity::Length, p.units);
   const std::string plane_label = "on the plane z (" + length_unit + ")";
   if (ImGui::InputDouble(plane_label.c_str(), &height, 0.0, 0.0, "%.4g"))
-    t.plane_height = unit_to_si(height, Quantity::Length, length_unit);
+    t.plane_height = shown_to_si(height, Quantity::Length, p.units);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Clicks land on this horizontal plane; a magnet rests on it (its lowest pebbles' centres).");
   if (state.selected && ImGui::Button("plane through the selected")) t.plane_set = false;

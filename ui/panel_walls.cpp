@@ -2,6 +2,7 @@
 // gravity, wall friction,
 // global damping, beam bonds and the frictional floor ([Voxel-beams]), and the box.
 
+#include "engine/scene/unit_values.hpp"
 #include "ui/panels.hpp"
 
 #include <imgui.h>
@@ -14,8 +15,8 @@ namespace {
 // Where the lid is and how hard it presses now, in words a newcomer reads: before it reaches the particles (a
 // pressure of round-off, -1e-13 atm, said nothing), while it settles toward the pressure asked for, and once there.
 void lid_state_line(const Observables& o, const Preset& p, double area, const std::string& unit) {
-  const std::string length_unit = display_unit(Quantity::Length, p.units);
-  const double height = si_to_unit(o.lid_height, Quantity::Length, length_unit);
+  const std::string length_unit = shown_unit(Quantity::Length, p.units);
+  const double height = si_to_shown(o.lid_height, Quantity::Length, p.units);
   const double target = p.pressure.pressure;
   const double now = area > 0.0 ? o.lid_force / area : 0.0;
   if (!(std::abs(now) > 1e-6 * std::abs(target)))
@@ -23,11 +24,11 @@ void lid_state_line(const Observables& o, const Preset& p, double area, const st
                        length_unit.c_str());
   else if (std::abs(now - target) > 0.1 * std::abs(target))
     ImGui::TextWrapped("lid at z = %.4g %s, pressing %.3g %s now, settling toward %.3g %s", height, length_unit.c_str(),
-                       si_to_unit(now, Quantity::Pressure, unit), unit.c_str(),
-                       si_to_unit(target, Quantity::Pressure, unit), unit.c_str());
+                       si_to_shown(now, Quantity::Pressure, p.units), unit.c_str(),
+                       si_to_shown(target, Quantity::Pressure, p.units), unit.c_str());
   else
     ImGui::TextWrapped("lid at z = %.4g %s, pressing %.3g %s now", height, length_unit.c_str(),
-                       si_to_unit(now, Quantity::Pressure, unit), unit.c_str());
+                       si_to_shown(now, Quantity::Pressure, p.units), unit.c_str());
 }
 
 }  // namespace
@@ -41,7 +42,7 @@ constexpr double kNewLidPressure = 1000.0;  // [Pa] a lid's first pressure (abou
 bool pressure_section(PanelContext& c, EditorContext& editor) {
   Preset& p = c.state.edited;
   const Observables& o = c.snapshot.observables;
-  const std::string unit = display_unit(Quantity::Pressure, p.units);
+  const std::string unit = shown_unit(Quantity::Pressure, p.units);
   const double area = (p.box.max.x() - p.box.min.x()) * (p.box.max.y() - p.box.min.y());
   bool changed = false;
   switch (p.pressure.method) {
@@ -72,8 +73,8 @@ bool pressure_section(PanelContext& c, EditorContext& editor) {
       }
       break;
     case PressureMethod::TopLayer:
-      ImGui::TextWrapped("pressing the top layer: %.4g %s", si_to_unit(p.pressure.pressure, Quantity::Pressure, unit),
-                         unit.c_str());
+      ImGui::TextWrapped("pressing the top layer: %.4g %s",
+                         si_to_shown(p.pressure.pressure, Quantity::Pressure, p.units), unit.c_str());
       note("each particle of the top layer is pushed down by pi R^2 P (the powder protocol's way to press)");
       for (const auto& f : pressure_schema())
         if (f.key == "pressure" || f.key == "top_fraction") changed |= edit_field(f, p.pressure, "pressure", editor);
@@ -134,11 +135,12 @@ void walls_panel(PanelContext& c) {
     ImGui::TreePop();
   }
   if (ImGui::TreeNode("box")) {
-    const std::string unit = display_unit(Quantity::Length, p.units);
-    ImGui::Text("from (%.4g, %.4g, %.4g) to (%.4g, %.4g, %.4g) %s", si_to_unit(p.box.min.x(), Quantity::Length, unit),
-                si_to_unit(p.box.min.y(), Quantity::Length, unit), si_to_unit(p.box.min.z(), Quantity::Length, unit),
-                si_to_unit(p.box.max.x(), Quantity::Length, unit), si_to_unit(p.box.max.y(), Quantity::Length, unit),
-                si_to_unit(p.box.max.z(), Quantity::Length, unit), unit.c_str());
+    const std::string unit = shown_unit(Quantity::Length, p.units);
+    ImGui::Text(
+        "from (%.4g, %.4g, %.4g) to (%.4g, %.4g, %.4g) %s", si_to_shown(p.box.min.x(), Quantity::Length, p.units),
+        si_to_shown(p.box.min.y(), Quantity::Length, p.units), si_to_shown(p.box.min.z(), Quantity::Length, p.units),
+        si_to_shown(p.box.max.x(), Quantity::Length, p.units), si_to_shown(p.box.max.y(), Quantity::Length, p.units),
+        si_to_shown(p.box.max.z(), Quantity::Length, p.units), unit.c_str());
     const char* kinds[] = {"wall", "open", "periodic"};
     for (int a = 0; a < 3; ++a)
       ImGui::Text("%c: %s / %s", "xyz"[a], kinds[static_cast<int>(p.box.side(a, 0))],

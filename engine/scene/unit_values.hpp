@@ -6,6 +6,7 @@
 
 #include "engine/core/parameters.hpp"
 #include "engine/scene/schema.hpp"
+#include "engine/scene/units.hpp"
 
 #include <string>
 
@@ -17,5 +18,12 @@ json value_in_si(const DisplayUnits& units, const std::string& dotted_path, json
 // An SI value as the document's file holds it: the number that reads back as exactly the same double, else the SI
 // value with its SI unit (as a saved preset writes it).
 json value_in_document_units(const DisplayUnits& units, const std::string& dotted_path, json value);
+
+// How the panels show a quantity: in an SI document, in its display unit (mT, mm, atm as the preset chooses, else
+// SI: display_unit); in a document in reduced units, as its file holds it, labelled "lj" (dimensionless values and
+// angles as in SI, the same in both systems).
+std::string shown_unit(Quantity q, const DisplayUnits& units);
+double si_to_shown(double si, Quantity q, const DisplayUnits& units);
+double shown_to_si(double shown, Quantity q, const DisplayUnits& units);
 
 }  // namespace lodestone

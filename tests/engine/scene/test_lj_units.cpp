@@ -9,6 +9,7 @@
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/unit_system.hpp"
+#include "engine/scene/unit_values.hpp"
 #include "engine/session/session.hpp"
 #include "tests/engine/test_support.hpp"
 
@@ -343,4 +344,26 @@ TEST_CASE("frames and series in lj units say so in their headers, SI ones do not
   CHECK(series_header(unit_system_note(si.units)) == series_header());
   CHECK_THAT(series_header(unit_system_note(lj.units)), Catch::StartsWith("# units: lj: sigma = 0.002 m, mass = "
                                                                           "3.3e-05 kg, energy = 4e-07 J"));
+}
+
+TEST_CASE("the panels show a preset in reduced units in lj units, an SI one in its display units", "[lj_units]") {
+  // engine/scene/unit_values.hpp shown_unit / si_to_shown / shown_to_si (issue 42: the panels read and answer in the
+  // preset's unit system). Units written out independently above (kUnitField, kTau).
+  DisplayUnits lj;
+  lj.system = UnitSystem::Lj;
+  lj.lj = LjScales{kSigma, kMass, kEnergy};
+  CHECK(shown_unit(Quantity::FluxDensity, lj) == "lj");
+  CHECK(relative_difference(si_to_shown(0.5 * kUnitField, Quantity::FluxDensity, lj), 0.5) < 1e-15);
+  CHECK(relative_difference(shown_to_si(3.0, Quantity::Length, lj), 3.0 * kSigma) < 1e-15);
+  CHECK(relative_difference(si_to_shown(2.0 * kTau, Quantity::Time, lj), 2.0) < 1e-15);
+  // Dimensionless values and angles read the same in both systems: shown as an SI preset shows them.
+  CHECK(shown_unit(Quantity::Dimensionless, lj).empty());
+  CHECK(si_to_shown(0.3, Quantity::Dimensionless, lj) == 0.3);
+  CHECK(shown_unit(Quantity::Angle, lj) == shown_unit(Quantity::Angle, DisplayUnits{}));
+  // An SI preset: its display units (mT, mm by default, atm), as before.
+  const DisplayUnits si;
+  CHECK(shown_unit(Quantity::FluxDensity, si) == "mT");
+  CHECK(relative_difference(si_to_shown(0.04, Quantity::FluxDensity, si), 40.0) < 1e-15);
+  CHECK(relative_difference(shown_to_si(2.5, Quantity::Length, si), 2.5e-3) < 1e-15);
+  CHECK(shown_unit(Quantity::Velocity, si) == "m/s");
 }
