@@ -93,6 +93,13 @@ TEST_CASE("scene field-switch-on: no field, no chains, with the field, chains al
   run_until(session, 0.28);                           // near the end of the field-free phase
   CHECK(clusters_now(session).largest_cluster <= 2);  // at most chance collisions
   for (const Vec3& m : session.state().particles.moment) CHECK(m.norm() == 0.0);
+  // The stirring keeps them drifting while the app waits (issue 39: they stood still after 20 ms): about 5 mm/s
+  // rms (3/2 kT = 1/2 m v^2 at 1.6e12 K; the damping alone had them at 1e-8 m/s by 0.1 s).
+  double v2 = 0.0;
+  for (const Vec3& v : session.state().particles.velocity) v2 += v.squaredNorm();
+  const double v_rms = std::sqrt(v2 / static_cast<double>(session.state().particles.size()));
+  CHECK(v_rms > 3e-3);
+  CHECK(v_rms < 8e-3);
   run_until(session, 0.7);
   const ClusterStatistics s = clusters_now(session);
   CHECK(s.mean_cluster_size > 4.0);
