@@ -3,6 +3,9 @@
 #include "engine/scene/preset_io.hpp"
 #include "engine/scene/unit_system.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace lodestone {
 namespace {
 
@@ -27,6 +30,42 @@ double si_to_shown(double si, Quantity q, const DisplayUnits& units) {
 double shown_to_si(double shown, Quantity q, const DisplayUnits& units) {
   const double lj = lj_unit_of(q, units);
   return lj > 0.0 ? shown * lj : unit_to_si(shown, q, display_unit(q, units));
+}
+
+json value_as_shown(const std::string& dotted_path, const json& value, const DisplayUnits& units,
+                    const std::string& typed_unit) {
+  std::vector<std::string> segments;
+  for (size_t start = 0;;) {
+    const size_t dot = dotted_path.find('.', start);
+    segments.push_back(dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  json shown = value;
+  try {
+    convert_at(shown, preset_schema(), segments, 0, [&](Quantity q, double si) -> json {
+      const bool typed = !typed_unit.empty() && is_accepted_unit(q, typed_unit);
+      const std::string unit = typed ? typed_unit : shown_unit(q, units);
+      const double number = typed ? si_to_unit(si, q, typed_unit) : si_to_shown(si, q, units);
+      char text[64];
+      std::snprintf(text, sizeof text, "%.4g%s%s", number, unit.empty() ? "" : " ", unit.c_str());
+      return text;
+    });
+  } catch (const std::exception&) {
+    return value;  // a path the table does not know: as it is
+  }
+  return shown;
+}
+
+std::string typed_unit_of(const json& value) {
+  if (!value.is_string()) return {};
+  const std::string& text = value.get_ref<const std::string&>();
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  if (end == text.c_str()) return {};  // not a number first
+  std::string unit(end);
+  const size_t first = unit.find_first_not_of(' '), last = unit.find_last_not_of(' ');
+  return first == std::string::npos ? std::string() : unit.substr(first, last - first + 1);
 }
 
 }  // namespace lodestone

@@ -26,4 +26,11 @@ std::string shown_unit(Quantity q, const DisplayUnits& units);
 double si_to_shown(double si, Quantity q, const DisplayUnits& units);
 double shown_to_si(double shown, Quantity q, const DisplayUnits& units);
 
+// The SI value at a dotted path as a message shows it ("20 mT", four significant digits): in `typed_unit` when it
+// is a unit of the path's quantity (the one the user typed the change in: "0.2 kOe"), else as the panels show it.
+json value_as_shown(const std::string& dotted_path, const json& value, const DisplayUnits& units,
+                    const std::string& typed_unit = "");
+// The unit a typed value carries ("0.2 kOe": "kOe"; "" for a number or a text without one).
+std::string typed_unit_of(const json& value);
+
 }  // namespace lodestone

@@ -3,12 +3,14 @@
 
 #include "engine/scene/preset_edits.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "engine/scene/unit_values.hpp"
 #include "engine/session/session.hpp"
 #include "engine/session/session_parts.hpp"
 #include "engine/step/model_preparation.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace lodestone {
@@ -91,9 +93,13 @@ PreparedEdit Session::prepare_edit(const std::vector<ParameterChange>& changes) 
   if (edit.changes_nothing()) return edit;
   record.before = json::object();
   for (auto it = record.after.begin(); it != record.after.end(); ++it) record.before[it.key()] = before[it.key()];
-  record.description = describe_changes(record.before, record.after, [this](const std::string& path, const json& v) {
-    return value_in_display_units(path, v, in_force_.units);
-  });
+  // The notice speaks the unit each value was typed in ("0.2 kOe"), else the panels' unit (issue 39).
+  std::map<std::string, std::string> typed;
+  for (const ParameterChange& c : changes) typed[c.path] = typed_unit_of(c.value);
+  record.description =
+      describe_changes(record.before, record.after, [this, &typed](const std::string& path, const json& v) {
+        return value_as_shown(path, v, in_force_.units, typed.count(path) ? typed.at(path) : std::string());
+      });
   edit.next = in_force_;
   if (!edit.run_set.empty()) {
     const size_t index = entry_phases_.size();  // the new entry follows those applied

@@ -90,6 +90,21 @@ TEST_CASE("undo: at the edit's step the run goes on as if unedited, redo and lat
   CHECK(state_hash(replay.state()) == state_hash(s.state()));
 }
 
+TEST_CASE("undo: the notice speaks the unit the value was typed in", "[history]") {
+  // issue 39 "Words": typed as "0.4 kOe" (the remote's and Python's set take text with a unit), the notice says kOe,
+  // not the panel's mT; a bare number, as the panels send, is shown in the panel's unit.
+  Session s(scene());
+  run_checked(s, 10);
+  s.apply({ParameterChange{"field.strength", "0.4 kOe"}});
+  std::optional<std::string> undone = s.undo();
+  REQUIRE(undone.has_value());
+  CHECK(undone->find("field.strength 0.05 kOe -> 0.4 kOe") != std::string::npos);
+  s.apply({ParameterChange{"field.strength", 0.03}});
+  undone = s.undo();
+  REQUIRE(undone.has_value());
+  CHECK(undone->find("field.strength 5 mT -> 30 mT") != std::string::npos);
+}
+
 TEST_CASE("recovery: a run stopped by a bad stiffness goes back to before the edit and runs on", "[history]") {
   Preset p = scene();
   Session s(p);
