@@ -72,6 +72,18 @@ void bind_state(py::class_<SessionHandle>& c) {
   add_array(c, "torques", ParticleArray::Torques,
             "Total torques of the last force pass (N, 3) [N m], in id order (a copy).");
   c.def_property_readonly(
+      "images", [](SessionHandle& s) { return lodestone::python::images(s.access().session().state().particles); },
+      "Periodic image flags (N, 3) int32, in id order (a copy): the box lengths each particle has crossed along x, "
+      "y, z (LAMMPS's ix iy iz; 0 on axes that are not periodic). The unwrapped centre is positions + images * L.");
+  c.def_property_readonly(
+      "unwrapped_positions",
+      [](SessionHandle& s) {
+        const Session& session = s.access().session();
+        return lodestone::python::unwrapped_positions(session.model(), session.state().particles);
+      },
+      "Unwrapped centres (N, 3) [m], in id order (a copy): positions + images * L, continuous across periodic "
+      "boundaries (for mean-square displacements).");
+  c.def_property_readonly(
       "radii", [](SessionHandle& s) { return lodestone::python::radii(s.access().session().state().particles); },
       "Radii (N,) [m], in id order (a copy).");
 }

@@ -76,6 +76,10 @@ class Session:
         """Particle ids, ascending (N,) uint64: row k of every particle array belongs to ids[k]."""
         ...
     @property
+    def images(self) -> NDArray[numpy.int32]:
+        """Periodic image flags (N, 3) int32, in id order (a copy): the box lengths each particle has crossed along x, y, z (LAMMPS's ix iy iz; 0 on axes that are not periodic). The unwrapped centre is positions + images * L."""
+        ...
+    @property
     def moments(self) -> NDArray[numpy.float64]:
         """Magnetic moments (N, 3) [A m^2], world frame, in id order (a copy)."""
         ...
@@ -145,6 +149,10 @@ class Session:
         ...
     def undo(self) -> Optional[str]:
         """Undoes the last set(); returns what it undid, or None."""
+        ...
+    @property
+    def unwrapped_positions(self) -> NDArray[numpy.float64]:
+        """Unwrapped centres (N, 3) [m], in id order (a copy): positions + images * L, continuous across periodic boundaries (for mean-square displacements)."""
         ...
     @property
     def velocities(self) -> NDArray[numpy.float64]:

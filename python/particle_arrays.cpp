@@ -1,5 +1,7 @@
 #include "python/particle_arrays.hpp"
 
+#include "engine/core/image_flags.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -75,6 +77,23 @@ py::array_t<std::uint64_t> ids(const Particles& p) {
   py::array_t<std::uint64_t> out(static_cast<py::ssize_t>(sorted.size()));
   std::copy(sorted.begin(), sorted.end(), out.mutable_data());
   return out;
+}
+
+py::array_t<std::int32_t> images(const Particles& p) {
+  const std::vector<int> order = id_order(p);
+  py::array_t<std::int32_t> out({static_cast<py::ssize_t>(order.size()), py::ssize_t{3}});
+  auto view = out.mutable_unchecked<2>();
+  for (size_t k = 0; k < order.size(); ++k)
+    for (size_t a = 0; a < 3; ++a)
+      view(static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(a)) = p.image[static_cast<size_t>(order[k])][a];
+  return out;
+}
+
+py::array_t<double> unwrapped_positions(const Model& model, const Particles& p) {
+  return rows(id_order(p), 3, [&](size_t i, double* out) {
+    const Vec3 x = unwrapped_position(p.position[i], p.image[i], model.periodic_length);
+    for (int a = 0; a < 3; ++a) out[a] = x[a];
+  });
 }
 
 std::vector<Vec3> points_from(const py::array_t<double, py::array::c_style | py::array::forcecast>& points) {

@@ -35,6 +35,10 @@ enum class ParticleArray : int {
 pybind11::array_t<double> particle_array(const Particles& particles, ParticleArray which);
 pybind11::array_t<double> radii(const Particles& particles);
 pybind11::array_t<std::uint64_t> ids(const Particles& particles);
+// Periodic image flags (N, 3) int32 in id order (engine/core/image_flags.hpp: box lengths crossed per axis).
+pybind11::array_t<std::int32_t> images(const Particles& particles);
+// Unwrapped centres (N, 3) float64 [m] in id order: position + image * L along the periodic axes.
+pybind11::array_t<double> unwrapped_positions(const Model& model, const Particles& particles);
 
 // Points given as an array-like of shape (3,) or (M, 3) [m], as a list of vectors.
 std::vector<Vec3> points_from(

@@ -468,7 +468,7 @@ int run_single(const RunOptions& options) {
   if (auto code = print_summary_and_check(options, scene, length.steps)) return *code;
   RunOutputs outputs;
   const OutputIntervals every = output_intervals(options, scene.preset, length, session.model().time_step);
-  if (auto code = outputs.open(options, every, scene.preset.units)) return *code;
+  if (auto code = outputs.open(options, every, scene.preset.units, preset_to_text(session.document()))) return *code;
   outputs.start(session);
   const LoopEnd loop = run_steps(session, outputs, options, length, scene.stop_phase);
   const int code = finish_run(session, outputs, options, length.protocol, loop);

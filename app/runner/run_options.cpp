@@ -2,6 +2,8 @@
 
 #include "app/runner/overrides.hpp"
 #include "app/runner/sweep.hpp"
+#include "app/trajectory/gzip_stream.hpp"
+#include "app/trajectory/h5md_writer.hpp"
 #include "engine/core/version.hpp"
 #include "engine/output/export_frames.hpp"
 #include "engine/output/field_probe.hpp"
@@ -118,12 +120,20 @@ void add_run_length_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
       });
 }
 
-// "" when the frames file's extension names a format, else the message.
+// "" when the frames file's extension names a format (an appended text format may end in .gz), else the message.
 std::string check_frames_extension(const std::string& path) {
-  if (frame_format_of(path)) return {};
-  const std::string extension = std::filesystem::path(path).extension().string();
+  if (trajectory::is_h5md_path(path)) return {};
+  const std::string plain = trajectory::without_gzip_suffix(path);
+  const std::optional<FrameFormat> format = frame_format_of(plain);
+  if (format && (plain == path || *format != FrameFormat::VtkPolyData)) return {};
+  if (format)
+    return "'" + path +
+           "': .vtp frames are one file per frame and cannot be gzip-compressed; .gz applies to .xyz, "
+           ".dump, .lammpstrj and .csv";
+  const std::string extension = std::filesystem::path(plain).extension().string();
   return "'" + path + "' has " + (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
-         "; the allowed extensions are " + frame_extensions_help();
+         "; the allowed extensions are " + frame_extensions_help() +
+         ", .h5md or .h5 (H5MD), and .xyz, .dump, .lammpstrj, .csv followed by .gz (gzip-compressed)";
 }
 
 // The files a run writes as it goes, and the table on stdout.
@@ -134,7 +144,9 @@ void add_output_options(CLI::App& app, RunOptions& o) {
   app.add_option("-f,--frames", o.frames_path,
                  "Write particle frames to this file, in the format of its extension: .xyz (extended XYZ), .vtp "
                  "(VTK, one file per frame, FILE_000000.vtp..., and a .pvd collection beside them for ParaView), "
-                 ".dump or .lammpstrj (LAMMPS dump custom, OVITO), .csv")
+                 ".dump or .lammpstrj (LAMMPS dump custom, OVITO), .csv, .h5md or .h5 (H5MD 1.1: HDF5 with "
+                 "positions, image flags, velocities, forces, moments; h5py, MDAnalysis, OVITO); a text format "
+                 "followed by .gz (run.xyz.gz) is written gzip-compressed")
       ->check(check_frames_extension);
   app.add_option("--vtk-encoding", o.vtk_encoding,
                  "How .vtp frames hold their arrays: ascii (text, the default), base64 (binary inline, about 3/4 of "

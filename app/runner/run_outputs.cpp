@@ -1,5 +1,6 @@
 #include "app/runner/run_outputs.hpp"
 
+#include "app/trajectory/gzip_stream.hpp"
 #include "engine/analysis/clusters.hpp"
 #include "engine/output/output_units.hpp"
 #include "engine/output/series.hpp"
@@ -24,8 +25,28 @@ void print_table_row(const Observables& o) {
 
 }  // namespace
 
+// The frames: H5MD by its extension, else a FrameSeriesWriter of the format the extension (less a .gz) names.
+std::optional<int> RunOutputs::open_frames(const RunOptions& options, const std::string& preset_json) {
+  const std::string& path = options.frames_path;
+  try {
+    if (trajectory::is_h5md_path(path)) {
+      h5md_.emplace(path, preset_json, unit_system_note(units_));
+      return std::nullopt;
+    }
+    const bool gzip = trajectory::is_gzip_path(path);
+    frames_.emplace(
+        path, *frame_format_of(trajectory::without_gzip_suffix(path)), unit_system_note(units_),
+        vtk_encoding_of(options.vtk_encoding).value_or(VtkEncoding::Ascii),
+        gzip ? FrameSeriesWriter::StreamOpener(trajectory::open_gzip_output) : FrameSeriesWriter::StreamOpener());
+  } catch (const ExportError& e) {
+    std::cerr << "lodestone-run: " << e.what() << "\n";
+    return kExitOutputError;
+  }
+  return std::nullopt;
+}
+
 std::optional<int> RunOutputs::open(const RunOptions& options, const OutputIntervals& intervals,
-                                    const DisplayUnits& units) {
+                                    const DisplayUnits& units, const std::string& preset_json) {
   every_ = intervals;
   units_ = units;
   if (!options.series_path.empty()) {
@@ -36,15 +57,8 @@ std::optional<int> RunOutputs::open(const RunOptions& options, const OutputInter
     }
   }
   // The format follows the extension (checked with the options); a VTK series also keeps a .pvd.
-  if (!options.frames_path.empty()) {
-    try {
-      frames_.emplace(options.frames_path, *frame_format_of(options.frames_path), unit_system_note(units),
-                      vtk_encoding_of(options.vtk_encoding).value_or(VtkEncoding::Ascii));
-    } catch (const ExportError& e) {
-      std::cerr << "lodestone-run: " << e.what() << "\n";
-      return kExitOutputError;
-    }
-  }
+  if (!options.frames_path.empty())
+    if (auto code = open_frames(options, preset_json)) return code;
   if (!options.clusters_path.empty() && !clusters_.open(options.clusters_path)) {
     std::cerr << "lodestone-run: cannot write the cluster sizes to " << options.clusters_path << "\n";
     return kExitOutputError;
@@ -83,7 +97,7 @@ void RunOutputs::write(const Session& session, bool force) {
     clusters_.record(step, state.time, *clusters);
   }
   if (angles_.is_open() && row) angles_.record(observables());
-  if (frames_ && (force || step % every_.frames == 0)) {
+  if ((frames_ || h5md_) && (force || step % every_.frames == 0)) {
     observables();  // the frame's cluster ids come from the same pass
     write_frame(session, *clusters);
   }
@@ -94,10 +108,13 @@ void RunOutputs::write(const Session& session, bool force) {
 // A frame that cannot be written ends the frames, not the run; the exit code says so at the end.
 void RunOutputs::write_frame(const Session& session, const Clusters& clusters) {
   try {
-    frames_->write(frame_in_units(frame_fields(session.model(), session.state(), clusters), units_));
+    const FrameFields frame = frame_in_units(frame_fields(session.model(), session.state(), clusters), units_);
+    if (frames_) frames_->write(frame);
+    if (h5md_) h5md_->write(frame);
   } catch (const ExportError& e) {
     std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
     frames_.reset();
+    h5md_.reset();
     frames_failed_ = true;
   }
 }
@@ -109,9 +126,10 @@ bool RunOutputs::finish() {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     ok = false;
   }
-  if (frames_) {
+  if (frames_ || h5md_) {
     try {
-      frames_->finish();
+      if (frames_) frames_->finish();
+      if (h5md_) h5md_->finish();
     } catch (const ExportError& e) {
       std::cerr << "lodestone-run: " << e.what() << "\n";
       frames_failed_ = true;

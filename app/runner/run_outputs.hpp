@@ -8,6 +8,7 @@
 #include "app/runner/cluster_output.hpp"
 #include "app/runner/field_output.hpp"
 #include "app/runner/run_options.hpp"
+#include "app/trajectory/h5md_writer.hpp"
 #include "engine/output/export_frames.hpp"
 #include "engine/session/session.hpp"
 
@@ -27,8 +28,10 @@ struct OutputIntervals {
 class RunOutputs {
  public:
   // Opens the files the options name. Returns the exit code when one cannot be written (its
-  // message is on stderr). The series and the frames are written in `units.system` (the preset's).
-  std::optional<int> open(const RunOptions& options, const OutputIntervals& intervals, const DisplayUnits& units);
+  // message is on stderr). The series and the frames are written in `units.system` (the preset's). `preset_json`:
+  // the scene document, which an H5MD file keeps in its parameters group.
+  std::optional<int> open(const RunOptions& options, const OutputIntervals& intervals, const DisplayUnits& units,
+                          const std::string& preset_json);
   // The headers, and the rows of step 0, before any motion.
   void start(const Session& session);
   // The rows due at the session's step; with `force` every output writes one (a phase begins, the
@@ -42,11 +45,13 @@ class RunOutputs {
 
  private:
   void write_frame(const Session& session, const Clusters& clusters);
+  std::optional<int> open_frames(const RunOptions& options, const std::string& preset_json);
 
   OutputIntervals every_;
   DisplayUnits units_;
   std::ofstream series_;
   std::optional<FrameSeriesWriter> frames_;
+  std::optional<trajectory::H5mdWriter> h5md_;  // --frames FILE.h5md (the frames' other writer)
   bool frames_failed_ = false;
   ClusterOutput clusters_;
   AngleOutput angles_;

@@ -46,6 +46,7 @@ size_t make_clump(const std::vector<Material>& materials, State& state, const st
   c.mass.push_back(mp.mass);
   c.inertia.push_back(axes.moments);
   c.id.push_back(k == 0 ? 0 : c.id.back() + 1);
+  c.image.push_back(ImageFlags{});
   const Quat to_body = axes.rotation.conjugate();
   const double share = mp.mass / static_cast<double>(pebbles.size());
   for (size_t i : pebbles) {
@@ -257,6 +258,7 @@ void place_pebbles(const Model& model, State& state, bool positions) {
     const Vec3 r = c.orientation[ck] * p.clump_offset[i];
     if (positions) {
       p.position[i] = c.position[ck] + r;
+      p.image[i] = c.image[ck];  // the clump's images, then the boxes the offset crosses (the wrap below)
       p.orientation[i] = c.orientation[ck];
     }
     p.angular_velocity[i] = w[ck];
@@ -308,7 +310,12 @@ void integrate_clumps_first_half(const Model& model, State& state, double dt) {
     const double length = model.periodic_length[a];
     if (length <= 0.0) continue;
     const double lo = model.box.min[a];
-    for (Vec3& x : c.position) x[a] -= length * std::floor((x[a] - lo) / length);
+    for (size_t k = 0; k < c.size(); ++k) {
+      double& x = c.position[k][a];
+      const double boxes = std::floor((x - lo) / length);
+      x -= length * boxes;
+      if (std::abs(boxes) < 1e9) c.image[k][static_cast<size_t>(a)] += static_cast<int>(boxes);
+    }
   }
   place_pebbles(model, state, true);
 }

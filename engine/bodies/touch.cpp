@@ -157,6 +157,7 @@ Removal remove_body(State& state, std::uint64_t particle_id) {
     c.mass.erase(c.mass.begin() + at);
     c.inertia.erase(c.inertia.begin() + at);
     c.id.erase(c.id.begin() + at);
+    c.image.erase(c.image.begin() + at);
     for (int& k : p.clump)
       if (k > clump) --k;
   }

@@ -5,6 +5,7 @@
 // The rotation is carried by the angular momentum (world frame), which the free-rotation splitting
 // (engine/bodies/clumps.cpp) keeps exactly.
 
+#include "engine/core/image_flags.hpp"
 #include "engine/core/math.hpp"
 
 #include <cstdint>
@@ -22,6 +23,7 @@ struct Clumps {
   std::vector<double> mass;            // [kg] of the union of the pebbles, overlaps counted once
   std::vector<Vec3> inertia;           // [kg m^2] principal moments (the body frame's diagonal)
   std::vector<std::uint64_t> id;       // stable id (order of creation)
+  std::vector<ImageFlags> image;       // periodic images the centre of mass crossed; its pebbles' images follow it
 
   size_t size() const { return position.size(); }
   // [rad/s] world frame: R I^-1 R^T L.

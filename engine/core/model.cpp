@@ -26,23 +26,31 @@ PairCoefficients mix_materials(const Material& a, const Material& b) {
   return c;
 }
 
-void wrap_periodic(const Model& model, std::vector<Vec3>& position, size_t begin, size_t end) {
+int wrap_coordinate(double& x, double lo, double length) {
+  if (!(x < lo || x >= lo + length)) return 0;  // in the box, or NaN (left for the checks to report)
+  const double boxes = std::floor((x - lo) / length);
+  x -= length * boxes;
+  // A runaway coordinate (the checks stop the run) must not overflow the count.
+  const int crossed = std::abs(boxes) < 1e9 ? static_cast<int>(boxes) : 0;
+  if (x >= lo + length) {  // x just below lo can round up to lo + length: it is at lo, in the box it was below
+    x = lo;
+    return crossed + 1;
+  }
+  return crossed;
+}
+
+void wrap_periodic(const Model& model, Particles& p, size_t begin, size_t end) {
   for (int a = 0; a < 3; ++a) {
     const double length = model.periodic_length[a];
     if (length <= 0.0) continue;
     const double lo = model.box.min[a];
-    for (size_t i = begin; i < end; ++i) {
-      double& x = position[i][a];
-      if (x < lo || x >= lo + length) {
-        x -= length * std::floor((x - lo) / length);
-        if (x >= lo + length) x = lo;  // x just below lo can round up to lo + length
-      }
-    }
+    for (size_t i = begin; i < end; ++i)
+      p.image[i][static_cast<size_t>(a)] += wrap_coordinate(p.position[i][a], lo, length);
   }
 }
 
 void wrap_periodic(const Model& model, Particles& p) {
-  wrap_periodic(model, p.position, 0, p.size());
+  wrap_periodic(model, p, 0, p.size());
 }
 
 Model make_model(const Preset& p) {

@@ -81,9 +81,14 @@ inline Vec3 minimum_image(const Model& m, Vec3 d) {
   return d;
 }
 
-// Puts positions [begin, end) on periodic axes back into the box; all particles with the second form.
-void wrap_periodic(const Model& model, std::vector<Vec3>& position, size_t begin, size_t end);
+// Puts the positions of particles [begin, end) on periodic axes back into the box, adding the box lengths taken
+// off to their image flags (Particles::image: a jump over several boxes counts all of them); all particles with
+// the second form.
+void wrap_periodic(const Model& model, Particles& p, size_t begin, size_t end);
 void wrap_periodic(const Model& model, Particles& p);
+// Puts x back into [lo, lo + length) and returns the box lengths taken off (x_before = x_after + n length, to
+// rounding): the change of its image flag.
+int wrap_coordinate(double& x, double lo, double length);
 
 // Copies the scene parameters of a preset; prepare_model (engine/step/model_preparation.hpp) derives the rest.
 Model make_model(const Preset& preset);

@@ -22,6 +22,7 @@ void Particles::resize(size_t n) {
   clump.resize(n, -1);
   clump_offset.resize(n, Vec3::Zero());
   hold.resize(n, 0);
+  image.resize(n, ImageFlags{});
 }
 
 size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index) {
@@ -64,6 +65,7 @@ void Particles::permute(const std::vector<int>& order) {
   apply_order(clump, order);
   apply_order(clump_offset, order);
   apply_order(hold, order);
+  apply_order(image, order);
 }
 
 void EventLog::record(const Event& e) {
@@ -111,7 +113,7 @@ size_t memory_bytes(const State& state) {
   bytes += bytes_of(p.position) + bytes_of(p.velocity) + bytes_of(p.orientation) + bytes_of(p.angular_velocity) +
            bytes_of(p.force) + bytes_of(p.torque) + bytes_of(p.radius) + bytes_of(p.mass) + bytes_of(p.inertia) +
            bytes_of(p.material) + bytes_of(p.easy_axis_body) + bytes_of(p.moment_body) + bytes_of(p.moment) +
-           bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset) + bytes_of(p.hold);
+           bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset) + bytes_of(p.hold) + bytes_of(p.image);
   const NeighborLists& n = state.neighbors;
   bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.dipole_pairs) +
            bytes_of(n.reference_position);
@@ -121,7 +123,8 @@ size_t memory_bytes(const State& state) {
   bytes += bytes_of(d.force_previous) + bytes_of(d.force_last) + bytes_of(d.torque_previous) + bytes_of(d.torque_last);
   const Clumps& c = state.clumps;
   bytes += bytes_of(c.position) + bytes_of(c.velocity) + bytes_of(c.orientation) + bytes_of(c.angular_momentum) +
-           bytes_of(c.force) + bytes_of(c.torque) + bytes_of(c.mass) + bytes_of(c.inertia) + bytes_of(c.id);
+           bytes_of(c.force) + bytes_of(c.torque) + bytes_of(c.mass) + bytes_of(c.inertia) + bytes_of(c.id) +
+           bytes_of(c.image);
   return bytes;
 }
 

@@ -6,6 +6,7 @@
 #include "engine/core/bond_state.hpp"
 #include "engine/core/clump_state.hpp"
 #include "engine/core/hold.hpp"
+#include "engine/core/image_flags.hpp"
 #include "engine/core/math.hpp"
 
 #include <array>
@@ -35,6 +36,7 @@ struct Particles {
   std::vector<int> clump;              // index into State::clumps; -1: a free sphere (engine/bodies/clumps.hpp)
   std::vector<Vec3> clump_offset;      // [m] centre relative to the clump's centre of mass, clump frame
   std::vector<std::uint8_t> hold;      // HoldKind bits: kept still (engine/step/integrator.hpp); free spheres only
+  std::vector<ImageFlags> image;       // periodic images crossed (engine/core/image_flags.hpp); not in the state hash
 
   size_t size() const { return position.size(); }
   void clear() { resize(0); }

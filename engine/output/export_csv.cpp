@@ -6,7 +6,7 @@ std::string frame_csv_header(const std::string& units) {
   return (units.empty() ? std::string() : "# units: " + units + "\n") +
          "step,time,id,material,radius,x,y,z,vx,vy,vz,qx,qy,qz,qw,omega_x,omega_y,omega_z,easy_axis_x,easy_axis_y,"
          "easy_axis_z,moment_x,moment_y,moment_z,force_x,force_y,force_z,torque_x,torque_y,torque_z,alignment,"
-         "cluster\n";
+         "cluster,ix,iy,iz\n";
 }
 
 void write_csv_frame(std::ostream& out, const FrameFields& f) {
@@ -23,7 +23,9 @@ void write_csv_frame(std::ostream& out, const FrameFields& f) {
     }
     s += ',';
     append_number(s, f.alignment[i]);
-    s += ',' + std::to_string(f.cluster[i]) + '\n';
+    s += ',' + std::to_string(f.cluster[i]);
+    for (int image : f.image[i]) s += ',' + std::to_string(image);
+    s += '\n';
     out << s;
   }
 }

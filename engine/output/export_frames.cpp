@@ -112,11 +112,16 @@ void export_frame(const std::string& path, const FrameFields& frame, VtkEncoding
 }
 
 FrameSeriesWriter::FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units,
-                                     VtkEncoding vtk_encoding)
-    : path_(path), format_(format), vtk_encoding_(vtk_encoding) {
+                                     VtkEncoding vtk_encoding, const StreamOpener& open)
+    : path_(path), side_path_(path), format_(format), vtk_encoding_(vtk_encoding) {
   if (format != FrameFormat::VtkPolyData) {
-    out_ = open_for_writing(path, "frames to");
-    if (format == FrameFormat::Csv) out_ << csv_version_comment() << frame_csv_header(units);
+    if (open) {
+      out_ = open(path);
+      side_path_ = std::filesystem::path(path).replace_extension().string();
+    } else {
+      out_ = std::make_unique<std::ofstream>(open_for_writing(path, "frames to"));
+    }
+    if (format == FrameFormat::Csv) *out_ << csv_version_comment() << frame_csv_header(units);
     return;
   }
   const std::filesystem::path p(path);
@@ -134,21 +139,22 @@ void FrameSeriesWriter::write(const FrameFields& frame) {
     write_export_file(collection_path_, pvd_text(collection_));
   } else {
     switch (format_) {
-      case FrameFormat::ExtendedXyz: write_xyz_frame(out_, frame); break;
-      case FrameFormat::LammpsDump: write_lammps_dump_frame(out_, frame); break;
-      case FrameFormat::Csv: write_csv_frame(out_, frame); break;
+      case FrameFormat::ExtendedXyz: write_xyz_frame(*out_, frame); break;
+      case FrameFormat::LammpsDump: write_lammps_dump_frame(*out_, frame); break;
+      case FrameFormat::Csv: write_csv_frame(*out_, frame); break;
       case FrameFormat::VtkPolyData: break;
     }
-    if (!out_) throw ExportError("writing frames to " + path_ + " failed (disk full?)");
+    if (!*out_) throw ExportError("writing frames to " + path_ + " failed (disk full?)");
     // A dump of a scene with bonds: the topology of the first frame as a data file, the bonds of every frame in
     // a dump local beside it (engine/output/export_lammps_dump.hpp).
     if (format_ == FrameFormat::LammpsDump && !frame.bonds.empty()) {
       if (!bond_out_.is_open()) {
-        write_export_file(lammps_data_path(path_), lammps_data_text(frame));
-        bond_out_ = open_for_writing(lammps_bond_dump_path(path_), "bonds to");
+        write_export_file(lammps_data_path(side_path_), lammps_data_text(frame));
+        bond_out_ = open_for_writing(lammps_bond_dump_path(side_path_), "bonds to");
       }
       write_lammps_bond_dump_frame(bond_out_, frame);
-      if (!bond_out_) throw ExportError("writing bonds to " + lammps_bond_dump_path(path_) + " failed (disk full?)");
+      if (!bond_out_)
+        throw ExportError("writing bonds to " + lammps_bond_dump_path(side_path_) + " failed (disk full?)");
     }
   }
   ++frames_;
@@ -157,9 +163,9 @@ void FrameSeriesWriter::write(const FrameFields& frame) {
 void FrameSeriesWriter::finish() {
   if (format_ == FrameFormat::VtkPolyData) return;  // every file is complete once written
   errno = 0;
-  if (!out_.flush()) throw ExportError("writing frames to " + path_ + " failed: " + reason());
+  if (!out_->flush()) throw ExportError("writing frames to " + path_ + " failed: " + reason());
   if (bond_out_.is_open() && !bond_out_.flush())
-    throw ExportError("writing bonds to " + lammps_bond_dump_path(path_) + " failed: " + reason());
+    throw ExportError("writing bonds to " + lammps_bond_dump_path(side_path_) + " failed: " + reason());
 }
 
 }  // namespace lodestone

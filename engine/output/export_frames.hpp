@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -53,10 +55,16 @@ void export_frame(const std::string& path, const FrameFields& frame, VtkEncoding
 // each .vtp written atomically before it is listed), so a crashed run leaves a readable series.
 class FrameSeriesWriter {
  public:
+  // Makes the stream an appended frame file is written to (throws ExportError when it cannot): how a program
+  // writes compressed frames (app/trajectory/gzip_stream.hpp) without the engine linking a compression library.
+  using StreamOpener = std::function<std::unique_ptr<std::ostream>(const std::string& path)>;
+
   // Creates (truncates) the output; throws ExportError when it cannot be written. `units`: the unit-system
-  // note of the frames to come (FrameFields::units), which the CSV header line carries.
+  // note of the frames to come (FrameFields::units), which the CSV header line carries. `open`: the frames file of
+  // an appended format through this (its first flush, at finish(), completes it) instead of a plain file; the
+  // dump's bond files beside it stay plain, named after `path` without its last extension when `open` is given.
   FrameSeriesWriter(const std::string& path, FrameFormat format, const std::string& units = "",
-                    VtkEncoding vtk_encoding = VtkEncoding::Ascii);
+                    VtkEncoding vtk_encoding = VtkEncoding::Ascii, const StreamOpener& open = {});
   // Appends a frame; throws ExportError when writing fails.
   void write(const FrameFields& frame);
   // Flushes the appended file; throws ExportError when that fails (disk full).
@@ -69,14 +77,15 @@ class FrameSeriesWriter {
 
  private:
   std::string path_;
+  std::string side_path_;  // the name the dump's bond files are made from (path_, or path_ less a .gz)
   FrameFormat format_;
   VtkEncoding vtk_encoding_ = VtkEncoding::Ascii;
   std::int64_t frames_ = 0;
-  std::ofstream out_;                 // XYZ, dump, CSV
-  std::ofstream bond_out_;            // dump of a scene with bonds: the dump local of the bonds
-  std::string directory_, stem_;      // VTK: where the frames go, and their name
-  std::string collection_path_;       // VTK: the .pvd
-  std::vector<PvdEntry> collection_;  // VTK: frames written so far
+  std::unique_ptr<std::ostream> out_;  // XYZ, dump, CSV
+  std::ofstream bond_out_;             // dump of a scene with bonds: the dump local of the bonds
+  std::string directory_, stem_;       // VTK: where the frames go, and their name
+  std::string collection_path_;        // VTK: the .pvd
+  std::vector<PvdEntry> collection_;   // VTK: frames written so far
 };
 
 }  // namespace lodestone

@@ -54,7 +54,7 @@ void write_lammps_dump_frame(std::ostream& out, const FrameFields& f) {
        "\nITEM: BOX BOUNDS " + lammps_boundary_flags(f) + "\n";
   append_box_bounds(s, f);
   s += "ITEM: ATOMS id type x y z vx vy vz radius mux muy muz fx fy fz tqx tqy tqz omegax omegay omegaz quatw quati "
-       "quatj quatk\n";
+       "quatj quatk ix iy iz\n";
   out << s;
   for (size_t i = 0; i < n; ++i) {
     // LAMMPS refuses atom id 0 ("One or more atom IDs is zero"), and types count from 1.
@@ -73,6 +73,7 @@ void write_lammps_dump_frame(std::ostream& out, const FrameFields& f) {
       s += ' ';
       append_number(s, c);
     }
+    for (int image : f.image[i]) s += ' ' + std::to_string(image);
     s += '\n';
     out << s;
   }

@@ -182,6 +182,10 @@ std::string vtp_text(const FrameFields& f, VtkEncoding encoding) {
   w.vectors("torque", f.torque);
   w.array("Float64", "alignment", 1, f.alignment);
   w.array("UInt64", "cluster", 1, f.cluster);
+  std::vector<std::int32_t> images(3 * n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t a = 0; a < 3; ++a) images[3 * i + a] = f.image[i][a];
+  w.array("Int32", "image", 3, images);
   s += "      </PointData>\n";
   if (bonds > 0) {
     // Cells are numbered verts first, then lines: the vertex cells get -1 and 0, the bonds their values.

@@ -20,7 +20,7 @@ void write_xyz_frame(std::ostream& out, const FrameFields& f) {
   s += "\" pbc=\"";
   for (int a = 0; a < 3; ++a) s += std::string(f.periodic(a) ? "T" : "F") + (a < 2 ? " " : "");
   s += "\" Properties=id:I:1:radius:R:1:pos:R:3:velo:R:3:orientation:R:4:easy_axis:R:3:moment:R:3:force:R:3:"
-       "torque:R:3 Time=";
+       "torque:R:3:image:I:3 Time=";
   append_number(s, f.time);
   s += " Step=" + std::to_string(f.step);
   if (!f.units.empty()) s += " Units=\"" + f.units + "\"";
@@ -44,6 +44,7 @@ void write_xyz_frame(std::ostream& out, const FrameFields& f) {
       s += ' ';
       append_vector(s, *v, ' ');
     }
+    for (int image : f.image[i]) s += ' ' + std::to_string(image);
     s += '\n';
     out << s;
   }

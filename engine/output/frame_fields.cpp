@@ -37,6 +37,7 @@ FrameFields frame_fields(const Model& model, const State& state, const Clusters&
   f.moment = p.moment;
   f.force = p.force;
   f.torque = p.torque;
+  f.image = p.image;
   f.easy_axis.resize(n);
   f.alignment.resize(n);
   f.cluster.resize(n);

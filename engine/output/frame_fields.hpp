@@ -52,6 +52,7 @@ struct FrameFields {
   std::vector<Vec3> torque;            // [N m] total torque of the last force pass
   std::vector<double> alignment;       // |n . b|, axis_alignment() of engine/analysis/observables.hpp
   std::vector<std::uint64_t> cluster;  // label of the particle's contact cluster (its smallest id; clusters.hpp)
+  std::vector<ImageFlags> image;       // periodic images crossed: unwrapped = position + image * (box_max - box_min)
 
   std::vector<FrameBond> bonds;  // every bond of the state, in its order (empty: a scene without bonds)
 

@@ -31,8 +31,8 @@ constexpr std::uint32_t kOldestReadableVersion = 4;  // read without the drag sp
 // A field added to one of these structs must be listed in its fields() below (and the format
 // version raised): these sizes fail to compile until it is.
 static_assert(sizeof(ContactHistory) == 184, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
-static_assert(sizeof(Particles) == 17 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
-static_assert(sizeof(Clumps) == 9 * sizeof(std::vector<double>), "Clumps changed: update checkpoint.cpp");
+static_assert(sizeof(Particles) == 18 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
+static_assert(sizeof(Clumps) == 10 * sizeof(std::vector<double>), "Clumps changed: update checkpoint.cpp");
 static_assert(sizeof(EnergyLedger) == 10 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
 static_assert(sizeof(DragSpring) == 8 + 8 + 3 * sizeof(Vec3) + 2 * sizeof(double),
               "DragSpring changed: update checkpoint.cpp");
@@ -83,11 +83,13 @@ void fields(A& a, P& p) {
       a(p.mass), a(p.inertia), a(p.material), a(p.easy_axis_body), a(p.moment_body), a(p.moment), a(p.id), a(p.clump),
       a(p.clump_offset);
   if (a.version >= 9) a(p.hold);
+  if (a.version >= 10) a(p.image);
 }
 template <class A, Is<Clumps> C>
 void fields(A& a, C& c) {
   a(c.position), a(c.velocity), a(c.orientation), a(c.angular_momentum), a(c.force), a(c.torque), a(c.mass),
       a(c.inertia), a(c.id);
+  if (a.version >= 10) a(c.image);
 }
 template <class A, Is<NeighborLists> L>
 void fields(A& a, L& l) {
@@ -313,7 +315,8 @@ void check_state(const State& s) {
                           p.id.size(),
                           p.clump.size(),
                           p.clump_offset.size(),
-                          p.hold.size()};
+                          p.hold.size(),
+                          p.image.size()};
   for (size_t m : sizes)
     if (m != n) fail("the particle arrays differ in length (" + std::to_string(m) + " and " + std::to_string(n) + ")");
   std::unordered_set<std::uint64_t> ids;
@@ -362,8 +365,9 @@ void check_state(const State& s) {
   if (d.stored == 2 && !(d.time_last > d.time_previous)) fail("the stored dipole passes are not in time order");
   if (!std::isfinite(s.time)) fail("the time is not finite");
   const Clumps& c = s.clumps;
-  const size_t clump_sizes[] = {c.velocity.size(), c.orientation.size(), c.angular_momentum.size(), c.force.size(),
-                                c.torque.size(),   c.mass.size(),        c.inertia.size(),          c.id.size()};
+  const size_t clump_sizes[] = {c.velocity.size(), c.orientation.size(), c.angular_momentum.size(),
+                                c.force.size(),    c.torque.size(),      c.mass.size(),
+                                c.inertia.size(),  c.id.size(),          c.image.size()};
   for (size_t m : clump_sizes)
     if (m != c.size()) fail("the clump arrays differ in length");
   for (size_t k = 0; k < c.size(); ++k)
@@ -384,11 +388,16 @@ std::uint64_t checkpoint_checksum(const char* data, size_t size) {
 
 std::string checkpoint_to_bytes(const Preset& preset, const State& state) {
   Writer w;
-  // Version 8 only adds State::model_change_pending, version 9 the holds: without them, the file is version 7's.
+  // Version 8 only adds State::model_change_pending, version 9 the holds, version 10 the image flags: without them,
+  // the file is version 7's.
   const Particles& p = state.particles;
   const bool holds =
       state.energy.hold_work != 0.0 || std::any_of(p.hold.begin(), p.hold.end(), [](std::uint8_t h) { return h != 0; });
-  w.version = holds ? 9 : state.model_change_pending ? 8 : 7;
+  const auto crossed = [](const std::vector<ImageFlags>& images) {
+    return std::any_of(images.begin(), images.end(), [](const ImageFlags& f) { return f != ImageFlags{}; });
+  };
+  const bool images = crossed(p.image) || crossed(state.clumps.image);
+  w.version = images ? 10 : holds ? 9 : state.model_change_pending ? 8 : 7;
   w.raw(kMagic, kMagicSize);
   w(w.version);
   w(kByteOrderMark);
@@ -428,6 +437,10 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
   }
   r(out.state);
   if (version < 9) out.state.particles.hold.assign(out.state.particles.size(), 0);
+  if (version < 10) {  // older files: no periodic image crossed yet
+    out.state.particles.image.assign(out.state.particles.size(), ImageFlags{});
+    out.state.clumps.image.assign(out.state.clumps.size(), ImageFlags{});
+  }
   if (r.left() != 0) throw CheckpointError(std::to_string(r.left()) + " unexpected bytes after the state");
   if (version < 7 && out.preset.magnetics.method == DipoleMethod::P3M) out.state.neighbors.valid = false;
   check_state(out.state);

@@ -29,8 +29,10 @@ namespace lodestone {
 // edit deferred to the next step (State::model_change_pending). A state without one is written as version 7, byte for
 // byte as before (and read by older programs); only a state saved between such an edit and the next step needs 8;
 // 9: held particles (Particles::hold, EnergyLedger::hold_work; issue 40). A state that holds nothing and never did is
-// written as version 7 or 8, as before; older files read with nothing held.
-inline constexpr int kCheckpointVersion = 9;
+// written as version 7 or 8, as before; older files read with nothing held; 10: periodic image flags (Particles::image,
+// Clumps::image; issue 42). A state whose particles never crossed a periodic boundary is written as version 7 to 9,
+// as before; older files read with every image 0.
+inline constexpr int kCheckpointVersion = 10;
 
 struct CheckpointError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -36,7 +36,7 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
         p.orientation[i].normalize();
       }
     }
-    wrap_periodic(model, p.position, begin, end);
+    wrap_periodic(model, p, begin, end);
   });
   state.lid_height += dt * state.lid_velocity;  // the servo lid has no inertia
   state.time += dt;
@@ -107,6 +107,7 @@ void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes&
 void save_origin(const State& state, StepOrigin& origin) {
   origin.position = state.particles.position;
   origin.orientation = state.particles.orientation;
+  origin.image = state.particles.image;
   origin.lid_height = state.lid_height;
 }
 
@@ -131,6 +132,7 @@ void advance_from(const Model& model, const StepOrigin& origin, const std::vecto
       p.angular_velocity[i] = angular_velocity[i];
     }
   }
+  p.image = origin.image;  // both of Heun's stages start from the origin: its images, then the boxes crossed
   wrap_periodic(model, p);
   state.lid_height = origin.lid_height + dt * lid_velocity;
 }

@@ -46,6 +46,7 @@ void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes&
 struct StepOrigin {
   std::vector<Vec3> position;
   std::vector<Quat> orientation;
+  std::vector<ImageFlags> image;
   double lid_height = 0.0;
 };
 void save_origin(const State& state, StepOrigin& origin);

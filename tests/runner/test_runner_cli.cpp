@@ -122,11 +122,11 @@ TEST_CASE("a short run writes the CSV time series and extended-XYZ frames from s
     CHECK_THAT(xyz[at + 1], Catch::Contains("Properties=id:I:1:radius:R:1:pos:R:3:"));
     CHECK_THAT(xyz[at + 1], Catch::Contains(":orientation:R:4:"));
     CHECK_THAT(xyz[at + 1], Catch::Contains("Lattice=\""));
-    // Columns: id 1, radius 1, pos 3, velo 3, orientation 4, easy_axis 3, moment 3, force 3, torque 3.
+    // Columns: id 1, radius 1, pos 3, velo 3, orientation 4, easy_axis 3, moment 3, force 3, torque 3, image 3.
     for (size_t p = 0; p < 2; ++p) {
       const auto w = words(xyz[at + 2 + p]);
       INFO("particle line " << xyz[at + 2 + p]);
-      REQUIRE(w.size() == 24);
+      REQUIRE(w.size() == 27);
       CHECK(w[0] == std::to_string(p));
       double q2 = 0.0;
       for (int c = 8; c < 12; ++c) q2 += std::pow(std::strtod(w[static_cast<size_t>(c)].c_str(), nullptr), 2);

@@ -200,7 +200,7 @@ TEST_CASE("export: extended XYZ reads back with its lattice, pbc, time, step and
   check_close(number(m[1]), f.time);
   for (size_t i = 0; i < f.size(); ++i) {
     const auto w = words(lines[2 + i]);
-    REQUIRE(w.size() == 24);
+    REQUIRE(w.size() == 27);
     CHECK(w[0] == std::to_string(f.id[i]));
     check_close(number(w[1]), f.radius[i]);
     check_vector(w, 2, f.position[i]);
@@ -212,7 +212,9 @@ TEST_CASE("export: extended XYZ reads back with its lattice, pbc, time, step and
     check_vector(w, 15, f.moment[i]);
     check_vector(w, 18, f.force[i]);
     check_vector(w, 21, f.torque[i]);
+    for (size_t a = 0; a < 3; ++a) CHECK(w[24 + a] == std::to_string(f.image[i][a]));
   }
+  CHECK_THAT(lines[1], Catch::Contains(":torque:R:3:image:I:3 "));
 }
 
 TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point array at full length", "[export]") {
@@ -231,7 +233,8 @@ TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point
   const std::map<std::string, int> expected = {
       {"id", 1},          {"material", 1},  {"radius", 1},   {"velocity", 3},     {"angular_velocity", 3},
       {"orientation", 4}, {"easy_axis", 3}, {"moment", 3},   {"force", 3},        {"torque", 3},
-      {"alignment", 1},   {"cluster", 1},   {"position", 3}, {"connectivity", 1}, {"offsets", 1}};
+      {"alignment", 1},   {"cluster", 1},   {"position", 3}, {"connectivity", 1}, {"offsets", 1},
+      {"image", 3}};
   for (const auto& [name, components] : expected) {
     INFO(name);
     const DataArray& a = array_named(arrays, name);
@@ -245,6 +248,8 @@ TEST_CASE("export: a VTK PolyData frame has one vertex per point and every point
   for (size_t i = 0; i < f.size(); ++i) {
     CHECK(array_named(arrays, "id").values[i] == std::to_string(f.id[i]));
     CHECK(array_named(arrays, "cluster").values[i] == std::to_string(f.cluster[i]));
+    for (size_t a = 0; a < 3; ++a)
+      CHECK(array_named(arrays, "image").values[3 * i + a] == std::to_string(f.image[i][a]));
     CHECK(array_named(arrays, "material").values[i] == std::to_string(f.material[i]));
     CHECK(array_named(arrays, "connectivity").values[i] == std::to_string(i));
     CHECK(array_named(arrays, "offsets").values[i] == std::to_string(i + 1));
@@ -370,7 +375,7 @@ TEST_CASE("export: base64 and raw VTK frames hold the frame's values bit for bit
     }
     ++arrays;
   }
-  CHECK(arrays == 12 + 2 + 1 + 2 + 2);               // point data, cell data, points, verts, lines
+  CHECK(arrays == 13 + 2 + 1 + 2 + 2);               // point data, cell data, points, verts, lines
   CHECK(data + expected_offset == raw.size() - 30);  // nothing after the last block but the end tags
   CHECK(vtk_encoding_of("raw") == VtkEncoding::Raw);
   CHECK_FALSE(vtk_encoding_of("binary").has_value());
@@ -540,8 +545,8 @@ TEST_CASE("export: a LAMMPS dump has the dump-custom items, boundary flags from 
   CHECK(words(lines[7]) == std::vector<std::string>{"-0.05", "0.05"});
   CHECK(words(lines[6]) == std::vector<std::string>{"-0.05", "0.05"});  // every sphere inside the open side
   const std::vector<std::string> columns = {
-      "id", "type", "x",   "y",   "z",   "vx",     "vy",     "vz",     "radius", "mux",   "muy",   "muz",  "fx",
-      "fy", "fz",   "tqx", "tqy", "tqz", "omegax", "omegay", "omegaz", "quatw",  "quati", "quatj", "quatk"};
+      "id", "type", "x",   "y",   "z",      "vx",     "vy",     "vz",    "radius", "mux",   "muy",   "muz", "fx", "fy",
+      "fz", "tqx",  "tqy", "tqz", "omegax", "omegay", "omegaz", "quatw", "quati",  "quatj", "quatk", "ix",  "iy", "iz"};
   auto header = words(lines[8]);
   REQUIRE(header.size() == 2 + columns.size());
   CHECK(header[0] == "ITEM:");
@@ -565,6 +570,7 @@ TEST_CASE("export: a LAMMPS dump has the dump-custom items, boundary flags from 
     check_close(number(w[22]), q.x());
     check_close(number(w[23]), q.y());
     check_close(number(w[24]), q.z());
+    for (size_t a = 0; a < 3; ++a) CHECK(w[25 + a] == std::to_string(f.image[i][a]));
   }
 }
 
@@ -593,7 +599,7 @@ TEST_CASE("export: CSV frames have one header and a row per particle per frame w
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 1 + 2 * 6);
   const auto header = split(lines[0], ',');
-  REQUIRE(header.size() == 32);
+  REQUIRE(header.size() == 35);
   std::map<std::string, size_t> column;
   for (size_t c = 0; c < header.size(); ++c) column[header[c]] = c;
   REQUIRE(column.size() == header.size());  // no name twice
@@ -607,6 +613,8 @@ TEST_CASE("export: CSV frames have one header and a row per particle per frame w
     CHECK(cells[column["id"]] == std::to_string(f.id[i]));
     CHECK(cells[column["material"]] == std::to_string(f.material[i]));
     CHECK(cells[column["cluster"]] == std::to_string(f.cluster[i]));
+    CHECK(cells[column["ix"]] == std::to_string(f.image[i][0]));
+    CHECK(cells[column["iz"]] == std::to_string(f.image[i][2]));
     check_close(number(cells[column["radius"]]), f.radius[i]);
     check_close(number(cells[column["alignment"]]), f.alignment[i]);
     check_vector(cells, column["x"], f.position[i]);

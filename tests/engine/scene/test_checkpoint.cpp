@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -259,4 +260,35 @@ TEST_CASE("a p3m run's checkpoint from format 6 has its neighbour lists rebuilt,
   std::string cutoff_v6 = checkpoint_to_bytes(cutoff.document(), cutoff.state());
   cutoff_v6[std::string("LODESTONE-CHECKPOINT\n").size()] = 6;
   CHECK(checkpoint_from_bytes(with_checksum(cutoff_v6)).state.neighbors.valid);
+}
+
+TEST_CASE("checkpoints keep the periodic image flags, and a state that crossed nothing is written as before",
+          "[checkpoint][image]") {
+  Preset p = bare_preset();
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3::Constant(0.01);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = SideKind::Periodic;
+  p.integrator.time_step = 1e-4;
+  p.particles.particles = {sphere(Vec3(0.005, 0.005, 0.005), 1e-3, Vec3(2.0, -1.0, 0.0)),
+                           sphere(Vec3(0.002, 0.002, 0.002), 1e-3, Vec3(2.0, 0.0, 0.0))};
+  auto version_of = [](const std::string& bytes) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, bytes.data() + std::strlen("LODESTONE-CHECKPOINT\n"), sizeof v);
+    return v;
+  };
+  Session session(p);
+  CHECK(version_of(checkpoint_to_bytes(p, session.state())) == 7);  // nothing crossed: byte for byte as before
+  run_checked(session, 300);                                        // 6 cm along x: 6 boxes
+  const State& state = session.state();
+  REQUIRE(state.particles.image[0][0] == 6);
+  const std::string bytes = checkpoint_to_bytes(p, state);
+  CHECK(version_of(bytes) == 10);
+  const Checkpoint read = checkpoint_from_bytes(bytes);
+  CHECK(read.state.particles.image == state.particles.image);
+  // An older file (here: the same state with the flags cleared, written as version 7) reads with every flag 0.
+  State cleared = state;
+  for (ImageFlags& f : cleared.particles.image) f = ImageFlags{};
+  const std::string old = checkpoint_to_bytes(p, cleared);
+  CHECK(version_of(old) == 7);
+  CHECK(checkpoint_from_bytes(old).state.particles.image == std::vector<ImageFlags>(2, ImageFlags{}));
 }
