@@ -97,7 +97,42 @@ void add_dipole_fields(const Model& model, const State& state, std::vector<Vec3>
   }
 }
 
+bool any_induced_material(const Model& model) {
+  return std::any_of(model.materials.begin(), model.materials.end(),
+                     [](const Material& m) { return m.moment_model == MomentModel::Induced; });
+}
+
 }  // namespace
+
+bool books_moment_work(const Model& model) {
+  return model.magnetics.method != DipoleMethod::Off && any_induced_material(model);
+}
+
+void book_moment_work(const Model& model, State& state, const std::vector<Vec3>& before, double dt, ThreadTeam& team) {
+  Particles& p = state.particles;
+  if (dt <= 0.0 || before.size() != p.size()) return;
+  // The midpoint of the step: x_n = x_n+1 - dt v_n+1/2 in velocity Verlet; the functional is quadratic in the
+  // moments, so their mean is its midpoint value. The state is moved there for the field pass and put back.
+  const std::vector<Vec3> position = p.position, moment = p.moment;
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.position[i] -= 0.5 * dt * p.velocity[i];
+    p.moment[i] = 0.5 * (moment[i] + before[i]);
+  }
+  const double t = state.time - 0.5 * dt;
+  std::vector<Vec3> b(p.size());
+  for (size_t i = 0; i < p.size(); ++i) b[i] = applied_field(model, uniform_field(model.field, t), p.position[i]);
+  add_dipole_fields(model, state, b, team);
+  double work = 0.0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Material& mat = model.materials[static_cast<size_t>(p.material[i])];
+    if (mat.moment_model != MomentModel::Induced || mat.susceptibility <= 0.0) continue;  // chi = 0: m = 0 always
+    const Vec3 residual = p.moment[i] * (mu0 / (mat.susceptibility * sphere_volume(p.radius[i]))) - b[i];
+    work += residual.dot(moment[i] - before[i]);
+  }
+  p.position = position;
+  p.moment = moment;
+  state.energy.field_work += work;
+}
 
 void update_moments(const Model& model, State& state, ThreadTeam& team) {
   Particles& p = state.particles;
@@ -172,11 +207,6 @@ inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, 
   if (!moment_is_induced(model, p, i)) torque[i] += d.torque_i;
   if (!moment_is_induced(model, p, j)) torque[j] += d.torque_j;
   return d.energy;
-}
-
-bool any_induced_material(const Model& model) {
-  return std::any_of(model.materials.begin(), model.materials.end(),
-                     [](const Material& m) { return m.moment_model == MomentModel::Induced; });
 }
 
 // Pairs per thread below which a pass stays on one thread.

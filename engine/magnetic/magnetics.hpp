@@ -22,6 +22,15 @@
 namespace lodestone {
 
 void update_moments(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
+// Induced moments with dipoles on: the force pass takes the moments as fixed, so the energy their change brings,
+// R.dm with R = m/a - B_applied - B_dipoles (the gradient of the energy the Jacobi passes minimise), reaches no force.
+// book_moment_work adds it to field_work for the step of length dt just made, from the moments `before` it to the
+// moments now: R at the step's midpoint (positions x - v dt/2, v the half-step velocity of velocity Verlet, and the
+// mean moments) times the change, second order like the rest of the books (docs/physics.md "Moment models"; one
+// more dipole field pass a step; issue 40).
+bool books_moment_work(const Model& model);
+void book_moment_work(const Model& model, State& state, const std::vector<Vec3>& before, double dt,
+                      ThreadTeam& team = ThreadTeam::serial());
 // The full dipole pass: adds every pair's force and torque, sets the dipole energy.
 void compute_dipole_forces(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 // The dipole stage as the step runs it: compute_dipole_forces with force_interval = 1, else the full

@@ -258,7 +258,11 @@ void Simulation::apply_model_change(bool keep_lists) {
   state_.energy_watch.valid = false;  // the energies' functions changed: a new reference for the energy check
   state_.dipole_history.clear();      // extrapolated dipole forces (force_interval > 1) start afresh
   refresh_neighbor_lists(model_, state_, team());
+  // A field or magnetisation the change switches (a protocol phase, a panel) changes the magnetic energy at fixed
+  // positions, and the forces from here on are the new ones: that jump is the change's work on the moments (issue 40).
+  const double magnetic_before = state_.energy.dipole + state_.energy.zeeman;
   compute_forces(0.0, nullptr);
+  state_.energy.field_work += state_.energy.dipole + state_.energy.zeeman - magnetic_before;
   state_.model_change_pending = false;
 }
 
@@ -274,7 +278,11 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   }
   clear_forces(state_, team());
   lap(Stage::ClearForces);
+  std::vector<Vec3> moments_before;  // induced moments: the step's moment work is booked (issue 40)
+  const bool moment_work = dt > 0.0 && !trial && books_moment_work(model_);
+  if (moment_work) moments_before = state_.particles.moment;
   update_moments(model_, state_, team());
+  if (moment_work) book_moment_work(model_, state_, moments_before, dt, team());
   lap(Stage::Moments);
   compute_contact_forces(model_, state_, dt, team(), predicted);
   lap(Stage::Contacts);

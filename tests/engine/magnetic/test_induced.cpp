@@ -266,3 +266,84 @@ TEST_CASE("induced: the energy of a linear moment is -1/2 m.B: a gradient and a 
   CHECK(o.zeeman == Approx(-0.5 * a * kField * kField).epsilon(1e-14));
   CHECK(std::abs(o.energy_balance() - e0) < 1e-13 * std::abs(o.zeeman));
 }
+
+namespace {
+
+// Four soft beads 0.2 mm apart along a bent line, chi = 1, contacts with friction and dashpots: as the field rises they
+// polarise each other (through the pass's dipole fields), attract, collide and slide.
+Preset soft_beads(int iterations) {
+  Preset p =
+      induced_preset({Vec3(-3.3e-3, 0, 0), Vec3(-1.1e-3, 0.2e-3, 0), Vec3(1.1e-3, 0, 0.3e-3), Vec3(3.3e-3, -0.4e-3, 0)},
+                     Vec3(1, 0.3, 0), iterations);
+  p.materials[0].susceptibility = 1.0;
+  p.materials[0].friction = 0.3;
+  p.contact.linear.dp_nratio = 0.2;
+  p.contact.linear.dp_sratio = 0.2;
+  return p;
+}
+
+// The largest drift of the balance over `duration` at time step dt.
+double induced_balance_drift(Preset p, double dt, double duration) {
+  p.integrator.time_step = dt;
+  Session session(p);
+  return run_tracking_balance(session, std::llround(duration / dt), session.observe().energy_balance());
+}
+
+}  // namespace
+
+TEST_CASE("induced: the moments' work against their neighbours' fields is booked in a ramped field",
+          "[induced][energy]") {
+  // The force pass takes the moments as fixed, so the energy that changing them brings (R.dm, R = m/a - B_applied -
+  // B_dipoles, the gradient of the energy they minimise) reaches no force: with no Jacobi pass (m = a B_applied) it is
+  // the dipole energy the ramp builds up, 2e-6 J here, which the books missed at every time step alike (issue 40:
+  // magnetic-filament-buckling's balance moved by its dipole energy). Booked as field work (R at the step's
+  // midpoint), the balance keeps to 1e-3 of the dipole energy with or without Jacobi passes, and without them falls
+  // as dt^2 from dt = 20 us to 5 us (4.4, 3.8). Below that it levels off near 1e-11 J (3e-5 of the kinetic energy;
+  // with two passes already from 10 us): a first-order remainder not yet found (docs/physics.md, "Energy
+  // bookkeeping").
+  for (int iterations : {0, 2}) {
+    Preset p = soft_beads(iterations);
+    p.field.program = FieldProgram::Ramp;
+    p.field.start_strength = 0.0;
+    p.field.ramp_time = 0.01;
+    double drift[3];
+    for (int k = 0; k < 3; ++k) drift[k] = induced_balance_drift(p, 2e-5 / (1 << k), 0.02);
+    Session probe(p);
+    run_until(probe, 0.02);
+    const Observables o = probe.observe();
+    INFO(iterations << " Jacobi passes: drift " << drift[0] << ", " << drift[1] << ", " << drift[2]
+                    << " J; dipole energy " << o.dipole << " J, kinetic " << o.kinetic() << " J");
+    CHECK(o.dipole < -1e-6);    // the beads polarise each other
+    CHECK(o.kinetic() > 1e-7);  // and pull each other in
+    for (double d : drift) CHECK(d < 1e-3 * std::abs(o.dipole));
+    if (iterations == 0) {
+      CHECK(drift[0] / drift[1] > 3.5);
+      CHECK(drift[1] / drift[2] > 3.5);
+    }
+  }
+}
+
+TEST_CASE("induced: a protocol phase that switches the field on books the magnetic energy's jump as field work",
+          "[induced][energy]") {
+  // At the switch the moments jump from 0 to a B and the zeeman and dipole energies with them, at fixed positions:
+  // the change's work on the moments (before, field-switch-on's balance moved by -113 times its largest kinetic
+  // energy at every time step, and this one by the jump itself). Booked, the balance keeps to 1e-3 of the jump.
+  Preset p = soft_beads(0);
+  p.field.strength = 0.0;
+  ProtocolPhase off, on;
+  off.name = "off";
+  off.duration = 0.002;
+  on.name = "on";
+  on.duration = 0.02;
+  on.set = json{{"field.strength", kField}};
+  p.protocol = {off, on};
+  Session probe(p);
+  run_until(probe, 0.015);
+  const Observables o = probe.observe();
+  const double jump = std::abs(o.zeeman) + std::abs(o.dipole);
+  for (int k = 0; k < 3; ++k) {
+    const double drift = induced_balance_drift(p, 2e-5 / (1 << k), 0.015);
+    INFO("dt " << 2e-5 / (1 << k) << ": drift " << drift << " J against a jump of " << jump << " J");
+    CHECK(drift < 1e-3 * jump);
+  }
+}
