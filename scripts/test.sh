@@ -35,10 +35,16 @@ case "$mode" in
     cmake --build build-asan
     # Left out here, run in the normal build: the oblique-landing convergence studies (10^7 steps of one sphere,
     # 19 s in the normal build, 500 s under the sanitizers; the LAMMPS conventions', 2.7 million steps, 6.5 s), whose
-    # code paths the other contact tests cover.
+    # code paths the other contact tests cover; and the five slowest of the rest under the sanitizers (2026-11-30:
+    # 90-290 s each, half the sanitizer tests' time; docs/reliability.md "In CI"), long runs of paths that shorter
+    # tests cover there: P3M at full accuracy and its Verlet-list walk (the repeat, Lorentz-lattice and field-point
+    # cases), equipartition at T > 0 (the Brownian checkpoint and seed cases), two teaching scenes.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure --no-tests=error -j2 \
-      -E "Coulomb's limit holds at every step|LAMMPS conventions: the energy balance"
+      -E "Coulomb's limit holds at every step|LAMMPS conventions: the energy balance|\
+p3m: forces, torques and energy against the Ewald sum at the default accuracy|\
+p3m: real-space pairs from the Verlet list|velocity Verlet at temperature T|\
+scene compass-needles|scene chains-and-rings"
     ;;
   --tsan)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLODESTONE_ENGINE_ONLY=ON \

@@ -34,7 +34,10 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
     const double overlap = p.radius[i] - distance;
     const double v_n = p.velocity[i].dot(normal);
     if (overlap <= 0.0) {
-      if (h.active) dashpot_loss -= 0.5 * dt * h.dashpot_force.dot(p.velocity[i]);
+      if (h.active) {  // the last dashpot and friction forces act for a half step more (velocity Verlet)
+        dashpot_loss -= 0.5 * dt * h.dashpot_force.dot(p.velocity[i]);
+        friction_loss -= 0.5 * dt * h.shear.dot(p.velocity[i]);
+      }
       h = ContactHistory{};
       continue;
     }
@@ -86,8 +89,13 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
                              : f_lateral.norm() > 0.0 ? Vec3(f_lateral.normalized())
                                                       : Vec3::Zero();
       friction = -dynamic * direction;
-      friction_loss += dynamic * speed * dt;
     }
+    // The friction's work, as velocity Verlet applies it: the last and the new force each for a half step against
+    // the half-step velocity (the trapezoid, second order, as Hertz-Coulomb's friction; issue 40: booking the new
+    // force over the whole step was first order where friction starts, stops or turns). h.shear keeps the floor's
+    // last friction force (the floor's side has no shear spring: contacts.cpp leaves it to this law).
+    friction_loss -= 0.5 * dt * (h.shear + friction).dot(p.velocity[i]);
+    h.shear = friction;
     if (h.slipping != was_slipping)
       state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, p.id[i], wall_id});
     const Vec3 force = f_n * normal + friction;
