@@ -130,11 +130,12 @@ std::string plain_label(const std::string& path, const std::string& key) {
   return out;
 }
 
-std::string plain_notice(const std::string& message) {
-  const size_t colon = message.find(": ");
-  if (message.rfind("$.", 0) != 0 || colon == std::string::npos) return message;
-  const std::string path = message.substr(2, colon - 2);
-  if (path.find(' ') != std::string::npos || path.rfind("timeline", 0) == 0) return message;
+namespace {
+
+// A preset path ("field.strength", "materials.0.friction", "materials[1].kn") in the panels' words ("Field,
+// strength", "Material 1, friction coefficient"); "" for a path no panel shows.
+std::string worded_path(const std::string& path) {
+  if (path.empty() || path.find(' ') != std::string::npos || path.rfind("timeline", 0) == 0) return {};
   // The section as the side bar names it; a material by its place in the list.
   static const std::pair<std::string_view, std::string_view> kSections[] = {
       {"field", "Field"},
@@ -160,16 +161,41 @@ std::string plain_notice(const std::string& message) {
     for (const auto& [key, name] : kSections)
       if (head == key) section = name;
   }
-  if (section.empty() || dot == std::string::npos) return message;
+  if (section.empty() || dot == std::string::npos) return {};
   const size_t last = path.find_last_of('.');
   const std::string key = path.substr(last == std::string::npos ? 0 : last + 1);
-  if (head == "materials" && (last == dot || path.find('.') == std::string::npos))
-    return section + message.substr(colon);
+  if (head == "materials" && (last == dot || path.find('.') == std::string::npos)) return section;
   std::string generic = generic_path(path);
   if (const size_t field = path.find('.', dot + 1);
       head == "materials" && path[dot] == '.' && field != std::string::npos)
     generic = "materials[]" + path.substr(field);
-  return section + ", " + plain_label(generic, key) + message.substr(colon);
+  return section + ", " + plain_label(generic, key);
+}
+
+// An undo notice's changes ("field.strength 5 mT -> 30 mT; materials.0.kn ...") with each path worded.
+std::string worded_changes(const std::string& changes) {
+  std::string out;
+  for (size_t begin = 0; begin <= changes.size();) {
+    size_t end = changes.find("; ", begin);
+    if (end == std::string::npos) end = changes.size();
+    const std::string change = changes.substr(begin, end - begin);
+    const size_t space = change.find(' ');
+    const std::string worded = space == std::string::npos ? std::string() : worded_path(change.substr(0, space));
+    out += (out.empty() ? "" : "; ") + (worded.empty() ? change : worded + ":" + change.substr(space));
+    begin = end + 2;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string plain_notice(const std::string& message) {
+  for (const char* lead : {"undone: ", "redone: "})
+    if (message.rfind(lead, 0) == 0) return lead + worded_changes(message.substr(std::string_view(lead).size()));
+  const size_t colon = message.find(": ");
+  if (message.rfind("$.", 0) != 0 || colon == std::string::npos) return message;
+  const std::string worded = worded_path(message.substr(2, colon - 2));
+  return worded.empty() ? message : worded + message.substr(colon);
 }
 
 bool is_advanced(const std::string& path) {

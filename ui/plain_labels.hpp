@@ -14,7 +14,8 @@ std::string plain_label(const std::string& path, const std::string& key);
 // True for an expert setting (shown under "Advanced" in the panels).
 bool is_advanced(const std::string& path);
 // A refusal in the panels' words: "$.field.strength: value ..." becomes "Field, strength: value ..." (the section
-// and the label the panels show); a message that does not start with a preset path is returned as it is.
+// and the label the panels show); so does an undo notice: "undone: field.strength 5 mT -> 30 mT" becomes "undone:
+// Field, strength: 5 mT -> 30 mT". A message that does not start with a preset path is returned as it is.
 std::string plain_notice(const std::string& message);
 
 }  // namespace lodestone::ui

@@ -66,7 +66,7 @@ void adopt_snapshot(UiState& state, const Snapshot& s) {
   }
   if (s.message_revision != state.seen_message_revision) {
     state.seen_message_revision = s.message_revision;
-    state.notice = s.message_is_error ? plain_notice(s.message) : s.message;  // "Field, strength: ..."
+    state.notice = plain_notice(s.message);  // "Field, strength: ...", "undone: Field, strength: 5 mT -> 30 mT"
     state.notice_is_error = s.message_is_error;
     state.notice_from_refusal = s.message_is_error;
     state.refused_edit = s.acknowledged_edit;

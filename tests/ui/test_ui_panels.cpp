@@ -220,4 +220,11 @@ TEST_CASE("a refusal shown in the window names the field in the panels' words", 
   CHECK(ui::plain_notice("$.timeline[2].set.field.strength: bad") == "$.timeline[2].set.field.strength: bad");
   CHECK(ui::plain_notice("$.version: unsupported") == "$.version: unsupported");
   CHECK(ui::plain_notice("$.materials.3: no such material") == "Material 4: no such material");
+  // Undo notices too (issue 39 "Words": they read "undone: field.strength ..."), each change of one edit.
+  CHECK(ui::plain_notice("undone: field.strength 0.05 kOe -> 0.4 kOe") ==
+        "undone: Field, strength: 0.05 kOe -> 0.4 kOe");
+  CHECK(ui::plain_notice("redone: materials.0.friction 0.3 -> 0.5; field.strength 5 mT -> 30 mT") ==
+        "redone: Material 1, friction coefficient: 0.3 -> 0.5; Field, strength: 5 mT -> 30 mT");
+  CHECK(ui::plain_notice("undone: pull of particle 0 (went back to step 10, before it)") ==
+        "undone: pull of particle 0 (went back to step 10, before it)");
 }
