@@ -9,7 +9,7 @@ namespace lodestone {
 namespace {
 
 // Coordinate x along a periodic axis taken into [origin, origin + length).
-double wrap_coordinate(double x, double origin, double length) {
+double wrap_into_grid(double x, double origin, double length) {
   double w = x - length * std::floor((x - origin) / length);
   if (w >= origin + length) w = origin;
   return w;
@@ -63,7 +63,7 @@ void PointGrid::build(std::span<const Vec3> centre, double reach, const Vec3& pe
     int c[3];
     for (int a = 0; a < 3; ++a) {
       double x = centre[i][a];
-      if (periodic_[static_cast<size_t>(a)]) x = wrap_coordinate(x, origin_[a], length_[a]);
+      if (periodic_[static_cast<size_t>(a)]) x = wrap_into_grid(x, origin_[a], length_[a]);
       const double t = std::clamp(std::floor((x - origin_[a]) / width_[a]), 0.0,
                                   static_cast<double>(count_[static_cast<size_t>(a)] - 1));
       c[a] = std::isfinite(t) ? static_cast<int>(t) : 0;  // a NaN centre (a run that blew up) goes to cell 0
@@ -89,7 +89,7 @@ bool PointGrid::cell_range(const Vec3& x, std::array<int, 3>& lo, std::array<int
         hi[axis] = n - 1;
         continue;
       }
-      const double w = wrap_coordinate(x[a], origin_[a], length_[a]);
+      const double w = wrap_into_grid(x[a], origin_[a], length_[a]);
       const int c = std::min(n - 1, static_cast<int>(std::floor((w - origin_[a]) / width_[a])));
       lo[axis] = c - 1;
       hi[axis] = c + 1;

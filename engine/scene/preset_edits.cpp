@@ -9,13 +9,7 @@
 namespace lodestone {
 
 json& json_at_path(json& root, const std::string& dotted_path, const std::string& where) {
-  std::vector<std::string> segments;
-  for (size_t start = 0;;) {
-    const size_t dot = dotted_path.find('.', start);
-    segments.push_back(dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
+  const std::vector<std::string> segments = lodestone::dotted_path(dotted_path, where).segments;
   json* node = &root;
   std::string here = "$";
   for (size_t i = 0; i < segments.size();) {

@@ -34,23 +34,17 @@ double shown_to_si(double shown, Quantity q, const DisplayUnits& units) {
 
 json value_as_shown(const std::string& dotted_path, const json& value, const DisplayUnits& units,
                     const std::string& typed_unit) {
-  std::vector<std::string> segments;
-  for (size_t start = 0;;) {
-    const size_t dot = dotted_path.find('.', start);
-    segments.push_back(dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
   json shown = value;
   try {
-    convert_at(shown, preset_schema(), segments, 0, [&](Quantity q, double si) -> json {
-      const bool typed = !typed_unit.empty() && is_accepted_unit(q, typed_unit);
-      const std::string unit = typed ? typed_unit : shown_unit(q, units);
-      const double number = typed ? si_to_unit(si, q, typed_unit) : si_to_shown(si, q, units);
-      char text[64];
-      std::snprintf(text, sizeof text, "%.4g%s%s", number, unit.empty() ? "" : " ", unit.c_str());
-      return text;
-    });
+    convert_at(shown, preset_schema(), lodestone::dotted_path(dotted_path, "$").segments, 0,
+               [&](Quantity q, double si) -> json {
+                 const bool typed = !typed_unit.empty() && is_accepted_unit(q, typed_unit);
+                 const std::string unit = typed ? typed_unit : shown_unit(q, units);
+                 const double number = typed ? si_to_unit(si, q, typed_unit) : si_to_shown(si, q, units);
+                 char text[64];
+                 std::snprintf(text, sizeof text, "%.4g%s%s", number, unit.empty() ? "" : " ", unit.c_str());
+                 return text;
+               });
   } catch (const std::exception&) {
     return value;  // a path the table does not know: as it is
   }
