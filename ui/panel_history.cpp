@@ -17,10 +17,15 @@
 namespace lodestone::ui {
 namespace {
 
-// A span of simulated time typed by the user ("2 ms", "0.5 s", "1e-4"); refused with a message.
+// A span of simulated time typed by the user ("2 ms", "0.5 s", "1e-4"); refused with a message. A bare number is in
+// the panels' unit of time: seconds, or lj in a preset in reduced units (issue 42).
 bool read_span(UiState& state, const std::string& text, const char* what, double& seconds) {
   std::string error;
-  if (parse_quantity_or_si(text, Quantity::Time, seconds, error) && seconds > 0.0) return true;
+  const bool bare = typed_unit_of(json(text)).empty();
+  if (parse_quantity_or_si(text, Quantity::Time, seconds, error) && seconds > 0.0) {
+    if (bare) seconds = shown_to_si(seconds, Quantity::Time, state.edited.units);
+    return true;
+  }
   state.notice = std::string(what) + ": '" + text + "' is not allowed; type a simulated time above 0, such as 2 ms" +
                  (error.empty() ? "" : " (" + error + ")");
   state.notice_is_error = true;

@@ -69,9 +69,13 @@ void pace_controls(PanelContext& c) {
   bool pace_changed = ImGui::Combo("pace", &mode, modes, 3);
   pace.mode = static_cast<PaceMode>(mode);
   if (pace.mode != PaceMode::Fastest) {
-    double value = pace.value;
-    ImGui::InputDouble(pace.mode == PaceMode::RealTime ? "sim. s per real s" : "steps per frame", &value, 0.0, 0.0,
-                       "%.4g");
+    // Simulated time per real second in the panels' unit of time (s, or lj in a preset in reduced units).
+    const bool real_time = pace.mode == PaceMode::RealTime;
+    const DisplayUnits& units = state.edited.units;
+    double value = real_time ? si_to_shown(pace.value, Quantity::Time, units) : pace.value;
+    const std::string label =
+        real_time ? "sim. " + shown_unit(Quantity::Time, units) + " per real s" : std::string("steps per frame");
+    ImGui::InputDouble(label.c_str(), &value, 0.0, 0.0, "%.4g");
     wrapped_tooltip(pace.mode == PaceMode::RealTime
                         ? "How much simulated time passes in one second on the clock: 0.1 shows a tenth of a "
                           "second of the scene each second (ten times slower than real). Only how fast it is "
@@ -79,7 +83,7 @@ void pace_controls(PanelContext& c) {
                         : "Steps of the simulation per frame drawn.");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       if (value > 0.0) {
-        pace.value = value;
+        pace.value = real_time ? shown_to_si(value, Quantity::Time, units) : value;
         pace_changed = true;
         if (state.notice.rfind("pace: ", 0) == 0) state.notice.clear();  // its cause is fixed
       } else {

@@ -2,6 +2,7 @@
 
 #include "engine/output/field_probe.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "engine/scene/unit_values.hpp"
 #include "engine/scene/units.hpp"
 
 #include <algorithm>
@@ -100,8 +101,15 @@ void read_step(Request& r, const Preset&) {
   r.command = StepOnce{static_cast<int>(steps), 0.0, 0};
 }
 
-void read_advance(Request& r, const Preset&) {
-  r.command = StepOnce{1, read_simulated_time(r.rest), 0};
+// A span of simulated time: with its unit ("2ms"), or a bare number in the scene's unit of time, seconds or, in a
+// preset in reduced units, lj (as the panels read it; issue 42).
+double read_span(const std::string& text, const Preset& in_force) {
+  const double seconds = read_simulated_time(text);
+  return typed_unit_of(json(text)).empty() ? shown_to_si(seconds, Quantity::Time, in_force.units) : seconds;
+}
+
+void read_advance(Request& r, const Preset& in_force) {
+  r.command = StepOnce{1, read_span(r.rest, in_force), 0};
 }
 
 void read_rewind(Request& r, const Preset&) {
@@ -110,8 +118,8 @@ void read_rewind(Request& r, const Preset&) {
   r.command = Rewind{target, false, 0};
 }
 
-void read_back(Request& r, const Preset&) {
-  r.command = GoBack{read_simulated_time(r.rest), 0};
+void read_back(Request& r, const Preset& in_force) {
+  r.command = GoBack{read_span(r.rest, in_force), 0};
 }
 
 void read_field_at(Request& r, const Preset&) {

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -50,6 +51,17 @@ TEST_CASE("remote parse: verbs read their arguments into what the app sends", "[
   CHECK(read("set field.direction [0, 1, 0]").edit[0].value == json::parse("[0, 1, 0]"));
   CHECK(std::get<StepOnce>(*read("step 5").command).steps == 5);
   CHECK(std::get<StepOnce>(*read("advance 2 ms").command).seconds == Approx(2e-3));
+  CHECK(std::get<StepOnce>(*read("advance 0.5").command).seconds == Approx(0.5));  // a bare number: seconds here
+  {
+    // In a preset in reduced units a bare span is in lj (tau), one with a unit as it says (issue 42).
+    Preset lj = fuzz::edit_scene();
+    lj.units.system = UnitSystem::Lj;
+    lj.units.lj = LjScales{1e-3, 4e-6, 1e-9};
+    const double tau = 1e-3 * std::sqrt(4e-6 / 1e-9);
+    CHECK(std::get<StepOnce>(*remote::parse_remote_line("advance 2", lj).command).seconds == Approx(2.0 * tau));
+    CHECK(std::get<StepOnce>(*remote::parse_remote_line("advance 2 ms", lj).command).seconds == Approx(2e-3));
+    CHECK(std::get<GoBack>(*remote::parse_remote_line("back 3", lj).command).seconds == Approx(3.0 * tau));
+  }
   CHECK(std::get<Rewind>(*read("rewind 3").command).step == 3);
   CHECK(std::get<DeleteBody>(*read("delete 3").command).particle_id == 3);
   CHECK(std::get<HoldParticle>(*read("hold 3").command).hold == HoldKind::Both);
