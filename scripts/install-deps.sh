@@ -11,8 +11,8 @@ packages=(
   # FFTs for the dipolar P3M method (engine/magnetic/p3m.cpp)
   libfftw3-dev
   # trajectories outside the engine (app/trajectory/): H5MD through HDF5, gzip-compressed frames through zlib;
-  # h5py reads the H5MD files back in the tests
-  libhdf5-dev zlib1g-dev python3-h5py
+  # h5py reads the H5MD files back in the tests, the gsd package the GSD files (written without a library)
+  libhdf5-dev zlib1g-dev python3-h5py python3-gsd
   # desktop app: Qt 6 widgets + OpenGL, Dear ImGui (with its OpenGL 3 backend), GLM, Mesa
   qt6-base-dev libqt6opengl6-dev libimgui-dev libglm-dev libgl-dev libegl-dev libgl1-mesa-dri
   # GUI tests and screenshots on a machine without a display

@@ -2,6 +2,7 @@
 
 #include "app/runner/overrides.hpp"
 #include "app/runner/sweep.hpp"
+#include "app/trajectory/gsd_writer.hpp"
 #include "app/trajectory/gzip_stream.hpp"
 #include "app/trajectory/h5md_writer.hpp"
 #include "engine/core/version.hpp"
@@ -122,7 +123,7 @@ void add_run_length_options(CLI::App& app, RunOptions& o, OptionTexts& texts) {
 
 // "" when the frames file's extension names a format (an appended text format may end in .gz), else the message.
 std::string check_frames_extension(const std::string& path) {
-  if (trajectory::is_h5md_path(path)) return {};
+  if (trajectory::is_h5md_path(path) || trajectory::is_gsd_path(path)) return {};
   const std::string plain = trajectory::without_gzip_suffix(path);
   const std::optional<FrameFormat> format = frame_format_of(plain);
   if (format && (plain == path || *format != FrameFormat::VtkPolyData)) return {};
@@ -133,7 +134,7 @@ std::string check_frames_extension(const std::string& path) {
   const std::string extension = std::filesystem::path(plain).extension().string();
   return "'" + path + "' has " + (extension.empty() ? "no extension" : "the unknown extension '" + extension + "'") +
          "; the allowed extensions are " + frame_extensions_help() +
-         ", .h5md or .h5 (H5MD), and .xyz, .dump, .lammpstrj, .csv followed by .gz (gzip-compressed)";
+         ", .h5md or .h5 (H5MD), .gsd (GSD), and .xyz, .dump, .lammpstrj, .csv followed by .gz (gzip-compressed)";
 }
 
 // The files a run writes as it goes, and the table on stdout.
@@ -145,7 +146,8 @@ void add_output_options(CLI::App& app, RunOptions& o) {
                  "Write particle frames to this file, in the format of its extension: .xyz (extended XYZ), .vtp "
                  "(VTK, one file per frame, FILE_000000.vtp..., and a .pvd collection beside them for ParaView), "
                  ".dump or .lammpstrj (LAMMPS dump custom, OVITO), .csv, .h5md or .h5 (H5MD 1.1: HDF5 with "
-                 "positions, image flags, velocities, forces, moments; h5py, MDAnalysis, OVITO); a text format "
+                 "positions, image flags, velocities, forces, moments; h5py, MDAnalysis, OVITO), .gsd (GSD, HOOMD's "
+                 "hoomd schema: OVITO, MDAnalysis, freud, the gsd package); a text format "
                  "followed by .gz (run.xyz.gz) is written gzip-compressed")
       ->check(check_frames_extension);
   app.add_option("--vtk-encoding", o.vtk_encoding,

@@ -25,12 +25,16 @@ void print_table_row(const Observables& o) {
 
 }  // namespace
 
-// The frames: H5MD by its extension, else a FrameSeriesWriter of the format the extension (less a .gz) names.
+// The frames: H5MD or GSD by its extension, else a FrameSeriesWriter of the format the extension (less a .gz) names.
 std::optional<int> RunOutputs::open_frames(const RunOptions& options, const std::string& preset_json) {
   const std::string& path = options.frames_path;
   try {
     if (trajectory::is_h5md_path(path)) {
       h5md_.emplace(path, preset_json, unit_system_note(units_));
+      return std::nullopt;
+    }
+    if (trajectory::is_gsd_path(path)) {
+      gsd_.emplace(path);
       return std::nullopt;
     }
     const bool gzip = trajectory::is_gzip_path(path);
@@ -97,7 +101,7 @@ void RunOutputs::write(const Session& session, bool force) {
     clusters_.record(step, state.time, *clusters);
   }
   if (angles_.is_open() && row) angles_.record(observables());
-  if ((frames_ || h5md_) && (force || step % every_.frames == 0)) {
+  if ((frames_ || h5md_ || gsd_) && (force || step % every_.frames == 0)) {
     observables();  // the frame's cluster ids come from the same pass
     write_frame(session, *clusters);
   }
@@ -111,10 +115,12 @@ void RunOutputs::write_frame(const Session& session, const Clusters& clusters) {
     const FrameFields frame = frame_in_units(frame_fields(session.model(), session.state(), clusters), units_);
     if (frames_) frames_->write(frame);
     if (h5md_) h5md_->write(frame);
+    if (gsd_) gsd_->write(frame);
   } catch (const ExportError& e) {
     std::cerr << "lodestone-run: " << e.what() << "; no more frames are written\n";
     frames_.reset();
     h5md_.reset();
+    gsd_.reset();
     frames_failed_ = true;
   }
 }
@@ -126,10 +132,11 @@ bool RunOutputs::finish() {
     std::cerr << "lodestone-run: writing an output file failed (disk full?)\n";
     ok = false;
   }
-  if (frames_ || h5md_) {
+  if (frames_ || h5md_ || gsd_) {
     try {
       if (frames_) frames_->finish();
       if (h5md_) h5md_->finish();
+      if (gsd_) gsd_->finish();
     } catch (const ExportError& e) {
       std::cerr << "lodestone-run: " << e.what() << "\n";
       frames_failed_ = true;

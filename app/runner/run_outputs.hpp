@@ -8,6 +8,7 @@
 #include "app/runner/cluster_output.hpp"
 #include "app/runner/field_output.hpp"
 #include "app/runner/run_options.hpp"
+#include "app/trajectory/gsd_writer.hpp"
 #include "app/trajectory/h5md_writer.hpp"
 #include "engine/output/export_frames.hpp"
 #include "engine/session/session.hpp"
@@ -51,7 +52,8 @@ class RunOutputs {
   DisplayUnits units_;
   std::ofstream series_;
   std::optional<FrameSeriesWriter> frames_;
-  std::optional<trajectory::H5mdWriter> h5md_;  // --frames FILE.h5md (the frames' other writer)
+  std::optional<trajectory::H5mdWriter> h5md_;  // --frames FILE.h5md (the frames' other writers)
+  std::optional<trajectory::GsdWriter> gsd_;    // --frames FILE.gsd
   bool frames_failed_ = false;
   ClusterOutput clusters_;
   AngleOutput angles_;
