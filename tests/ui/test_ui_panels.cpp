@@ -11,6 +11,7 @@
 #include "engine/live/snapshot_capture.hpp"
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
+#include "engine/scene/unit_system.hpp"
 #include "engine/session/session.hpp"
 #include "render/scene_builder.hpp"
 #include "tests/test_process.hpp"
@@ -227,4 +228,33 @@ TEST_CASE("a refusal shown in the window names the field in the panels' words", 
         "redone: Material 1, friction coefficient: 0.3 -> 0.5; Field, strength: 5 mT -> 30 mT");
   CHECK(ui::plain_notice("undone: pull of particle 0 (went back to step 10, before it)") ==
         "undone: pull of particle 0 (went back to step 10, before it)");
+}
+
+TEST_CASE("panels: a preset in reduced units shows its values in lj, as its file holds them", "[ui]") {
+  // issue 42 (the panels as an entry point of one reading of numbers): two-dipoles-lj's field strength 0.5 is shown
+  // as 0.5 [lj], not 22.36 mT; the Run panel's time and time step in lj; the same panels of two-dipoles in mT and s.
+  const HeadlessImGui imgui(kLargeDisplay);
+  const CommandSink ignore = [](Command) {};
+  const auto texts = [&](const std::string& name) {
+    const std::string file = (lodestone::test::preset_directory() / name).string();
+    Preset preset = load_preset_file(file);
+    preset.field.strength =
+        preset.units.system == UnitSystem::Lj ? 0.5 * LjUnits(preset.units.lj).flux_density : 0.02;  // 0.5 lj, or 20 mT
+    const std::unique_ptr<LiveScene> live = run_scene(preset, file);
+    live->snapshot.pace.mode = PaceMode::RealTime;  // the pace in simulated time per real second
+    PanelContext context{live->snapshot, live->state, ignore, live->scene.update(live->snapshot, live->state.view),
+                         live->gizmo_labels};
+    return std::pair{draw_alone(Panel{"", field_panel}, context).text, draw_alone(Panel{"", run_panel}, context).text};
+  };
+  const auto [lj_field, lj_run] = texts("two-dipoles-lj.json");
+  CHECK_THAT(lj_field, Catch::Contains("strength [lj]"));
+  CHECK_THAT(lj_field, Catch::Contains("Values in reduced (lj) units"));
+  CHECK_THAT(lj_field, Catch::Contains("B now = (0, 0, 0.5) lj"));
+  CHECK_THAT(lj_run, Catch::Contains(" lj   step "));
+  CHECK_THAT(lj_run, Catch::Contains("sim. lj per real s"));
+  const auto [si_field, si_run] = texts("two-dipoles.json");
+  CHECK_THAT(si_field, Catch::Contains("strength [mT]"));
+  CHECK_THAT(si_field, Catch::Contains("B now = (0, 0, 20) mT"));
+  CHECK_THAT(si_run, Catch::Contains(" s   step "));
+  CHECK_THAT(si_run, Catch::Contains("sim. s per real s"));
 }
