@@ -1,11 +1,10 @@
 #include "app/trajectory/gsd_writer.hpp"
 
+#include "app/trajectory/file_extension.hpp"
 #include "engine/output/export_frames.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <type_traits>
 
@@ -59,10 +58,7 @@ std::string header(std::uint64_t index_at, std::uint64_t index_entries, std::uin
 }  // namespace
 
 bool is_gsd_path(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension == ".gsd";
+  return lower_case_extension(path) == ".gsd";
 }
 
 GsdWriter::GsdWriter(const std::string& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {

@@ -1,5 +1,6 @@
 #include "app/trajectory/h5md_writer.hpp"
 
+#include "app/trajectory/file_extension.hpp"
 #include "engine/core/version.hpp"
 #include "engine/output/export_frames.hpp"
 
@@ -45,9 +46,7 @@ std::vector<size_t> id_order(const FrameFields& f) {
 }  // namespace
 
 bool is_h5md_path(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string extension = lower_case_extension(path);
   return extension == ".h5md" || extension == ".h5";
 }
 
