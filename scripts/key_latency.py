@@ -8,8 +8,9 @@ real keys are pressed with xdotool; the time from the press to its effect is mea
     space      `status` says running=0 (pause), then again running=1 (run)
     Tab        `view` says sidebar=hidden, then the width again
     Escape     nothing to see: the press, then `sync` (the window has drawn everything since)
-    Ctrl+O     the "Open preset" dialog's window exists (then Escape closes it)
-    Ctrl+R     the "Record movie" dialog's window exists (then Escape closes it)
+    Ctrl+O     the "Open preset" dialog has the keyboard (then Escape closes it)
+    Ctrl+R     the "Record movie" dialog has the keyboard (then Escape closes it)
+    keys back  after each dialog's Escape: the main window has the keyboard again
 
 Prints one row per preset and key: the median and the largest of REPEATS presses [ms], each from the press to the
 first answer that shows its effect (so a remote round trip, about a millisecond, is included). Usage (Debian 12, Mesa
@@ -54,6 +55,11 @@ def until(check, timeout=20.0):
     return None
 
 
+def focused_name():
+    """The name of the window that has the keyboard ("" when none)."""
+    return xdotool("getwindowfocus", "getwindowname")
+
+
 def press(key):
     start = time.monotonic()
     xdotool("key", key)
@@ -84,10 +90,14 @@ def measure_once(remote):
     out["Escape"] = [time.monotonic() - start]
     for key, title in (("ctrl+o", "Open preset"), ("ctrl+r", "Record movie")):
         start = press(key)
-        ok = until(lambda: xdotool("search", "--name", title) != "")
+        # Up when it has the keys: a window found by name may not be mapped and focused yet, and an Escape sent then
+        # goes to the main window and leaves the dialog open (the next key then lands in the dialog).
+        ok = until(lambda: focused_name() == title)
         out[key] = [None if ok is None else time.monotonic() - start]
-        xdotool("key", "Escape")
-        until(lambda: xdotool("search", "--name", title) == "")
+        closed = press("Escape")
+        # The keys back in the main window once the dialog has gone (issue 39: shortcuts right after any dialog).
+        ok = until(lambda: focused_name().startswith("Lodestone"))
+        out.setdefault("keys back", []).append(None if ok is None else time.monotonic() - closed)
         remote.ask("sync")
     return out
 
