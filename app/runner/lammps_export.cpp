@@ -40,13 +40,9 @@ int write_lammps_export(const std::string& dir, const Session& session, std::int
     std::cerr << "lodestone-run: --lammps-export " << dir << ": " << e.what() << "\n";
     return kExitOutputError;
   }
-  const std::string approximations =
-      lammps_approximations(session.document(), session.model(), session.state().particles, approximate);
-  size_t begin = 0;
-  for (size_t end = approximations.find('\n'); end != std::string::npos; end = approximations.find('\n', begin)) {
-    std::cerr << "lodestone-run: --lammps-export: approximation: " << approximations.substr(begin, end - begin + 1);
-    begin = end + 1;
-  }
+  for (const std::string& line :
+       lammps_approximations(session.document(), session.model(), session.state().particles, approximate))
+    std::cerr << "lodestone-run: --lammps-export: approximation: " << line << "\n";
   if (!quiet)
     std::printf("wrote %s and %s (%zu atoms, %lld steps); run: cd %s && mpirun -np N lmp -in in.lodestone\n",
                 script.string().c_str(), data.string().c_str(), session.state().particles.size(),

@@ -248,13 +248,13 @@ std::vector<Approximation> approximations_on_request(const Preset& preset, const
 
 }  // namespace
 
-std::string lammps_approximations(const Preset& preset, const Model& model, const Particles& particles,
-                                  bool approximate) {
-  std::string lines;
+std::vector<std::string> lammps_approximations(const Preset& preset, const Model& model, const Particles& particles,
+                                               bool approximate) {
+  std::vector<std::string> lines;
   const std::string convention = default_convention_difference(preset.contact.linear);
-  if (!convention.empty()) lines += convention + "\n";
+  if (!convention.empty()) lines.push_back(convention);
   if (approximate)
-    for (const Approximation& a : approximations_on_request(preset, model, particles)) lines += a.text + "\n";
+    for (const Approximation& a : approximations_on_request(preset, model, particles)) lines.push_back(a.text);
   return lines;
 }
 
@@ -499,9 +499,9 @@ std::string comment_lines(const std::string& lead, const std::string& text) {
 }
 
 // The opening comments: how to run the script, the units, what of the contact law LAMMPS does differently and every
-// approximation (`approximations`: lammps_approximations, one per line).
+// approximation (`approximations`: lammps_approximations).
 void append_script_header(std::string& t, const Preset& preset, double time, double s,
-                          const std::string& approximations) {
+                          const std::vector<std::string>& approximations) {
   const LinearLawParameters& lin = preset.contact.linear;
   t += "# LAMMPS input written by Lodestone (docs/lammps.md). LAMMPS 29Sep2021 or later, packages GRANULAR and "
        "DIPOLE.\n";
@@ -521,11 +521,7 @@ void append_script_header(std::string& t, const Preset& preset, double time, dou
     t += "# Contacts: the scene uses contact.linear.convention = \"gran/hooke/history\", written as that pair style\n"
          "# (torques on the full radii, the shear history projected after its increment): no approximation\n"
          "# (docs/lammps.md).\n";
-  size_t begin = 0;
-  for (size_t end = approximations.find('\n'); end != std::string::npos; end = approximations.find('\n', begin)) {
-    t += comment_lines("Approximation:", approximations.substr(begin, end - begin));
-    begin = end + 1;
-  }
+  for (const std::string& line : approximations) t += comment_lines("Approximation:", line);
   t += "\n";
 }
 

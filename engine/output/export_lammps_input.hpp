@@ -35,6 +35,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lodestone {
 
@@ -67,10 +68,10 @@ struct LammpsRunSettings {
   bool protocol_finished = false;
 };
 
-// The approximations the export of the scene makes, one line each (empty: none), for the user to read: those it
+// The approximations the export of the scene makes, one each (empty: none), for the user to read: those it
 // always makes (our default contact convention's dashpots) and, with `approximate`, those it makes only when asked.
-std::string lammps_approximations(const Preset& preset, const Model& model, const Particles& particles,
-                                  bool approximate);
+std::vector<std::string> lammps_approximations(const Preset& preset, const Model& model, const Particles& particles,
+                                               bool approximate);
 
 // Throws LammpsExportError when `preset` uses physics LAMMPS cannot express (checks every field;
 // the message lists each refused one); without `approximate` also physics LAMMPS can only approximate. Protocol
