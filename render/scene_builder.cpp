@@ -1,5 +1,7 @@
 #include "render/scene_builder.hpp"
 
+#include "render/line_vertices.hpp"
+
 #include <cmath>
 
 namespace lodestone::render {
@@ -15,20 +17,6 @@ constexpr Rgb kLidColor{0.95f, 0.6f, 0.25f};        // the pressing lid (pressur
 
 glm::vec3 vec(const Vec3& v) {
   return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
-}
-
-// Element i of a snapshot array of 3-vectors (position, moment, easy axis).
-glm::vec3 xyz(const std::vector<float>& values, size_t i) {
-  return {values[3 * i], values[3 * i + 1], values[3 * i + 2]};
-}
-
-void push_vertex(std::vector<float>& out, const glm::vec3& p, const Rgb& color) {
-  out.insert(out.end(), {p.x, p.y, p.z, color[0], color[1], color[2]});
-}
-
-void push_line(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, const Rgb& color) {
-  push_vertex(out, a, color);
-  push_vertex(out, b, color);
 }
 
 // The twelve edges of the box from `lo` to `hi`: for each axis a, the four edges along a.

@@ -1,5 +1,7 @@
 #include "render/scene_renderer.hpp"
 
+#include "render/line_vertices.hpp"
+
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -19,12 +21,6 @@ constexpr Rgb kGizmoX{0.95f, 0.3f, 0.3f}, kGizmoY{0.35f, 0.9f, 0.35f}, kGizmoZ{0
 constexpr int kGizmoSize = 96;   // [framebuffer pixels]
 constexpr int kGizmoBottom = 8;  // [framebuffer pixels] from the bottom edge
 
-void push_line(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, const Rgb& color) {
-  for (const glm::vec3* p : {&a, &b}) {
-    out.insert(out.end(), {p->x, p->y, p->z, color[0], color[1], color[2]});
-  }
-}
-
 // A line through `center` along `direction`, with a two-line head at the + end (the gizmo's field arrow).
 void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec3& direction, float half_length,
                 const Rgb& color) {
@@ -36,11 +32,6 @@ void push_arrow(std::vector<float>& out, const glm::vec3& center, const glm::vec
   const float head_length = 0.35f * half_length;
   push_line(out, tip, tip - head_length * direction + 0.5f * head_length * side, color);
   push_line(out, tip, tip - head_length * direction - 0.5f * head_length * side, color);
-}
-
-// Element i of a scene array of 3-vectors (centre, colour, arrow).
-glm::vec3 xyz(const std::vector<float>& values, size_t i) {
-  return {values[3 * i], values[3 * i + 1], values[3 * i + 2]};
 }
 
 // Shaders and programs report a failed compile or link alike, each through its own pair of queries:

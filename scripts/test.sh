@@ -13,14 +13,11 @@ scripts/install-deps.sh
 # ccache when the machine has it (a rebuild of an unchanged file is then a cache hit); not installed for it.
 launcher=()
 if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-# The sanitizer builds need line tables for their reports, not full debug information (-g1 compiles the
-# Eigen-heavy sources much faster); the tests run two at a time, one per core. They are unity builds: CMake
-# compiles the sources of a target 8 to a file, so Eigen, nlohmann-json, Catch2 and the engine headers are
-# parsed and their templates compiled once per 8 files: from scratch the ASan build takes 42 % less CPU, the TSan
-# build 63 % (docs/reliability.md "In CI"). A name defined at file scope (anonymous namespace, static) in two
-# sources of one target then collides: give one a name of its own. The normal build stays one object per
-# source, for incremental rebuilds.
-sanitizer_flags=(-DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_UNITY_BUILD=ON)
+# Every build here is a unity build (CMakeLists.txt: a target's sources compiled 8 to a file; the sanitizer trees take
+# 42 % (ASan) and 63 % (TSan) less CPU from scratch, docs/reliability.md "In CI"). The sanitizer builds need line
+# tables for their reports, not full debug information (-g1 compiles the Eigen-heavy sources much faster); the tests
+# run two at a time, one per core.
+sanitizer_flags=(-DCMAKE_CXX_FLAGS_DEBUG=-g1)
 
 case "$mode" in
   "")

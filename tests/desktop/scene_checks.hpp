@@ -26,6 +26,7 @@ using Rgb = std::array<int, 3>;
 // Documented colours (render/colors.cpp, scene background in render/scene_renderer.cpp), 0..255.
 constexpr std::array<double, 3> kBlue{0.16, 0.32, 0.85}, kGrey{0.86, 0.86, 0.86}, kDarkRed{0.55, 0.02, 0.02};
 const Rgb kBackground{28, 31, 36};  // glClearColor(0.11, 0.12, 0.14)
+constexpr int kSidebar = 380;       // ui::kSidebarWidth [px], the side bar the 3-D view starts right of
 
 inline void require_display() {
   const char* display = std::getenv("DISPLAY");

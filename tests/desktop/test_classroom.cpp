@@ -17,7 +17,6 @@ using lodestone::test::Result;
 namespace {
 
 constexpr int kWidth = 1280, kHeight = 800;
-constexpr int kSidebar = 380;  // ui::kSidebarWidth
 
 QImage load_screenshot(const Workdir& work, const std::string& preset) {
   const fs::path png = work.path() / "shot.png";

@@ -41,7 +41,6 @@ constexpr double kClusterSphereX[] = {-1.45e-3, 0.0, 2.1e-3};
 
 // The window size asked for, and what tests/data/screenshot-scene.json holds.
 constexpr int kWindowWidth = 1000, kWindowHeight = 700;
-constexpr double kSidebar = 380.0;                     // ui::kSidebarWidth [px]
 constexpr double kBoxHalf = 3e-3;                      // the box is [-3, 3] mm in x, y and z
 constexpr double kRadius = 0.75e-3;                    // every sphere
 constexpr double kSmallRadius = 0.12e-3;               // every sphere of the small-sphere scene

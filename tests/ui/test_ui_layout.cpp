@@ -13,6 +13,7 @@
 #include "render/scene_builder.hpp"
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
+#include "tests/ui/live_scene.hpp"
 #include "ui/panels.hpp"
 
 #include <catch2/catch.hpp>
@@ -32,15 +33,9 @@ using namespace lodestone::ui;
 using lodestone::test::preset_directory;
 using lodestone::test::preset_files;
 using lodestone::ui::test::HeadlessImGui;
+using lodestone::ui::test::LiveScene;
 
 namespace {
-
-struct LiveScene {
-  Snapshot snapshot;
-  UiState state;
-  render::SceneBuilder scene;        // the legend the overlays draw (update() before each use)
-  render::GizmoLabels gizmo_labels;  // no renderer here: the gizmo's labels stay hidden
-};
 
 // A preset after a few steps, as the app holds it: adopted, a particle selected (the Inspector), a long
 // message in the status line (a refusal), the start hint shown (paused at step 0 in a scene that asks).

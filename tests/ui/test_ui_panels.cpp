@@ -16,6 +16,7 @@
 #include "render/scene_builder.hpp"
 #include "tests/test_process.hpp"
 #include "tests/ui/headless_imgui.hpp"
+#include "tests/ui/live_scene.hpp"
 #include "ui/gallery.hpp"
 #include "ui/panels.hpp"
 #include "ui/plain_labels.hpp"
@@ -37,6 +38,7 @@ using namespace lodestone;
 using namespace lodestone::ui;
 using lodestone::test::preset_files;
 using lodestone::ui::test::HeadlessImGui;
+using lodestone::ui::test::LiveScene;
 
 namespace {
 
@@ -91,16 +93,6 @@ PanelFrame draw_alone(const Panel& panel, PanelContext& context) {
   return frame;
 }
 
-// The GUI's view of a preset being run, as the app has it after a few steps: snapshots published as the
-// simulation thread publishes them, adopted by the UiState, the first particle selected (the inspector), a
-// notice shown, the presets listed.
-struct LiveScene {
-  Snapshot snapshot;
-  UiState state;
-  render::SceneBuilder scene;        // the legend the overlays draw (update() before each use)
-  render::GizmoLabels gizmo_labels;  // no renderer here: the gizmo's labels stay hidden
-};
-
 void publish(const Session& session, const std::string& source, Snapshot& s) {
   capture_snapshot(session, s);
   s.scene = std::make_shared<const Preset>(session.document());
@@ -110,6 +102,9 @@ void publish(const Session& session, const std::string& source, Snapshot& s) {
   s.scene_loads = 1;
 }
 
+// The GUI's view of a preset being run, as the app has it after a few steps: snapshots published as the
+// simulation thread publishes them, adopted by the UiState, the first particle selected (the inspector), a
+// notice shown, the presets listed.
 std::unique_ptr<LiveScene> run_scene(const Preset& preset, const std::string& source) {
   auto live = std::make_unique<LiveScene>();
   Session session(preset);
