@@ -143,12 +143,6 @@ void RemoteControl::send_touch(TouchCommand command, const std::string& line) {
 
 namespace {
 
-// The answer to a command that cannot be carried out; it changes nothing.
-void refuse(const std::string& line, const std::string& why) {
-  std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
-  std::fflush(stdout);
-}
-
 // The `history` answer from the snapshot that carries the reply.
 void print_history(const Snapshot& s) {
   if (!s.history || s.history->steps.empty()) {

@@ -23,11 +23,6 @@ const char* field_view_key(const render::ViewOptions& v) {
 using ViewVerbHandler = void (*)(const remote::Request& r, const std::string& line, const Snapshot& s,
                                  ui::UiState& state);
 
-// The answer to a view verb that cannot be carried out; it changes nothing.
-void refuse(const std::string& line, const std::string& why) {
-  std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
-}
-
 void verb_view(const remote::Request&, const std::string&, const Snapshot& s, ui::UiState& state) {
   char pace[48] = "fastest";
   if (s.pace.mode == PaceMode::RealTime) std::snprintf(pace, sizeof pace, "%.6g", s.pace.value);
@@ -160,6 +155,11 @@ void verb_about(const remote::Request&, const std::string&, const Snapshot&, ui:
 }
 
 }  // namespace
+
+void refuse(const std::string& line, const std::string& why) {
+  std::printf("refused: %s: %s\n", line.c_str(), why.c_str());
+  std::fflush(stdout);
+}
 
 bool execute_view_verb(const remote::Request& r, const std::string& line, const Snapshot& s, ui::UiState& state) {
   static const std::map<std::string, ViewVerbHandler> handlers = {

@@ -34,4 +34,7 @@ namespace lodestone::desktop {
 bool execute_view_verb(const remote::Request& request, const std::string& line, const Snapshot& snapshot,
                        ui::UiState& state);
 
+// The answer to a remote command that cannot be carried out (it changes nothing): "refused: LINE: WHY", flushed.
+void refuse(const std::string& line, const std::string& why);
+
 }  // namespace lodestone::desktop
