@@ -162,7 +162,9 @@ void RemoteControl::send_edit(std::vector<ParameterChange> changes, const std::s
   const std::uint64_t request = ++state_.last_request_id;
   send_(ApplyParameters{std::move(changes), ++state_.last_edit_id, false, request});
   await_reply(request, [done, line](const Reply& r) {
-    if (r.ok)
+    if (r.ok && r.text == kUnchangedReply)
+      std::printf("ok %s (unchanged: it had that value already; nothing to undo)\n", done.c_str());
+    else if (r.ok)
       std::printf("ok %s\n", done.c_str());
     else if (r.text.rfind("confirm: ", 0) == 0)
       std::printf("%s (send 'confirm' to apply it)\n", r.text.c_str());

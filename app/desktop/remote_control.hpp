@@ -5,7 +5,8 @@
 // (scripts/soak.sh, docs/reliability.md). Replies go to standard output, one line each:
 //
 //   set PATH VALUE   a preset field by its dotted path, VALUE as JSON ("25 mT", 0.3, [0, 1, 0]); answers
-//                    "ok set PATH" once applied, or "confirm: WHAT (send 'confirm' to apply it)" for an edit
+//                    "ok set PATH" once applied ("ok set PATH (unchanged: ...)" when it had that value already:
+//                    no edit is recorded, none to undo), or "confirm: WHAT (send 'confirm' to apply it)" for an edit
 //                    the panels would ask about (a field far beyond any magnet, a collapsing time step, an
 //                    edit at a rewound step that drops the run after it); the run waits at its step meanwhile
 //   confirm          applies the edit waiting for confirmation, at that step; a run it paused goes on

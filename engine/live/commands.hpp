@@ -33,6 +33,8 @@ struct ApplyParameters {
   bool confirmed = false;
   std::uint64_t request = 0;  // answered in Snapshot::reply (0: no answer wanted)
 };
+// The reply's text to an ApplyParameters whose values were all in force already: nothing recorded, nothing to undo.
+inline constexpr const char* kUnchangedReply = "unchanged";
 // The user's "no" to the edit held for confirmation: it is dropped and a run it paused goes on.
 struct DeclineEdit {
   std::uint64_t request = 0;

@@ -188,6 +188,13 @@ std::string SimulationThread::confirmation_needed(const PreparedEdit& edit) cons
 void SimulationThread::apply_edit(const ApplyParameters& c) {
   acknowledged_edit_ = c.edit_id;                         // handled, whether it applies, is held or is refused
   PreparedEdit edit = session_->prepare_edit(c.changes);  // throws PresetError, changing nothing
+  if (edit.changes_nothing()) {
+    // The value in force already: no timeline entry, nothing to undo. Said, so that a script (and its user) does not
+    // expect an undo to go back to something.
+    if (confirmation_ && confirmation_->paused_run) running_ = true;
+    confirmation_.reset();
+    return answer(c.request, true, kUnchangedReply);
+  }
   if (!c.confirmed) {
     if (std::string why = confirmation_needed(edit); !why.empty()) {
       // The run waits at this step until the user answers: the edit applies where the question says.

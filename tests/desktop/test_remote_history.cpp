@@ -122,3 +122,26 @@ TEST_CASE("Remote set and get speak the scene's unit system: a bare number in a 
   CHECK(values[0] == "value field.strength 0.5");
   CHECK(std::abs(std::stod(values[1].substr(21)) - 1.0) < 1e-6);
 }
+
+TEST_CASE("Remote set of the value in force says it changed nothing, and leaves nothing to undo", "[remote]") {
+  // The default scene's field is 30 mT: `set field.strength 30 mT` used to answer "ok set field.strength" and the
+  // undo that followed "refused: nothing to undo", which read as a lost edit.
+  require_display();
+  Workdir work;
+  const std::string commands =
+      "set field.strength \"0 mT\"\n"
+      "undo\n"
+      "set field.strength \"40 mT\"\n"
+      "undo\n"
+      "quit\n";
+  const std::string preset = std::string(LODESTONE_SOURCE_DIR) + "/presets/two-dipoles.json";
+  const auto r = run_remote(work, commands, "--preset " + preset);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> sets = lines_starting(r.output, "ok set ");
+  REQUIRE(sets.size() == 2);
+  CHECK(sets[0] == "ok set field.strength (unchanged: it had that value already; nothing to undo)");
+  CHECK(sets[1] == "ok set field.strength");
+  CHECK(lines_starting(r.output, "refused: nothing to undo").size() == 1);
+  CHECK(lines_starting(r.output, "undone: field.strength 0 mT -> 40 mT").size() == 1);
+}
