@@ -12,7 +12,7 @@ PRESET=${1:-bench/workloads/a-dilute-100k.json}
 STEPS=${2:-40}
 THREADS=${3:-2}
 RUNS=${4:-5}
-RUNNER=build/app/runner/lodestone-run
+RUNNER=${RUNNER:-build/app/runner/lodestone-run}  # RUNNER=path compares another build
 [ -x "$RUNNER" ] || { echo "bench: build first ($RUNNER is missing; run scripts/test.sh)" >&2; exit 1; }
 PY=$(command -v /usr/bin/python3 || command -v python3)
 WORK=$(mktemp -d)

@@ -33,6 +33,9 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
 // at the pebble's offset. Derivation and accuracy: docs/physics.md "Integration".
 void predict_end_of_step(const State& state, double dt, PredictedVelocities& out,
                          ThreadTeam& team = ThreadTeam::serial());
+// The same prediction with the forces and torques set to zero in the same sweep, as the force pass begins: one
+// pass over the particles' force arrays instead of two (the two stages are memory-bound, issue 38).
+void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team);
 
 // Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).
 struct OverdampedSlopes {

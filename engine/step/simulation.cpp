@@ -271,12 +271,13 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
     if (clock) clock->lap(s);
   };
   const PredictedVelocities* predicted = nullptr;
-  if (predict) {  // from the last pass's forces, before they are cleared
+  if (predict) {  // from the last pass's forces, cleared in the same sweep
     if (!predicted_) predicted_ = std::make_unique<PredictedVelocities>();
-    predict_end_of_step(state_, dt, *predicted_, team());
+    predict_and_clear_forces(state_, dt, *predicted_, team());
     predicted = predicted_.get();
+  } else {
+    clear_forces(state_, team());
   }
-  clear_forces(state_, team());
   lap(Stage::ClearForces);
   std::vector<Vec3> moments_before;  // induced moments: the step's moment work is booked (issue 40)
   const bool moment_work = dt > 0.0 && !trial && books_moment_work(model_);

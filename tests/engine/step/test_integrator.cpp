@@ -3,8 +3,11 @@
 // Cases where the discrete motion equals the exact one: free flight, constant force, constant
 // angular velocity; the unit quaternion; the periodic wrap.
 
+#include "engine/contact/contacts.hpp"
 #include "engine/core/random.hpp"
+#include "engine/core/thread_team.hpp"
 #include "engine/magnetic/field.hpp"
+#include "engine/step/integrator.hpp"
 #include "tests/engine/test_support.hpp"
 
 #include <cmath>
@@ -203,4 +206,37 @@ TEST_CASE("the periodic wrap keeps particles in the box at the right place", "[i
   // plus the folding of the reference point x0 + v t (0.6 m, eps x 0.6 = 1.3e-16). Bound 1e-13.
   CHECK(worst <= 1e-13);
   CHECK(session.state().events.total(EventKind::ContactActivated) == 0);
+}
+
+TEST_CASE("predicting the end of the step while clearing the forces predicts what the prediction alone does",
+          "[integrator]") {
+  // predict_and_clear_forces is the force pass's first sweep (issue 38: one pass over the force arrays instead of
+  // two): the same velocities bit for bit as predict_end_of_step, held parts included, and every force and torque 0.
+  Session session(free_spheres(40, 1e-4, 5));
+  State state = session.state();
+  Particles& p = state.particles;
+  Random rng(11);
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.force[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-3;
+    p.torque[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-7;
+  }
+  p.hold[3] = static_cast<std::uint8_t>(HoldKind::Position);
+  p.hold[7] = static_cast<std::uint8_t>(HoldKind::Orientation);
+  PredictedVelocities alone;
+  predict_end_of_step(state, 1e-4, alone);
+  for (int threads : {1, 3}) {
+    INFO(threads << " threads");
+    ThreadTeam team(threads);
+    State cleared = state;
+    PredictedVelocities fused;
+    predict_and_clear_forces(cleared, 1e-4, fused, team);
+    CHECK(fused.velocity == alone.velocity);
+    CHECK(fused.angular_velocity == alone.angular_velocity);
+    CHECK(fused.velocity[3] == Vec3::Zero());
+    CHECK(fused.angular_velocity[7] == Vec3::Zero());
+    for (size_t i = 0; i < p.size(); ++i) {
+      CHECK(cleared.particles.force[i] == Vec3::Zero());
+      CHECK(cleared.particles.torque[i] == Vec3::Zero());
+    }
+  }
 }
