@@ -49,6 +49,7 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
       state.events.record({state.step, EventKind::ContactActivated, p.id[i], wall_id});
     }
     const bool was_slipping = h.slipping;
+    const Vec3 v_half = p.velocity[i];  // the half-step velocity the last forces acted with (before a stop below)
     // [SECTION] Normal: spring and dashpot, never pulling.
     const double k = floor_stiffness(model, p.material[i]);
     const double c = 2.0 * floor.damping_ratio * std::sqrt(p.mass[i] * k);
@@ -82,7 +83,8 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
     }
     if (!h.slipping) {
       friction = -f_lateral;
-      p.velocity[i] -= v_lateral;  // stuck: no lateral motion
+      friction_loss += 0.5 * p.mass[i] * v_lateral.squaredNorm();  // the round-off a stuck foot's kick left
+      p.velocity[i] -= v_lateral;                                  // stuck: no lateral motion
     } else {
       const double speed = v_lateral.norm();
       const Vec3 direction = speed > 0.0              ? Vec3(v_lateral / speed)
@@ -92,9 +94,11 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
     }
     // The friction's work, as velocity Verlet applies it: the last and the new force each for a half step against
     // the half-step velocity (the trapezoid, second order, as Hertz-Coulomb's friction; issue 40: booking the new
-    // force over the whole step was first order where friction starts, stops or turns). h.shear keeps the floor's
-    // last friction force (the floor's side has no shear spring: contacts.cpp leaves it to this law).
-    friction_loss -= 0.5 * dt * (h.shear + friction).dot(p.velocity[i]);
+    // force over the whole step was first order where friction starts, stops or turns). The last force acted with
+    // the half-step velocity the first half kick gave, the new one acts with what a stop leaves of it: with a stop's
+    // kinetic energy booked above, the kinetic energy's change over the step is booked exactly. h.shear keeps the
+    // floor's last friction force (the floor's side has no shear spring: contacts.cpp leaves it to this law).
+    friction_loss -= 0.5 * dt * (h.shear.dot(v_half) + friction.dot(p.velocity[i]));
     h.shear = friction;
     if (h.slipping != was_slipping)
       state.events.record({state.step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, p.id[i], wall_id});
