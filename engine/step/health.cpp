@@ -175,8 +175,11 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
     return p.radius[i] + p.radius[j] - minimum_image(model, p.position[i] - p.position[j]).norm();
   };
   auto too_deep = [&](size_t k) {
+    // overlap > f min(Ri, Rj) is |d| < Ri + Rj - f min(Ri, Rj) (positive, f < 1): compared squared, no square root
+    // for the many listed pairs that do not touch.
     const auto i = static_cast<size_t>(lists.contact_pairs[k].i), j = static_cast<size_t>(lists.contact_pairs[k].j);
-    return overlap_of(k) > kRunawayOverlapFraction * std::min(p.radius[i], p.radius[j]);
+    const double reach = p.radius[i] + p.radius[j] - kRunawayOverlapFraction * std::min(p.radius[i], p.radius[j]);
+    return minimum_image(model, p.position[i] - p.position[j]).squaredNorm() < reach * reach;
   };
   const size_t pairs = state.overlaps_expected ? 0 : lists.contact_pairs.size();
   const size_t deep = first_bad(team, pairs, too_deep);

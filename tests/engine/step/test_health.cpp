@@ -86,6 +86,17 @@ TEST_CASE("health: an overlap beyond half the radius stops the run", "[health]")
       Contains(particle(session, 0) + " overlaps " + particle(session, 1) + " by 80") && Contains("contacts too soft"));
 }
 
+TEST_CASE("health: the overlap check's threshold is half the smaller radius, on either side of it", "[health]") {
+  // The check compares squared distances (no square root per listed pair): 0.45 R passes, 0.55 R stops the run.
+  Session shallow(two_spheres(Vec3(1.55e-3, 0, 0)));
+  shallow.step();
+  CHECK(shallow.state().health.ok);
+  Session deep(two_spheres(Vec3(1.45e-3, 0, 0)));
+  deep.step();
+  REQUIRE_FALSE(deep.state().health.ok);
+  CHECK_THAT(deep.state().health.message, Contains(" by 5") && Contains("% of the smaller radius"));
+}
+
 TEST_CASE("health: a particle through a wall stops the run", "[health]") {
   Preset p = two_spheres(Vec3(5e-3, 0, 0));
   p.box.x_max = SideKind::Wall;
