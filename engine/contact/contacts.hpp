@@ -12,7 +12,7 @@
 namespace lodestone {
 
 // Velocities and angular velocities of the particles predicted for the end of the step, one per particle
-// (velocity Verlet: v_{n+1/2} + dt/(2m) F_n, engine/step/integrator.hpp predict_end_of_step). The
+// (velocity Verlet: v_{n+1/2} + dt/(2m) F_n, engine/step/integrator.hpp predict_and_clear_forces). The
 // dashpots see them, which makes the velocity-dependent contact forces second-order accurate in dt
 // (docs/physics.md "Integration").
 struct PredictedVelocities {

@@ -58,19 +58,22 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
   integrate_clumps_second_half(model, state, dt);
 }
 
-namespace {
-
-// One particle's predicted end-of-step velocities (predict_end_of_step).
-inline void predict_particle(const Particles& p, size_t i, double half, PredictedVelocities& out) {
-  out.velocity[i] = p.velocity[i] + (half / p.mass[i]) * p.force[i];
-  out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
-  if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
-  if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
-}
-
-// A clump's pebbles move with their clump's predicted rigid motion.
-void predict_clump_pebbles(const State& state, double half, PredictedVelocities& out) {
-  const Particles& p = state.particles;
+void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
+  Particles& p = state.particles;
+  const double half = 0.5 * dt;
+  out.velocity.resize(p.size());
+  out.angular_velocity.resize(p.size());
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      out.velocity[i] = p.velocity[i] + (half / p.mass[i]) * p.force[i];
+      out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
+      if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
+      if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
+      p.force[i].setZero();
+      p.torque[i].setZero();
+    }
+  });
+  // A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept).
   const Clumps& c = state.clumps;
   if (c.size() == 0) return;
   std::vector<Vec3> v(c.size()), w(c.size());
@@ -85,34 +88,6 @@ void predict_clump_pebbles(const State& state, double half, PredictedVelocities&
     out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
     out.angular_velocity[i] = w[k];
   }
-}
-
-}  // namespace
-
-void predict_end_of_step(const State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
-  const Particles& p = state.particles;
-  const double half = 0.5 * dt;
-  out.velocity.resize(p.size());
-  out.angular_velocity.resize(p.size());
-  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) predict_particle(p, i, half, out);
-  });
-  predict_clump_pebbles(state, half, out);
-}
-
-void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
-  Particles& p = state.particles;
-  const double half = 0.5 * dt;
-  out.velocity.resize(p.size());
-  out.angular_velocity.resize(p.size());
-  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      predict_particle(p, i, half, out);
-      p.force[i].setZero();
-      p.torque[i].setZero();
-    }
-  });
-  predict_clump_pebbles(state, half, out);  // from the clumps' own sums, which the particles' forces no longer hold
 }
 
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {

@@ -30,12 +30,11 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
 // kicks: v_{n+1/2} + dt/(2m) F_n and w_{n+1/2} + dt/(2I) T_n, F_n and T_n the forces of the last pass (still
 // in the particles when the pass starts, and kept in checkpoints, so a continued run predicts the same). A
 // clump's pebbles get their clump's predicted rigid motion: V + dt/(2M) F and w = R I^-1 R^T (L + dt/2 T)
-// at the pebble's offset. Derivation and accuracy: docs/physics.md "Integration".
-void predict_end_of_step(const State& state, double dt, PredictedVelocities& out,
-                         ThreadTeam& team = ThreadTeam::serial());
-// The same prediction with the forces and torques set to zero in the same sweep, as the force pass begins: one
-// pass over the particles' force arrays instead of two (the two stages are memory-bound, issue 38).
-void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team);
+// at the pebble's offset. Derivation and accuracy: docs/physics.md "Integration". The particles' forces and torques
+// are then set to zero in the same sweep, as the force pass begins: one pass over those arrays instead of two (both
+// memory-bound, issue 38).
+void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out,
+                              ThreadTeam& team = ThreadTeam::serial());
 
 // Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).
 struct OverdampedSlopes {

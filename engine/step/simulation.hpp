@@ -83,7 +83,7 @@ class Simulation {
  private:
   // `trial`: Heun's predictor pass, whose results the step puts back (the dipole stage keeps no history of it).
   // `predict`: velocity Verlet's pass between the half kicks; the dashpots see the velocities predicted for
-  // the end of the step (engine/step/integrator.hpp predict_end_of_step).
+  // the end of the step (engine/step/integrator.hpp predict_and_clear_forces).
   void compute_forces(double dt, StageClock* clock, bool trial = false, bool predict = false);
   void step_verlet(StageClock& clock);
   void step_overdamped(StageClock& clock);

@@ -42,12 +42,7 @@ void reference_verlet_step(const Model& m, State& s) {
   integrate_first_half(m, s, dt);
   refresh_neighbor_lists(m, s);
   PredictedVelocities predicted;  // the dashpots' velocities, from the forces before they are cleared
-  predict_end_of_step(s, dt, predicted);
-  Particles& p = s.particles;
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.force[i].setZero();
-    p.torque[i].setZero();
-  }
+  predict_and_clear_forces(s, dt, predicted);
   update_moments(m, s);
   compute_contact_forces(m, s, dt, ThreadTeam::serial(), &predicted);
   compute_dipole_forces(m, s);
