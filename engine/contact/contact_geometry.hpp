@@ -36,15 +36,37 @@ struct ContactGeometry {
   double dashpot_normal_velocity = 0.0;             // [m/s] (> 0 separating)
   Vec3 dashpot_tangential_velocity = Vec3::Zero();  // [m/s]
   Vec3 dashpot_angular_velocity = Vec3::Zero();     // [rad/s] w_i - w_j (a wall: w_i)
-  // Weight of a dashpot that jumps on when the contact forms, in the step it forms: 1/2 + the fraction of
-  // the step spent in contact (law_linear.hpp, linear_onset_weight); 1 otherwise.
-  double dashpot_weight = 1.0;
+  // Weight of a force that jumps on when the contact forms (the linear law's dashpot; the sand law's pull and
+  // dashpots), in the step it forms: 1/2 + the fraction of the step spent in contact (onset_weight below); 1
+  // otherwise.
+  double first_sample_weight = 1.0;
   // The normal travel over the step a force sample stands for, |v_n| dt (0: a static evaluation or the
   // overdamped scheme), and whether the contact formed in this step: the Hertz dashpots average their
   // delta^{1/4} over it (hertz_damping_scale).
   double dashpot_travel = 0.0;  // [m]
   bool dashpot_first = false;
 };
+
+// Velocity Verlet samples a force at whole steps, each sample standing for the step around it (t_n +- dt/2).
+// A force that jumps on at the moment t0 a contact forms (the linear law's dashpot, c v0 at zero overlap; the sand
+// law's adhesive pull, -F_c at zero overlap) is thus sampled to first order in dt, the error depending on where in
+// the step t0 falls. The exact impulse over the two steps around the first sample t_{n+1} is F dt (1/2 + s), with
+// s = (t_{n+1} - t0)/dt the fraction of the step spent in contact; the free flight before makes s = depth /
+// (v_approach dt) exact (depth: how far inside the contact's range the bodies are at t_{n+1}; v_approach dt the
+// normal travel at the half-step speed). So the first sample is weighted by 1/2 + s, in (1/2, 3/2]; a contact
+// already deeper than one step's travel (placed or pushed there) counts as formed a whole step ago.
+inline double onset_weight(double depth, double approach_travel) {
+  const double s = approach_travel > depth ? std::max(depth, 0.0) / approach_travel : 1.0;
+  return 0.5 + s;
+}
+
+// The same at the other end: a force that drops to zero when its contact opens at t0 = t_n + s dt inside the step
+// to t_{n+1} was sampled last at t_n, standing for it until t_{n+1/2}. Returns s from how far beyond the contact's
+// range the bodies are at t_{n+1} and the normal travel that took them there (separating > 0): the force to make up
+// at t_{n+1} is (s - 1/2) times the last sample.
+inline double exit_fraction(double beyond, double separating_travel) {
+  return separating_travel > beyond ? 1.0 - std::max(beyond, 0.0) / separating_travel : 0.0;
+}
 
 // The Hertz dashpots (Tsuji form) scale as sqrt(S) ~ delta^{1/4}, whose derivative is infinite at the onset:
 // sampled at whole steps their impulse is only O(dt^{5/4}) accurate (the sum over the first samples of a
@@ -134,7 +156,7 @@ inline Vec3 use_lammps_contact_velocity(ContactGeometry& g) {
   g.dashpot_normal_velocity = g.normal_velocity;
   g.dashpot_tangential_velocity = g.tangential_velocity;
   g.dashpot_angular_velocity = g.relative_angular_velocity;
-  g.dashpot_weight = 1.0;
+  g.first_sample_weight = 1.0;
   return excess;
 }
 
@@ -153,7 +175,7 @@ inline void use_full_radius_levers(ContactGeometry& g) {
   g.dashpot_normal_velocity = g.normal_velocity;
   g.dashpot_tangential_velocity = g.tangential_velocity;
   g.dashpot_angular_velocity = g.relative_angular_velocity;
-  g.dashpot_weight = 1.0;
+  g.first_sample_weight = 1.0;
 }
 
 // Turns a vector kept in the contact plane into the current plane by the smallest rotation that

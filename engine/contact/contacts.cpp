@@ -43,8 +43,8 @@ struct PartResult {
 constexpr size_t kContactGrain = 2000;
 
 // A contact that opens: books the last half step of its dashpots and what its springs still hold, and clears its
-// history. Returns true, with the force in `response`, when a dashpot still acts at the opening and is made up in
-// this step (law_linear.hpp, linear_exit_dashpot).
+// history. Returns true, with the force in `response`, when a force still acts at the opening and is made up in
+// this step (law_linear.hpp, linear_exit_dashpot; law_sand.hpp, sand_break).
 bool open_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g, const SandBodies& bodies,
                   ContactHistory& h, double dt, bool verlet, ContactTotals& totals, ContactResponse& response) {
   const ContactLaw law = model.contact.law;
@@ -52,7 +52,11 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
   if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
     totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
   // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
-  if (law == ContactLaw::Sand) totals.slip_loss += sand_breaking_energy(model.contact.sand, pair, g, bodies, h);
+  SandBreak exit;
+  if (law == ContactLaw::Sand) {
+    exit = sand_break(model.contact.sand, pair, g, bodies, h, dt, verlet);
+    totals.slip_loss += exit.lost;
+  }
   // Hertz-Coulomb's last friction force (kept in h.shear, evaluate_contact) still acts for a half step.
   if (law == ContactLaw::HertzCoulomb) totals.slip_loss -= 0.5 * dt * h.shear.dot(g.relative_velocity);
   // So does a shear spring that still holds a force: the work of its last half step on it, then its energy
@@ -62,17 +66,19 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
     const Vec3 spring = -h.shear_stiffness * h.shear;
     totals.slip_loss += 0.5 * spring.squaredNorm() / h.shear_stiffness - 0.5 * dt * spring.dot(g.relative_velocity);
   }
-  const bool lammps_rule = model.contact.linear.lammps_rules();
-  const Vec3 exit = verlet && law == ContactLaw::Linear && !lammps_rule
-                        ? linear_exit_dashpot(model.contact.linear, g, h, dt)
-                        : Vec3::Zero();
+  if (verlet && law == ContactLaw::Linear && !model.contact.linear.lammps_rules()) {
+    exit.force = linear_exit_dashpot(model.contact.linear, g, h, dt);
+    exit.dashpot_force = exit.force;
+  }
   h = ContactHistory{};
-  if (exit != Vec3::Zero()) {
-    // A force of this step alone: both its half steps are booked now.
-    totals.dashpot_energy -= dt * exit.dot(g.relative_velocity);
+  if (exit.force != Vec3::Zero() || exit.couple != Vec3::Zero()) {
+    // A force of this step alone: both half steps of its dashpots' part are booked now (its springs' part is in
+    // the energy the break loses).
+    totals.dashpot_energy -= dt * exit.dashpot_force.dot(g.relative_velocity);
     response = ContactResponse{};
-    response.force = exit;
-    response.dashpot_force = exit;
+    response.force = exit.force;
+    response.couple = exit.couple;
+    response.dashpot_force = exit.dashpot_force;
     return true;
   }
   return false;
@@ -117,7 +123,8 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
     h = ContactHistory{};
     h.active = true;
     part.events.push_back({step, EventKind::ContactActivated, id_a, id_b});
-    if (verlet && law == ContactLaw::Linear) g.dashpot_weight = linear_onset_weight(model.contact.linear, g, dt);
+    if (verlet && law == ContactLaw::Linear) g.first_sample_weight = linear_onset_weight(model.contact.linear, g, dt);
+    if (verlet && law == ContactLaw::Sand) g.first_sample_weight = onset_weight(g.overlap, -g.normal_velocity * dt);
   }
   if (verlet) {
     g.dashpot_travel = std::abs(g.dashpot_normal_velocity) * dt;

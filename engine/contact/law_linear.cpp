@@ -16,19 +16,14 @@ LinearStiffness linear_stiffness(const LinearLawParameters& law, const PairCoeff
 }
 
 double linear_onset_weight(const LinearLawParameters& law, const ContactGeometry& g, double dt) {
-  const double depth = law.rgap + g.overlap;  // rgap - gap >= 0 for an active contact
-  const double travel = -g.normal_velocity * dt;
-  const double s = travel > depth ? std::max(depth, 0.0) / travel : 1.0;
-  return 0.5 + s;
+  return onset_weight(law.rgap + g.overlap, -g.normal_velocity * dt);  // rgap - gap >= 0 for an active contact
 }
 
 Vec3 linear_exit_dashpot(const LinearLawParameters& law, const ContactGeometry& g, const ContactHistory& h, double dt) {
   const bool normal_acts = law.dp_mode == 0 || law.dp_mode == 2;
   const bool shear_acts = law.dp_mode == 0 || law.dp_mode == 1;
   if (!normal_acts && !shear_acts) return Vec3::Zero();
-  const double beyond = -g.overlap - law.rgap;  // gap - rgap > 0 for an open contact
-  const double travel = g.normal_velocity * dt;
-  const double s = travel > beyond ? 1.0 - std::max(beyond, 0.0) / travel : 0.0;
+  const double s = exit_fraction(-g.overlap - law.rgap, g.normal_velocity * dt);  // gap - rgap > 0: open
   const double normal_part = h.dashpot_force.dot(g.normal);
   Vec3 last = Vec3::Zero();
   if (normal_acts) last += normal_part * g.normal;
@@ -54,11 +49,11 @@ ContactResponse linear_contact(const LinearLawParameters& law, const PairCoeffic
 
   // Dashpots: critical damping ratio times 2 sqrt(m k).
   double fn_damp =
-      -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.dashpot_normal_velocity * g.dashpot_weight;
+      -2.0 * law.dp_nratio * std::sqrt(g.effective_mass * k.kn) * g.dashpot_normal_velocity * g.first_sample_weight;
   const bool no_tension_normal = law.dp_mode == 1 || law.dp_mode == 3;
   if (no_tension_normal) fn_damp = std::max(fn_damp, -fn);
   Vec3 fs_damp =
-      -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.dashpot_weight * g.dashpot_tangential_velocity;
+      -2.0 * law.dp_sratio * std::sqrt(g.effective_mass * k.ks) * g.first_sample_weight * g.dashpot_tangential_velocity;
 
   // Shear spring with Coulomb slip (Mohr-Coulomb plastic slip of the spring, [Yade-law]). With a slip-cut
   // shear dashpot (dp_mode 2, 3) the limit is Coulomb's on the whole contact force: spring and dashpot

@@ -36,14 +36,9 @@ inline bool linear_active(const LinearLawParameters& law, const ContactGeometry&
   return -g.overlap <= law.rgap;
 }
 
-// Velocity Verlet samples a force at whole steps, each sample standing for the step around it (t_n +- dt/2).
-// A dashpot that jumps on at the moment t0 the contact forms (the linear law's does: c v0 at zero overlap)
-// is thus sampled to first order in dt, the error depending on where in the step t0 falls. The exact
-// impulse over the two steps around the first sample t_{n+1} is c v (t_{n+3/2} - t0) = c v dt (1/2 + s),
-// with s = (t_{n+1} - t0)/dt the fraction of the step spent in contact; the free flight before makes
-// s = depth / (v_approach dt) exact (depth = rgap - gap at t_{n+1}, v_approach the half-step speed). The
-// first sample of the dashpot is weighted by 1/2 + s (in (1/2, 3/2]): onset weight, for the contact
-// stage to put in ContactGeometry::dashpot_weight when a contact forms in a velocity Verlet step.
+// The linear law's dashpot jumps on at the moment the contact forms (c v0 at zero overlap): its first sample is
+// weighted by onset_weight (contact_geometry.hpp) with depth = rgap - gap at t_{n+1}. For the contact stage to put
+// in ContactGeometry::first_sample_weight when a contact forms in a velocity Verlet step.
 double linear_onset_weight(const LinearLawParameters& law, const ContactGeometry& g, double dt);
 
 // The same at the opening: a dashpot that still acts when the contact opens (a normal dashpot that may pull,

@@ -284,14 +284,14 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
   }
 
   // Normal force along e (repulsive > 0), Hertz plus the adhesive pull.
-  const double fn = sand_normal_force(pair, c, r, g.overlap);
+  const double fn = sand_normal_force(pair, c, r, g.overlap) - (g.first_sample_weight - 1.0) * c.pull_off;
   // Dashpots: the normal one with the Hertz tangent stiffness 2 E* a, a at least the adhesive contact
   // radius a0 (an adhesive contact keeps a finite area at zero load).
   const double a = std::max(c.contact_radius, std::sqrt(r * std::max(g.overlap, 0.0)));
-  const double fn_damp =
-      -2.0 * law.damping_ratio_n * std::sqrt(g.effective_mass * 2.0 * pair.e_star * a) * g.dashpot_normal_velocity;
-  const Vec3 ft_damp =
-      -2.0 * law.damping_ratio_t * std::sqrt(g.effective_mass * c.k_sliding) * g.dashpot_tangential_velocity;
+  const double fn_damp = -2.0 * law.damping_ratio_n * std::sqrt(g.effective_mass * 2.0 * pair.e_star * a) *
+                         g.dashpot_normal_velocity * g.first_sample_weight;
+  const Vec3 ft_damp = -2.0 * law.damping_ratio_t * std::sqrt(g.effective_mass * c.k_sliding) * g.first_sample_weight *
+                       g.dashpot_tangential_velocity;
 
   out.dashpot_force = fn_damp * g.normal + ft_damp;
   out.force = fn * g.normal + now.force_i + out.dashpot_force;
@@ -304,12 +304,22 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
   return out;
 }
 
-double sand_breaking_energy(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
-                            const SandBodies& b, const ContactHistory& h) {
+SandBreak sand_break(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
+                     const SandBodies& b, const ContactHistory& h, double dt, bool verlet) {
   const SandConstants c = sand_constants(law, pair, g.effective_radius);
-  const double normal = sand_normal_energy(pair, c, g.effective_radius, g.overlap);
+  SandBreak out;
+  out.lost = sand_normal_energy(pair, c, g.effective_radius, g.overlap);
   const SandPointers* ptr = std::get_if<SandPointers>(&h.law_state);
-  return ptr ? normal + springs(to_world(g, b, *ptr), c, false).total() : normal;
+  const Springs now = ptr ? springs(to_world(g, b, *ptr), c, verlet) : Springs{};
+  out.lost += now.total();
+  if (!verlet) return out;
+  const double s = exit_fraction(-g.overlap - c.break_separation, g.normal_velocity * dt);
+  const Vec3 couple = now.torque_i - g.lever_i.cross(now.force_i);
+  out.lost += (1.0 - s) * dt * (now.force_i.dot(g.relative_velocity) + couple.dot(g.relative_angular_velocity));
+  out.dashpot_force = (s - 0.5) * h.dashpot_force;
+  out.force = (s - 0.5) * now.force_i + out.dashpot_force;
+  out.couple = (s - 0.5) * couple;
+  return out;
 }
 
 }  // namespace lodestone

@@ -45,7 +45,9 @@
 // The energy released is booked as dissipated friction: at a static evaluation U(before) - U(after)
 // at the same configuration; within a run, the work the step's motion did on the springs (as the
 // integrator applied their forces) minus the change of their energy (law_sand.cpp). Beyond s < -s_b the contact breaks;
-// the energy still stored in it (F_c s_b / 2 in the normal part plus the springs) is booked as dissipated too.
+// the energy still stored in it (F_c s_b / 2 in the normal part plus the springs) is booked as dissipated too
+// (sand_break). The pull that jumps on when a contact forms and the springs and dashpots that drop at a break are
+// sampled so that neither costs velocity Verlet a first-order error (docs/physics.md "Integration").
 //
 // Walls use the same law with the wall as the second body (infinite radius, at rest): p2 is the
 // wall's material point in world coordinates, q2 a world vector, e the wall normal, delta = w - r_i
@@ -109,11 +111,27 @@ inline bool sand_active(const SandConstants& c, const ContactGeometry& g, bool w
 // Evaluates the law (forming the pointers when `newly_active`, moving them when a critical value is
 // exceeded). Updates the pointers in h.law_state and h.slipping (set when the contact slides this step). `dt` is the
 // step just made (0: a static evaluation); the plastic loss is booked as the integrator applied the forces.
+// g.first_sample_weight scales the adhesive pull F_c (in the force, not in the energy) and the dashpots: the
+// contact stage sets it in the step the contact forms (onset_weight, contact_geometry.hpp), so that their jumps
+// cost no first-order error.
 ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
                              const SandBodies& b, ContactHistory& h, bool newly_active, double dt = 0.0);
 
-// Energy stored in a contact that breaks now: booked as lost.
-double sand_breaking_energy(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
-                            const SandBodies& b, const ContactHistory& h);
+// A contact that breaks in this step (its separation passed s_b at t0 = t_n + s dt, exit_fraction in
+// contact_geometry.hpp). The normal force is 0 at the break, but the springs and dashpots drop from their last
+// sample: under velocity Verlet (`verlet`) the force and couple of (s - 1/2) times their values are made up at
+// t_{n+1}, as the linear law's dashpot is (linear_exit_dashpot), and what is lost is the energy stored at t0,
+// U(t_{n+1}) + (1 - s) dt P with P the springs' power on the bodies: the work they did after t_n is then what
+// velocity Verlet applies, and the balance keeps no first-order error per break. Without it (a static evaluation,
+// the overdamped scheme) the energy stored now.
+struct SandBreak {
+  double lost = 0.0;                  // [J] booked as dissipated ([Dominik-Nubold] App. A.6)
+  Vec3 force = Vec3::Zero();          // [N] on i at the contact point, springs and dashpots
+  Vec3 couple = Vec3::Zero();         // [N m] on i (-couple on j)
+  Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpots' part of `force`
+};
+
+SandBreak sand_break(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
+                     const SandBodies& b, const ContactHistory& h, double dt, bool verlet);
 
 }  // namespace lodestone
