@@ -19,13 +19,18 @@ std::string clock_text(std::int64_t seconds_since_epoch) {
   return out.front() == ' ' ? out.substr(1) : out;
 }
 
-// "0.35 s", "12 ms": the simulated time, four significant digits.
+// "0.35 s", "12 ms", "0.6454 us": the simulated time, four significant digits, in the unit that keeps it readable
+// (a nanograin scene runs for microseconds: "0.0006454 ms" read as nothing).
 std::string sim_time_text(double seconds) {
   char text[32];
-  if (seconds != 0.0 && seconds < 0.1)
-    std::snprintf(text, sizeof text, "%.4g ms", 1e3 * seconds);
-  else
+  if (seconds == 0.0 || seconds >= 0.1)
     std::snprintf(text, sizeof text, "%.4g s", seconds);
+  else if (seconds >= 1e-4)
+    std::snprintf(text, sizeof text, "%.4g ms", 1e3 * seconds);
+  else if (seconds >= 1e-7)
+    std::snprintf(text, sizeof text, "%.4g us", 1e6 * seconds);
+  else
+    std::snprintf(text, sizeof text, "%.4g ns", 1e9 * seconds);
   return text;
 }
 
