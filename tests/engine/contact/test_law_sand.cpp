@@ -718,6 +718,34 @@ TEST_CASE("sand: contacts made under another law get their pointers when the law
   run_checked(sim, 100);
 }
 
+namespace {
+
+// Twelve pairs (make_pair(0..11)) each run `steps` steps of dt, then of dt/2 and dt/4 over the same time: the sums
+// over the pairs of |balance at the end - balance at the start| must fall at least 3.5 times per halving of dt (4 for
+// second order, 2 for first), `check` holding on every finished run.
+template <class MakePair, class Check>
+void check_balance_falls_as_dt_squared(const char* name, double dt, std::int64_t steps, MakePair make_pair,
+                                       Check check) {
+  double errors[3] = {0.0, 0.0, 0.0};
+  for (int pair = 0; pair < 12; ++pair) {
+    Preset p = make_pair(pair);
+    for (int k = 0; k < 3; ++k) {
+      p.integrator.time_step = dt / double(1 << k);
+      Session session(p);
+      const double b0 = session.observe().energy_balance();
+      run_checked(session, steps << k);
+      check(session);
+      errors[k] += std::abs(session.observe().energy_balance() - b0);
+    }
+  }
+  std::printf("[figure] %s: balance errors %.3e, %.3e, %.3e J (ratios %.1f, %.1f)\n", name, errors[0], errors[1],
+              errors[2], errors[0] / errors[1], errors[1] / errors[2]);
+  CHECK(errors[0] / errors[1] > 3.5);
+  CHECK(errors[1] / errors[2] > 3.5);
+}
+
+}  // namespace
+
 TEST_CASE("sand: grains that meet inside a step and stick keep a balance of second order in dt",
           "[sand][conservation]") {
   // The adhesive pull switches on at once when the surfaces touch (f_n jumps from 0 to -F_c). A force sample of
@@ -725,39 +753,28 @@ TEST_CASE("sand: grains that meet inside a step and stick keep a balance of seco
   // fraction of the step spent in contact (contacts.cpp, onset_weight): without it each contact formed leaves
   // (1/2 - sigma) F_c v dt in the balance (sigma: where in the step the surfaces touch), an error of first order.
   // Twelve pairs meet head on at half the speed that would part them again (undamped they would part at
-  // 1/2 m* v^2 > F_c s_b / 2), each from another gap, so the crossings fall at different places in their steps;
-  // the sum of their balance errors at the end must fall at least 3.5 times per halving of dt (measured 4.1, 4.0;
-  // 2.1, 2.2 without the weight), with exactly one contact formed and none broken in every run. (Within the step
-  // the contact forms, the whole-step velocity has had only half of the weighted sample: a transient of first
-  // order that the next half kick completes, so the balance is compared at the end, as bench/energy_books.cpp
-  // does.)
+  // 1/2 m* v^2 > F_c s_b / 2), each from another gap, so the crossings fall at different places in their steps
+  // (measured 4.2, 3.9 a halving; 2.1, 2.2 without the weights), with exactly one contact formed and none broken in
+  // every run. (Within the step the contact forms, the whole-step velocity has had only half of the weighted sample:
+  // a transient of first order that the next half kick completes, so the balance is compared at the end, as
+  // bench/energy_books.cpp does.)
   const double r_star = 0.5 * kGrainRadius;
   const Expected x = expected_constants(grain(), r_star);
   const double m = grain().density * sphere_volume(kGrainRadius);
   const double speed = 0.5 * std::sqrt(2.0 * (0.5 * x.pull_off * x.s_b) / (0.5 * m));
   const double dt = Session(sand_pair_scene(1e-9)).model().time_step;
-  constexpr std::int64_t kSteps = 1500;
-  double errors[3] = {0.0, 0.0, 0.0};
-  for (int pair = 0; pair < 12; ++pair) {
+  auto meeting_pair = [&](int pair) {
     Preset p = sand_pair_scene(-speed * dt * (40.0 + 0.137 * (2 * pair + 1)));
     p.contact.sand.damping_ratio_n = 0.3;
     p.particles.particles[0].velocity = Vec3(0.5 * speed, 0, 0);
     p.particles.particles[1].velocity = Vec3(-0.5 * speed, 0, 0);
-    for (int k = 0; k < 3; ++k) {
-      Preset pk = p;
-      pk.integrator.time_step = dt / double(1 << k);
-      Session session(pk);
-      const double b0 = session.observe().energy_balance();
-      run_checked(session, kSteps << k);
-      REQUIRE(session.state().events.total(EventKind::ContactActivated) == 1);
-      REQUIRE(active_pair_contacts(session) == 1);
-      errors[k] += std::abs(session.observe().energy_balance() - b0);
-    }
-  }
-  std::printf("[figure] sand pairs meeting inside a step: balance errors %.3e, %.3e, %.3e J (ratios %.1f, %.1f)\n",
-              errors[0], errors[1], errors[2], errors[0] / errors[1], errors[1] / errors[2]);
-  CHECK(errors[0] / errors[1] > 3.5);
-  CHECK(errors[1] / errors[2] > 3.5);
+    return p;
+  };
+  check_balance_falls_as_dt_squared("sand pairs meeting inside a step", dt, 1500, meeting_pair,
+                                    [](const Session& session) {
+                                      REQUIRE(session.state().events.total(EventKind::ContactActivated) == 1);
+                                      REQUIRE(active_pair_contacts(session) == 1);
+                                    });
 }
 
 TEST_CASE("sand: grains that break apart inside a step keep a balance of second order in dt", "[sand][conservation]") {
@@ -765,10 +782,10 @@ TEST_CASE("sand: grains that break apart inside a step keep a balance of second 
   // to 0 at the moment t0 the separation passes s_b. The last sample of velocity Verlet stood for them until the
   // half step, so the break makes up (s - 1/2) of it at the next sample (s: where in the step t0 falls) and books
   // as lost the springs' energy at t0, not at the end of the step (law_sand.hpp, sand_break); without that each
-  // break leaves an error of first order in dt. Twelve bonded pairs fly apart obliquely (normal speed 1.5 to 1.9
-  // times the speed that just breaks them, the same tangential speed: the sliding spring is stretched at the
-  // break; limits far away: no plastic move), with both dashpots on: the sum of their balance errors at the end
-  // must fall at least 3.5 times per halving of dt (twice for first order), every pair apart at the end.
+  // break leaves an error of first order in dt. Twelve bonded pairs fly apart obliquely (normal speed 3.0 to 3.4
+  // times the speed that just breaks them undamped, as much tangential speed: the sliding spring is stretched at
+  // the break; limits far away: no plastic move), with both dashpots on (measured 3.8, 3.9 a halving; 2.7, 2.4
+  // without the make-up), every pair apart at the end.
   const double r_star = 0.5 * kGrainRadius;
   const Expected x = expected_constants(grain(), r_star);
   const double s_eq = overlap_at_pull(x, r_star, 0.0);
@@ -776,9 +793,7 @@ TEST_CASE("sand: grains that break apart inside a step keep a balance of second 
   const double m = grain().density * sphere_volume(kGrainRadius);
   const double v_crit = std::sqrt(2.0 * (0.5 * x.pull_off * x.s_b - u_eq) / (0.5 * m));
   const double dt = Session(sand_pair_scene(s_eq)).model().time_step;
-  constexpr std::int64_t kSteps = 2000;
-  double errors[3] = {0.0, 0.0, 0.0};
-  for (int pair = 0; pair < 12; ++pair) {
+  auto parting_pair = [&](int pair) {
     Preset p = sand_pair_scene(s_eq);
     p.contact.sand = elastic_only();
     p.contact.sand.damping_ratio_n = 0.3;
@@ -786,18 +801,8 @@ TEST_CASE("sand: grains that break apart inside a step keep a balance of second 
     const double v = (3.0 + 0.0337 * pair) * v_crit;
     p.particles.particles[0].velocity = Vec3(-0.5 * v, 0.5 * v, 0);
     p.particles.particles[1].velocity = Vec3(0.5 * v, -0.5 * v, 0);
-    for (int k = 0; k < 3; ++k) {
-      Preset pk = p;
-      pk.integrator.time_step = dt / double(1 << k);
-      Session session(pk);
-      const double b0 = session.observe().energy_balance();
-      run_checked(session, kSteps << k);
-      REQUIRE(active_pair_contacts(session) == 0);
-      errors[k] += std::abs(session.observe().energy_balance() - b0);
-    }
-  }
-  std::printf("[figure] sand pairs breaking inside a step: balance errors %.3e, %.3e, %.3e J (ratios %.1f, %.1f)\n",
-              errors[0], errors[1], errors[2], errors[0] / errors[1], errors[1] / errors[2]);
-  CHECK(errors[0] / errors[1] > 3.5);
-  CHECK(errors[1] / errors[2] > 3.5);
+    return p;
+  };
+  check_balance_falls_as_dt_squared("sand pairs breaking inside a step", dt, 2000, parting_pair,
+                                    [](const Session& session) { REQUIRE(active_pair_contacts(session) == 0); });
 }
