@@ -45,7 +45,10 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
       if (hold & kHoldOrientation) {
         p.angular_velocity[i].setZero();
       } else {
-        p.orientation[i] = lammps_dipoles && p.moment_body[i] != Vec3::Zero()
+        const bool rigid_dipole =
+            lammps_dipoles && p.moment_body[i] != Vec3::Zero() &&
+            model.materials[static_cast<size_t>(p.material[i])].moment_model == MomentModel::Rigid;
+        p.orientation[i] = rigid_dipole
                                ? rotate_as_lammps_dipole(p.orientation[i], p.moment_body[i], p.angular_velocity[i], dt)
                                : rotate_by(p.orientation[i], dt * p.angular_velocity[i]);
         p.orientation[i].normalize();
