@@ -151,7 +151,7 @@ ColorScale cluster_legend(const ParticleSnapshot& p, const std::vector<float>& r
   if (clusters == 0)
     std::snprintf(title, sizeof title, "clusters: none yet (no two beads touch)");
   else
-    std::snprintf(title, sizeof title, "clusters: %zu, the largest of %u beads", clusters, largest);
+    std::snprintf(title, sizeof title, "clusters of 2 or more: %zu, the largest of %u beads", clusters, largest);
   scale.title = title;
   if (singles) scale.stops.push_back(kSingleParticleGrey);
   for (size_t k = 0; k < colours.size() && scale.stops.size() < kMostSwatches; ++k)

@@ -136,9 +136,11 @@ void plot_cluster_size(PanelContext& c) {
             h.time, h.mean_cluster_size, std::min(lo, 1.0f), std::max(hi, 1.0f + 1e-3f), c.state);
   const ClusterStatistics& cs = c.snapshot.observables.clusters;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%lld clusters, the largest of %lld; %lld chains of mean length %.3g, %lld rings",
-                     static_cast<long long>(cs.clusters), static_cast<long long>(cs.largest_cluster),
-                     static_cast<long long>(cs.chains), cs.mean_chain_length, static_cast<long long>(cs.rings));
+  ImGui::TextWrapped(
+      "%lld clusters counting single particles, the largest of %lld; %lld chains of mean length %.3g, "
+      "%lld rings",
+      static_cast<long long>(cs.clusters), static_cast<long long>(cs.largest_cluster),
+      static_cast<long long>(cs.chains), cs.mean_chain_length, static_cast<long long>(cs.rings));
   ImGui::PopStyleColor();
 }
 

@@ -359,7 +359,7 @@ TEST_CASE("colors: cluster mode gives each cluster one colour and single particl
   check_rgb(legend.stops[0], kSingleParticleGrey);
   check_rgb(legend.stops[1], cluster_color(100));
   check_rgb(legend.stops[2], cluster_color(103));
-  CHECK(legend.title == "clusters: 2, the largest of 3 beads");
+  CHECK(legend.title == "clusters of 2 or more: 2, the largest of 3 beads");
   CHECK(legend.low_label == "grey: single");
 
   // Without cluster data (an older snapshot) every sphere is grey rather than a wrong colour.
@@ -386,7 +386,7 @@ TEST_CASE("colors: the cluster legend has as many colours as the clusters drawn,
   CHECK(legend.stops.size() == drawn.size());  // no grey: nothing is single
   for (const Rgb& c : legend.stops) CHECK(std::find(drawn.begin(), drawn.end(), c) != drawn.end());
   CHECK(legend.low_label.empty());
-  CHECK(legend.title == "clusters: 4, the largest of 2 beads");
+  CHECK(legend.title == "clusters of 2 or more: 4, the largest of 2 beads");
 
   // Nothing touches: the legend says so, with the grey alone.
   s.particles.cluster = {100, 101, 102, 103, 104, 105, 106, 107};
