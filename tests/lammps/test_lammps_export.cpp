@@ -230,12 +230,15 @@ std::string chain_scene(const std::string& linear = R"({ "dp_nratio": 0.2, "dp_s
 })json";
 }
 
-// Three magnetic spheres dropped onto a floor (z_min) next to a side wall (x_max) of another material, one spinning,
-// one heading for the wall; `linear` is the contact law's parameters (its JSON object).
-std::string walls_scene(const std::string& linear) {
+// Magnetic spheres (`particles`, the entries of a list generator) over a floor (z_min at `floor_z`) next to a side wall
+// (x_max at `wall_x`) of another material, gravity, the direct dipole sum; `linear` is the contact law's parameters
+// (its JSON object).
+std::string floor_and_wall_scene(const std::string& description, const std::string& linear, const std::string& floor_z,
+                                 const std::string& wall_x, const std::string& particles) {
   return R"json({
   "version": 1,
-  "description": "Three magnetic spheres on a floor and a side wall (tests/lammps)",
+  "description": ")json" +
+         description + R"json( (tests/lammps)",
   "materials": [ { "name": "NdFeB sphere", "density": "7500 kg/m^3", "kn": "1e5 N/m", "ks": "8e4 N/m",
                    "friction": 0.3, "magnetization": "900 kA/m" },
                  { "name": "steel plate", "kn": "3e5 N/m", "ks": "2e5 N/m", "friction": 0.5 } ],
@@ -243,35 +246,32 @@ std::string walls_scene(const std::string& linear) {
          linear + R"json( },
   "magnetics": { "method": "direct" },
   "environment": { "gravity": [0, 0, -9.81] },
-  "box": { "min": ["-5 mm", "-5 mm", "-0.5005 mm"], "max": ["1.5008 mm", "5 mm", "5 mm"],
+  "box": { "min": ["-5 mm", "-5 mm", ")json" +
+         floor_z + R"json("], "max": [")json" + wall_x + R"json(", "5 mm", "5 mm"],
            "x_min": "open", "x_max": "wall", "y_min": "open", "y_max": "open", "z_min": "wall", "z_max": "open",
            "wall_material": "steel plate" },
-  "particles": { "kind": "list", "material": "NdFeB sphere", "particles": [
-    { "position": ["0 mm", "-3 mm", "0 mm"], "radius": "0.5 mm", "axis": [1, 0, 0], "velocity": [0.1, 0, -0.05] },
-    { "position": ["0 mm", "0 mm", "0.001 mm"], "radius": "0.5 mm", "axis": [0, 0, 1], "velocity": [-0.05, 0.02, -0.1],
-      "angular_velocity": [0, 300, 0] },
-    { "position": ["1 mm", "3 mm", "0.002 mm"], "radius": "0.5 mm", "axis": [0, 1, 0], "velocity": [0.2, 0, -0.02] } ] }
+  "particles": { "kind": "list", "material": "NdFeB sphere", "particles": [ )json" +
+         particles + R"json( ] }
 })json";
 }
 
-// Six magnetic spheres thrown at a floor (z_min) and at each other, next to a side wall (x_max), friction 0.3 and
-// dashpots in `convention`: they land, bounce, collide in pairs and slide, so contacts form and break all along the
-// run. The dipoles spin the spheres up to thousands of rad/s within a hundred steps.
+// Three magnetic spheres dropped onto the floor next to the side wall, one spinning, one heading for the wall.
+std::string walls_scene(const std::string& linear) {
+  return floor_and_wall_scene("Three magnetic spheres on a floor and a side wall", linear, "-0.5005 mm", "1.5008 mm",
+                              R"(
+    { "position": ["0 mm", "-3 mm", "0 mm"], "radius": "0.5 mm", "axis": [1, 0, 0], "velocity": [0.1, 0, -0.05] },
+    { "position": ["0 mm", "0 mm", "0.001 mm"], "radius": "0.5 mm", "axis": [0, 0, 1], "velocity": [-0.05, 0.02, -0.1],
+      "angular_velocity": [0, 300, 0] },
+    { "position": ["1 mm", "3 mm", "0.002 mm"], "radius": "0.5 mm", "axis": [0, 1, 0], "velocity": [0.2, 0, -0.02] })");
+}
+
+// Six magnetic spheres thrown at the floor and at each other, friction 0.3 and dashpots in `convention`: they land,
+// bounce, collide in pairs and slide, so contacts form and break all along the run. The dipoles spin the spheres up
+// to thousands of rad/s within a hundred steps.
 std::string bouncing_scene(const std::string& convention) {
-  return R"json({
-  "version": 1,
-  "description": "Six magnetic spheres bouncing on a floor and off each other (tests/lammps)",
-  "materials": [ { "name": "NdFeB sphere", "density": "7500 kg/m^3", "kn": "1e5 N/m", "ks": "8e4 N/m",
-                   "friction": 0.3, "magnetization": "900 kA/m" },
-                 { "name": "steel plate", "kn": "3e5 N/m", "ks": "2e5 N/m", "friction": 0.5 } ],
-  "contact": { "law": "linear", "linear": { "dp_nratio": 0.3, "dp_sratio": 0.2, "convention": ")json" +
-         convention + R"json(" } },
-  "magnetics": { "method": "direct" },
-  "environment": { "gravity": [0, 0, -9.81] },
-  "box": { "min": ["-5 mm", "-5 mm", "-0.5 mm"], "max": ["2.2 mm", "5 mm", "5 mm"],
-           "x_min": "open", "x_max": "wall", "y_min": "open", "y_max": "open", "z_min": "wall", "z_max": "open",
-           "wall_material": "steel plate" },
-  "particles": { "kind": "list", "material": "NdFeB sphere", "particles": [
+  return floor_and_wall_scene("Six magnetic spheres bouncing on a floor and off each other",
+                              R"({ "dp_nratio": 0.3, "dp_sratio": 0.2, "convention": ")" + convention + "\" }",
+                              "-0.5 mm", "2.2 mm", R"(
     { "position": ["-1.1 mm", "0 mm", "0.05 mm"], "radius": "0.5 mm", "axis": [1, 0, 0], "velocity": [0.15, 0, -0.1] },
     { "position": ["0.1 mm", "0.1 mm", "0.08 mm"], "radius": "0.5 mm", "axis": [0, 0, 1], "velocity": [-0.1, 0, -0.12],
       "angular_velocity": [0, 20, 0] },
@@ -280,8 +280,7 @@ std::string bouncing_scene(const std::string& convention) {
       "angular_velocity": [10, 0, 0] },
     { "position": ["0.3 mm", "1.4 mm", "0.06 mm"], "radius": "0.5 mm", "axis": [-1, 0, 0], "velocity": [0, -0.1, -0.15] },
     { "position": ["0.2 mm", "-1.3 mm", "0.12 mm"], "radius": "0.5 mm", "axis": [0, 0, -1], "velocity": [0.05, 0.12, -0.05],
-      "angular_velocity": [0, 0, 15] } ] }
-})json";
+      "angular_velocity": [0, 0, 15] })");
 }
 
 }  // namespace
