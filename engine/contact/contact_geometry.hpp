@@ -68,6 +68,15 @@ inline double exit_fraction(double beyond, double separating_travel) {
   return separating_travel > beyond ? 1.0 - std::max(beyond, 0.0) / separating_travel : 0.0;
 }
 
+// That made-up force, a force of the opening step alone: on body i at the contact point (-force on j), with a couple;
+// its dashpots' part is booked as dashpot work, its springs' part in the energy the opening loses.
+struct OpeningMakeUp {
+  Vec3 force = Vec3::Zero();          // [N] springs and dashpots
+  Vec3 couple = Vec3::Zero();         // [N m] on i (-couple on j)
+  Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpots' part of `force`
+  bool any() const { return force != Vec3::Zero() || couple != Vec3::Zero(); }
+};
+
 // The Hertz dashpots (Tsuji form) scale as sqrt(S) ~ delta^{1/4}, whose derivative is infinite at the onset:
 // sampled at whole steps their impulse is only O(dt^{5/4}) accurate (the sum over the first samples of a
 // function rising as (t - t0)^{1/4}). Each sample stands for the step around it, over which the overlap

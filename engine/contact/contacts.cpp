@@ -52,10 +52,11 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
   if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
     totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
   // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
-  SandBreak exit;
+  OpeningMakeUp made_up;
   if (law == ContactLaw::Sand) {
-    exit = sand_break(model.contact.sand, pair, g, bodies, h, dt, verlet);
-    totals.slip_loss += exit.lost;
+    const SandBreak broken = sand_break(model.contact.sand, pair, g, bodies, h, dt, verlet);
+    totals.slip_loss += broken.lost;
+    made_up = broken.made_up;
   }
   // Hertz-Coulomb's last friction force (kept in h.shear, evaluate_contact) still acts for a half step.
   if (law == ContactLaw::HertzCoulomb) totals.slip_loss -= 0.5 * dt * h.shear.dot(g.relative_velocity);
@@ -67,18 +68,18 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
     totals.slip_loss += 0.5 * spring.squaredNorm() / h.shear_stiffness - 0.5 * dt * spring.dot(g.relative_velocity);
   }
   if (verlet && law == ContactLaw::Linear && !model.contact.linear.lammps_rules()) {
-    exit.force = linear_exit_dashpot(model.contact.linear, g, h, dt);
-    exit.dashpot_force = exit.force;
+    made_up.force = linear_exit_dashpot(model.contact.linear, g, h, dt);
+    made_up.dashpot_force = made_up.force;
   }
   h = ContactHistory{};
-  if (exit.force != Vec3::Zero() || exit.couple != Vec3::Zero()) {
+  if (made_up.any()) {
     // A force of this step alone: both half steps of its dashpots' part are booked now (its springs' part is in
     // the energy the break loses).
-    totals.dashpot_energy -= dt * exit.dashpot_force.dot(g.relative_velocity);
+    totals.dashpot_energy -= dt * made_up.dashpot_force.dot(g.relative_velocity);
     response = ContactResponse{};
-    response.force = exit.force;
-    response.couple = exit.couple;
-    response.dashpot_force = exit.dashpot_force;
+    response.force = made_up.force;
+    response.couple = made_up.couple;
+    response.dashpot_force = made_up.dashpot_force;
     return true;
   }
   return false;

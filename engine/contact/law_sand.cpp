@@ -316,9 +316,9 @@ SandBreak sand_break(const SandParameters& law, const PairCoefficients& pair, co
   const double s = exit_fraction(-g.overlap - c.break_separation, g.normal_velocity * dt);
   const Vec3 couple = now.torque_i - g.lever_i.cross(now.force_i);
   out.lost += (1.0 - s) * dt * (now.force_i.dot(g.relative_velocity) + couple.dot(g.relative_angular_velocity));
-  out.dashpot_force = (s - 0.5) * h.dashpot_force;
-  out.force = (s - 0.5) * now.force_i + out.dashpot_force;
-  out.couple = (s - 0.5) * couple;
+  out.made_up.dashpot_force = (s - 0.5) * h.dashpot_force;
+  out.made_up.force = (s - 0.5) * now.force_i + out.made_up.dashpot_force;
+  out.made_up.couple = (s - 0.5) * couple;
   return out;
 }
 

@@ -125,10 +125,8 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
 // velocity Verlet applies, and the balance keeps no first-order error per break. Without it (a static evaluation,
 // the overdamped scheme) the energy stored now.
 struct SandBreak {
-  double lost = 0.0;                  // [J] booked as dissipated ([Dominik-Nubold] App. A.6)
-  Vec3 force = Vec3::Zero();          // [N] on i at the contact point, springs and dashpots
-  Vec3 couple = Vec3::Zero();         // [N m] on i (-couple on j)
-  Vec3 dashpot_force = Vec3::Zero();  // [N] the dashpots' part of `force`
+  double lost = 0.0;      // [J] booked as dissipated ([Dominik-Nubold] App. A.6)
+  OpeningMakeUp made_up;  // velocity Verlet only
 };
 
 SandBreak sand_break(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
