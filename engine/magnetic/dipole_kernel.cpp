@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace lodestone {
 namespace detail {
@@ -50,29 +51,50 @@ LODESTONE_SIMD_CLONES void dipole_block(const double mi[3], DipoleBlock& b, int 
 
 namespace {
 
-// The box lengths of the minimum image (0: open axis) and their inverses.
+// The box lengths of the minimum image (0: open axis) and their inverses, and on each axis the band inside the box of
+// the particles whose partners within the cutoff need no image along it.
 struct Images {
   double length[3], inverse[3];
-  explicit Images(const Vec3& periodic_length) {
+  double inner_min[3], inner_max[3];
+  explicit Images(const DipoleKernelInput& in) {
+    // A little more than the cutoff, so that rounding in a separation cannot bring an image inside it.
+    const double margin = in.cutoff * (1.0 + 1e-9);
     for (int a = 0; a < 3; ++a) {
-      length[a] = periodic_length[a];
+      length[a] = in.periodic_length[a];
       inverse[a] = length[a] > 0.0 ? 1.0 / length[a] : 0.0;
+      const bool periodic = length[a] > 0.0;
+      inner_min[a] = !periodic ? -INFINITY : in.positions_in_box ? in.box_min[a] + margin : INFINITY;
+      inner_max[a] = !periodic ? INFINITY : in.positions_in_box ? in.box_min[a] + length[a] - margin : -INFINITY;
     }
+  }
+  // The axes (bit a) along which the partners of a particle at x need the minimum image: the periodic axes where x
+  // lies within the cutoff of a face. Along the others a partner within the cutoff is its own nearest image (an
+  // image within the cutoff of x lies inside the box, where only the partner's position is), and the minimum image
+  // would leave its separation unchanged to the bit (round(d / L) = 0): skipping it changes nothing.
+  int axes_to_image(const double x[3]) const {
+    return static_cast<int>(!((x[0] > inner_min[0]) & (x[0] < inner_max[0]))) |
+           static_cast<int>(!((x[1] > inner_min[1]) & (x[1] < inner_max[1]))) << 1 |
+           static_cast<int>(!((x[2] > inner_min[2]) & (x[2] < inner_max[2]))) << 2;
+  }
+  int periodic_axes() const {
+    return static_cast<int>(length[0] > 0.0) | static_cast<int>(length[1] > 0.0) << 1 |
+           static_cast<int>(length[2] > 0.0) << 2;
   }
 };
 
-// Step 1 for one partner j of the particle at xi: its separation (minimum image) and moment go into slot
-// `count` of the block; returns 1 when it lies within the cutoff (the slot is kept), 0 otherwise (the next
-// partner overwrites it). No branch: a fifth of a Verlet list lies in the skin, at random.
+// Step 1 for one partner j of the particle at xi: its separation (minimum image along the axes in ImageAxes) and
+// moment go into slot `count` of the block; returns 1 when it lies within the cutoff (the slot is kept), 0
+// otherwise (the next partner overwrites it). No branch: a fifth of a Verlet list lies in the skin, at random.
+template <int ImageAxes>
 inline int gather_partner(detail::DipoleBlock& b, int count, int j, const double xi[3], const Vec3* position,
                           const Vec3* moment, const Images& im, double cutoff_sq) {
   const double* xj = position[j].data();
   const double* mj = moment[j].data();
   // Written out per axis (not a loop over a): at -O2 g++ kept the loop, with d[] on the stack.
   double dx = xi[0] - xj[0], dy = xi[1] - xj[1], dz = xi[2] - xj[2];
-  dx -= im.length[0] * round_to_integer(dx * im.inverse[0]);
-  dy -= im.length[1] * round_to_integer(dy * im.inverse[1]);
-  dz -= im.length[2] * round_to_integer(dz * im.inverse[2]);
+  if constexpr ((ImageAxes & 1) != 0) dx -= im.length[0] * round_to_integer(dx * im.inverse[0]);
+  if constexpr ((ImageAxes & 2) != 0) dy -= im.length[1] * round_to_integer(dy * im.inverse[1]);
+  if constexpr ((ImageAxes & 4) != 0) dz -= im.length[2] * round_to_integer(dz * im.inverse[2]);
   const double rsq = dx * dx + dy * dy + dz * dz;
   b.j[count] = j;
   b.dx[count] = dx;
@@ -82,6 +104,21 @@ inline int gather_partner(detail::DipoleBlock& b, int count, int j, const double
   b.my[count] = mj[1];
   b.mz[count] = mj[2];
   return static_cast<int>((rsq <= cutoff_sq) & (rsq > 0.0));
+}
+
+// Calls step(std::integral_constant<int, A>) for A = image_axes, so that each set of image axes gets its own loop.
+template <class Step>
+int with_image_axes(int image_axes, Step step) {
+  switch (image_axes) {
+    case 0: return step(std::integral_constant<int, 0>{});
+    case 1: return step(std::integral_constant<int, 1>{});
+    case 2: return step(std::integral_constant<int, 2>{});
+    case 3: return step(std::integral_constant<int, 3>{});
+    case 4: return step(std::integral_constant<int, 4>{});
+    case 5: return step(std::integral_constant<int, 5>{});
+    case 6: return step(std::integral_constant<int, 6>{});
+    default: return step(std::integral_constant<int, 7>{});
+  }
 }
 
 // Steps 2 and 3 for the `count` partners of i gathered in the block: the pair formula, then the sums in
@@ -106,23 +143,35 @@ void pairs_of_block(detail::DipoleBlock& b, int count, int i, const Vec3* moment
 
 }  // namespace
 
+bool positions_in_periodic_box(const Vec3* position, size_t n, const Vec3& box_min, const Vec3& periodic_length) {
+  for (int a = 0; a < 3; ++a) {
+    if (periodic_length[a] <= 0.0) continue;
+    const double lo = box_min[a], hi = box_min[a] + periodic_length[a];
+    bool inside = true;
+    for (size_t i = 0; i < n; ++i) inside &= (position[i][a] >= lo) & (position[i][a] < hi);
+    if (!inside) return false;
+  }
+  return true;
+}
+
 double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t end, Vec3* force, Vec3* torque) {
   detail::DipoleBlock b;  // 8 KiB of scratch on the stack: no allocation, nothing shared between threads
   const double cutoff_sq = in.cutoff * in.cutoff;
-  const Images im(in.periodic_length);
+  const Images im(in);
   double energy = 0.0;
   size_t k = begin;
   while (k < end) {
     // The partners of i that follow in the list (at most one block).
     const int i = in.pairs[k].i;
     const double xi[3] = {in.position[i].x(), in.position[i].y(), in.position[i].z()};
-    int count = 0;
-    size_t next = k;
     const size_t last = std::min(end, k + static_cast<size_t>(detail::kBlock));
-    for (; next < last && in.pairs[next].i == i; ++next)
-      count += gather_partner(b, count, in.pairs[next].j, xi, in.position, in.moment, im, cutoff_sq);
+    const int count = with_image_axes(im.axes_to_image(xi), [&](auto axes) {
+      int kept = 0;
+      for (; k < last && in.pairs[k].i == i; ++k)
+        kept += gather_partner<axes()>(b, kept, in.pairs[k].j, xi, in.position, in.moment, im, cutoff_sq);
+      return kept;
+    });
     pairs_of_block(b, count, i, in.moment, in.cap, force, torque, energy);
-    k = next;
   }
   return energy;
 }
@@ -130,16 +179,20 @@ double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t en
 double dipole_all_pairs_kernel(const DipoleKernelInput& in, size_t n, size_t i_begin, size_t i_end, Vec3* force,
                                Vec3* torque) {
   detail::DipoleBlock b;
-  const Images im(in.periodic_length);
+  const Images im(in);
+  const int periodic_axes = im.periodic_axes();
   double energy = 0.0;
   for (size_t i = i_begin; i < i_end; ++i) {
     const double xi[3] = {in.position[i].x(), in.position[i].y(), in.position[i].z()};
     // The partners j > i in index order, a block at a time (read one after the other: no list to load).
     for (size_t j0 = i + 1; j0 < n; j0 += detail::kBlock) {
       const size_t j1 = std::min(n, j0 + static_cast<size_t>(detail::kBlock));
-      int count = 0;
-      for (size_t j = j0; j < j1; ++j)
-        count += gather_partner(b, count, static_cast<int>(j), xi, in.position, in.moment, im, INFINITY);
+      const int count = with_image_axes(periodic_axes, [&](auto axes) {
+        int kept = 0;
+        for (size_t j = j0; j < j1; ++j)
+          kept += gather_partner<axes()>(b, kept, static_cast<int>(j), xi, in.position, in.moment, im, INFINITY);
+        return kept;
+      });
       pairs_of_block(b, count, static_cast<int>(i), in.moment, in.cap, force, torque, energy);
     }
   }

@@ -4,6 +4,9 @@
 // path when it applies). The same pair formula as engine/magnetic/dipole.hpp, arranged for SIMD:
 //   1. for one particle i, its partners j (consecutive in the list, which is ordered by (i, j)) within
 //      the cutoff are gathered, without a branch, into short arrays: separation (minimum image), moment;
+//      along an axis where particle i lies farther than the cutoff from both periodic faces (or that is open) the
+//      minimum image is skipped, bit for bit the same (its partners within the cutoff are beside it in the box):
+//      the image was about a fifth of the pass;
 //   2. a branch-free loop over them computes force, both torques and energy per pair (the compiler
 //      vectorises it: #pragma omp simd);
 //   3. a scalar loop adds the results in list order, to i and to each j.
@@ -24,7 +27,15 @@ struct DipoleKernelInput {
   double cutoff = 0.0;                  // [m] centre distance
   double cap = 0.0;                     // [m] dipole_cap (0: none)
   Vec3 periodic_length = Vec3::Zero();  // [m] 0 on open axes
+  Vec3 box_min = Vec3::Zero();          // [m] the periodic box is [box_min, box_min + periodic_length)
+  // True when every position lies in the periodic box (positions_in_periodic_box): only then can a particle far
+  // from the faces skip the minimum image.
+  bool positions_in_box = false;
 };
+
+// True when every position lies in [box_min, box_min + periodic_length) on each periodic axis (as the step
+// leaves them; a preset or an edit may not); always true without periodic axes.
+bool positions_in_periodic_box(const Vec3* position, size_t n, const Vec3& box_min, const Vec3& periodic_length);
 
 // Adds the pairs [begin, end) to force and torque; returns their energy [J].
 double dipole_cutoff_kernel(const DipoleKernelInput& in, size_t begin, size_t end, Vec3* force, Vec3* torque);

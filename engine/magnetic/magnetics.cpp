@@ -209,6 +209,15 @@ inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, 
   return d.energy;
 }
 
+// The SIMD kernels' view of the scene (engine/magnetic/dipole_kernel.hpp).
+DipoleKernelInput plain_kernel_input(const Model& model, const Particles& p, const IndexPair* pairs, double cutoff) {
+  DipoleKernelInput in{pairs,  p.position.data(),          p.moment.data(),
+                       cutoff, model.magnetics.dipole_cap, model.periodic_length};
+  in.box_min = model.box.min;
+  in.positions_in_box = positions_in_periodic_box(p.position.data(), p.size(), model.box.min, model.periodic_length);
+  return in;
+}
+
 // Pairs per thread below which a pass stays on one thread.
 constexpr size_t kPairGrain = 10000;
 
@@ -224,8 +233,8 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       const std::vector<IndexPair>& pairs = state.neighbors.dipole_pairs;
       // The common case (no clumps, no activity distance, no induced moments) runs the SIMD kernel.
       const bool plain = state.clumps.id.empty() && !model.magnetics.activity_distance && !any_induced_material(model);
-      const DipoleKernelInput kernel{pairs.data(),        p.position.data(),          p.moment.data(),
-                                     model.dipole_cutoff, model.magnetics.dipole_cap, model.periodic_length};
+      const DipoleKernelInput kernel =
+          plain ? plain_kernel_input(model, p, pairs.data(), model.dipole_cutoff) : DipoleKernelInput{};
       const std::vector<double> energies =
           run_pair_parts<double>(team, pairs.size(), kPairGrain, p.size(), force, torque,
                                  [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
@@ -262,8 +271,7 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
         }
         return lo;
       };
-      const DipoleKernelInput kernel{nullptr, p.position.data(),          p.moment.data(),
-                                     0.0,     model.magnetics.dipole_cap, model.periodic_length};
+      const DipoleKernelInput kernel = plain_kernel_input(model, p, nullptr, 0.0);
       const std::vector<double> energies = run_pair_parts<double>(
           team, pairs_before(n), kPairGrain, n, force, torque, [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
             return dipole_all_pairs_kernel(kernel, n, first_particle_from(begin), first_particle_from(end), f, t);
