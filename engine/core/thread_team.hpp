@@ -15,6 +15,7 @@
 
 #include "engine/core/math.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -85,39 +86,73 @@ int parts_for(const ThreadTeam& team, size_t n, size_t grain);
 // up): finer parts let the threads that are running take over the work of one that is held up.
 int fine_parts_for(const ThreadTeam& team, size_t n, size_t grain, int per_thread);
 
+// The particles [lo, hi) whose forces a part of a pair loop may change.
+struct ParticleWindow {
+  size_t lo = 0, hi = 0;
+};
+
 // Runs fn(part, begin, end, force, torque) -> Result over [0, items) split evenly into parts (one per
 // `grain` items, at most the team's size) and returns the parts' results in part order. Part 0 adds its
 // forces and torques to `force` and `torque` (n particles) directly, the other parts to their own arrays,
 // which are then added in part order: with a fixed team size the sums are always grouped the same way.
-template <class Result, class Fn>
+// window(begin, end) -> ParticleWindow bounds the particles the items [begin, end) touch: a part's own arrays are
+// cleared and added up over its window only (a part of a pair list ordered by i touches a band of particles, not
+// all of them; clearing and adding whole arrays cost as much as the pairs on many threads). Adding the +0.0 of a
+// particle outside a window changes no bit, so the result is the same as with whole arrays.
+template <class Result, class Window, class Fn>
 std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain, size_t n, Vec3* force, Vec3* torque,
-                                   Fn&& fn) {
+                                   Window window, Fn&& fn) {
   const int parts = fine_parts_for(team, items, grain, ThreadTeam::kPairPartsPerThread);
   const std::vector<size_t> bounds = split_evenly(items, parts);
   std::vector<Result> results(static_cast<size_t>(parts));
+  std::vector<ParticleWindow> windows(static_cast<size_t>(parts));
   team.run(parts, [&](int k) {
     Vec3* f = force;
     Vec3* t = torque;
+    const size_t begin = bounds[static_cast<size_t>(k)], end = bounds[static_cast<size_t>(k) + 1];
     if (k > 0) {
       ThreadTeam::PartialForces& own = team.partial_forces(k);
-      own.force.assign(n, Vec3::Zero());
-      own.torque.assign(n, Vec3::Zero());
+      own.force.resize(n);
+      own.torque.resize(n);
+      const ParticleWindow w = window(begin, end);
+      windows[static_cast<size_t>(k)] = w;
+      std::fill(own.force.begin() + static_cast<std::ptrdiff_t>(w.lo),
+                own.force.begin() + static_cast<std::ptrdiff_t>(w.hi), Vec3::Zero());
+      std::fill(own.torque.begin() + static_cast<std::ptrdiff_t>(w.lo),
+                own.torque.begin() + static_cast<std::ptrdiff_t>(w.hi), Vec3::Zero());
       f = own.force.data();
       t = own.torque.data();
     }
-    results[static_cast<size_t>(k)] = fn(k, bounds[static_cast<size_t>(k)], bounds[static_cast<size_t>(k) + 1], f, t);
+    results[static_cast<size_t>(k)] = fn(k, begin, end, f, t);
   });
   if (parts > 1) {
     const std::vector<size_t> rows = split_evenly(n, parts);
     team.run(parts, [&](int k) {
-      for (size_t i = rows[static_cast<size_t>(k)]; i < rows[static_cast<size_t>(k) + 1]; ++i)
-        for (int q = 1; q < parts; ++q) {
-          force[i] += team.partial_forces(q).force[i];
-          torque[i] += team.partial_forces(q).torque[i];
+      const size_t row_lo = rows[static_cast<size_t>(k)], row_hi = rows[static_cast<size_t>(k) + 1];
+      for (int q = 1; q < parts; ++q) {  // each particle's parts in part order
+        const ParticleWindow& w = windows[static_cast<size_t>(q)];
+        const ThreadTeam::PartialForces& own = team.partial_forces(q);
+        for (size_t i = std::max(row_lo, w.lo); i < std::min(row_hi, w.hi); ++i) {
+          force[i] += own.force[i];
+          torque[i] += own.torque[i];
         }
+      }
     });
   }
   return results;
+}
+
+// The window of the pairs [begin, end) of a pair list (IndexPair, engine/core/state.hpp): the smallest and largest
+// index named. A list ordered by i with j > i (the Verlet lists) gives a band from the first i.
+template <class Pair>
+ParticleWindow pair_list_window(const Pair* pairs, size_t begin, size_t end) {
+  if (begin == end) return {};
+  int lo = pairs[begin].i, hi = pairs[begin].i;
+  for (size_t k = begin; k < end; ++k) {
+    lo = std::min({lo, pairs[k].i, pairs[k].j});
+    hi = std::max({hi, pairs[k].i, pairs[k].j});
+  }
+  return {static_cast<size_t>(lo), static_cast<size_t>(hi) + 1};
 }
 
 // Runs fn(begin, end) -> Result over [0, n) split evenly into parts (one per `grain` items, at most the team's size)

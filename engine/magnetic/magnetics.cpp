@@ -235,16 +235,17 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       const bool plain = state.clumps.id.empty() && !model.magnetics.activity_distance && !any_induced_material(model);
       const DipoleKernelInput kernel =
           plain ? plain_kernel_input(model, p, pairs.data(), model.dipole_cutoff) : DipoleKernelInput{};
-      const std::vector<double> energies =
-          run_pair_parts<double>(team, pairs.size(), kPairGrain, p.size(), force, torque,
-                                 [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
-                                   if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
-                                   double e = 0.0;
-                                   for (size_t k = begin; k < end; ++k)
-                                     e += add_dipole_pair(model, p, static_cast<size_t>(pairs[k].i),
-                                                          static_cast<size_t>(pairs[k].j), cutoff_sq, f, t);
-                                   return e;
-                                 });
+      const std::vector<double> energies = run_pair_parts<double>(
+          team, pairs.size(), kPairGrain, p.size(), force, torque,
+          [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end); },
+          [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
+            if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
+            double e = 0.0;
+            for (size_t k = begin; k < end; ++k)
+              e += add_dipole_pair(model, p, static_cast<size_t>(pairs[k].i), static_cast<size_t>(pairs[k].j),
+                                   cutoff_sq, f, t);
+            return e;
+          });
       for (double e : energies) energy += e;
       break;
     }
@@ -272,8 +273,11 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
         return lo;
       };
       const DipoleKernelInput kernel = plain_kernel_input(model, p, nullptr, 0.0);
+      // A part's pairs (i, j > i) touch the particles from its first i on.
+      const auto window = [&](size_t begin, size_t) { return ParticleWindow{first_particle_from(begin), n}; };
       const std::vector<double> energies = run_pair_parts<double>(
-          team, pairs_before(n), kPairGrain, n, force, torque, [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
+          team, pairs_before(n), kPairGrain, n, force, torque, window,
+          [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
             return dipole_all_pairs_kernel(kernel, n, first_particle_from(begin), first_particle_from(end), f, t);
           });
       for (double e : energies) energy += e;

@@ -698,43 +698,46 @@ void P3MSum::add_real_space_from_cells(Vec3* f, Vec3* b, ThreadTeam& team) const
 // The pairs of the Verlet list (ordered by (i, j)): for one particle i, its listed partners within the cutoff are
 // gathered into a block (minimum-image separations, as engine/magnetic/dipole_kernel.cpp does), the kernel runs
 // over the block, and the results are added in list order to i and to each j. The list is split between the
-// threads by pairs (run_pair_parts: each part adds into its own arrays, summed in part order).
+// threads by pairs (run_pair_parts: each part adds into its own arrays over the band of particles it touches,
+// summed in part order).
 void P3MSum::add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team) const {
   const std::vector<IndexPair>& pairs = *pairs_;
   const double rc_sq = tuning_.real_cutoff * tuning_.real_cutoff;
   const Vec3 inverse_length = length_.cwiseInverse();
-  run_pair_parts<int>(team, pairs.size(), kPairGrain, position_.size(), force, field,
-                      [&](int, size_t begin, size_t end, Vec3* f, Vec3* b) {
-                        RealBlock blk;
-                        for (size_t k = begin; k < end;) {
-                          const auto i = static_cast<size_t>(pairs[k].i);
-                          const Vec3 xi = position_[i];
-                          const double mi[3] = {moment_[i].x(), moment_[i].y(), moment_[i].z()};
-                          Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
-                          auto flush = [&] {
-                            flush_block(mi, blk, tuning_.alpha, fi, bi, [&](int source, const Vec3& fq, const Vec3& c) {
-                              f[static_cast<size_t>(source)] -= fq;
-                              b[static_cast<size_t>(source)] += c;
-                            });
-                          };
-                          for (; k < end && static_cast<size_t>(pairs[k].i) == i; ++k) {
-                            const int j = pairs[k].j;
-                            const Vec3& xj = position_[static_cast<size_t>(j)];
-                            double d[3];
-                            for (int a = 0; a < 3; ++a) {
-                              d[a] = xi[a] - xj[a];
-                              d[a] -= length_[a] * round_to_integer(d[a] * inverse_length[a]);
-                            }
-                            const Vec3& mj = moment_[static_cast<size_t>(j)];
-                            const double m[3] = {mj.x(), mj.y(), mj.z()};
-                            if (blk.push(d, m, j, rc_sq)) flush();
-                          }
-                          flush();
-                          f[i] += fi;
-                          b[i] += bi;
-                        }
-                        return 0;
-                      });
+  run_pair_parts<int>(
+      team, pairs.size(), kPairGrain, position_.size(), force, field,
+      [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end); },
+      [&](int, size_t begin, size_t end, Vec3* f, Vec3* b) {
+        RealBlock blk;
+        for (size_t k = begin; k < end;) {
+          const auto i = static_cast<size_t>(pairs[k].i);
+          const Vec3 xi = position_[i];
+          const double mi[3] = {moment_[i].x(), moment_[i].y(), moment_[i].z()};
+          Vec3 fi = Vec3::Zero(), bi = Vec3::Zero();
+          auto flush = [&] {
+            flush_block(mi, blk, tuning_.alpha, fi, bi, [&](int source, const Vec3& fq, const Vec3& c) {
+              f[static_cast<size_t>(source)] -= fq;
+              b[static_cast<size_t>(source)] += c;
+            });
+          };
+          for (; k < end && static_cast<size_t>(pairs[k].i) == i; ++k) {
+            const int j = pairs[k].j;
+            const Vec3& xj = position_[static_cast<size_t>(j)];
+            double d[3];
+            for (int a = 0; a < 3; ++a) {
+              d[a] = xi[a] - xj[a];
+              d[a] -= length_[a] * round_to_integer(d[a] * inverse_length[a]);
+            }
+            const Vec3& mj = moment_[static_cast<size_t>(j)];
+            const double m[3] = {mj.x(), mj.y(), mj.z()};
+            if (blk.push(d, m, j, rc_sq)) flush();
+          }
+          flush();
+          f[i] += fi;
+          b[i] += bi;
+        }
+        return 0;
+      });
 }
 
 double P3MSum::add_particle_terms(Vec3* force, Vec3* field, ThreadTeam& team) const {

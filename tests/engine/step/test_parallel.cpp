@@ -116,6 +116,65 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
   CHECK(fine_parts_for(ThreadTeam::serial(), 1'000'000, 1, 4) == 1);
 }
 
+TEST_CASE("thread team: a pair loop clears and adds each part's arrays over its window only, to the same bits",
+          "[parallel][threading]") {
+  // A Verlet-like list over 3000 particles, ordered by i, each i with partners j > i no more than 200 further on
+  // (a band, as in cell order), and a force and torque per pair that depend on (i, j). Run with each part's window
+  // from the list (pair_list_window) and with whole arrays: the same bits, and the same as a serial sum to
+  // round-off. Two rounds, so that the second finds the first's values left in the parts' arrays outside their
+  // windows.
+  const size_t n = 3000;
+  std::vector<IndexPair> pairs;
+  for (int i = 0; i < static_cast<int>(n); ++i)
+    for (int j = i + 1; j < std::min(static_cast<int>(n), i + 200); j += 1 + (i * 7 + j) % 5) pairs.push_back({i, j});
+  REQUIRE(pairs.size() > 30000);
+  const auto push = [](const IndexPair& q) {
+    const double x = std::sin(0.37 * q.i + 1.3 * q.j);
+    return Vec3(x, 1.0 / (1.0 + q.j - q.i), x * x - 0.5);
+  };
+  const auto pair_loop = [&](size_t begin, size_t end, Vec3* f, Vec3* t) {
+    for (size_t k = begin; k < end; ++k) {
+      const Vec3 v = push(pairs[k]);
+      f[pairs[k].i] += v;
+      f[pairs[k].j] -= v;
+      t[pairs[k].i] += 0.5 * v;
+      t[pairs[k].j] += 0.25 * v;
+    }
+    return 0;
+  };
+  std::vector<Vec3> serial_f(n, Vec3::Zero()), serial_t(n, Vec3::Zero());
+  pair_loop(0, pairs.size(), serial_f.data(), serial_t.data());
+
+  ThreadTeam team(3);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<Vec3> banded_f(n, Vec3::Zero()), banded_t(n, Vec3::Zero()), whole_f(n, Vec3::Zero()),
+        whole_t(n, Vec3::Zero());
+    run_pair_parts<int>(
+        team, pairs.size(), 1000, n, banded_f.data(), banded_t.data(),
+        [&](size_t begin, size_t end) {
+          const ParticleWindow w = pair_list_window(pairs.data(), begin, end);
+          CHECK(w.lo == static_cast<size_t>(pairs[begin].i));
+          CHECK(w.hi <= std::min(n, static_cast<size_t>(pairs[end - 1].i) + 200));
+          return w;
+        },
+        [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) { return pair_loop(begin, end, f, t); });
+    run_pair_parts<int>(
+        team, pairs.size(), 1000, n, whole_f.data(), whole_t.data(),
+        [&](size_t, size_t) {
+          return ParticleWindow{0, n};
+        },
+        [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) { return pair_loop(begin, end, f, t); });
+    bool same = true;
+    double worst = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      same = same && same_bits(banded_f[i], whole_f[i]) && same_bits(banded_t[i], whole_t[i]);
+      worst = std::max({worst, (banded_f[i] - serial_f[i]).norm(), (banded_t[i] - serial_t[i]).norm()});
+    }
+    CHECK(same);
+    CHECK(worst < 1e-12);  // sums of about 120 terms of order 1
+  }
+}
+
 TEST_CASE("threads: two runs with the same thread count are bit-identical", "[parallel]") {
   const Preset preset = dense_scene(14);  // 5488 beads: every stage splits over 2 threads
   const int steps = 30;
