@@ -34,7 +34,8 @@ struct DipoleKernelInput {
 };
 
 // True when every position lies in [box_min, box_min + periodic_length) on each periodic axis (as the step
-// leaves them; a preset or an edit may not); always true without periodic axes.
+// leaves them; a preset or an edit may not); always true without periodic axes. For a part of the particles, so that
+// a thread team can split the sweep.
 bool positions_in_periodic_box(const Vec3* position, size_t n, const Vec3& box_min, const Vec3& periodic_length);
 
 // Adds the pairs [begin, end) to force and torque; returns their energy [J].
