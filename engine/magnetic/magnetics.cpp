@@ -215,7 +215,7 @@ DipoleKernelInput plain_kernel_input(const Model& model, const Particles& p, con
   DipoleKernelInput in{pairs,  p.position.data(),          p.moment.data(),
                        cutoff, model.magnetics.dipole_cap, model.periodic_length};
   in.box_min = model.box.min;
-  const std::vector<char> in_box = results_of_parts<char>(team, p.size(), 16384, [&](size_t begin, size_t end) {
+  const std::vector<char> in_box = results_of_parts<char>(team, p.size(), 4096, [&](size_t begin, size_t end) {
     return static_cast<char>(
         positions_in_periodic_box(p.position.data() + begin, end - begin, model.box.min, model.periodic_length));
   });

@@ -318,7 +318,7 @@ bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) 
     // Each part looks at its own particles; any one that moved too far rebuilds (the answer does not depend on
     // the split).
     const double limit_sq = 0.25 * model.skin * model.skin;
-    constexpr size_t kGrain = 16384;
+    constexpr size_t kGrain = 4096;
     const std::vector<char> moved = results_of_parts<char>(team, p.size(), kGrain, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i)
         if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) return char{1};

@@ -45,7 +45,7 @@ namespace {
 
 void clear_forces(State& state, ThreadTeam& team) {
   Particles& p = state.particles;
-  constexpr size_t kClearGrain = 16384;  // particles per part: 0.8 MB of forces and torques
+  constexpr size_t kClearGrain = 4096;  // particles per part: 0.2 MB of forces and torques
   for_each_range(team, p.size(), kClearGrain, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       p.force[i].setZero();
