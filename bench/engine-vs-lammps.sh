@@ -38,10 +38,10 @@ trap 'rm -rf "$WORK"' EXIT
 median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # Our particle-steps/s for one run; peak resident memory (KiB) into $WORK/rss.
-ours() {  # preset steps threads
+ours() {  # preset steps threads particles (-q prints no particle count: the caller's, from --check)
   local out n us
   out=$(/usr/bin/time -f "rss %M" -o "$WORK/rss.txt" "$RUNNER" "$1" --steps "$2" --threads "$3" --table 0 -q --timing 2>&1)
-  n=$(echo "$out" | sed -n 's/^ *\([0-9]*\) particles on.*/\1/p')
+  n=$4
   us=$(echo "$out" | sed -n 's/^Time per step \([0-9.e+-]*\) us.*/\1/p')
   awk '{print $2}' "$WORK/rss.txt" > "$WORK/rss"
   awk -v n="$n" -v us="$us" 'BEGIN {printf "%.4g\n", n / (us * 1e-6)}'
@@ -71,7 +71,7 @@ for w in "${WORKLOADS[@]}"; do
     : > "$WORK/ours"; : > "$WORK/theirs"; loads=""
     for _ in $(seq "$PAIRS"); do
       loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
-      ours "$preset" "$steps" "$threads" >> "$WORK/ours"
+      ours "$preset" "$steps" "$threads" "$n" >> "$WORK/ours"
       [ $HAVE_LAMMPS = 1 ] && lammps "$data" "$steps" "$threads" >> "$WORK/theirs"
     done
     o=$(median < "$WORK/ours")
