@@ -97,8 +97,8 @@ struct ParticleWindow {
 // which are then added in part order: with a fixed team size the sums are always grouped the same way.
 // window(begin, end) -> ParticleWindow bounds the particles the items [begin, end) touch: a part's own arrays are
 // cleared and added up over its window only (a part of a pair list ordered by i touches a band of particles, not
-// all of them; clearing and adding whole arrays cost as much as the pairs on many threads). Adding the +0.0 of a
-// particle outside a window changes no bit, so the result is the same as with whole arrays.
+// all of them; clearing and adding whole arrays cost as much as the pairs on many threads). Outside its window a part
+// would add +0.0, which changes no sum begun at +0.0 (none is -0.0): the result is the same as with whole arrays.
 template <class Result, class Window, class Fn>
 std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain, size_t n, Vec3* force, Vec3* torque,
                                    Window window, Fn&& fn) {
