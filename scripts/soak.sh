@@ -7,24 +7,29 @@
 # preset that does not run headless).
 #
 #   scripts/soak.sh                       30 minutes on the built-in default preset
-#   scripts/soak.sh --seconds 60 --preset presets/chains-and-rings.json --rss-bound-mib 64
+#   scripts/soak.sh --seconds 60 --preset presets/chains-and-rings.json --rss-bound-mib 64 --seed 7
+#
+# The values sent are drawn from bash's RANDOM seeded with --seed (default 1), so that a failure can be sent again.
 #
 # Needs a build (build/, or --build DIR). Uses $DISPLAY, or starts its own Xvfb. Prints a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=1800 preset="" build=build bound_mib=64
+seconds=1800 preset="" build=build bound_mib=64 seed=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --preset) preset=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --rss-bound-mib) bound_mib=$2; shift 2 ;;
-    *) echo "soak: unknown option '$1' (allowed: --seconds N, --preset FILE, --build DIR, --rss-bound-mib M)" >&2; exit 1 ;;
+    --seed) seed=$2; shift 2 ;;
+    *) echo "soak: unknown option '$1' (allowed: --seconds N, --preset FILE, --build DIR, --rss-bound-mib M, --seed S)" >&2; exit 1 ;;
   esac
 done
 case "$seconds" in '' | *[!0-9]*) echo "soak: --seconds '$seconds': allowed a whole number >= 20" >&2; exit 1 ;; esac
 [ "$seconds" -ge 20 ] || { echo "soak: --seconds $seconds: allowed a whole number >= 20" >&2; exit 1; }
+case "$seed" in '' | *[!0-9]*) echo "soak: --seed '$seed': allowed a whole number" >&2; exit 1 ;; esac
+RANDOM=$seed
 app=$build/app/desktop/lodestone runner=$build/app/runner/lodestone-run
 [ -x "$app" ] && [ -x "$runner" ] || { echo "soak: $app or $runner missing: build first (cmake --build $build)" >&2; exit 1; }
 
@@ -60,7 +65,7 @@ bad() { send "$@"; sent_bad=$((sent_bad + 1)); }
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$app_pid/status"; }
 last_status() { grep '^status ' "$work/replies.log" | tail -n 1; }
 
-echo "soak: $seconds s, preset ${preset:-built-in default}, app pid $app_pid, log $work"
+echo "soak: $seconds s, preset ${preset:-built-in default}, seed $seed, app pid $app_pid, log $work"
 echo "second,rss_kib" > "$work/rss.csv"
 baseline_rss="" max_rss=0 first_step=""
 for t in $(seq 1 "$seconds"); do
@@ -71,7 +76,10 @@ for t in $(seq 1 "$seconds"); do
     1) good set materials.0.friction "0.$((RANDOM % 9))" ;;
     2) good set field.direction "[0.$((RANDOM % 10)), 0, 1]" ;;
     3) good set contact.linear.dp_nratio "0.$((RANDOM % 5 + 1))" ;;
-    4) good set materials.0.magnetization "\"$((RANDOM % 150 + 10)) kA/m\"" ;;
+    # At most the default preset's 100 kA/m, which its contacts (kn 1000 N/m) are chosen for: with up to 159 kA/m a 20 s
+    # soak in the full test suite once ended with two beads pressed half a radius into each other, the run rightly
+    # stopped by the checks (2026-11-30).
+    4) good set materials.0.magnetization "\"$((RANDOM % 91 + 10)) kA/m\"" ;;
     5) good set environment.translational_damping "\"$((RANDOM % 5 + 1))e-4 N s/m\"" ;;
     6) good set magnetics.cutoff "\"$((RANDOM % 3 + 3)) mm\"" ;;
     7) bad set field.strength '"-5 mT"' ;;   # below the allowed range: refused, nothing changes
