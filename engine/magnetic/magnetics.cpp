@@ -210,11 +210,18 @@ inline double add_dipole_pair(const Model& model, const Particles& p, size_t i, 
 }
 
 // The SIMD kernels' view of the scene (engine/magnetic/dipole_kernel.hpp).
-DipoleKernelInput plain_kernel_input(const Model& model, const Particles& p, const IndexPair* pairs, double cutoff,
-                                     ThreadTeam& team) {
+DipoleKernelInput plain_kernel_input(const Model& model, const Particles& p, const IndexPair* pairs, double cutoff) {
   DipoleKernelInput in{pairs,  p.position.data(),          p.moment.data(),
                        cutoff, model.magnetics.dipole_cap, model.periodic_length};
   in.box_min = model.box.min;
+  return in;
+}
+
+// The cutoff kernel's view: with whether every position is in the periodic box (so that particles far from its faces
+// may skip the minimum image), the sweep split over the team.
+DipoleKernelInput cutoff_kernel_input(const Model& model, const Particles& p, const IndexPair* pairs,
+                                      ThreadTeam& team) {
+  DipoleKernelInput in = plain_kernel_input(model, p, pairs, model.dipole_cutoff);
   const std::vector<char> in_box = results_of_parts<char>(team, p.size(), 4096, [&](size_t begin, size_t end) {
     return static_cast<char>(
         positions_in_periodic_box(p.position.data() + begin, end - begin, model.box.min, model.periodic_length));
@@ -238,8 +245,7 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       const std::vector<IndexPair>& pairs = state.neighbors.dipole_pairs;
       // The common case (no clumps, no activity distance, no induced moments) runs the SIMD kernel.
       const bool plain = state.clumps.id.empty() && !model.magnetics.activity_distance && !any_induced_material(model);
-      const DipoleKernelInput kernel =
-          plain ? plain_kernel_input(model, p, pairs.data(), model.dipole_cutoff, team) : DipoleKernelInput{};
+      const DipoleKernelInput kernel = plain ? cutoff_kernel_input(model, p, pairs.data(), team) : DipoleKernelInput{};
       const std::vector<double> energies = run_pair_parts<double>(
           team, pairs.size(), kPairGrain, p.size(), force, torque,
           [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end); },
@@ -277,7 +283,7 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
         }
         return lo;
       };
-      const DipoleKernelInput kernel = plain_kernel_input(model, p, nullptr, 0.0, team);
+      const DipoleKernelInput kernel = plain_kernel_input(model, p, nullptr, 0.0);
       // A part's pairs (i, j > i) touch the particles from its first i on.
       const auto window = [&](size_t begin, size_t) { return ParticleWindow{first_particle_from(begin), n}; };
       const std::vector<double> energies = run_pair_parts<double>(
