@@ -6,17 +6,21 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 
 namespace lodestone::ui {
 namespace {
 
-const ImVec4 kMomentColour(1.0f, 0.84f, 0.25f, 1.0f);    // render/scene_renderer.cpp kMomentColor
-const ImVec4 kEasyAxisColour(0.55f, 0.95f, 1.0f, 1.0f);  // render/scene_builder.cpp kAxisColor
+const ImVec4 kMomentColour(1.0f, 0.84f, 0.25f, 1.0f);                          // render/scene_renderer.cpp kMomentColor
+const ImVec4 kEasyAxisColour(0.55f, 0.95f, 1.0f, 1.0f);                        // render/scene_builder.cpp kAxisColor
+constexpr float kBarWidth = 200.0f, kBarHeight = 14.0f, kArrowLength = 28.0f;  // the legend's colour bar and arrows
+const char* const kMomentText = "moment (tail to head)";
+const char* const kEasyAxisText = "easy axis (no head: either way)";
 
 // A legend row: a small arrow (shaft and a filled head; a plain line without `head`) and what it means.
 void legend_arrow(const ImVec4& colour, const char* text, bool head = true) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float h = ImGui::GetTextLineHeight(), length = 28.0f, mid = at.y + 0.5f * h;
+  const float h = ImGui::GetTextLineHeight(), length = kArrowLength, mid = at.y + 0.5f * h;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 c = ImGui::ColorConvertFloat4ToU32(colour);
   const float shaft_end = head ? at.x + length - 8.0f : at.x + length;
@@ -29,6 +33,28 @@ void legend_arrow(const ImVec4& colour, const char* text, bool head = true) {
   ImGui::TextColored(colour, "%s", text);
 }
 
+// The size the legend's rows below take, worked out before they are drawn: a window that fits itself to its content
+// (AlwaysAutoResize) learns the size a frame late, and pinned by its bottom right corner it showed that frame clipped
+// whenever the rows changed (clusters forming and breaking up change the title and the note many times a second).
+ImVec2 legend_size(const render::ColorScale& scale, bool arrows, const render::ViewOptions& view) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight(), gap = style.ItemSpacing.y;
+  float width = std::max(kBarWidth, ImGui::CalcTextSize(scale.title.c_str()).x);
+  float height = line + gap + kBarHeight + gap + line;  // title, bar, labels
+  if (!scale.note.empty()) {
+    const ImVec2 note = ImGui::CalcTextSize(scale.note.c_str());
+    width = std::max(width, note.x);
+    height += gap + note.y;
+  }
+  const auto arrow_row = [&](const char* text) {
+    width = std::max(width, kArrowLength + 4.0f + style.ItemSpacing.x + ImGui::CalcTextSize(text).x);
+    height += gap + line;
+  };
+  if (arrows && view.show_moments) arrow_row(kMomentText);
+  if (arrows && view.show_easy_axes) arrow_row(kEasyAxisText);
+  return ImVec2(width + 2.0f * style.WindowPadding.x, height + 2.0f * style.WindowPadding.y);
+}
+
 }  // namespace
 
 void overlays(PanelContext& c) {
@@ -38,6 +64,8 @@ void overlays(PanelContext& c) {
   // Legend: a colour bar with its ends labelled, bottom right.
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
                           ImVec2(1.0f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(legend_size(scale, render::has_moments(c.snapshot.particles), c.state.view),
+                                      ImVec2(FLT_MAX, FLT_MAX));
   ImGui::SetNextWindowBgAlpha(0.7f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -45,7 +73,7 @@ void overlays(PanelContext& c) {
   if (ImGui::Begin("legend", nullptr, flags)) {
     ImGui::TextUnformatted(scale.title.c_str());
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = 200.0f, height = 14.0f;
+    const float width = kBarWidth, height = kBarHeight;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const int segments = 32;
     if (scale.categorical) {
@@ -87,8 +115,8 @@ void overlays(PanelContext& c) {
     // The arrows, each with a small arrow in its colour; only in a scene whose particles carry moments.
     if (render::has_moments(c.snapshot.particles)) {
       const render::ViewOptions& v = c.state.view;
-      if (v.show_moments) legend_arrow(kMomentColour, "moment (tail to head)");
-      if (v.show_easy_axes) legend_arrow(kEasyAxisColour, "easy axis (no head: either way)", false);
+      if (v.show_moments) legend_arrow(kMomentColour, kMomentText);
+      if (v.show_easy_axes) legend_arrow(kEasyAxisColour, kEasyAxisText, false);
     }
   }
   c.state.legend_top = ImGui::GetWindowPos().y;   // the |B| legend goes above it (panel_field_view.cpp)
