@@ -7,6 +7,9 @@
 #include "engine/contact/law_rolling.hpp"
 #include "engine/contact/law_sand.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace lodestone {
 namespace {
 
@@ -37,6 +40,7 @@ struct PartResult {
   std::vector<Event> events;
   std::array<Vec3, 6> wall_force{};  // wall loop only
   std::vector<PairPush> pushes;      // pair loop only: the contacts that act, in pair order
+  size_t first_too_deep = SIZE_MAX;  // pair loop with a RunawayOverlapWatch only: the part's first such pair
 };
 
 // Contacts per thread below which the loop stays on one thread.
@@ -205,9 +209,9 @@ void merge_parts(std::vector<PartResult>& parts, ContactTotals& totals, State& s
 // the state's events. The laws run in parallel parts over the pairs (each pair's history is its own); the pushes of
 // the contacts that act are then added to the particles in pair order on the calling thread. So the forces do not
 // depend on the number of threads at all, and no part needs force arrays of its own (a dilute scene has far fewer
-// contacts than particles).
+// contacts than particles). With a watch, each part also notes its first pair that overlaps too deep.
 void add_pair_contacts(const Model& model, State& state, double dt, bool verlet, const PredictedVelocities* predicted,
-                       ThreadTeam& team, ContactTotals& totals) {
+                       ThreadTeam& team, ContactTotals& totals, RunawayOverlapWatch* watch) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
   const bool sand = model.contact.law == ContactLaw::Sand;
@@ -227,6 +231,10 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
       // touch; an active one is still evaluated, so that its opening is booked.
       const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
       const double distance_sq = separation.squaredNorm();
+      if (watch && part.first_too_deep == SIZE_MAX) {
+        const double deep = p.radius[i] + p.radius[j] - watch->fraction * std::min(p.radius[i], p.radius[j]);
+        if (distance_sq < deep * deep) part.first_too_deep = k;
+      }
       if (!h.active && distance_sq > reach * reach) continue;
       const double distance = std::sqrt(distance_sq);
       if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
@@ -260,6 +268,13 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
       p.torque[push.j] -= push.torque_j;
     }
   merge_parts(pair_parts, totals, state);
+  if (!watch) return;
+  watch->first_pair = pairs;
+  for (const PartResult& part : pair_parts)
+    if (part.first_too_deep != SIZE_MAX) {
+      watch->first_pair = part.first_too_deep;
+      break;
+    }
 }
 
 // [SECTION] particle-wall (each side of the box that is a wall); a particle's wall contacts are its own
@@ -335,10 +350,10 @@ std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double d
 }  // namespace
 
 void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team,
-                            const PredictedVelocities* predicted) {
+                            const PredictedVelocities* predicted, RunawayOverlapWatch* watch) {
   ContactTotals totals;
   const bool verlet = predicted != nullptr && dt > 0.0;
-  add_pair_contacts(model, state, dt, verlet, predicted, team, totals);
+  add_pair_contacts(model, state, dt, verlet, predicted, team, totals, watch);
   state.wall_force = add_wall_contacts(model, state, dt, verlet, predicted, team, totals);
 
   state.energy.elastic = totals.elastic;

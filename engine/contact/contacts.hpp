@@ -20,12 +20,21 @@ struct PredictedVelocities {
   std::vector<Vec3> angular_velocity;  // [rad/s]
 };
 
+// The checks stage's runaway-overlap test (engine/step/health.hpp), made by the pair pass, which computes the
+// separation of every listed pair anyway: `first_pair` is set to the first listed pair, in list order, whose centres
+// are closer than Ri + Rj - fraction min(Ri, Rj) (the same bits as the checks' own scan), or to the number of listed
+// pairs when none is.
+struct RunawayOverlapWatch {
+  double fraction = 0.0;
+  size_t first_pair = 0;
+};
+
 // Adds contact forces and torques. `dt` advances the shear springs and the dissipation ledger;
 // pass 0 to evaluate the current configuration without advancing history (initial force pass).
 // The pairs (and, per wall, the particles) are split between the team's threads (engine/core/thread_team.hpp).
 // `predicted` (one entry per particle) gives the dashpots their velocities; without it they see the
-// particles' current ones.
+// particles' current ones. `watch`, when given, is filled in (see RunawayOverlapWatch).
 void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial(),
-                            const PredictedVelocities* predicted = nullptr);
+                            const PredictedVelocities* predicted = nullptr, RunawayOverlapWatch* watch = nullptr);
 
 }  // namespace lodestone

@@ -3,6 +3,7 @@
 #include "engine/bodies/mechanical_energy.hpp"
 #include "engine/magnetic/field.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <sstream>
@@ -11,7 +12,7 @@ namespace lodestone {
 namespace {
 
 bool finite(const Vec3& v) {
-  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+  return std::isfinite(v.x()) & std::isfinite(v.y()) & std::isfinite(v.z());
 }
 
 std::string time_step_hint(const Model& model) {
@@ -36,13 +37,20 @@ void fail(State& state, std::uint64_t id, const std::string& what, const std::st
 
 // The smallest k in [0, n) with bad(k), or n: each thread scans its range, the first range with a hit
 // wins, so the particle named is the one a single thread would name.
+// `bad` is written without branches (| rather than ||), so that the first sweep over a range, which only asks
+// whether anything in it is bad (almost never), vectorises; a range with a hit is scanned again for the first.
 template <class Bad>
 size_t first_bad(ThreadTeam& team, size_t n, Bad&& bad) {
   const int parts = parts_for(team, n, 4000);
   const std::vector<size_t> bounds = split_evenly(n, parts);
   std::vector<size_t> found(static_cast<size_t>(parts), n);
   team.run(parts, [&](int part) {
-    for (size_t k = bounds[static_cast<size_t>(part)]; k < bounds[static_cast<size_t>(part) + 1]; ++k)
+    const size_t begin = bounds[static_cast<size_t>(part)], end = bounds[static_cast<size_t>(part) + 1];
+    unsigned any = 0;
+#pragma omp simd reduction(| : any)
+    for (size_t k = begin; k < end; ++k) any |= static_cast<unsigned>(bad(k));
+    if (any == 0) return;
+    for (size_t k = begin; k < end; ++k)
       if (bad(k)) {
         found[static_cast<size_t>(part)] = k;
         return;
@@ -138,15 +146,15 @@ void check_energy_growth(const Model& model, State& state) {
 
 }  // namespace
 
-void check_health(const Model& model, State& state, ThreadTeam& team) {
+void check_health(const Model& model, State& state, ThreadTeam& team, std::optional<size_t> first_too_deep_pair) {
   if (!state.health.ok) return;
   const Particles& p = state.particles;
   const size_t n = p.size();
   const size_t broken = first_bad(team, n, [&](size_t i) {
     // The orientation too: a huge angular velocity makes it NaN while everything else stays finite (found
     // by fuzzing a checkpoint, docs/reliability.md); its moment would then be NaN for every neighbour.
-    return !finite(p.position[i]) || !finite(p.velocity[i]) || !finite(p.angular_velocity[i]) || !finite(p.force[i]) ||
-           !finite(p.torque[i]) || !std::isfinite(p.orientation[i].squaredNorm());
+    return !(finite(p.position[i]) & finite(p.velocity[i]) & finite(p.angular_velocity[i]) & finite(p.force[i]) &
+             finite(p.torque[i]) & std::isfinite(p.orientation[i].squaredNorm()));
   });
   if (broken < n) {
     fail(state, p.id[broken], "has a NaN or infinite position, velocity, orientation or force", time_step_hint(model));
@@ -182,7 +190,7 @@ void check_health(const Model& model, State& state, ThreadTeam& team) {
     return minimum_image(model, p.position[i] - p.position[j]).squaredNorm() < reach * reach;
   };
   const size_t pairs = state.overlaps_expected ? 0 : lists.contact_pairs.size();
-  const size_t deep = first_bad(team, pairs, too_deep);
+  const size_t deep = first_too_deep_pair ? std::min(*first_too_deep_pair, pairs) : first_bad(team, pairs, too_deep);
   if (deep < pairs) {
     const auto i = static_cast<size_t>(lists.contact_pairs[deep].i),
                j = static_cast<size_t>(lists.contact_pairs[deep].j);

@@ -7,6 +7,8 @@
 #include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
 
+#include <optional>
+
 namespace lodestone {
 
 // Overlap beyond this fraction of the smaller radius counts as a runaway; so does a particle that
@@ -29,6 +31,10 @@ inline constexpr double kFloorTravelFraction = 0.01;
 
 // Sets state.health (ok = false with a message) when something is wrong; leaves it alone otherwise.
 // The scans are split between the team's threads; the particle named is the one a single thread would name.
-void check_health(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
+// `first_too_deep_pair`: the runaway-overlap scan's answer when the contact pass has made it at the current
+// positions (RunawayOverlapWatch, engine/contact/contacts.hpp, with kRunawayOverlapFraction); the pairs are not
+// scanned again.
+void check_health(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial(),
+                  std::optional<size_t> first_too_deep_pair = std::nullopt);
 
 }  // namespace lodestone

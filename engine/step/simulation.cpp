@@ -285,7 +285,9 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   update_moments(model_, state_, team());
   if (moment_work) book_moment_work(model_, state_, moments_before, dt, team());
   lap(Stage::Moments);
-  compute_contact_forces(model_, state_, dt, team(), predicted);
+  RunawayOverlapWatch watch{kRunawayOverlapFraction};
+  compute_contact_forces(model_, state_, dt, team(), predicted, &watch);
+  first_too_deep_pair_ = watch.first_pair;
   lap(Stage::Contacts);
   apply_dipole_forces(model_, state_, trial, team());
   lap(Stage::Dipoles);
@@ -315,11 +317,12 @@ void Simulation::step() {
   apply_pending_model_change();  // an edit's, deferred to here
   timings_.last_seconds.fill(0.0);
   StageClock clock(timings_);
+  first_too_deep_pair_.reset();
   if (model_.integrator.scheme == IntegratorScheme::OverdampedHeun)
     step_overdamped(clock);
   else
     step_verlet(clock);
-  check_health(model_, state_, team());
+  check_health(model_, state_, team(), first_too_deep_pair_);
   clock.lap(Stage::Checks);
   ++timings_.steps;
 }

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace lodestone {
@@ -100,6 +101,9 @@ class Simulation {
   StageTimings timings_;
   std::unique_ptr<OverdampedScratch> overdamped_;   // buffers of the overdamped step, made at its first step
   std::unique_ptr<PredictedVelocities> predicted_;  // the dashpots' velocities of a Verlet step (nothing lasts)
+  // The last contact pass's runaway-overlap answer (RunawayOverlapWatch): the checks take it when that pass saw the
+  // positions they check (the last force pass of a step: nothing moves the particles after it).
+  std::optional<size_t> first_too_deep_pair_;
   std::unique_ptr<ThreadTeam> team_;  // null: one thread (a copy of a Simulation would share nothing: move-only)
   ThreadTeam& team() { return team_ ? *team_ : ThreadTeam::serial(); }
 };

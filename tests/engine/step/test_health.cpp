@@ -97,6 +97,18 @@ TEST_CASE("health: the overlap check's threshold is half the smaller radius, on 
   CHECK_THAT(deep.state().health.message, Contains(" by 5") && Contains("% of the smaller radius"));
 }
 
+TEST_CASE("health: an overlap that grows past half the radius during a step stops the run at that step", "[health]") {
+  // 0.44 R deep at the start (healthy), closing at 0.1 R a step (100 m/s x 1 us): about 0.54 R after the first step.
+  // Within a step the contact pass makes the overlap scan (RunawayOverlapWatch), the checks take its answer.
+  Session session(two_spheres(Vec3(1.56e-3, 0, 0), Vec3(-100.0, 0, 0)));
+  REQUIRE(session.state().health.ok);
+  session.step();
+  REQUIRE_FALSE(session.state().health.ok);
+  CHECK(session.state().step == 1);
+  CHECK_THAT(session.state().health.message,
+             Contains(particle(session, 0) + " overlaps " + particle(session, 1) + " by 5"));
+}
+
 TEST_CASE("health: a particle through a wall stops the run", "[health]") {
   Preset p = two_spheres(Vec3(5e-3, 0, 0));
   p.box.x_max = SideKind::Wall;

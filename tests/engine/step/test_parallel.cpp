@@ -9,6 +9,7 @@
 #include "engine/magnetic/field.hpp"
 #include "engine/session/session.hpp"
 #include "engine/step/environment_forces.hpp"
+#include "engine/step/health.hpp"
 #include "tests/engine/bitwise.hpp"
 #include "tests/engine/test_support.hpp"
 
@@ -281,5 +282,55 @@ TEST_CASE("threads: contact, field and damping forces do not depend on the threa
     CHECK(std::abs(one.energy.zeeman - many.energy.zeeman) <= 1e-13 * std::abs(one.energy.zeeman));
     CHECK(std::abs(one.energy.dissipated_viscous - many.energy.dissipated_viscous) <=
           1e-13 * std::abs(one.energy.dissipated_viscous) + 1e-300);
+  }
+}
+
+// The checks' runaway-overlap scan, made by the contact pass (RunawayOverlapWatch): the first listed pair in list order
+// whose centres are closer than Ri + Rj - f min(Ri, Rj), on any number of threads, and the checks stage then names the
+// same particles as its own scan.
+TEST_CASE("threads: the contact pass finds the checks' first too deep pair on any number of threads", "[parallel]") {
+  Preset preset = dense_scene(14);
+  preset.integrator.neighbor_skin = 0.2e-3;  // every bcc neighbour (1.11 d apart) listed: about 20 000 pairs
+  Session session = run_scene(preset, 1, 3);
+  const Model& model = session.model();
+  const State start = session.state();
+  const std::vector<IndexPair>& pairs = start.neighbors.contact_pairs;
+  REQUIRE(pairs.size() > 3 * 2000);            // several parts of the pair pass
+  auto first_too_deep = [&](const State& s) {  // by hand, over the list
+    const Particles& p = s.particles;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const auto i = static_cast<size_t>(pairs[k].i), j = static_cast<size_t>(pairs[k].j);
+      const double deep = p.radius[i] + p.radius[j] - kRunawayOverlapFraction * std::min(p.radius[i], p.radius[j]);
+      if (minimum_image(model, p.position[i] - p.position[j]).norm() < deep) return k;
+    }
+    return pairs.size();
+  };
+  // None too deep; then the second particle of a pair two thirds down the list pushed onto the first, and then one
+  // a third down as well (the earlier pair must win, whichever part holds it).
+  const std::vector<size_t> pushed{2 * pairs.size() / 3, pairs.size() / 3};
+  State s = start;
+  for (size_t round = 0; round <= pushed.size(); ++round) {
+    if (round > 0) {
+      const size_t k = pushed[round - 1];
+      s.particles.position[static_cast<size_t>(pairs[k].j)] =
+          s.particles.position[static_cast<size_t>(pairs[k].i)] + Vec3(0.4e-3, 0, 0);
+      wrap_periodic(model, s.particles);
+    }
+    const size_t expected = first_too_deep(s);
+    CHECK((round == 0 ? expected == pairs.size() : expected <= pushed[round - 1]));
+    for (int threads : {1, 2, 3}) {
+      INFO("round " << round << ", " << threads << " threads");
+      ThreadTeam team(threads);
+      State t = s;
+      RunawayOverlapWatch watch{kRunawayOverlapFraction};
+      compute_contact_forces(model, t, 0.0, team, nullptr, &watch);
+      CHECK(watch.first_pair == expected);
+      State scanned = t;
+      check_health(model, scanned, team);
+      check_health(model, t, team, watch.first_pair);
+      CHECK(t.health.ok == scanned.health.ok);
+      CHECK(t.health.message == scanned.health.message);
+      CHECK(t.health.ok == (round == 0));
+    }
   }
 }
