@@ -128,6 +128,9 @@ void pairs_of_block(detail::DipoleBlock& b, int count, int i, const Vec3* moment
   const double mi[3] = {moment[i].x(), moment[i].y(), moment[i].z()};
   detail::dipole_block(mi, b, count, cap);
   Vec3 fi = Vec3::Zero(), ti = Vec3::Zero();
+  // The running energy in a register: through the reference, which may alias the force arrays for all the compiler
+  // knows, every pair loaded and stored it, a chain of store-to-load forwarding through the whole loop.
+  double e = energy;
   for (int c = 0; c < count; ++c) {
     const auto j = static_cast<size_t>(b.j[c]);
     const Vec3 f(b.fx[c], b.fy[c], b.fz[c]);
@@ -135,8 +138,9 @@ void pairs_of_block(detail::DipoleBlock& b, int count, int i, const Vec3* moment
     force[j] -= f;
     ti += Vec3(b.tix[c], b.tiy[c], b.tiz[c]);
     torque[j] += Vec3(b.tjx[c], b.tjy[c], b.tjz[c]);
-    energy += b.e[c];
+    e += b.e[c];
   }
+  energy = e;
   force[i] += fi;
   torque[i] += ti;
 }
