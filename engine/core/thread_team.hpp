@@ -37,8 +37,10 @@ class ThreadTeam {
   // Most parts one run() takes (more parts than threads balance the load when a thread is held up).
   static constexpr int kMaxParts = 256;
   // Parts per thread of a pair loop (run_pair_parts). Each part beyond the first has force and torque
-  // arrays of its own to add up at the end, so pair loops are cut less finely than the others.
-  static constexpr int kPairPartsPerThread = 1;
+  // arrays of its own to add up at the end (over its band only), so pair loops are cut less finely than the
+  // others; two a thread even out the cost of the list's halves, which differ by up to 8 % (the pairs near the
+  // periodic faces are imaged; docs/performance.md).
+  static constexpr int kPairPartsPerThread = 2;
   // Calls task(part) for part = 0 .. parts - 1 (parts <= kMaxParts), each exactly once, on the team's
   // threads (part 0 on the calling thread, the others on whichever thread claims them first); returns
   // when all are done. An exception thrown by a part is rethrown here (the first, by part order).
