@@ -3,8 +3,8 @@
 #
 # Usage: bench/engine-vs-lammps.sh [PAIRS=3] [WORKLOAD ...]
 #   WORKLOAD = tag:preset:steps   (default: the four workloads below)
-# Needs build/app/runner/lodestone-run (scripts/test.sh builds it); LAMMPS (`apt-get install lammps`,
-# the `lmp` command) is optional: without it only our engine is timed.
+# Needs build/app/runner/lodestone-run (scripts/test.sh builds it; RUNNER=path times another build); LAMMPS
+# (`apt-get install lammps`, the `lmp` command) is optional: without it only our engine is timed.
 #
 # For each workload and thread count (1 and 2) it alternates our run and LAMMPS's (1 and 2 MPI ranks;
 # Debian's LAMMPS has no OpenMP) PAIRS times, and prints particle-steps per second of both, the ratio
@@ -26,7 +26,7 @@ if [ ${#WORKLOADS[@]} -eq 0 ]; then
     "b-dense-100k:bench/workloads/b-dense-100k.json:10"
   )
 fi
-RUNNER=build/app/runner/lodestone-run
+RUNNER=${RUNNER:-build/app/runner/lodestone-run}  # RUNNER=path times another build
 [ -x "$RUNNER" ] || { echo "bench: build first ($RUNNER is missing; run scripts/test.sh)" >&2; exit 1; }
 HAVE_LAMMPS=0
 command -v lmp > /dev/null && HAVE_LAMMPS=1
