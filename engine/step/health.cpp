@@ -12,7 +12,7 @@ namespace lodestone {
 namespace {
 
 bool finite(const Vec3& v) {
-  return std::isfinite(v.x()) & std::isfinite(v.y()) & std::isfinite(v.z());
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
 }
 
 std::string time_step_hint(const Model& model) {
@@ -37,20 +37,13 @@ void fail(State& state, std::uint64_t id, const std::string& what, const std::st
 
 // The smallest k in [0, n) with bad(k), or n: each thread scans its range, the first range with a hit
 // wins, so the particle named is the one a single thread would name.
-// `bad` is written without branches (| rather than ||), so that the first sweep over a range, which only asks
-// whether anything in it is bad (almost never), vectorises; a range with a hit is scanned again for the first.
 template <class Bad>
 size_t first_bad(ThreadTeam& team, size_t n, Bad&& bad) {
   const int parts = parts_for(team, n, 4000);
   const std::vector<size_t> bounds = split_evenly(n, parts);
   std::vector<size_t> found(static_cast<size_t>(parts), n);
   team.run(parts, [&](int part) {
-    const size_t begin = bounds[static_cast<size_t>(part)], end = bounds[static_cast<size_t>(part) + 1];
-    unsigned any = 0;
-#pragma omp simd reduction(| : any)
-    for (size_t k = begin; k < end; ++k) any |= static_cast<unsigned>(bad(k));
-    if (any == 0) return;
-    for (size_t k = begin; k < end; ++k)
+    for (size_t k = bounds[static_cast<size_t>(part)]; k < bounds[static_cast<size_t>(part) + 1]; ++k)
       if (bad(k)) {
         found[static_cast<size_t>(part)] = k;
         return;
@@ -153,8 +146,8 @@ void check_health(const Model& model, State& state, ThreadTeam& team, std::optio
   const size_t broken = first_bad(team, n, [&](size_t i) {
     // The orientation too: a huge angular velocity makes it NaN while everything else stays finite (found
     // by fuzzing a checkpoint, docs/reliability.md); its moment would then be NaN for every neighbour.
-    return !(finite(p.position[i]) & finite(p.velocity[i]) & finite(p.angular_velocity[i]) & finite(p.force[i]) &
-             finite(p.torque[i]) & std::isfinite(p.orientation[i].squaredNorm()));
+    return !finite(p.position[i]) || !finite(p.velocity[i]) || !finite(p.angular_velocity[i]) || !finite(p.force[i]) ||
+           !finite(p.torque[i]) || !std::isfinite(p.orientation[i].squaredNorm());
   });
   if (broken < n) {
     fail(state, p.id[broken], "has a NaN or infinite position, velocity, orientation or force", time_step_hint(model));
