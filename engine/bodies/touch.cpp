@@ -138,6 +138,7 @@ Removal remove_body(State& state, std::uint64_t particle_id) {
     if (per_particle->size() == n) keep_only(*per_particle, kept);
   NeighborLists& lists = state.neighbors;
   keep_pairs(lists.contact_pairs, &lists.contact_history, new_index);
+  mark_active_contacts(lists);
   keep_pairs(lists.dipole_pairs, nullptr, new_index);
   if (lists.reference_position.size() == n) keep_only(lists.reference_position, kept);
   lists.valid = false;

@@ -216,6 +216,7 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
   NeighborLists& lists = state.neighbors;
   const bool sand = model.contact.law == ContactLaw::Sand;
   const size_t pairs = lists.contact_pairs.size();
+  if (lists.contact_active.size() != pairs) mark_active_contacts(lists);  // lists made by hand (tests, tools)
   const int parts = fine_parts_for(team, pairs, kContactGrain, 4);
   const std::vector<size_t> bounds = split_evenly(pairs, parts);
   std::vector<PartResult> pair_parts(static_cast<size_t>(parts));
@@ -235,7 +236,7 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
         const double deep = p.radius[i] + p.radius[j] - watch->fraction * std::min(p.radius[i], p.radius[j]);
         if (distance_sq < deep * deep) part.first_too_deep = k;
       }
-      if (!h.active && distance_sq > reach * reach) continue;
+      if (!lists.contact_active[k] && distance_sq > reach * reach) continue;
       const double distance = std::sqrt(distance_sq);
       if (!(distance > 0.0)) continue;  // coincident centres: no normal; the checks stage reports it
       ContactGeometry g = sphere_sphere_geometry(separation, distance, p.radius[i], p.radius[j], p.velocity[i],
@@ -252,9 +253,10 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
         bodies.orientation_j = p.orientation[j];
       }
       ContactResponse r;
-      if (!evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, verlet, state.step,
-                            p.id[i], p.id[j], part, r))
-        continue;
+      const bool acts = evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, verlet,
+                                         state.step, p.id[i], p.id[j], part, r);
+      lists.contact_active[k] = h.active;
+      if (!acts) continue;
       // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
       part.pushes.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), r.force,
                              g.lever_i.cross(r.force) + r.couple, g.lever_j.cross(r.force) + r.couple});

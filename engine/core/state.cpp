@@ -100,6 +100,11 @@ void swap_bodies(ContactHistory& h) {
   }
 }
 
+void mark_active_contacts(NeighborLists& lists) {
+  lists.contact_active.resize(lists.contact_history.size());
+  for (size_t k = 0; k < lists.contact_history.size(); ++k) lists.contact_active[k] = lists.contact_history[k].active;
+}
+
 namespace {
 template <class T>
 size_t bytes_of(const std::vector<T>& v) {
@@ -115,8 +120,8 @@ size_t memory_bytes(const State& state) {
            bytes_of(p.material) + bytes_of(p.easy_axis_body) + bytes_of(p.moment_body) + bytes_of(p.moment) +
            bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset) + bytes_of(p.hold) + bytes_of(p.image);
   const NeighborLists& n = state.neighbors;
-  bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.dipole_pairs) +
-           bytes_of(n.reference_position);
+  bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.contact_active) +
+           bytes_of(n.dipole_pairs) + bytes_of(n.reference_position);
   bytes += bytes_of(state.wall_history) + bytes_of(state.damping_force) + bytes_of(state.damping_torque);
   bytes += bytes_of(state.events.recent) + bytes_of(state.bonds);
   const DipoleHistory& d = state.dipole_history;

@@ -99,11 +99,18 @@ struct IndexPair {
 struct NeighborLists {
   std::vector<IndexPair> contact_pairs;         // pairs that may touch before the next rebuild
   std::vector<ContactHistory> contact_history;  // beside contact_pairs
-  std::vector<IndexPair> dipole_pairs;          // pairs within the dipole cutoff (or P3M's real-space cutoff) + skin
-  std::vector<Vec3> reference_position;         // positions at the last build
-  bool valid = false;                           // false: rebuild before the next use
+  // contact_history[k].active again, a byte a pair: the contact pass tests it for every listed pair, most of them
+  // beyond reach, and read from the 184-byte records it was half of that pass on a dense scene. Whatever writes the
+  // histories keeps it in step (mark_active_contacts); the contact pass makes it again when its length is wrong.
+  std::vector<std::uint8_t> contact_active;
+  std::vector<IndexPair> dipole_pairs;   // pairs within the dipole cutoff (or P3M's real-space cutoff) + skin
+  std::vector<Vec3> reference_position;  // positions at the last build
+  bool valid = false;                    // false: rebuild before the next use
   std::uint64_t builds = 0;
 };
+
+// Sets contact_active from the histories' flags (after the histories were replaced or moved as a whole).
+void mark_active_contacts(NeighborLists& lists);
 
 // Energies in J. Potentials are those of the current configuration (set by the force pass);
 // dissipated and work terms accumulate from t = 0 ([PFC-dipole] 'energy partitions').

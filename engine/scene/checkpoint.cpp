@@ -442,6 +442,7 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
     out.state.clumps.image.assign(out.state.clumps.size(), ImageFlags{});
   }
   if (r.left() != 0) throw CheckpointError(std::to_string(r.left()) + " unexpected bytes after the state");
+  mark_active_contacts(out.state.neighbors);  // not stored: a copy of the histories' flags
   if (version < 7 && out.preset.magnetics.method == DipoleMethod::P3M) out.state.neighbors.valid = false;
   check_state(out.state);
   for (int m : out.state.particles.material)

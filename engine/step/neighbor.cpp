@@ -260,6 +260,7 @@ void find_pairs(const Model& model, const Particles& p, const CellSort& cells, c
 // The carried histories back onto the pairs still listed, each record's bodies in its pair's order.
 void restore_histories(const CarriedHistories& carried, const Particles& p, ThreadTeam& team, NeighborLists& lists) {
   lists.contact_history.assign(lists.contact_pairs.size(), ContactHistory{});
+  lists.contact_active.assign(lists.contact_pairs.size(), 0);
   if (!carried.empty()) {
     for_each_range(team, lists.contact_pairs.size(), kNeighborGrain, [&](size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) {
@@ -269,6 +270,7 @@ void restore_histories(const CarriedHistories& carried, const Particles& p, Thre
         ContactHistory& h = lists.contact_history[k];
         h = it->second.history;
         if (it->second.first_id != p.id[static_cast<size_t>(pr.i)]) swap_bodies(h);
+        lists.contact_active[k] = h.active;
       }
     });
   }

@@ -126,6 +126,7 @@ bool same_densities(const std::vector<Material>& a, const std::vector<Material>&
 // of a step of powder-alignment.
 struct TrialBackup {
   std::vector<ContactHistory> contacts, walls;
+  std::vector<std::uint8_t> contacts_active;
   EnergyLedger energy;
   EventLog events;
   Vec3 total_moment = Vec3::Zero();
@@ -135,6 +136,7 @@ struct TrialBackup {
 
   void save(const State& s) {
     contacts = s.neighbors.contact_history;
+    contacts_active = s.neighbors.contact_active;
     walls = s.wall_history;
     energy = s.energy;
     events = s.events;
@@ -146,6 +148,7 @@ struct TrialBackup {
   // Leaves the trial's values in this backup, to be overwritten by the next save.
   void put_back(State& s) {
     std::swap(s.neighbors.contact_history, contacts);
+    std::swap(s.neighbors.contact_active, contacts_active);
     std::swap(s.wall_history, walls);
     std::swap(s.energy, energy);
     std::swap(s.events, events);

@@ -3,7 +3,9 @@
 // walled and periodic boxes (minimum image), the rebuild criterion, contact history across
 // rebuilds, and the cutoff dipole sum against the direct one.
 
+#include "engine/bodies/touch.hpp"
 #include "engine/magnetic/dipole.hpp"
+#include "engine/scene/checkpoint.hpp"
 #include "engine/step/neighbor.hpp"
 #include "tests/engine/dipole_scenes.hpp"
 #include "tests/engine/test_support.hpp"
@@ -268,6 +270,67 @@ TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair"
       static_cast<unsigned long long>(extra_builds), largest_shear);
   CHECK(extra_builds >= 20);
   CHECK(largest_shear > 1e-7);  // the history carried is not trivial
+}
+
+TEST_CASE("the contact pass's flags of active contacts follow the histories: steps, trial passes, removals, files",
+          "[neighbor]") {
+  // The contact pass skips a listed pair beyond reach unless its contact is active, and reads that from
+  // NeighborLists::contact_active, a byte per pair beside the 184-byte histories. A flag left behind would skip the
+  // opening of an active contact (its energy and events never booked) or evaluate a pair for nothing. Two scenes in
+  // which contacts form and open: magnets falling in a walled box (velocity Verlet), and overlapping grains pushed
+  // apart by overdamped Heun steps, whose trial pass changes the histories and puts them back. After every step,
+  // after a grain in contact is removed, and in a checkpoint read back, the flags must equal the histories' own.
+  auto flags_match = [](const NeighborLists& l) {
+    if (l.contact_active.size() != l.contact_history.size()) return false;
+    for (size_t k = 0; k < l.contact_history.size(); ++k)
+      if ((l.contact_active[k] != 0) != l.contact_history[k].active) return false;
+    return true;
+  };
+  auto active_count = [](const NeighborLists& l) {
+    return std::count_if(l.contact_history.begin(), l.contact_history.end(),
+                         [](const ContactHistory& h) { return h.active; });
+  };
+  for (const bool overdamped : {false, true}) {
+    INFO((overdamped ? "overdamped Heun" : "velocity Verlet"));
+    Preset preset = magnets_in_walled_box();
+    if (overdamped) {
+      preset = overdamped_grains_in_walled_box();  // the grains overlap at first: the phase lets them push apart
+      preset.protocol = {overlap_removal_phase()};
+    }
+    Session sim(preset);
+    long openings = 0, largest_active = 0;
+    for (int n = 0; n < 400; ++n) {
+      const NeighborLists before = sim.state().neighbors;
+      run_checked(sim, 1);
+      const NeighborLists& after = sim.state().neighbors;
+      INFO("step " << n);
+      REQUIRE(flags_match(after));
+      largest_active = std::max(largest_active, static_cast<long>(active_count(after)));
+      if (after.builds != before.builds) continue;  // the same list: count the contacts that opened in this step
+      for (size_t k = 0; k < after.contact_history.size(); ++k)
+        openings += before.contact_history[k].active && !after.contact_history[k].active ? 1 : 0;
+    }
+    std::printf("[figure] contact flags (%s): up to %ld contacts at once, %ld openings in 400 steps\n",
+                overdamped ? "overdamped" : "Verlet", largest_active, openings);
+    CHECK(openings >= 5);  // the flags were tested against changing histories
+    REQUIRE(active_count(sim.state().neighbors) > 0);
+
+    const NeighborLists& lists = sim.state().neighbors;
+    const auto first = std::find_if(lists.contact_history.begin(), lists.contact_history.end(),
+                                    [](const ContactHistory& h) { return h.active; });
+    const IndexPair touching = lists.contact_pairs[static_cast<size_t>(first - lists.contact_history.begin())];
+    const Checkpoint read_back = checkpoint_from_bytes(checkpoint_to_bytes(sim.document(), sim.state()));
+    CHECK(flags_match(read_back.state.neighbors));
+    CHECK(active_count(read_back.state.neighbors) == active_count(lists));
+
+    const size_t before_removal = lists.contact_pairs.size();
+    remove_body(sim.edit_state(), sim.state().particles.id[static_cast<size_t>(touching.i)]);
+    REQUIRE(sim.state().neighbors.contact_pairs.size() < before_removal);
+    CHECK(flags_match(sim.state().neighbors));
+    sim.reinitialize();
+    run_checked(sim, 20);
+    CHECK(flags_match(sim.state().neighbors));
+  }
 }
 
 TEST_CASE("a contact whose two bodies swap order at a rebuild keeps its forces", "[neighbor]") {
