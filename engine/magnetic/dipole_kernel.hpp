@@ -3,7 +3,8 @@
 // Stoner-Wohlfarth) moments without clumps or an activity distance (engine/magnetic/magnetics.cpp takes this
 // path when it applies). The same pair formula as engine/magnetic/dipole.hpp, arranged for SIMD:
 //   1. for one particle i, its partners j (consecutive in the list, which is ordered by (i, j)) within
-//      the cutoff are gathered, without a branch, into short arrays: separation (minimum image), moment;
+//      the cutoff are gathered, without a branch, into short arrays: separation (minimum image), moment
+//      (with AVX2 four partners at a time, those within the cutoff then moved together);
 //      along an axis where particle i lies farther than the cutoff from both periodic faces (or that is open) the
 //      minimum image is skipped, bit for bit the same (its partners within the cutoff are beside it in the box):
 //      the image was about a fifth of the pass;
@@ -31,6 +32,9 @@ struct DipoleKernelInput {
   // True when every position lies in the periodic box (positions_in_periodic_box): only then can a particle far
   // from the faces skip the minimum image.
   bool positions_in_box = false;
+  // Gather the partners four at a time where the processor has AVX2 (the same bits as one at a time, which
+  // other processors and `false` take: the tests compare the two).
+  bool four_at_a_time = true;
 };
 
 // True when every position lies in [box_min, box_min + periodic_length) on each periodic axis (as the step
