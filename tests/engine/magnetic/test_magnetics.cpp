@@ -316,6 +316,11 @@ TEST_CASE("the cutoff kernel gathers four partners at a time to the bits of one 
     CHECK(std::isfinite(energy[1]));
     CHECK(energy[1] != 0.0);
   }
+#if defined(__x86_64__)
+  const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+  const bool avx2 = false;
+#endif
   std::printf("[figure] four-at-a-time gather: %zu list pairs, runs up to %zu, %s\n", pairs.size(), longest_run,
-              __builtin_cpu_supports("avx2") ? "AVX2 here: the two gathers compared" : "no AVX2 here: one gather only");
+              avx2 ? "AVX2 here: the two gathers compared" : "no AVX2 here: one gather only");
 }
