@@ -120,24 +120,17 @@ inline int gather_partner(detail::DipoleBlock& b, int count, int j, const double
 struct Compaction {
   // For each set of kept lanes (bit l: lane l), the 32-bit elements that bring them to the front: for doubles
   // (2l, 2l + 1), for the j of four interleaved (i, j) pairs 2l + 1.
-  alignas(32) std::int32_t doubles[16][8];
-  alignas(32) std::int32_t js[16][8];
+  // The slots after the kept lanes take element 0 (whatever lands there is overwritten or never read).
+  alignas(32) std::int32_t doubles[16][8] = {};
+  alignas(32) std::int32_t js[16][8] = {};
   Compaction() {
-    for (int mask = 0; mask < 16; ++mask) {
-      int slot = 0;
-      for (int lane = 0; lane < 4; ++lane)
+    for (int mask = 0; mask < 16; ++mask)
+      for (int lane = 0, slot = 0; lane < 4; ++lane)
         if ((mask >> lane) & 1) {
           doubles[mask][2 * slot] = 2 * lane;
           doubles[mask][2 * slot + 1] = 2 * lane + 1;
-          js[mask][slot] = 2 * lane + 1;
-          ++slot;
+          js[mask][slot++] = 2 * lane + 1;
         }
-      for (; slot < 4; ++slot) {
-        doubles[mask][2 * slot] = doubles[mask][2 * slot + 1] = 0;
-        js[mask][slot] = 0;
-      }
-      for (int k = 4; k < 8; ++k) js[mask][k] = 0;
-    }
   }
 };
 const Compaction kCompaction;
