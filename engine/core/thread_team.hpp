@@ -88,10 +88,19 @@ int parts_for(const ThreadTeam& team, size_t n, size_t grain);
 // up): finer parts let the threads that are running take over the work of one that is held up.
 int fine_parts_for(const ThreadTeam& team, size_t n, size_t grain, int per_thread);
 
-// The particles [lo, hi) whose forces a part of a pair loop may change.
+// The particles whose forces a part of a pair loop may change: a band [lo, hi) and a second one [far_lo, far_hi),
+// empty unless far_lo < far_hi, above the first and apart from it (a periodic list's partners across the faces).
 struct ParticleWindow {
   size_t lo = 0, hi = 0;
+  size_t far_lo = 0, far_hi = 0;
 };
+
+// Calls fn(lo, hi) for each band of w within [from, to), the lower first.
+template <class Fn>
+void for_each_band(const ParticleWindow& w, size_t from, size_t to, Fn&& fn) {
+  if (std::max(from, w.lo) < std::min(to, w.hi)) fn(std::max(from, w.lo), std::min(to, w.hi));
+  if (std::max(from, w.far_lo) < std::min(to, w.far_hi)) fn(std::max(from, w.far_lo), std::min(to, w.far_hi));
+}
 
 // Runs fn(part, begin, end, force, torque) -> Result over [0, items) split evenly into parts (one per
 // `grain` items, at most the team's size) and returns the parts' results in part order. Part 0 adds its
@@ -118,10 +127,12 @@ std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain,
       own.torque.resize(n);
       const ParticleWindow w = window(begin, end);
       windows[static_cast<size_t>(k)] = w;
-      std::fill(own.force.begin() + static_cast<std::ptrdiff_t>(w.lo),
-                own.force.begin() + static_cast<std::ptrdiff_t>(w.hi), Vec3::Zero());
-      std::fill(own.torque.begin() + static_cast<std::ptrdiff_t>(w.lo),
-                own.torque.begin() + static_cast<std::ptrdiff_t>(w.hi), Vec3::Zero());
+      for_each_band(w, 0, n, [&](size_t lo, size_t hi) {
+        std::fill(own.force.begin() + static_cast<std::ptrdiff_t>(lo),
+                  own.force.begin() + static_cast<std::ptrdiff_t>(hi), Vec3::Zero());
+        std::fill(own.torque.begin() + static_cast<std::ptrdiff_t>(lo),
+                  own.torque.begin() + static_cast<std::ptrdiff_t>(hi), Vec3::Zero());
+      });
       f = own.force.data();
       t = own.torque.data();
     }
@@ -132,29 +143,42 @@ std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain,
     team.run(parts, [&](int k) {
       const size_t row_lo = rows[static_cast<size_t>(k)], row_hi = rows[static_cast<size_t>(k) + 1];
       for (int q = 1; q < parts; ++q) {  // each particle's parts in part order
-        const ParticleWindow& w = windows[static_cast<size_t>(q)];
         const ThreadTeam::PartialForces& own = team.partial_forces(q);
-        for (size_t i = std::max(row_lo, w.lo); i < std::min(row_hi, w.hi); ++i) {
-          force[i] += own.force[i];
-          torque[i] += own.torque[i];
-        }
+        for_each_band(windows[static_cast<size_t>(q)], row_lo, row_hi, [&](size_t lo, size_t hi) {
+          for (size_t i = lo; i < hi; ++i) {
+            force[i] += own.force[i];
+            torque[i] += own.torque[i];
+          }
+        });
       }
     });
   }
   return results;
 }
 
-// The window of the pairs [begin, end) of a pair list (IndexPair, engine/core/state.hpp): the smallest and largest
-// index named. A list ordered by i with j > i (the Verlet lists) gives a band from the first i.
+// The window of the pairs [begin, end) of a pair list (IndexPair, engine/core/state.hpp) over n particles. A list
+// in cell order (the Verlet lists: ordered by i, j > i) names particles near its i's, except the partners across the
+// periodic faces of the axis the cells run along last, which lie near the other end: counted in one band they
+// stretched the first parts' bands to the end of the arrays (a rehearsal of workload (a) 100k on 16 threads: 30-40 %
+// more time in those parts, docs/performance.md). So the member of a pair more than n / 2 above the other goes into
+// a band of its own.
 template <class Pair>
-ParticleWindow pair_list_window(const Pair* pairs, size_t begin, size_t end) {
+ParticleWindow pair_list_window(const Pair* pairs, size_t begin, size_t end, size_t n) {
   if (begin == end) return {};
-  int lo = pairs[begin].i, hi = pairs[begin].i;
+  const long half = static_cast<long>(n / 2);
+  long lo = std::min<long>(pairs[begin].i, pairs[begin].j), hi = lo;
+  long far_lo = static_cast<long>(n), far_hi = -1;
   for (size_t k = begin; k < end; ++k) {
-    lo = std::min({lo, pairs[k].i, pairs[k].j});
-    hi = std::max({hi, pairs[k].i, pairs[k].j});
+    const long a = std::min<long>(pairs[k].i, pairs[k].j), b = std::max<long>(pairs[k].i, pairs[k].j);
+    const bool far = b - a > half;
+    lo = std::min(lo, a);
+    hi = std::max(hi, far ? a : b);
+    far_lo = std::min(far_lo, far ? b : far_lo);
+    far_hi = std::max(far_hi, far ? b : far_hi);
   }
-  return {static_cast<size_t>(lo), static_cast<size_t>(hi) + 1};
+  if (far_hi < 0 || far_lo <= hi + 1) return {static_cast<size_t>(lo), static_cast<size_t>(std::max(hi, far_hi)) + 1};
+  return {static_cast<size_t>(lo), static_cast<size_t>(hi) + 1, static_cast<size_t>(far_lo),
+          static_cast<size_t>(far_hi) + 1};
 }
 
 // Runs fn(begin, end) -> Result over [0, n) split evenly into parts (one per `grain` items, at most the team's size)

@@ -248,7 +248,7 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       const DipoleKernelInput kernel = plain ? cutoff_kernel_input(model, p, pairs.data(), team) : DipoleKernelInput{};
       const std::vector<double> energies = run_pair_parts<double>(
           team, pairs.size(), kPairGrain, p.size(), force, torque,
-          [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end); },
+          [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end, p.size()); },
           [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
             if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
             double e = 0.0;

@@ -706,7 +706,7 @@ void P3MSum::add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team
   const Vec3 inverse_length = length_.cwiseInverse();
   run_pair_parts<int>(
       team, pairs.size(), kPairGrain, position_.size(), force, field,
-      [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end); },
+      [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end, position_.size()); },
       [&](int, size_t begin, size_t end, Vec3* f, Vec3* b) {
         RealBlock blk;
         for (size_t k = begin; k < end;) {

@@ -120,14 +120,20 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
 TEST_CASE("thread team: a pair loop clears and adds each part's arrays over its window only, to the same bits",
           "[parallel][threading]") {
   // A Verlet-like list over 3000 particles, ordered by i, each i with partners j > i no more than 200 further on
-  // (a band, as in cell order), and a force and torque per pair that depend on (i, j). Run with each part's window
-  // from the list (pair_list_window) and with whole arrays: the same bits, and the same as a serial sum to
-  // round-off. Two rounds, so that the second finds the first's values left in the parts' arrays outside their
-  // windows.
+  // (a band, as in cell order), the first 600 also with partners among the last 150 (across periodic faces), and a
+  // force and torque per pair that depend on (i, j). Run with each part's window from the list (pair_list_window:
+  // a band, and a second one for the far partners) and with whole arrays: the same bits, and the same as a serial
+  // sum to round-off. Two rounds, so that the second finds the first's values left in the parts' arrays outside
+  // their windows.
   const size_t n = 3000;
+  const int wrapping = 600, wrapped = 150;  // parts after the first have far partners too
   std::vector<IndexPair> pairs;
-  for (int i = 0; i < static_cast<int>(n); ++i)
+  for (int i = 0; i < static_cast<int>(n); ++i) {
     for (int j = i + 1; j < std::min(static_cast<int>(n), i + 200); j += 1 + (i * 7 + j) % 5) pairs.push_back({i, j});
+    if (i < wrapping)
+      for (int j = static_cast<int>(n) - wrapped + i % 7; j < static_cast<int>(n); j += 3 + i % 4)
+        pairs.push_back({i, j});
+  }
   REQUIRE(pairs.size() > 30000);
   const auto push = [](const IndexPair& q) {
     const double x = std::sin(0.37 * q.i + 1.3 * q.j);
@@ -154,10 +160,13 @@ TEST_CASE("thread team: a pair loop clears and adds each part's arrays over its 
     run_pair_parts<int>(
         team, pairs.size(), 1000, n, banded_f.data(), banded_t.data(),
         [&](size_t begin, size_t end) {
-          const ParticleWindow w = pair_list_window(pairs.data(), begin, end);
-          if (w.lo != static_cast<size_t>(pairs[begin].i) ||
-              w.hi > std::min(n, static_cast<size_t>(pairs[end - 1].i) + 200))
-            bands = false;
+          const ParticleWindow w = pair_list_window(pairs.data(), begin, end, n);
+          const auto first_i = static_cast<size_t>(pairs[begin].i), last_i = static_cast<size_t>(pairs[end - 1].i);
+          if (w.lo != first_i || w.hi > std::min(n, last_i + 200)) bands = false;
+          // A far band for the parts with far partners only, within the last 150.
+          const bool far = w.far_lo < w.far_hi;
+          if (far != (first_i < static_cast<size_t>(wrapping) && last_i + 200 < n - wrapped)) bands = false;
+          if (far && (w.far_lo < n - wrapped || w.far_hi != n)) bands = false;
           return w;
         },
         [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) { return pair_loop(begin, end, f, t); });
@@ -173,7 +182,7 @@ TEST_CASE("thread team: a pair loop clears and adds each part's arrays over its 
       same = same && same_bits(banded_f[i], whole_f[i]) && same_bits(banded_t[i], whole_t[i]);
       worst = std::max({worst, (banded_f[i] - serial_f[i]).norm(), (banded_t[i] - serial_t[i]).norm()});
     }
-    CHECK(bands.load());  // each part's window from its first i to within the band
+    CHECK(bands.load());  // each part's window from its first i to within the band, and the far band
     CHECK(same);
     CHECK(worst < 1e-12);  // sums of about 120 terms of order 1
   }
