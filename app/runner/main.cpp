@@ -9,6 +9,7 @@
 #include "app/runner/sweep.hpp"
 #include "engine/analysis/reduced_units.hpp"
 #include "engine/core/state_hash.hpp"
+#include "engine/core/team_rehearsal.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/scene/checkpoint.hpp"
 #include "engine/scene/document.hpp"
@@ -150,6 +151,21 @@ void print_timings(const StageTimings& t) {
     const double seconds = t.total_seconds[static_cast<size_t>(s)];
     std::printf(" %s %.3g us (%.0f%%)%s", std::string(stage_name(static_cast<Stage>(s))).c_str(), 1e6 * seconds / steps,
                 100.0 * seconds / total, s + 1 < kStageCount ? "," : "\n");
+  }
+  if (!team_rehearsal_enabled()) return;
+  // LODESTONE_THREAD_PARTS=rehearse: the times above are the parts one after another on this thread; each stage's
+  // time on the team's threads, had each part run as fast as it did alone (engine/core/team_rehearsal.hpp).
+  double projected = 0.0;
+  for (int s = 0; s < kStageCount; ++s) projected += t.total_seconds[static_cast<size_t>(s)] - rehearsal_savings(s);
+  std::printf("Rehearsed on as many cores as threads (shared memory not counted): %.3g us per step, %.2fx the above:",
+              1e6 * projected / steps, total / projected);
+  for (int s = 0; s < kStageCount; ++s) {
+    const double seconds = t.total_seconds[static_cast<size_t>(s)];
+    const double rehearsed = seconds - rehearsal_savings(s);
+    const double serial = seconds - rehearsal_round_seconds(s);  // outside the rounds
+    std::printf(" %s %.3g us (%.2fx; serial %.3g us)%s", std::string(stage_name(static_cast<Stage>(s))).c_str(),
+                1e6 * rehearsed / steps, rehearsed > 0.0 ? seconds / rehearsed : 1.0, 1e6 * serial / steps,
+                s + 1 < kStageCount ? "," : "\n");
   }
 }
 

@@ -1,6 +1,9 @@
 #include "engine/core/thread_team.hpp"
 
+#include "engine/core/team_rehearsal.hpp"
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -50,6 +53,24 @@ thread_local std::uint32_t served_generation = 0;
 constexpr std::uint64_t round_word(std::uint32_t generation, int parts, int next) {
   return (std::uint64_t{generation} << 32) | (static_cast<std::uint64_t>(parts) << 16) |
          static_cast<std::uint64_t>(next);
+}
+
+// LODESTONE_THREAD_PARTS=rehearse: every part of a round on the calling thread, in order, each timed
+// (engine/core/team_rehearsal.hpp); the first exception by part order is rethrown, as from a real round.
+void run_rehearsed(int parts, const std::function<void(int)>& task, int threads) {
+  std::vector<double> seconds(static_cast<size_t>(parts));
+  std::exception_ptr first;
+  for (int k = 0; k < parts; ++k) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      task(k);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+    seconds[static_cast<size_t>(k)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  record_rehearsed_round(seconds, threads);
+  if (first) std::rethrow_exception(first);
 }
 
 }  // namespace
@@ -120,6 +141,10 @@ void ThreadTeam::run(int parts, const std::function<void(int)>& task) {
   parts = std::clamp(parts, 1, workers_.empty() ? 1 : kMaxParts);
   if (parts == 1) {
     task(0);
+    return;
+  }
+  if (team_rehearsal_enabled()) {
+    run_rehearsed(parts, task, size());
     return;
   }
   // The previous round has ended (pending_ reached zero, acquire), so no thread reads these now.

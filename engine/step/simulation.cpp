@@ -6,6 +6,7 @@
 #include "engine/bodies/touch.hpp"
 #include "engine/contact/contacts.hpp"
 #include "engine/contact/law_floor.hpp"
+#include "engine/core/team_rehearsal.hpp"
 #include "engine/magnetic/field.hpp"
 #include "engine/magnetic/magnetics.hpp"
 #include "engine/step/environment_forces.hpp"
@@ -56,15 +57,21 @@ void clear_forces(State& state, ThreadTeam& team) {
 
 }  // namespace
 
-// Charges the wall-clock time since the previous lap to a stage.
+// Charges the wall-clock time since the previous lap to a stage (and, when the team is rehearsed, what its rounds
+// would have saved on more cores: engine/core/team_rehearsal.hpp).
+static_assert(kStageCount <= kRehearsalSlots);
 class StageClock {
  public:
-  explicit StageClock(StageTimings& t) : timings_(t), last_(std::chrono::steady_clock::now()) {}
+  explicit StageClock(StageTimings& t) : timings_(t), last_(std::chrono::steady_clock::now()) {
+    // Rounds rehearsed between steps (observables, checks after an edit) belong to no stage.
+    if (team_rehearsal_enabled()) charge_rehearsal_savings(-1);
+  }
   void lap(Stage s) {
     const auto now = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(now - last_).count();
     timings_.last_seconds[static_cast<size_t>(s)] += seconds;
     timings_.total_seconds[static_cast<size_t>(s)] += seconds;
+    if (team_rehearsal_enabled()) charge_rehearsal_savings(static_cast<int>(s));
     last_ = now;
   }
 

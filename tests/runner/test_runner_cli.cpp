@@ -273,3 +273,30 @@ TEST_CASE("option --quiet prints nothing but errors, warnings and what was asked
   REQUIRE(warning.size() == 1);
   CHECK_THAT(warning[0], Catch::StartsWith("lodestone-run: warning: the time step 2e-06 s is above the suggested"));
 }
+
+TEST_CASE("LODESTONE_THREAD_PARTS=rehearse runs a team's parts on one thread, to the team's bits (issue 38)",
+          "[runner]") {
+  // Workload (a) at 10 000 particles: every stage splits over 3 threads. Rehearsed, the parts run one after another
+  // on the calling thread; the state must be the real team's to the bit, and the projection printed after the
+  // timing must be faster than the parts one after another (three threads share the rounds' parts).
+  Workdir dir;
+  const std::string preset =
+      quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string());
+  const std::string arguments = " " + preset + " --steps 20 --threads 3 -q --hash --timing";
+  const auto real = printed_lines(dir.run(arguments).output);
+  const Result rehearsed =
+      lodestone::test::run_shell("cd " + quoted(dir.path().string()) + " && LODESTONE_THREAD_PARTS=rehearse " +
+                                 quoted(LODESTONE_RUNNER) + arguments + " 2>&1");
+  INFO(rehearsed.output);
+  CHECK(rehearsed.code == 0);
+  const auto lines = printed_lines(rehearsed.output);
+  REQUIRE(real.size() == 2);   // the hash, the timing
+  REQUIRE(lines.size() == 3);  // the hash, the timing, the projection
+  CHECK(lines[0] == real[0]);
+  CHECK_THAT(lines[1], Catch::StartsWith("Time per step "));
+  std::smatch m;
+  REQUIRE(
+      std::regex_search(lines[2], m, std::regex("^Rehearsed on as many cores as threads .*, ([0-9.]+)x the above:")));
+  CHECK(std::stod(m[1]) > 1.2);
+  CHECK_THAT(lines[2], Catch::Contains("dipoles ") && Catch::Contains("serial"));
+}
