@@ -5,6 +5,7 @@
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
 
 namespace lodestone {
 
@@ -13,6 +14,7 @@ namespace lodestone {
 struct MechanicalEnergy {
   double translational = 0.0, rotational = 0.0, gravitational = 0.0;
 };
-MechanicalEnergy mechanical_energy(const Model& model, const State& state);
+// The particles' sums split over the team's parts and added in part order (one thread: one part, the serial sums).
+MechanicalEnergy mechanical_energy(const Model& model, const State& state, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone
