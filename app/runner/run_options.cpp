@@ -208,7 +208,8 @@ void add_run_control_options(CLI::App& app, RunOptions& o) {
                "was written; a sweep prints only its failed jobs");
   app.add_flag("--timing", o.timing,
                "Print the time per step and per stage at the end ('Time per step ... us: ...') also with --quiet "
-               "(without --quiet it is printed anyway)");
+               "(without --quiet it is printed anyway); with LODESTONE_THREAD_PARTS=rehearse in the environment, also "
+               "each stage's time on as many cores as --threads (the parts run one after another here)");
   app.add_option("--progress-every", o.progress_seconds, "Wall-clock seconds between progress lines")
       ->check(CLI::PositiveNumber);
   app.add_flag("--check", o.check_only, "Validate the preset, print what would run, and exit");
