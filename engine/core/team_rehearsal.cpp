@@ -1,11 +1,12 @@
 #include "engine/core/team_rehearsal.hpp"
 
+#include <queue>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <numeric>
-#include <queue>
 
 namespace lodestone {
 namespace {
@@ -21,7 +22,9 @@ thread_local double charged[kRehearsalSlots] = {}, charged_rounds[kRehearsalSlot
 
 }  // namespace
 
-bool team_rehearsal_enabled() { return rehearse; }
+bool team_rehearsal_enabled() {
+  return rehearse;
+}
 
 double rehearsed_round_seconds(const std::vector<double>& part_seconds, int threads) {
   // Finishing times of the threads, earliest on top.
@@ -52,7 +55,9 @@ void charge_rehearsal_savings(int stage) {
   in_rounds = 0.0;
 }
 
-double rehearsal_savings(int stage) { return stage >= 0 && stage < kRehearsalSlots ? charged[stage] : 0.0; }
+double rehearsal_savings(int stage) {
+  return stage >= 0 && stage < kRehearsalSlots ? charged[stage] : 0.0;
+}
 
 double rehearsal_round_seconds(int stage) {
   return stage >= 0 && stage < kRehearsalSlots ? charged_rounds[stage] : 0.0;
