@@ -162,7 +162,7 @@ void print_timings(const StageTimings& t) {
   for (int s = 0; s < kStageCount; ++s) {
     const double seconds = t.total_seconds[static_cast<size_t>(s)];
     const double rehearsed = seconds - rehearsal_savings(s);
-    const double serial = seconds - rehearsal_round_seconds(s);  // outside the rounds
+    const double serial = seconds - rehearsal_seconds_in_rounds(s);  // outside the rounds
     std::printf(" %s %.3g us (%.2fx; serial %.3g us)%s", std::string(stage_name(static_cast<Stage>(s))).c_str(),
                 1e6 * rehearsed / steps, rehearsed > 0.0 ? seconds / rehearsed : 1.0, 1e6 * serial / steps,
                 s + 1 < kStageCount ? "," : "\n");

@@ -26,7 +26,7 @@ bool team_rehearsal_enabled() {
   return rehearse;
 }
 
-double rehearsed_round_seconds(const std::vector<double>& part_seconds, int threads) {
+double makespan_on_threads(const std::vector<double>& part_seconds, int threads) {
   // Finishing times of the threads, earliest on top.
   std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
   for (int t = 0; t < std::max(threads, 1); ++t) free_at.push(0.0);
@@ -42,7 +42,7 @@ double rehearsed_round_seconds(const std::vector<double>& part_seconds, int thre
 
 void record_rehearsed_round(const std::vector<double>& part_seconds, int threads) {
   const double one_after_another = std::accumulate(part_seconds.begin(), part_seconds.end(), 0.0);
-  savings += one_after_another - rehearsed_round_seconds(part_seconds, threads);
+  savings += one_after_another - makespan_on_threads(part_seconds, threads);
   in_rounds += one_after_another;
 }
 
@@ -59,7 +59,7 @@ double rehearsal_savings(int stage) {
   return stage >= 0 && stage < kRehearsalSlots ? charged[stage] : 0.0;
 }
 
-double rehearsal_round_seconds(int stage) {
+double rehearsal_seconds_in_rounds(int stage) {
   return stage >= 0 && stage < kRehearsalSlots ? charged_rounds[stage] : 0.0;
 }
 

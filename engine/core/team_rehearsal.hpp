@@ -28,10 +28,10 @@ void charge_rehearsal_savings(int stage);
 double rehearsal_savings(int stage);
 // The seconds the rounds charged to slot `stage` took one after another: the rest of the stage's time ran outside
 // the rounds, on one thread.
-double rehearsal_round_seconds(int stage);
+double rehearsal_seconds_in_rounds(int stage);
 
 // The time on T cores by handing the parts out in order to whichever thread is free first: the makespan. The
 // first part goes to the caller, the next T - 1 to the others, each later one to the thread that finishes first.
-double rehearsed_round_seconds(const std::vector<double>& part_seconds, int threads);
+double makespan_on_threads(const std::vector<double>& part_seconds, int threads);
 
 }  // namespace lodestone

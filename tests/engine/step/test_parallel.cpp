@@ -193,12 +193,12 @@ TEST_CASE("thread team: a rehearsed round's time on T threads is its parts hande
           "[parallel]") {
   // By hand: the caller takes the first part, the other threads the next ones, and each later part the thread that
   // finishes first (engine/core/team_rehearsal.hpp).
-  CHECK(rehearsed_round_seconds({3.0, 1.0, 1.0, 1.0}, 2) == 3.0);            // caller 3; the other 1 + 1 + 1
-  CHECK(rehearsed_round_seconds({1.0, 1.0, 1.0, 1.0, 4.0}, 2) == 6.0);       // 1 + 1 + 4 and 1 + 1
-  CHECK(rehearsed_round_seconds({2.0, 2.0, 2.0, 2.0}, 16) == 2.0);           // more threads than parts
-  CHECK(rehearsed_round_seconds({2.0, 0.5, 3.0}, 1) == 5.5);                 // one thread: one after another
-  CHECK(rehearsed_round_seconds({4.0, 1.0, 1.0, 1.0, 1.0, 1.0}, 3) == 4.0);  // 4; 1 + 1 + 1; 1 + 1
-  CHECK(rehearsed_round_seconds({}, 4) == 0.0);
+  CHECK(makespan_on_threads({3.0, 1.0, 1.0, 1.0}, 2) == 3.0);            // caller 3; the other 1 + 1 + 1
+  CHECK(makespan_on_threads({1.0, 1.0, 1.0, 1.0, 4.0}, 2) == 6.0);       // 1 + 1 + 4 and 1 + 1
+  CHECK(makespan_on_threads({2.0, 2.0, 2.0, 2.0}, 16) == 2.0);           // more threads than parts
+  CHECK(makespan_on_threads({2.0, 0.5, 3.0}, 1) == 5.5);                 // one thread: one after another
+  CHECK(makespan_on_threads({4.0, 1.0, 1.0, 1.0, 1.0, 1.0}, 3) == 4.0);  // 4; 1 + 1 + 1; 1 + 1
+  CHECK(makespan_on_threads({}, 4) == 0.0);
 }
 
 TEST_CASE("threads: two runs with the same thread count are bit-identical", "[parallel]") {
