@@ -105,6 +105,16 @@ void mark_active_contacts(NeighborLists& lists) {
   for (size_t k = 0; k < lists.contact_history.size(); ++k) lists.contact_active[k] = lists.contact_history[k].active;
 }
 
+void mark_dipole_bands(NeighborLists& lists, size_t particles) {
+  lists.dipole_bands.reset(lists.builds, particles, lists.dipole_pairs.size());
+  summarise_pair_bands(lists.dipole_pairs.data(), 0, lists.dipole_bands.chunks.size(), lists.dipole_bands);
+}
+
+const PairListBands* current_dipole_bands(const NeighborLists& lists, size_t particles) {
+  const bool current = lists.valid && lists.dipole_bands.describes(lists.builds, particles, lists.dipole_pairs.size());
+  return current ? &lists.dipole_bands : nullptr;
+}
+
 namespace {
 template <class T>
 size_t bytes_of(const std::vector<T>& v) {
@@ -121,7 +131,7 @@ size_t memory_bytes(const State& state) {
            bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset) + bytes_of(p.hold) + bytes_of(p.image);
   const NeighborLists& n = state.neighbors;
   bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.contact_active) +
-           bytes_of(n.dipole_pairs) + bytes_of(n.reference_position);
+           bytes_of(n.dipole_pairs) + bytes_of(n.dipole_bands.chunks) + bytes_of(n.reference_position);
   bytes += bytes_of(state.wall_history) + bytes_of(state.damping_force) + bytes_of(state.damping_torque);
   bytes += bytes_of(state.events.recent) + bytes_of(state.bonds);
   const DipoleHistory& d = state.dipole_history;

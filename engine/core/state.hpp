@@ -8,6 +8,7 @@
 #include "engine/core/hold.hpp"
 #include "engine/core/image_flags.hpp"
 #include "engine/core/math.hpp"
+#include "engine/core/pair_bands.hpp"
 
 #include <array>
 #include <cstdint>
@@ -103,7 +104,11 @@ struct NeighborLists {
   // beyond reach, and read from the 184-byte records it was half of that pass on a dense scene. Whatever writes the
   // histories keeps it in step (mark_active_contacts); the contact pass makes it again when its length is wrong.
   std::vector<std::uint8_t> contact_active;
-  std::vector<IndexPair> dipole_pairs;   // pairs within the dipole cutoff (or P3M's real-space cutoff) + skin
+  std::vector<IndexPair> dipole_pairs;  // pairs within the dipole cutoff (or P3M's real-space cutoff) + skin
+  // The particles each chunk of dipole_pairs names (engine/core/pair_bands.hpp), made with the list, so that a part of
+  // a pass finds its window without reading its pairs an extra time each step. Derived: not saved, made again when a
+  // checkpoint is read (mark_dipole_bands); a pass reads the pairs instead when these do not describe the list.
+  PairListBands dipole_bands;
   std::vector<Vec3> reference_position;  // positions at the last build
   bool valid = false;                    // false: rebuild before the next use
   std::uint64_t builds = 0;
@@ -111,6 +116,14 @@ struct NeighborLists {
 
 // Sets contact_active from the histories' flags (after the histories were replaced or moved as a whole).
 void mark_active_contacts(NeighborLists& lists);
+
+// Sets dipole_bands from dipole_pairs over `particles` particles, as of the lists' build (after the pairs were
+// replaced as a whole; the neighbour build fills the chunks on its team instead).
+void mark_dipole_bands(NeighborLists& lists, size_t particles);
+
+// The lists' dipole_bands when they describe its dipole_pairs over `particles` particles (valid lists of this build),
+// else nullptr: then a pass reads the pairs for its windows.
+const PairListBands* current_dipole_bands(const NeighborLists& lists, size_t particles);
 
 // Energies in J. Potentials are those of the current configuration (set by the force pass);
 // dissipated and work terms accumulate from t = 0 ([PFC-dipole] 'energy partitions').

@@ -14,6 +14,7 @@
 // Plain std::thread and atomics, so ThreadSanitizer sees every hand-over.
 
 #include "engine/core/math.hpp"
+#include "engine/core/pair_bands.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -88,20 +89,6 @@ int parts_for(const ThreadTeam& team, size_t n, size_t grain);
 // up): finer parts let the threads that are running take over the work of one that is held up.
 int fine_parts_for(const ThreadTeam& team, size_t n, size_t grain, int per_thread);
 
-// The particles whose forces a part of a pair loop may change: a band [lo, hi) and a second one [far_lo, far_hi),
-// empty unless far_lo < far_hi, above the first and apart from it (a periodic list's partners across the faces).
-struct ParticleWindow {
-  size_t lo = 0, hi = 0;
-  size_t far_lo = 0, far_hi = 0;
-};
-
-// Calls fn(lo, hi) for each band of w within [from, to), the lower first.
-template <class Fn>
-void for_each_band(const ParticleWindow& w, size_t from, size_t to, Fn&& fn) {
-  if (std::max(from, w.lo) < std::min(to, w.hi)) fn(std::max(from, w.lo), std::min(to, w.hi));
-  if (std::max(from, w.far_lo) < std::min(to, w.far_hi)) fn(std::max(from, w.far_lo), std::min(to, w.far_hi));
-}
-
 // Runs fn(part, begin, end, force, torque) -> Result over [0, items) split evenly into parts (one per
 // `grain` items, at most the team's size) and returns the parts' results in part order. Part 0 adds its
 // forces and torques to `force` and `torque` (n particles) directly, the other parts to their own arrays,
@@ -154,31 +141,6 @@ std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain,
     });
   }
   return results;
-}
-
-// The window of the pairs [begin, end) of a pair list (IndexPair, engine/core/state.hpp) over n particles. A list
-// in cell order (the Verlet lists: ordered by i, j > i) names particles near its i's, except the partners across the
-// periodic faces of the axis the cells run along last, which lie near the other end: counted in one band they
-// stretched the first parts' bands to the end of the arrays (a rehearsal of workload (a) 100k on 16 threads: 30-40 %
-// more time in those parts, docs/performance.md). So the member of a pair more than n / 2 above the other goes into
-// a band of its own.
-template <class Pair>
-ParticleWindow pair_list_window(const Pair* pairs, size_t begin, size_t end, size_t n) {
-  if (begin == end) return {};
-  const long half = static_cast<long>(n / 2);
-  long lo = std::min<long>(pairs[begin].i, pairs[begin].j), hi = lo;
-  long far_lo = static_cast<long>(n), far_hi = -1;
-  for (size_t k = begin; k < end; ++k) {
-    const long a = std::min<long>(pairs[k].i, pairs[k].j), b = std::max<long>(pairs[k].i, pairs[k].j);
-    const bool far = b - a > half;
-    lo = std::min(lo, a);
-    hi = std::max(hi, far ? a : b);
-    far_lo = std::min(far_lo, far ? b : far_lo);
-    far_hi = std::max(far_hi, far ? b : far_hi);
-  }
-  if (far_hi < 0 || far_lo <= hi + 1) return {static_cast<size_t>(lo), static_cast<size_t>(std::max(hi, far_hi)) + 1};
-  return {static_cast<size_t>(lo), static_cast<size_t>(hi) + 1, static_cast<size_t>(far_lo),
-          static_cast<size_t>(far_hi) + 1};
 }
 
 // Runs fn(begin, end) -> Result over [0, n) split evenly into parts (one per `grain` items, at most the team's size)

@@ -59,7 +59,10 @@ double add_periodic_sum(const Model& model, const Particles& p, const System& sy
 // The P3M system of the state, with the real-space pairs from the dipole Verlet list when the list holds them.
 P3MSystem p3m_system(const Model& model, const State& state) {
   P3MSystem s = p3m_system_of(model, state.particles);
-  if (p3m_pairs_from_list(model)) s.pairs = &state.neighbors.dipole_pairs;
+  if (p3m_pairs_from_list(model)) {
+    s.pairs = &state.neighbors.dipole_pairs;
+    s.pair_bands = current_dipole_bands(state.neighbors, state.particles.size());
+  }
   return s;
 }
 
@@ -248,7 +251,9 @@ double dipole_pass(const Model& model, const State& state, Vec3* force, Vec3* to
       const DipoleKernelInput kernel = plain ? cutoff_kernel_input(model, p, pairs.data(), team) : DipoleKernelInput{};
       const std::vector<double> energies = run_pair_parts<double>(
           team, pairs.size(), kPairGrain, p.size(), force, torque,
-          [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end, p.size()); },
+          [&, bands = current_dipole_bands(state.neighbors, p.size())](size_t begin, size_t end) {
+            return pair_list_window(bands, pairs.data(), begin, end, p.size());
+          },
           [&](int, size_t begin, size_t end, Vec3* f, Vec3* t) {
             if (plain) return dipole_cutoff_kernel(kernel, begin, end, f, t);
             double e = 0.0;

@@ -552,6 +552,7 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
   tuning_ = system.tuning;
   surroundings_ = system.surroundings;
   pairs_ = system.pairs;
+  pair_bands_ = system.pair_bands;
   volume_ = length_.x() * length_.y() * length_.z();
   plan_ = cached_plan(tuning_.mesh, length_, tuning_.order, tuning_.alpha);
   const Plan& plan = *plan_;
@@ -706,7 +707,9 @@ void P3MSum::add_real_space_from_list(Vec3* force, Vec3* field, ThreadTeam& team
   const Vec3 inverse_length = length_.cwiseInverse();
   run_pair_parts<int>(
       team, pairs.size(), kPairGrain, position_.size(), force, field,
-      [&](size_t begin, size_t end) { return pair_list_window(pairs.data(), begin, end, position_.size()); },
+      [&](size_t begin, size_t end) {
+        return pair_list_window(pair_bands_, pairs.data(), begin, end, position_.size());
+      },
       [&](int, size_t begin, size_t end, Vec3* f, Vec3* b) {
         RealBlock blk;
         for (size_t k = begin; k < end;) {

@@ -61,6 +61,9 @@ struct P3MSystem {
   // module's dipole list, engine/magnetic/periodic_systems.hpp). The pass then runs the pair kernel over the list
   // instead of walking the cells around every particle. nullptr: the sum finds the pairs and images itself.
   const std::vector<IndexPair>* pairs = nullptr;
+  // The particles each chunk of `pairs` names (engine/core/pair_bands.hpp), when the list keeps them current; nullptr:
+  // each part reads its pairs for them.
+  const PairListBands* pair_bands = nullptr;
 };
 
 class P3MSum {
@@ -110,6 +113,7 @@ class P3MSum {
   P3MTuning tuning_;
   EwaldSurroundings surroundings_ = EwaldSurroundings::Conducting;
   const std::vector<IndexPair>* pairs_ = nullptr;
+  const PairListBands* pair_bands_ = nullptr;
   double volume_ = 0.0;
   Vec3 total_moment_ = Vec3::Zero();
   // Mesh results: the field (3) and its gradient (6: xx yy zz xy xz yz) at each mesh point (9 values a point),

@@ -445,6 +445,7 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
   mark_active_contacts(out.state.neighbors);  // not stored: a copy of the histories' flags
   if (version < 7 && out.preset.magnetics.method == DipoleMethod::P3M) out.state.neighbors.valid = false;
   check_state(out.state);
+  mark_dipole_bands(out.state.neighbors, out.state.particles.size());  // not stored either: derived from the pairs
   for (int m : out.state.particles.material)
     if (static_cast<size_t>(m) >= out.preset.materials.size())
       throw CheckpointError("a particle has material index " + std::to_string(m) + " but the preset defines " +

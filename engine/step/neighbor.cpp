@@ -97,6 +97,8 @@ std::vector<int> neighbour_cells(const CellGrid& grid, int c) {
 
 // Particles per thread below which a rebuild stays on one thread.
 constexpr size_t kNeighborGrain = 1000;
+// Chunks of the dipole list's bands (engine/core/pair_bands.hpp) per thread: some 30 000 pairs.
+constexpr size_t kBandChunkGrain = 64;
 
 // Moves particle order[k] to index k, with everything the state keeps per particle index.
 void reorder_particles(State& state, const std::vector<int>& order) {
@@ -304,6 +306,10 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
   lists.reference_position = p.position;
   lists.valid = true;
   ++lists.builds;
+  lists.dipole_bands.reset(lists.builds, n, lists.dipole_pairs.size());
+  for_each_range(team, lists.dipole_bands.chunks.size(), kBandChunkGrain, [&](size_t begin, size_t end) {
+    summarise_pair_bands(lists.dipole_pairs.data(), begin, end, lists.dipole_bands);
+  });
 }
 
 bool same_list_ranges(const Model& a, const Model& b) {

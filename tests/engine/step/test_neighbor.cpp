@@ -333,6 +333,42 @@ TEST_CASE("the contact pass's flags of active contacts follow the histories: ste
   }
 }
 
+TEST_CASE("the dipole list's bands follow the list: rebuilds, a checkpoint read back, a removal", "[neighbor]") {
+  // A part of the dipole pass takes its window of particles from the bands kept per chunk of the list
+  // (NeighborLists::dipole_bands, engine/core/pair_bands.hpp). Bands of another list would give a window too small
+  // and forces lost without a sign, so a pass may use them only while they describe the list: after every rebuild
+  // (made with it), after a checkpoint is read (made again: they are not stored), never after a removal renumbers
+  // the pairs (the lists are invalid until rebuilt; the pass reads the pairs meanwhile).
+  auto window_as_read = [](const NeighborLists& l, size_t n) {
+    const PairListBands* bands = current_dipole_bands(l, n);
+    if (bands == nullptr) return false;
+    const ParticleWindow kept = pair_list_window(*bands, l.dipole_pairs.data(), 0, l.dipole_pairs.size());
+    const ParticleWindow read = pair_list_window(l.dipole_pairs.data(), 0, l.dipole_pairs.size(), n);
+    return kept.lo == read.lo && kept.hi == read.hi && kept.far_lo == read.far_lo && kept.far_hi == read.far_hi;
+  };
+  Session session(cloud(7e-3, SideKind::Periodic, 400, 10));  // some 8 000 dipole pairs: 15 chunks
+  std::uint64_t builds = session.state().neighbors.builds;
+  int rebuilds = 0;
+  for (int step = 0; step < 200; ++step) {
+    run_checked(session, 1);
+    const NeighborLists& l = session.state().neighbors;
+    rebuilds += l.builds != builds ? 1 : 0;
+    builds = l.builds;
+    INFO("step " << step);
+    REQUIRE(l.dipole_pairs.size() > 2 * kPairBandChunk);
+    REQUIRE(window_as_read(l, session.state().particles.size()));
+  }
+  CHECK(rebuilds >= 2);
+  const Checkpoint read_back = checkpoint_from_bytes(checkpoint_to_bytes(session.document(), session.state()));
+  CHECK(window_as_read(read_back.state.neighbors, read_back.state.particles.size()));
+
+  remove_body(session.edit_state(), session.state().particles.id[0]);
+  CHECK(current_dipole_bands(session.state().neighbors, session.state().particles.size()) == nullptr);
+  session.reinitialize();
+  run_checked(session, 1);
+  CHECK(window_as_read(session.state().neighbors, session.state().particles.size()));
+}
+
 TEST_CASE("a contact whose two bodies swap order at a rebuild keeps its forces", "[neighbor]") {
   // The pair list orders a pair by index; reordering particles (large scenes, neighbor.cpp) can turn
   // a pair round. Its record is about "the first body" (shear of the first relative to the second,

@@ -5,6 +5,7 @@
 // gravity so that contact history and events are part of what must agree.
 
 #include "engine/contact/contacts.hpp"
+#include "engine/core/pair_bands.hpp"
 #include "engine/core/team_rehearsal.hpp"
 #include "engine/core/thread_team.hpp"
 #include "engine/magnetic/field.hpp"
@@ -21,6 +22,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -187,6 +189,55 @@ TEST_CASE("thread team: a pair loop clears and adds each part's arrays over its 
     CHECK(same);
     CHECK(worst < 1e-12);  // sums of about 120 terms of order 1
   }
+}
+
+TEST_CASE("thread team: a pair list's bands kept per chunk give every run of pairs the window read pair by pair",
+          "[parallel]") {
+  // The bands of a run of pairs are minima and maxima, so those kept per chunk of kPairBandChunk pairs
+  // (engine/core/pair_bands.hpp) put together with the pairs of the chunks a run only cuts must give the window that
+  // reading the run gives: checked on a list like a periodic Verlet list's (near partners, and far ones across the
+  // faces for the first particles) for runs that start and end on chunk boundaries, inside one chunk, across one,
+  // empty and whole, and at random.
+  const size_t n = 4000;
+  std::vector<IndexPair> pairs;
+  for (int i = 0; i < static_cast<int>(n); ++i) {
+    for (int j = i + 1; j < std::min(static_cast<int>(n), i + 150); j += 1 + (i * 5 + j) % 7) pairs.push_back({i, j});
+    if (i < 500)
+      for (int j = static_cast<int>(n) - 120 + i % 5; j < static_cast<int>(n); j += 4 + i % 3) pairs.push_back({i, j});
+  }
+  const size_t chunk = kPairBandChunk;
+  REQUIRE(pairs.size() > 20 * chunk);
+  PairListBands bands;
+  bands.reset(7, n, pairs.size());
+  summarise_pair_bands(pairs.data(), 0, bands.chunks.size(), bands);
+  REQUIRE(bands.describes(7, n, pairs.size()));
+  CHECK_FALSE(bands.describes(8, n, pairs.size()));  // another build's list
+  CHECK_FALSE(bands.describes(7, n - 1, pairs.size()));
+  CHECK_FALSE(bands.describes(7, n, pairs.size() - 1));
+
+  std::vector<std::pair<size_t, size_t>> runs = {{0, pairs.size()},
+                                                 {0, 0},
+                                                 {chunk, 3 * chunk},
+                                                 {1, chunk - 1},
+                                                 {5, chunk + 5},
+                                                 {chunk - 1, 4 * chunk + 1},
+                                                 {pairs.size() - 3, pairs.size()}};
+  std::mt19937 pick(11);
+  for (int r = 0; r < 300; ++r) {
+    size_t a = pick() % (pairs.size() + 1), b = pick() % (pairs.size() + 1);
+    runs.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  int with_far_band = 0;
+  for (const auto& [begin, end] : runs) {
+    const ParticleWindow read = pair_list_window(pairs.data(), begin, end, n);
+    const ParticleWindow kept = pair_list_window(bands, pairs.data(), begin, end);
+    const ParticleWindow via_pointer = pair_list_window(&bands, pairs.data(), begin, end, n);
+    const bool same = kept.lo == read.lo && kept.hi == read.hi && kept.far_lo == read.far_lo &&
+                      kept.far_hi == read.far_hi && via_pointer.lo == read.lo && via_pointer.far_hi == read.far_hi;
+    if (!same) FAIL_CHECK("pairs [" << begin << ", " << end << "): the kept bands give another window");
+    with_far_band += read.far_lo < read.far_hi ? 1 : 0;
+  }
+  CHECK(with_far_band > 20);  // the far band was put together from chunks too
 }
 
 TEST_CASE("thread team: a rehearsed round's time on T threads is its parts handed out in order as threads free up",
