@@ -108,8 +108,8 @@ struct PairListBands {
 template <class Pair>
 void summarise_pair_bands(const Pair* pairs, size_t chunk_begin, size_t chunk_end, PairListBands& out) {
   for (size_t c = chunk_begin; c < chunk_end; ++c)
-    out.chunks[c] = bands_of_pairs(pairs, c * kPairBandChunk, std::min(out.pairs, (c + 1) * kPairBandChunk),
-                                   out.particles);
+    out.chunks[c] =
+        bands_of_pairs(pairs, c * kPairBandChunk, std::min(out.pairs, (c + 1) * kPairBandChunk), out.particles);
 }
 
 // The window of the pairs [begin, end) from the chunks they fill and the pairs of the chunks they cut: the same
