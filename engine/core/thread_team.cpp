@@ -38,13 +38,21 @@ constexpr int kWorkerSpins = 2000;
 // one does not, its thread may have been descheduled, and blocking frees this core for it.
 constexpr int kCallerSpins = 2000;
 
-// LODESTONE_THREAD_PARTS=static (environment, read once) hands part p to thread p mod size, as before issue
-// 26: the caller then waits for a partner that has been descheduled. For comparing the two on a given
-// machine (bench/contention.sh); the results are the same bits either way.
-const bool claim_parts = [] {
+// LODESTONE_THREAD_PARTS (environment, read once) hands parts out otherwise, for comparing on a given machine; the
+// results are the same bits whichever way. "static": part p to thread p mod size, as before issue 26 (the caller then
+// waits for a partner that has been descheduled; bench/contention.sh). "blocks": thread t the t-th of size runs of
+// consecutive parts, so that a thread works on the same particles from stage to stage (each stage splits the
+// particles in order): on two cores of the development machine the short per-particle stages took 1.8-2.8x more CPU
+// time per particle on two threads than on one when parts went to whichever thread was free, reading what the other
+// core had just written (docs/performance.md, "Each part's window kept with the list").
+enum class HandOut { Claimed, Static, Blocks };
+const HandOut hand_out = [] {
   const char* v = std::getenv("LODESTONE_THREAD_PARTS");
-  return !(v && std::strcmp(v, "static") == 0);
+  if (v && std::strcmp(v, "static") == 0) return HandOut::Static;
+  if (v && std::strcmp(v, "blocks") == 0) return HandOut::Blocks;
+  return HandOut::Claimed;
 }();
+const bool claim_parts = hand_out == HandOut::Claimed;
 
 // The thread's index in its team (0: the caller) and the last round it served, for LODESTONE_THREAD_PARTS=static.
 thread_local int team_index = 0;
@@ -101,12 +109,21 @@ ThreadTeam& ThreadTeam::serial() {
 
 void ThreadTeam::run_claimed_parts() {
   std::uint64_t word = round_.load(std::memory_order_acquire);
-  int own = team_index;  // LODESTONE_THREAD_PARTS=static: this thread's parts are own, own + size, ...
+  // Not claimed: this thread's next part, then own + stride, ... up to own_end (static: own, own + size, ...; blocks:
+  // the consecutive parts [t parts / size, (t + 1) parts / size)).
+  int own = team_index, stride = size(), own_end = kMaxParts;
   if (!claim_parts) {
     const auto generation = static_cast<std::uint32_t>(word >> 32);
     if (team_index > 0 && generation == served_generation) return;  // woken late: this round is served
     served_generation = generation;
-    if (own == 0) own = size();  // the caller has run part 0
+    if (hand_out == HandOut::Blocks) {
+      const int parts = static_cast<int>((word >> 16) & 0xffff);
+      own = std::max(1, team_index * parts / size());  // the caller has run part 0
+      own_end = (team_index + 1) * parts / size();
+      stride = 1;
+    } else if (own == 0) {
+      own = size();  // the caller has run part 0
+    }
   }
   for (;;) {
     const int parts = static_cast<int>((word >> 16) & 0xffff);
@@ -115,9 +132,9 @@ void ThreadTeam::run_claimed_parts() {
       if (next >= parts) return;
       if (!round_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
     } else {
-      if (own >= parts) return;
+      if (own >= std::min(parts, own_end)) return;
       next = own;
-      own += size();
+      own += stride;
     }
     // Claimed: the round cannot end (nor task_ change) before this part is counted as done.
     std::exception_ptr error;

@@ -274,6 +274,29 @@ TEST_CASE("option --quiet prints nothing but errors, warnings and what was asked
   CHECK_THAT(warning[0], Catch::StartsWith("lodestone-run: warning: the time step 2e-06 s is above the suggested"));
 }
 
+TEST_CASE("LODESTONE_THREAD_PARTS=static and =blocks hand parts out otherwise, to the same bits (issue 38)",
+          "[runner]") {
+  // Which thread runs a part must not change a bit: parts claimed as threads free up (the default), part p to thread
+  // p mod 3 (static) and the third of the parts in order to each thread (blocks), workload (a) at 10 000 particles
+  // on 3 threads, where every stage splits.
+  Workdir dir;
+  const std::string preset =
+      quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string());
+  const std::string arguments = " " + preset + " --steps 20 --threads 3 -q --hash";
+  const auto claimed = printed_lines(dir.run(arguments).output);
+  REQUIRE(claimed.size() == 1);
+  CHECK_THAT(claimed[0], Catch::StartsWith("hash "));
+  for (const char* mode : {"static", "blocks"}) {
+    INFO(mode);
+    const Result r =
+        lodestone::test::run_shell("cd " + quoted(dir.path().string()) + " && LODESTONE_THREAD_PARTS=" + mode + " " +
+                                   quoted(LODESTONE_RUNNER) + arguments + " 2>&1");
+    INFO(r.output);
+    CHECK(r.code == 0);
+    CHECK(printed_lines(r.output) == claimed);
+  }
+}
+
 TEST_CASE("LODESTONE_THREAD_PARTS=rehearse runs a team's parts on one thread, to the team's bits (issue 38)",
           "[runner]") {
   // Workload (a) at 10 000 particles: every stage splits over 3 threads. Rehearsed, the parts run one after another
