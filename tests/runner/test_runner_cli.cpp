@@ -274,23 +274,35 @@ TEST_CASE("option --quiet prints nothing but errors, warnings and what was asked
   CHECK_THAT(warning[0], Catch::StartsWith("lodestone-run: warning: the time step 2e-06 s is above the suggested"));
 }
 
+namespace {
+
+// Workload (a) at 10 000 particles (bench/workloads), quoted for the shell: every stage splits over 3 threads.
+std::string dilute_10k_workload() {
+  return quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string());
+}
+
+// The runner in dir with LODESTONE_THREAD_PARTS=mode in its environment (stdout and stderr together).
+Result run_with_thread_parts(const Workdir& dir, const std::string& mode, const std::string& arguments) {
+  return lodestone::test::run_shell("cd " + quoted(dir.path().string()) + " && LODESTONE_THREAD_PARTS=" + mode + " " +
+                                    quoted(LODESTONE_RUNNER) + arguments + " 2>&1");
+}
+
+}  // namespace
+
 TEST_CASE("LODESTONE_THREAD_PARTS=static and =blocks hand parts out otherwise, to the same bits (issue 38)",
           "[runner]") {
   // Which thread runs a part must not change a bit: parts claimed as threads free up (the default), part p to thread
   // p mod 3 (static) and the third of the parts in order to each thread (blocks), workload (a) at 10 000 particles
   // on 3 threads, where every stage splits.
   Workdir dir;
-  const std::string preset =
-      quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string());
+  const std::string preset = dilute_10k_workload();
   const std::string arguments = " " + preset + " --steps 20 --threads 3 -q --hash";
   const auto claimed = printed_lines(dir.run(arguments).output);
   REQUIRE(claimed.size() == 1);
   CHECK_THAT(claimed[0], Catch::StartsWith("hash "));
   for (const char* mode : {"static", "blocks"}) {
     INFO(mode);
-    const Result r =
-        lodestone::test::run_shell("cd " + quoted(dir.path().string()) + " && LODESTONE_THREAD_PARTS=" + mode + " " +
-                                   quoted(LODESTONE_RUNNER) + arguments + " 2>&1");
+    const Result r = run_with_thread_parts(dir, mode, arguments);
     INFO(r.output);
     CHECK(r.code == 0);
     CHECK(printed_lines(r.output) == claimed);
@@ -303,13 +315,10 @@ TEST_CASE("LODESTONE_THREAD_PARTS=rehearse runs a team's parts on one thread, to
   // on the calling thread; the state must be the real team's to the bit, and the projection printed after the
   // timing must be faster than the parts one after another (three threads share the rounds' parts).
   Workdir dir;
-  const std::string preset =
-      quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string());
+  const std::string preset = dilute_10k_workload();
   const std::string arguments = " " + preset + " --steps 20 --threads 3 -q --hash --timing";
   const auto real = printed_lines(dir.run(arguments).output);
-  const Result rehearsed =
-      lodestone::test::run_shell("cd " + quoted(dir.path().string()) + " && LODESTONE_THREAD_PARTS=rehearse " +
-                                 quoted(LODESTONE_RUNNER) + arguments + " 2>&1");
+  const Result rehearsed = run_with_thread_parts(dir, "rehearse", arguments);
   INFO(rehearsed.output);
   CHECK(rehearsed.code == 0);
   const auto lines = printed_lines(rehearsed.output);
