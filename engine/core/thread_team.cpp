@@ -54,7 +54,8 @@ const HandOut hand_out = [] {
 }();
 const bool claim_parts = hand_out == HandOut::Claimed;
 
-// The thread's index in its team (0: the caller) and the last round it served, for LODESTONE_THREAD_PARTS=static.
+// The thread's index in its team (0: the caller) and the last round it served, for LODESTONE_THREAD_PARTS=static and
+// =blocks.
 thread_local int team_index = 0;
 thread_local std::uint32_t served_generation = 0;
 
