@@ -99,12 +99,12 @@ def run_under_xvfb_without_display(name):
         return
     if not shutil.which("xvfb-run"):
         raise SystemExit(f"{name}: no DISPLAY and no xvfb-run")
-    os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24 -nolisten tcp", sys.executable] + sys.argv)
+    os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24 -nolisten tcp -noreset", sys.executable] + sys.argv)
 
 
 def display_environment():
     """The environment with a display: $DISPLAY when set; otherwise the caller should run under xvfb-run."""
     env = dict(os.environ)
     if not env.get("DISPLAY"):
-        raise SystemExit("no DISPLAY: run under xvfb-run -a -s '-screen 0 1280x800x24'")
+        raise SystemExit("no DISPLAY: run under xvfb-run -a -s '-screen 0 1280x800x24 -noreset'")
     return env

@@ -33,7 +33,7 @@ inline void require_display() {
   if (display == nullptr || *display == '\0')
     FAIL(
         "DISPLAY is not set: the desktop tests start the Qt/OpenGL app and need an X server. Run them through "
-        "xvfb-run, e.g. xvfb-run -a -s \"-screen 0 1280x800x24 -nolisten tcp\" ctest -R desktop");
+        "xvfb-run, e.g. xvfb-run -a -s \"-screen 0 1280x800x24 -nolisten tcp -noreset\" ctest -R desktop");
 }
 
 // Every test runs the app in a fresh temporary directory.

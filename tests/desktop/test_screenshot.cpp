@@ -4,7 +4,7 @@
 // camera puts them, in the colours the legend promises, on the dark background, with the side bar
 // and the legend drawn. Also its exit codes when the preset or the screenshot path is bad.
 //
-// Needs an X display: run through `xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" ctest ...`.
+// Needs an X display: run through `xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp -noreset" ctest ...`.
 // Nothing here starts Qt's GUI: QImage only decodes the PNG, so listing the tests needs no display.
 
 #include "../test_process.hpp"
