@@ -2,13 +2,15 @@
 # Two builds' runners side by side: a change's gain on a noisy machine (docs/performance.md, "Each part's window kept
 # with the list").
 #
-# Usage: bench/runner_ab.sh PRESET STEPS THREADS ROUNDS RUNNER_A RUNNER_B [STAGE=dipoles]
+# Usage: bench/runner_ab.sh PRESET STEPS THREADS ROUNDS RUNNER_A RUNNER_B [STAGES=dipoles]
 # Runs RUNNER_A and RUNNER_B in turn, ROUNDS times, each `PRESET --steps STEPS --threads THREADS --table 0 -q --timing`,
-# and prints for each run the whole step's and STAGE's microseconds per step (the "Time per step" line), then the
-# medians and B's over A's. Alternating puts a change in the machine's load on both; compare pairs, not sets.
+# and prints for each run the whole step's and STAGES' microseconds per step (the "Time per step" line; STAGES: names
+# joined by commas, or "all"), then the medians and B's over A's. Alternating puts a change in the machine's load on both; compare pairs, not sets.
 # REHEARSE=1 reads the "Rehearsed" line of LODESTONE_THREAD_PARTS=rehearse runs instead (what THREADS cores would take).
+# ENV_A and ENV_B are VAR=VALUE words put in A's and B's environment: one runner twice, two settings (e.g.
+# ENV_A=LODESTONE_THREAD_PARTS=claimed to compare hand-outs; docs/performance.md, "Each thread's own parts first").
 set -euo pipefail
-[ $# -ge 6 ] || { sed -n '5,10p' "$0" >&2; exit 2; }
+[ $# -ge 6 ] || { sed -n '5,12p' "$0" >&2; exit 2; }
 PRESET=$1 STEPS=$2 THREADS=$3 ROUNDS=$4 A=$5 B=$6 STAGE=${7:-dipoles}
 for runner in "$A" "$B"; do [ -x "$runner" ] || { echo "runner_ab: $runner is not an executable" >&2; exit 2; }; done
 pattern='^Time per step'
@@ -21,27 +23,32 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 for round in $(seq "$ROUNDS"); do
   for side in A B; do
-    runner=$A
-    [ "$side" = B ] && runner=$B
-    line=$("$runner" "$PRESET" --steps "$STEPS" --threads "$THREADS" --table 0 -q --timing 2>&1 | grep "$pattern" | head -1)
+    runner=$A settings=${ENV_A:-}
+    [ "$side" = B ] && runner=$B settings=${ENV_B:-}
+    # shellcheck disable=SC2086  # the settings are words
+    line=$(env $settings "$runner" "$PRESET" --steps "$STEPS" --threads "$THREADS" --table 0 -q --timing 2>&1 | grep "$pattern" | head -1)
     echo "$round $side $line" >> "$WORK/lines.txt"
   done
 done
 "$PY" - "$WORK/lines.txt" "$STAGE" << 'PYEOF'
 import re, statistics, sys
-stage = sys.argv[2]
-runs = {"A": [], "B": []}
+wanted = sys.argv[2]
+runs = {"A": [], "B": []}  # per run: {"whole step": us, stage: us, ...}
 for line in open(sys.argv[1]):
     round_, side, text = line.split(" ", 2)
-    total = float(re.search(r"(?:^Time per step |: )([0-9.e+-]+) us", text).group(1))
-    found = re.search(re.escape(stage) + r" ([0-9.e+-]+) us", text)
-    if not found:
-        sys.exit(f"runner_ab: no stage '{stage}' in the runner's timing line")
-    runs[side].append((total, float(found.group(1))))
-    print(f"round {round_} {side}: whole step {total:9.0f} us, {stage} {float(found.group(1)):9.0f} us")
-for k, name in ((0, "whole step"), (1, stage)):
-    a = statistics.median(r[k] for r in runs["A"])
-    b = statistics.median(r[k] for r in runs["B"])
-    lower = sum(rb[k] < ra[k] for ra, rb in zip(runs["A"], runs["B"]))
+    times = {"whole step": float(re.search(r"(?:^Time per step |: )([0-9.e+-]+) us", text).group(1))}
+    for name, us in re.findall(r"(?:: |, )([a-z][a-z ,()]*?) ([0-9.e+-]+) us", text):
+        times[name] = float(us)
+    stages = [n for n in times if n != "whole step"] if wanted == "all" else wanted.split(",")
+    for stage in stages:
+        if stage not in times:
+            sys.exit(f"runner_ab: no stage '{stage}' in the runner's timing line")
+    runs[side].append(times)
+    shown = ", ".join(f"{n} {times[n]:.0f} us" for n in stages)
+    print(f"round {round_} {side}: whole step {times['whole step']:9.0f} us, {shown}")
+for name in ["whole step"] + stages:
+    a = statistics.median(r[name] for r in runs["A"])
+    b = statistics.median(r[name] for r in runs["B"])
+    lower = sum(rb[name] < ra[name] for ra, rb in zip(runs["A"], runs["B"]))
     print(f"{name}: median A {a:.0f} us, B {b:.0f} us, B/A {b / a:.3f}; B lower in {lower} of {len(runs['A'])} rounds")
 PYEOF

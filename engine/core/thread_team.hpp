@@ -6,9 +6,12 @@
 // round-off (the sums are grouped differently).
 //
 // Which thread runs which part does not matter for the result, so the parts are handed out as they
-// are claimed (issue 26): the calling thread runs part 0, then claims whatever part no other thread has
-// started, so a partner the scheduler has descheduled (another program busy on the machine) costs at
-// most the parts it had begun, never a wait for it to be scheduled again. Waiting threads spin for a
+// are claimed (issue 26): a partner the scheduler has descheduled (another program busy on the machine)
+// costs at most the parts it had begun, never a wait for it to be scheduled again. Each thread claims the
+// parts of its own block first, the t-th of the team's size runs of consecutive parts (the caller's begins
+// with part 0, which it runs first), so that from stage to stage a thread works on the same particles and
+// finds them in its own core's cache; then it takes the parts left in the others' blocks, from their ends
+// (issue 38). Waiting threads spin for a
 // few microseconds, then block on a futex (std::atomic wait/notify): no busy-wait on a partner that is
 // not running. A team of one runs everything on the calling thread, with no thread at all.
 // Plain std::thread and atomics, so ThreadSanitizer sees every hand-over.
@@ -21,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -59,9 +63,15 @@ class ThreadTeam {
   PartialForces& partial_forces(int part) { return partials_[static_cast<size_t>(part)]; }
 
  private:
-  void work();
-  // Claims and runs parts of the current round until none is left unclaimed.
-  void run_claimed_parts();
+  // The loop of worker `self` (1 .. size - 1).
+  void work(int self);
+  // Claims and runs parts of the current round, as thread `self` (0: the caller), until none is left unclaimed.
+  void run_claimed_parts(int self);
+  // The next part thread `self` claims from the blocks of round `generation` (its own, then with `steal` the others'),
+  // or -1 when none is left.
+  int claim_from_blocks(int self, std::uint32_t generation, bool steal);
+  // Runs part `part` of the current round and counts it done; true when it was the last part not done.
+  bool run_part(int part);
 
   std::vector<std::thread> workers_;
   // The round being handed out: generation (bits 32-63), parts (16-31), next unclaimed part (0-15).
@@ -72,6 +82,13 @@ class ThreadTeam {
   // Parts of the current round other than part 0 not finished yet; the caller waits on it.
   std::atomic<std::uint32_t> pending_{0};
   std::atomic<bool> stopping_{false};
+  // Thread t's block of the current round: generation (bits 32-63), end (16-31), next part (0-15). Its
+  // owner claims the next part, another thread the last one; one cache line each, so that the owners'
+  // claims do not contend. Written by the caller before the round is published.
+  struct alignas(64) Block {
+    std::atomic<std::uint64_t> word{0};
+  };
+  std::unique_ptr<Block[]> blocks_;
   const std::function<void(int)>* task_ = nullptr;
   std::vector<std::exception_ptr> errors_;
   std::vector<PartialForces> partials_;

@@ -20,10 +20,12 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 using namespace lodestone;
@@ -118,6 +120,35 @@ TEST_CASE("thread team: every part runs once, on its own index, and errors reach
   CHECK(fine_parts_for(team, 2500, 1000, 4) == 2);
   CHECK(fine_parts_for(team, 1'000'000, 1000, 4) == 12);
   CHECK(fine_parts_for(ThreadTeam::serial(), 1'000'000, 1, 4) == 1);
+}
+
+TEST_CASE("thread team: the parts of a thread held up are run by the others", "[parallel][threading]") {
+  // The caller's part 0 waits until every other part is done: its own block (parts 1-3 of 12 on 3 threads) must be
+  // taken over by the workers, each part once. Were they not, the caller would run them itself after 10 s, late.
+  ThreadTeam team(3);
+  constexpr int kParts = 12;
+  std::vector<std::atomic<int>> calls(kParts);
+  std::vector<std::thread::id> ran_on(kParts);
+  std::atomic<int> others_done{0};
+  bool others_finished_first = false;
+  const std::thread::id caller = std::this_thread::get_id();
+  team.run(kParts, [&](int k) {
+    calls[static_cast<size_t>(k)].fetch_add(1);
+    ran_on[static_cast<size_t>(k)] = std::this_thread::get_id();
+    if (k > 0) {
+      others_done.fetch_add(1);
+      return;
+    }
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (others_done.load() < kParts - 1 && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+    others_finished_first = others_done.load() == kParts - 1;
+  });
+  CHECK(others_finished_first);
+  for (int k = 0; k < kParts; ++k) {
+    INFO("part " << k);
+    CHECK(calls[static_cast<size_t>(k)].load() == 1);
+    CHECK((ran_on[static_cast<size_t>(k)] == caller) == (k == 0));
+  }
 }
 
 TEST_CASE("thread team: a pair loop clears and adds each part's arrays over its window only, to the same bits",
