@@ -160,12 +160,13 @@ std::vector<Result> run_pair_parts(ThreadTeam& team, size_t items, size_t grain,
   return results;
 }
 
-// Runs fn(begin, end) -> Result over [0, n) split evenly into parts (one per `grain` items, at most the team's size)
-// and returns the parts' results in part order: for per-item loops that also sum something (an energy), which the
-// caller adds up in that order, so that a given team size always groups the sum the same way.
+// Runs fn(begin, end) -> Result over [0, n) split evenly into parts (one per `grain` items, at most `per_thread` a
+// thread) and returns the parts' results in part order: for per-item loops that also sum something (an energy), which
+// the caller adds up in that order, so that a given team size always groups the sum the same way. More than one part
+// a thread where a part would outlast the workers' poll (0.1 ms): a thread that ends its share first would sleep.
 template <class Result, class Fn>
-std::vector<Result> results_of_parts(ThreadTeam& team, size_t n, size_t grain, Fn&& fn) {
-  const int parts = parts_for(team, n, grain);
+std::vector<Result> results_of_parts(ThreadTeam& team, size_t n, size_t grain, Fn&& fn, int per_thread = 1) {
+  const int parts = fine_parts_for(team, n, grain, per_thread);
   const std::vector<size_t> bounds = split_evenly(n, parts);
   std::vector<Result> results(static_cast<size_t>(parts));
   team.run(parts, [&](int k) {

@@ -328,17 +328,15 @@ bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) 
     // the other's last part past its poll pays a wake-up; 100 000 particles on two threads: 222 -> 153 µs a step).
     const double limit_sq = 0.25 * model.skin * model.skin;
     constexpr size_t kGrain = 4096;
-    const int parts = fine_parts_for(team, p.size(), kGrain, 16);
-    const std::vector<size_t> bounds = split_evenly(p.size(), parts);
-    std::vector<char> moved(static_cast<size_t>(parts), 0);
-    team.run(parts, [&](int k) {
-      const auto part = static_cast<size_t>(k);
-      for (size_t i = bounds[part]; i < bounds[part + 1]; ++i)
-        if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq) {
-          moved[part] = 1;
-          return;
-        }
-    });
+    const std::vector<char> moved = results_of_parts<char>(
+        team, p.size(), kGrain,
+        [&](size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i)
+            if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq)
+              return char{1};
+          return char{0};
+        },
+        16);
     rebuild = std::find(moved.begin(), moved.end(), char{1}) != moved.end();
   }
   if (rebuild) build_neighbor_lists(model, state, team);
