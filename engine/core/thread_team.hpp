@@ -11,8 +11,8 @@
 // parts of its own block first, the t-th of the team's size runs of consecutive parts (the caller's begins
 // with part 0, which it runs first), so that from stage to stage a thread works on the same particles and
 // finds them in its own core's cache; then it takes the parts left in the others' blocks, from their ends
-// (issue 38). Waiting threads spin for a
-// few microseconds, then block on a futex (std::atomic wait/notify): no busy-wait on a partner that is
+// (issue 38). Waiting threads poll for
+// 0.1 ms, then block on a futex (std::atomic wait/notify): no busy-wait on a partner that is
 // not running. A team of one runs everything on the calling thread, with no thread at all.
 // Plain std::thread and atomics, so ThreadSanitizer sees every hand-over.
 
@@ -176,12 +176,12 @@ std::vector<Result> results_of_parts(ThreadTeam& team, size_t n, size_t grain, F
   return results;
 }
 
-// Runs fn(begin, end) over [0, n) split evenly into parts (one per `grain` items, at most the team's size).
+// Runs fn(begin, end) over [0, n) split evenly into parts (one per `grain` items, at most `per_thread` a thread).
 // For loops whose iterations write only their own items: the result does not depend on the split.
-// Up to four parts per thread, handed out as claimed: a held-up thread leaves less work behind.
+// Several parts per thread, handed out as claimed: a held-up thread leaves less work behind.
 template <class Fn>
-void for_each_range(ThreadTeam& team, size_t n, size_t grain, Fn&& fn) {
-  const int parts = fine_parts_for(team, n, grain, 4);
+void for_each_range(ThreadTeam& team, size_t n, size_t grain, Fn&& fn, int per_thread = 4) {
+  const int parts = fine_parts_for(team, n, grain, per_thread);
   const std::vector<size_t> bounds = split_evenly(n, parts);
   team.run(parts, [&](int k) { fn(bounds[static_cast<size_t>(k)], bounds[static_cast<size_t>(k) + 1]); });
 }

@@ -18,14 +18,6 @@ constexpr size_t kParticleGrain = 2000;
 // 22 %; docs/performance.md, "Each thread's own parts first").
 constexpr int kParticlePartsPerThread = 16;
 
-// fn(begin, end) over [0, n) in parts of at least kParticleGrain particles, up to kParticlePartsPerThread a thread.
-template <class Fn>
-void for_each_particle_range(ThreadTeam& team, size_t n, Fn&& fn) {
-  const int parts = fine_parts_for(team, n, kParticleGrain, kParticlePartsPerThread);
-  const std::vector<size_t> bounds = split_evenly(n, parts);
-  team.run(parts, [&](int k) { fn(bounds[static_cast<size_t>(k)], bounds[static_cast<size_t>(k) + 1]); });
-}
-
 constexpr auto kHoldPosition = static_cast<std::uint8_t>(HoldKind::Position);
 constexpr auto kHoldOrientation = static_cast<std::uint8_t>(HoldKind::Orientation);
 
@@ -70,29 +62,32 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
   Particles& p = state.particles;
   const double half = 0.5 * dt;
   const bool lammps_dipoles = model.contact.law == ContactLaw::Linear && model.contact.linear.lammps_rules();
-  for_each_particle_range(team, p.size(), [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      const std::uint8_t hold = p.hold[i];  // a held part keeps its bits: no drift, no renormalisation
-      p.velocity[i] += (half / p.mass[i]) * p.force[i];
-      if (hold & kHoldPosition)
-        p.velocity[i].setZero();
-      else
-        p.position[i] += dt * p.velocity[i];
-      p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
-      if (hold & kHoldOrientation) {
-        p.angular_velocity[i].setZero();
-      } else {
-        const bool rigid_dipole =
-            lammps_dipoles && p.moment_body[i] != Vec3::Zero() &&
-            model.materials[static_cast<size_t>(p.material[i])].moment_model == MomentModel::Rigid;
-        p.orientation[i] = rigid_dipole
-                               ? rotate_as_lammps_dipole(p.orientation[i], p.moment_body[i], p.angular_velocity[i], dt)
-                               : rotate_by_step(p.orientation[i], dt * p.angular_velocity[i]);
-        renormalize(p.orientation[i]);
-      }
-    }
-    wrap_periodic(model, p, begin, end);
-  });
+  for_each_range(
+      team, p.size(), kParticleGrain,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          const std::uint8_t hold = p.hold[i];  // a held part keeps its bits: no drift, no renormalisation
+          p.velocity[i] += (half / p.mass[i]) * p.force[i];
+          if (hold & kHoldPosition)
+            p.velocity[i].setZero();
+          else
+            p.position[i] += dt * p.velocity[i];
+          p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+          if (hold & kHoldOrientation) {
+            p.angular_velocity[i].setZero();
+          } else {
+            const bool rigid_dipole =
+                lammps_dipoles && p.moment_body[i] != Vec3::Zero() &&
+                model.materials[static_cast<size_t>(p.material[i])].moment_model == MomentModel::Rigid;
+            p.orientation[i] =
+                rigid_dipole ? rotate_as_lammps_dipole(p.orientation[i], p.moment_body[i], p.angular_velocity[i], dt)
+                             : rotate_by_step(p.orientation[i], dt * p.angular_velocity[i]);
+            renormalize(p.orientation[i]);
+          }
+        }
+        wrap_periodic(model, p, begin, end);
+      },
+      kParticlePartsPerThread);
   state.lid_height += dt * state.lid_velocity;  // the servo lid has no inertia
   state.time += dt;
   ++state.step;
@@ -120,16 +115,19 @@ void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out,
   const double half = 0.5 * dt;
   out.velocity.resize(p.size());
   out.angular_velocity.resize(p.size());
-  for_each_particle_range(team, p.size(), [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      out.velocity[i] = p.velocity[i] + (half / p.mass[i]) * p.force[i];
-      out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
-      if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
-      if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
-      p.force[i].setZero();
-      p.torque[i].setZero();
-    }
-  });
+  for_each_range(
+      team, p.size(), kParticleGrain,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          out.velocity[i] = p.velocity[i] + (half / p.mass[i]) * p.force[i];
+          out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
+          if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
+          if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
+          p.force[i].setZero();
+          p.torque[i].setZero();
+        }
+      },
+      kParticlePartsPerThread);
   // A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept).
   const Clumps& c = state.clumps;
   if (c.size() == 0) return;

@@ -277,8 +277,11 @@ TEST_CASE("option --quiet prints nothing but errors, warnings and what was asked
 namespace {
 
 // Workload (a) at 10 000 particles (bench/workloads), quoted for the shell: every stage splits over 3 threads.
-std::string dilute_10k_workload() {
-  return quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string());
+// Runner arguments for 20 steps of workload (a) at 10 000 particles on 3 threads, where every stage splits, quiet but
+// for what `flags` asks.
+std::string dilute_10k_on_3_threads(const std::string& flags) {
+  return " " + quoted((std::filesystem::path(LODESTONE_SOURCE_DIR) / "bench/workloads/a-dilute-10k.json").string()) +
+         " --steps 20 --threads 3 -q " + flags;
 }
 
 // The runner in dir with LODESTONE_THREAD_PARTS=mode in its environment (stdout and stderr together).
@@ -296,8 +299,7 @@ TEST_CASE("LODESTONE_THREAD_PARTS=claimed, =blocks and =static hand parts out ot
   // (blocks) and part p to thread p mod 3 (static), workload (a) at 10 000 particles on 3 threads, where every stage
   // splits.
   Workdir dir;
-  const std::string preset = dilute_10k_workload();
-  const std::string arguments = " " + preset + " --steps 20 --threads 3 -q --hash";
+  const std::string arguments = dilute_10k_on_3_threads("--hash");
   const auto home = printed_lines(dir.run(arguments).output);
   REQUIRE(home.size() == 1);
   CHECK_THAT(home[0], Catch::StartsWith("hash "));
@@ -316,8 +318,7 @@ TEST_CASE("LODESTONE_THREAD_PARTS=rehearse runs a team's parts on one thread, to
   // on the calling thread; the state must be the real team's to the bit, and the projection printed after the
   // timing must be faster than the parts one after another (three threads share the rounds' parts).
   Workdir dir;
-  const std::string preset = dilute_10k_workload();
-  const std::string arguments = " " + preset + " --steps 20 --threads 3 -q --hash --timing";
+  const std::string arguments = dilute_10k_on_3_threads("--hash --timing");
   const auto real = printed_lines(dir.run(arguments).output);
   const Result rehearsed = run_with_thread_parts(dir, "rehearse", arguments);
   INFO(rehearsed.output);
