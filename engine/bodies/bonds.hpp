@@ -25,6 +25,7 @@
 
 #include "engine/core/bond_state.hpp"
 #include "engine/core/math.hpp"
+#include "engine/core/thread_team.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -56,8 +57,9 @@ std::vector<Bond> create_bonds(const Preset& preset, const Particles& particles)
 
 // Forces, moments, energy and breaking of every intact bond (the "bonds" stage). Adds to p.force and
 // p.torque; books the elastic energy in energy.elastic, the dashpot loss in dissipated_dashpot and the
-// energy released by a breaking bond in dissipated_friction.
-void compute_bond_forces(const Model& model, State& state, double dt);
+// energy released by a breaking bond in dissipated_friction. The bonds are worked out in parallel on the team and
+// added in bond order: the same bits at any number of threads.
+void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 // Rotation vector (angle x axis) of a unit quaternion, angle in [0, pi].
 Vec3 rotation_vector(const Quat& q);

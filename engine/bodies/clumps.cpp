@@ -245,28 +245,43 @@ void add_preset_clumps(const Preset& preset, State& state) {
   }
 }
 
-void place_pebbles(const Model& model, State& state, bool positions) {
+namespace {
+// Clumps and particles per part of the loops below (each item costs a rotation or two).
+constexpr size_t kClumpGrain = 2048;
+constexpr size_t kPebbleGrain = 4096;
+}  // namespace
+
+void place_pebbles(const Model& model, State& state, bool positions, ThreadTeam& team) {
   Particles& p = state.particles;
   Clumps& c = state.clumps;
   if (c.size() == 0) return;
   std::vector<Vec3> w(c.size());
-  for (size_t k = 0; k < c.size(); ++k) w[k] = c.angular_velocity(k);
-  for (size_t i = 0; i < p.size(); ++i) {
-    const int k = p.clump[i];
-    if (k < 0) continue;
-    const auto ck = static_cast<size_t>(k);
-    const Vec3 r = c.orientation[ck] * p.clump_offset[i];
-    if (positions) {
-      p.position[i] = c.position[ck] + r;
-      p.image[i] = c.image[ck];  // the clump's images, then the boxes the offset crosses (the wrap below)
-      p.orientation[i] = c.orientation[ck];
+  for_each_range(team, c.size(), kClumpGrain, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) w[k] = c.angular_velocity(k);
+  });
+  for_each_range(team, p.size(), kPebbleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const int k = p.clump[i];
+      if (k < 0) continue;
+      const auto ck = static_cast<size_t>(k);
+      const Vec3 r = c.orientation[ck] * p.clump_offset[i];
+      if (positions) {
+        p.position[i] = c.position[ck] + r;
+        p.image[i] = c.image[ck];  // the clump's images, then the boxes the offset crosses (the wrap below)
+        p.orientation[i] = c.orientation[ck];
+      }
+      p.angular_velocity[i] = w[ck];
+      p.velocity[i] = c.velocity[ck] + w[ck].cross(r);
     }
-    p.angular_velocity[i] = w[ck];
-    p.velocity[i] = c.velocity[ck] + w[ck].cross(r);
-  }
-  if (positions) wrap_periodic(model, p);
+    if (positions) wrap_periodic(model, p, begin, end);
+  });
 }
 
+// One thread, in particle order. Two ways of putting it on the team kept its bits and lost at 20 000 pebbles
+// (bench/workloads/f-clumps-20k.json, docs/performance.md "Bonds and clumps on the team"): each clump summing its own
+// pebbles from a list of them (2.6 times as long on one thread: large scenes reorder their particles at list rebuilds,
+// and a clump's pebbles then lie far apart in the arrays), and the pebbles' rotations on the team with the sums after
+// them in a second pass (slower on one thread and no faster on two: the sums cost about what the single loop does).
 void sum_clump_forces(const Model& model, State& state) {
   Particles& p = state.particles;
   Clumps& c = state.clumps;
@@ -295,40 +310,41 @@ void sum_clump_forces(const Model& model, State& state) {
   }
 }
 
-void integrate_clumps_first_half(const Model& model, State& state, double dt) {
+void integrate_clumps_first_half(const Model& model, State& state, double dt, ThreadTeam& team) {
   Clumps& c = state.clumps;
   if (c.size() == 0) return;
   const double half = 0.5 * dt;
-  for (size_t k = 0; k < c.size(); ++k) {
-    c.velocity[k] += (half / c.mass[k]) * c.force[k];
-    c.position[k] += dt * c.velocity[k];
-    c.angular_momentum[k] += half * c.torque[k];
-    free_rotation(c.orientation[k], c.angular_momentum[k], c.inertia[k], dt);
-  }
-  // The centre of mass stays in a periodic box like a particle centre.
-  for (int a = 0; a < 3; ++a) {
-    const double length = model.periodic_length[a];
-    if (length <= 0.0) continue;
-    const double lo = model.box.min[a];
-    for (size_t k = 0; k < c.size(); ++k) {
-      double& x = c.position[k][a];
-      const double boxes = std::floor((x - lo) / length);
-      x -= length * boxes;
-      if (std::abs(boxes) < 1e9) c.image[k][static_cast<size_t>(a)] += static_cast<int>(boxes);
+  for_each_range(team, c.size(), kClumpGrain, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      c.velocity[k] += (half / c.mass[k]) * c.force[k];
+      c.position[k] += dt * c.velocity[k];
+      c.angular_momentum[k] += half * c.torque[k];
+      free_rotation(c.orientation[k], c.angular_momentum[k], c.inertia[k], dt);
+      // The centre of mass stays in a periodic box like a particle centre.
+      for (int a = 0; a < 3; ++a) {
+        const double length = model.periodic_length[a];
+        if (length <= 0.0) continue;
+        double& x = c.position[k][a];
+        const double boxes = std::floor((x - model.box.min[a]) / length);
+        x -= length * boxes;
+        if (std::abs(boxes) < 1e9) c.image[k][static_cast<size_t>(a)] += static_cast<int>(boxes);
+      }
     }
-  }
-  place_pebbles(model, state, true);
+  });
+  place_pebbles(model, state, true, team);
 }
 
-void integrate_clumps_second_half(const Model& model, State& state, double dt) {
+void integrate_clumps_second_half(const Model& model, State& state, double dt, ThreadTeam& team) {
   Clumps& c = state.clumps;
   if (c.size() == 0) return;
   const double half = 0.5 * dt;
-  for (size_t k = 0; k < c.size(); ++k) {
-    c.velocity[k] += (half / c.mass[k]) * c.force[k];
-    c.angular_momentum[k] += half * c.torque[k];
-  }
-  place_pebbles(model, state, false);
+  for_each_range(team, c.size(), kClumpGrain, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      c.velocity[k] += (half / c.mass[k]) * c.force[k];
+      c.angular_momentum[k] += half * c.torque[k];
+    }
+  });
+  place_pebbles(model, state, false, team);
 }
 
 double clump_translational_energy(const Clumps& c, size_t k) {

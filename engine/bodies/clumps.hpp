@@ -24,6 +24,7 @@
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
 
 #include <cstdint>
 #include <utility>
@@ -68,14 +69,15 @@ std::vector<std::pair<Vec3, double>> clump_spheres(const Preset& preset, const C
 // Cross-field checks of the `clumps` section (called by validate_preset).
 void validate_clumps(const Preset& preset);
 
-// Pebble positions (with `positions`), orientations, velocities and angular velocities from the clumps.
-void place_pebbles(const Model& model, State& state, bool positions = true);
-// End of a force pass: clump force and torque from the pebbles.
+// Pebble positions (with `positions`), orientations, velocities and angular velocities from the clumps; on the team,
+// the same bits at any number of threads (each pebble written on its own).
+void place_pebbles(const Model& model, State& state, bool positions = true, ThreadTeam& team = ThreadTeam::serial());
+// End of a force pass: clump force and torque from the pebbles (one thread: engine/bodies/clumps.cpp says why).
 void sum_clump_forces(const Model& model, State& state);
 // Velocity Verlet for the clumps, after integrate_first_half / integrate_second_half moved the pebbles
-// (whose motion is then replaced by the clumps').
-void integrate_clumps_first_half(const Model& model, State& state, double dt);
-void integrate_clumps_second_half(const Model& model, State& state, double dt);
+// (whose motion is then replaced by the clumps'); on the team, the same bits at any number of threads.
+void integrate_clumps_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
+void integrate_clumps_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
 // Kinetic energy of clump c: 1/2 M V^2 and 1/2 w.L.
 double clump_translational_energy(const Clumps& clumps, size_t c);

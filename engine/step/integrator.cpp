@@ -91,7 +91,7 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
   state.lid_height += dt * state.lid_velocity;  // the servo lid has no inertia
   state.time += dt;
   ++state.step;
-  integrate_clumps_first_half(model, state, dt);
+  integrate_clumps_first_half(model, state, dt, team);
 }
 
 void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team) {
@@ -107,7 +107,7 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
       if (p.hold[i] & kHoldOrientation) p.angular_velocity[i].setZero();
     }
   });
-  integrate_clumps_second_half(model, state, dt);
+  integrate_clumps_second_half(model, state, dt, team);
 }
 
 void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {

@@ -301,7 +301,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   lap(Stage::Contacts);
   apply_dipole_forces(model_, state_, trial, team());
   lap(Stage::Dipoles);
-  compute_bond_forces(model_, state_, dt);
+  compute_bond_forces(model_, state_, dt, team());
   lap(Stage::Bonds);
   apply_field(model_, state_, dt, team());
   lap(Stage::Field);
