@@ -111,6 +111,8 @@ namespace {
 
 // Bonds per part: a bond costs about as much as a contact with history (a slerp, two rotation vectors).
 constexpr size_t kBondGrain = 512;
+// Particles per part of adding the bonds' pushes (each part scans every bond, 12 bytes each, for its particles').
+constexpr size_t kParticlesPerPushPart = 4096;
 
 // Dense indices follow the stable ids when large scenes are reordered (engine/step/neighbor.cpp).
 void refresh_bond_indices(const Particles& p, std::vector<Bond>& bonds, ThreadTeam& team) {
@@ -245,34 +247,83 @@ void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam
   if (bonds.empty()) return;
   Particles& p = state.particles;
   refresh_bond_indices(p, bonds, team);
-  // The bonds in parallel parts (each writes only its own bonds), then their pushes and energies added in bond order
-  // on this thread: the forces and books do not depend on the number of threads.
-  // Kept between steps (one per simulation thread): allocating and clearing 96 bytes a bond every step took a serial
-  // millisecond at 57 700 bonds, as long as the parallel part gained on two threads.
-  // (The workers reach it through this reference: inside the parts' lambda the name would be each worker's own.)
-  thread_local std::vector<BondOutcome> kept_outcomes;
-  std::vector<BondOutcome>& outcome = kept_outcomes;
-  outcome.resize(bonds.size());
+  // Each bond's outcome, kept in three arrays between steps (one set per simulation thread; allocating and clearing
+  // them every step took a serial millisecond at 57 700 bonds, as long as the parallel part gained on two threads):
+  // which particles and what happened (scanned by every part below), the pushes, the energies. The workers reach them
+  // through the references: inside the parts' lambdas the names would be each worker's own.
+  struct Link {
+    std::uint32_t a, b;
+    BondOutcome::Kind kind;
+  };
+  struct Books {
+    double energy, dashpot_work;
+  };
+  struct Push {
+    Vec3 force_b, torque_a, torque_b;
+  };
+  thread_local std::vector<Link> kept_links;
+  thread_local std::vector<Books> kept_books;
+  thread_local std::vector<Push> kept_pushes;
+  std::vector<Link>& links = kept_links;
+  std::vector<Books>& books = kept_books;
+  std::vector<Push>& pushes = kept_pushes;
+  links.resize(bonds.size());
+  books.resize(bonds.size());
+  pushes.resize(bonds.size());
   for_each_range(team, bonds.size(), kBondGrain, [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k)
-      outcome[k] = bonds[k].broken ? BondOutcome{} : evaluate_bond(model, p, bonds[k], dt);
-  });
-  double elastic = 0.0, dashpot_loss = 0.0, break_loss = 0.0;
-  for (size_t k = 0; k < bonds.size(); ++k) {
-    const BondOutcome& o = outcome[k];
-    if (o.kind == BondOutcome::Kind::Skipped) continue;
-    dashpot_loss -= o.dashpot_work;
-    if (o.kind == BondOutcome::Kind::Breaks) {
-      ++state.broken_bonds;
-      break_loss += o.energy;
-      continue;
+    for (size_t k = begin; k < end; ++k) {
+      const BondOutcome o = bonds[k].broken ? BondOutcome{} : evaluate_bond(model, p, bonds[k], dt);
+      links[k] = {o.a, o.b, o.kind};
+      books[k] = {o.energy, o.dashpot_work};
+      pushes[k] = {o.force_b, o.torque_a, o.torque_b};
     }
-    p.force[o.b] += o.force_b;
-    p.force[o.a] -= o.force_b;
-    p.torque[o.a] += o.torque_a;
-    p.torque[o.b] += o.torque_b;
-    elastic += o.energy;
+  });
+  // The pushes added in bond order, a range of particles to each part (each scans every bond for its particles'), and
+  // the energies summed in bond order by one more part beside them: each particle and each book gets its terms in the
+  // order of one thread, so the forces and books do not depend on the number of threads.
+  const int parts = std::min(parts_for(team, p.size(), kParticlesPerPushPart), ThreadTeam::kMaxParts - 1);
+  const std::vector<size_t> rows = split_evenly(p.size(), parts);
+  double elastic = 0.0, dashpot_loss = 0.0, break_loss = 0.0;
+  std::uint64_t broken = 0;
+  const auto sum_books = [&] {
+    for (size_t k = 0; k < bonds.size(); ++k) {
+      if (links[k].kind == BondOutcome::Kind::Skipped) continue;
+      dashpot_loss -= books[k].dashpot_work;
+      if (links[k].kind == BondOutcome::Kind::Breaks) {
+        ++broken;
+        break_loss += books[k].energy;
+      } else {
+        elastic += books[k].energy;
+      }
+    }
+  };
+  const auto add_pushes = [&](size_t lo, size_t width) {
+    for (size_t k = 0; k < bonds.size(); ++k) {
+      const Link link = links[k];
+      if (link.kind != BondOutcome::Kind::Acts) continue;
+      if (link.b - lo < width) {  // unsigned: lo <= b < lo + width
+        p.force[link.b] += pushes[k].force_b;
+        p.torque[link.b] += pushes[k].torque_b;
+      }
+      if (link.a - lo < width) {
+        p.force[link.a] -= pushes[k].force_b;
+        p.torque[link.a] += pushes[k].torque_a;
+      }
+    }
+  };
+  if (team.size() == 1) {  // a team of one runs a single part
+    sum_books();
+    add_pushes(0, p.size());
+  } else {
+    team.run(parts + 1, [&](int part) {
+      if (part == parts)
+        sum_books();
+      else
+        add_pushes(rows[static_cast<size_t>(part)],
+                   rows[static_cast<size_t>(part) + 1] - rows[static_cast<size_t>(part)]);
+    });
   }
+  state.broken_bonds += broken;
   state.energy.elastic += elastic;
   state.energy.dissipated_dashpot += dashpot_loss;
   state.energy.dissipated_friction += break_loss;
