@@ -9,6 +9,7 @@
 # REHEARSE=1 reads the "Rehearsed" line of LODESTONE_THREAD_PARTS=rehearse runs instead (what THREADS cores would take).
 # ENV_A and ENV_B are VAR=VALUE words put in A's and B's environment: one runner twice, two settings (e.g.
 # ENV_A=LODESTONE_THREAD_PARTS=claimed to compare hand-outs; docs/performance.md, "Each thread's own parts first").
+# ARGS are more runner arguments for both, e.g. ARGS="--set integrator.neighbor_skin=0.002" (lists rebuilt each step).
 set -euo pipefail
 [ $# -ge 6 ] || { sed -n '5,12p' "$0" >&2; exit 2; }
 PRESET=$1 STEPS=$2 THREADS=$3 ROUNDS=$4 A=$5 B=$6 STAGE=${7:-dipoles}
@@ -26,7 +27,7 @@ for round in $(seq "$ROUNDS"); do
     runner=$A settings=${ENV_A:-}
     [ "$side" = B ] && runner=$B settings=${ENV_B:-}
     # shellcheck disable=SC2086  # the settings are words
-    line=$(env $settings "$runner" "$PRESET" --steps "$STEPS" --threads "$THREADS" --table 0 -q --timing 2>&1 | grep "$pattern" | head -1)
+    line=$(env $settings "$runner" "$PRESET" --steps "$STEPS" --threads "$THREADS" --table 0 -q --timing ${ARGS:-} 2>&1 | grep "$pattern" | head -1)
     echo "$round $side $line" >> "$WORK/lines.txt"
   done
 done

@@ -1,5 +1,7 @@
 #include "engine/core/state.hpp"
 
+#include "engine/core/thread_team.hpp"
+
 #include <utility>
 
 namespace lodestone {
@@ -38,34 +40,42 @@ size_t Particles::add(std::uint64_t particle_id, const Vec3& x, double r, double
 }
 
 namespace {
+// Particles per part of a permutation's moves.
+constexpr size_t kPermuteGrain = 16384;
+
 template <class T>
-void apply_order(std::vector<T>& v, const std::vector<int>& order) {
-  std::vector<T> out;
-  out.reserve(v.size());
-  for (int k : order) out.push_back(v[static_cast<size_t>(k)]);
+void apply_order(std::vector<T>& v, const std::vector<int>& order, ThreadTeam& team) {
+  std::vector<T> out(order.size());
+  for_each_range(team, order.size(), kPermuteGrain, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) out[k] = v[static_cast<size_t>(order[k])];
+  });
   v.swap(out);
 }
 }  // namespace
 
 void Particles::permute(const std::vector<int>& order) {
-  apply_order(position, order);
-  apply_order(velocity, order);
-  apply_order(orientation, order);
-  apply_order(angular_velocity, order);
-  apply_order(force, order);
-  apply_order(torque, order);
-  apply_order(radius, order);
-  apply_order(mass, order);
-  apply_order(inertia, order);
-  apply_order(material, order);
-  apply_order(easy_axis_body, order);
-  apply_order(moment_body, order);
-  apply_order(moment, order);
-  apply_order(id, order);
-  apply_order(clump, order);
-  apply_order(clump_offset, order);
-  apply_order(hold, order);
-  apply_order(image, order);
+  permute(order, ThreadTeam::serial());
+}
+
+void Particles::permute(const std::vector<int>& order, ThreadTeam& team) {
+  apply_order(position, order, team);
+  apply_order(velocity, order, team);
+  apply_order(orientation, order, team);
+  apply_order(angular_velocity, order, team);
+  apply_order(force, order, team);
+  apply_order(torque, order, team);
+  apply_order(radius, order, team);
+  apply_order(mass, order, team);
+  apply_order(inertia, order, team);
+  apply_order(material, order, team);
+  apply_order(easy_axis_body, order, team);
+  apply_order(moment_body, order, team);
+  apply_order(moment, order, team);
+  apply_order(id, order, team);
+  apply_order(clump, order, team);
+  apply_order(clump_offset, order, team);
+  apply_order(hold, order, team);
+  apply_order(image, order, team);
 }
 
 void EventLog::record(const Event& e) {

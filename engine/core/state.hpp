@@ -19,6 +19,8 @@
 
 namespace lodestone {
 
+class ThreadTeam;
+
 struct Particles {
   std::vector<Vec3> position;          // [m]      (N x 3)
   std::vector<Vec3> velocity;          // [m/s]
@@ -44,8 +46,10 @@ struct Particles {
   void resize(size_t n);
   // Appends a sphere at rest with identity orientation; returns its index.
   size_t add(std::uint64_t particle_id, const Vec3& x, double r, double m, int material_index);
-  // Reorders every array: the particle at old index order[k] moves to index k.
+  // Reorders every array: the particle at old index order[k] moves to index k; with a team, each array's moves split
+  // over it (the same result).
   void permute(const std::vector<int>& order);
+  void permute(const std::vector<int>& order, ThreadTeam& team);
   Vec3 easy_axis(size_t i) const { return orientation[i] * easy_axis_body[i]; }
   bool holds_position(size_t i) const { return (hold[i] & static_cast<std::uint8_t>(HoldKind::Position)) != 0; }
   bool holds_orientation(size_t i) const { return (hold[i] & static_cast<std::uint8_t>(HoldKind::Orientation)) != 0; }

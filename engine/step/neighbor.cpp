@@ -1,10 +1,12 @@
 #include "engine/step/neighbor.hpp"
 
 #include "engine/bodies/clumps.hpp"
+#include "engine/magnetic/dipole_kernel.hpp"  // positions_in_periodic_box
 #include "engine/magnetic/periodic_systems.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <unordered_map>
 
 namespace lodestone {
@@ -100,15 +102,21 @@ constexpr size_t kNeighborGrain = 1000;
 // Chunks of the dipole list's bands (engine/core/pair_bands.hpp) per thread: some 30 000 pairs.
 constexpr size_t kBandChunkGrain = 64;
 
-// Moves particle order[k] to index k, with everything the state keeps per particle index.
-void reorder_particles(State& state, const std::vector<int>& order) {
-  state.particles.permute(order);
+// Particles per part of the binning and the reordering (moves and cell lookups, a few nanoseconds each).
+constexpr size_t kBinningGrain = 16384;
+
+// Moves particle order[k] to index k, with everything the state keeps per particle index; the moves split over the
+// team (each writes its own index: the same result).
+void reorder_particles(State& state, const std::vector<int>& order, ThreadTeam& team) {
+  state.particles.permute(order, team);
   const size_t n = order.size();
   if (state.wall_history.size() == 6 * n) {
     std::vector<ContactHistory> walls(6 * n);
-    for (size_t k = 0; k < n; ++k)
-      for (size_t side = 0; side < 6; ++side)
-        walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
+    for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k)
+        for (size_t side = 0; side < 6; ++side)
+          walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
+    });
     state.wall_history.swap(walls);
   }
   DipoleHistory& dipoles = state.dipole_history;  // the extrapolation's stored passes (force_interval > 1)
@@ -116,7 +124,9 @@ void reorder_particles(State& state, const std::vector<int>& order) {
                                           &dipoles.force_last, &dipoles.torque_previous, &dipoles.torque_last}) {
     if (per_particle->size() != n) continue;
     std::vector<Vec3> moved(n);
-    for (size_t k = 0; k < n; ++k) moved[k] = (*per_particle)[static_cast<size_t>(order[k])];
+    for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) moved[k] = (*per_particle)[static_cast<size_t>(order[k])];
+    });
     per_particle->swap(moved);
   }
 }
@@ -150,8 +160,9 @@ struct CellSort {
   std::vector<int> sorted;   // particle indices, cell by cell
 };
 
-// Counting sort of particle indices by cell; large scenes are then reordered in place into cell order.
-CellSort sort_into_cells(const Model& model, State& state, double cell_size) {
+// Counting sort of particle indices by cell; large scenes are then reordered in place into cell order. Each particle's
+// cell is found on the team; the counting, a few integer operations a particle, stays on one thread.
+CellSort sort_into_cells(const Model& model, State& state, double cell_size, ThreadTeam& team) {
   const Particles& p = state.particles;
   const size_t n = p.size();
   CellSort cells;
@@ -161,13 +172,15 @@ CellSort sort_into_cells(const Model& model, State& state, double cell_size) {
   std::vector<int>& start = cells.start;
   std::vector<int>& sorted = cells.sorted;
   cell_of.resize(n);
+  for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const Vec3& x = p.position[i];
+      cell_of[i] =
+          grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1), grid.cell_coordinate(x[2], 2));
+    }
+  });
   start.assign(static_cast<size_t>(grid.total()) + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    const Vec3& x = p.position[i];
-    cell_of[i] =
-        grid.index(grid.cell_coordinate(x[0], 0), grid.cell_coordinate(x[1], 1), grid.cell_coordinate(x[2], 2));
-    ++start[static_cast<size_t>(cell_of[i]) + 1];
-  }
+  for (size_t i = 0; i < n; ++i) ++start[static_cast<size_t>(cell_of[i]) + 1];
   for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
   sorted.resize(n);
   {
@@ -177,10 +190,12 @@ CellSort sort_into_cells(const Model& model, State& state, double cell_size) {
   }
   if (n >= kSpatialSortMinParticles) {
     std::vector<int> cell_in_order(n);
-    for (size_t k = 0; k < n; ++k) cell_in_order[k] = cell_of[static_cast<size_t>(sorted[k])];
+    for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) cell_in_order[k] = cell_of[static_cast<size_t>(sorted[k])];
+    });
     cell_of.swap(cell_in_order);
-    reorder_particles(state, sorted);
-    for (size_t k = 0; k < n; ++k) sorted[k] = static_cast<int>(k);
+    reorder_particles(state, sorted, team);
+    std::iota(sorted.begin(), sorted.end(), 0);
   }
   return cells;
 }
@@ -190,6 +205,40 @@ struct ListRanges {
   double contact_extra = 0.0;
   bool dipoles = false;
   double dipole_range_sq = 0.0;
+  double reach = 0.0;  // the longest of them: 2 max radius + contact_extra, or the dipole range
+};
+
+// Along which periodic axes a particle's candidates need the minimum image. With every position in the box, a particle
+// farther than `reach` (the longest pair range) from both faces of an axis needs none along it: a partner within reach
+// lies beside it in the box, where the image would change nothing to the bit (round(d / L) = 0), and a candidate
+// beyond the box's half length is out of reach at either image. The image's three divisions were most of the list
+// build's time per candidate (as in the dipole kernel, engine/magnetic/dipole_kernel.cpp).
+struct ImageBands {
+  double length[3], inner_min[3], inner_max[3];
+  ImageBands(const Model& model, double reach, bool positions_in_box) {
+    const double margin = reach * (1.0 + 1e-9);  // rounding in a separation cannot bring an image within reach
+    for (int a = 0; a < 3; ++a) {
+      length[a] = model.periodic_length[a];
+      const bool periodic = length[a] > 0.0;
+      inner_min[a] = !periodic ? -INFINITY : positions_in_box ? model.box.min[a] + margin : INFINITY;
+      inner_max[a] = !periodic ? INFINITY : positions_in_box ? model.box.min[a] + length[a] - margin : -INFINITY;
+    }
+  }
+  // Bit a: axis a needs the image for the particle at x.
+  int axes_to_image(const Vec3& x) const {
+    return static_cast<int>(!((x[0] > inner_min[0]) & (x[0] < inner_max[0]))) |
+           static_cast<int>(!((x[1] > inner_min[1]) & (x[1] < inner_max[1]))) << 1 |
+           static_cast<int>(!((x[2] > inner_min[2]) & (x[2] < inner_max[2]))) << 2;
+  }
+  // xi - xj at the minimum image along the axes in ImageAxes, as minimum_image computes it.
+  template <int ImageAxes>
+  Vec3 separation(const Vec3& xi, const Vec3& xj) const {
+    Vec3 d = xi - xj;
+    if constexpr ((ImageAxes & 1) != 0) d[0] -= length[0] * round_to_integer(d[0] / length[0]);
+    if constexpr ((ImageAxes & 2) != 0) d[1] -= length[1] * round_to_integer(d[1] / length[1]);
+    if constexpr ((ImageAxes & 4) != 0) d[2] -= length[2] * round_to_integer(d[2] / length[2]);
+    return d;
+  }
 };
 
 // Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
@@ -206,6 +255,10 @@ void find_pairs(const Model& model, const Particles& p, const CellSort& cells, c
   const double contact_extra = ranges.contact_extra;
   const bool dipoles = ranges.dipoles;
   const double dipole_range_sq = ranges.dipole_range_sq;
+  const bool in_cell_order = n >= kSpatialSortMinParticles;  // sort_into_cells reordered them
+  const bool clumps = std::any_of(p.clump.begin(), p.clump.end(), [](int k) { return k >= 0; });
+  const ImageBands bands(model, ranges.reach,
+                         positions_in_periodic_box(p.position.data(), n, model.box.min, model.periodic_length));
   struct Found {
     std::vector<IndexPair> contacts, dipoles;
   };
@@ -223,34 +276,66 @@ void find_pairs(const Model& model, const Particles& p, const CellSort& cells, c
     }
     std::vector<int> neighbours;  // cells around the current cell, deduplicated
     int neighbours_of = -1;
+    // The current particle's partners, written through pointers without a branch (the slot is taken when the test
+    // holds): push_back's checks, the compiler's reloads of everything through the vectors and the tests' unpredictable
+    // branches were most of the loop. As long as its candidates.
     std::vector<int> contact_j, dipole_j;
+    const Vec3* position = p.position.data();
+    const double* radius = p.radius.data();
+    const int* first = start.data();
+    const int* order = sorted.data();
+    const double extra = contact_extra, dipole_limit = dipoles ? dipole_range_sq : -1.0;
     for (size_t ii = bounds[static_cast<size_t>(part)]; ii < bounds[static_cast<size_t>(part) + 1]; ++ii) {
       const int i = static_cast<int>(ii);
       const int c = cell_of[ii];
       if (c != neighbours_of) {
         neighbours = neighbour_cells(grid, c);
+        // Particles in cell order (large scenes): a cell before i's holds only j < i.
+        if (in_cell_order) std::erase_if(neighbours, [c](int nc) { return nc < c; });
         neighbours_of = c;
-      }
-      const Vec3& xi = p.position[ii];
-      const double ri = p.radius[ii];
-      contact_j.clear();
-      dipole_j.clear();
-      for (int nc : neighbours) {
-        for (int t = start[static_cast<size_t>(nc)]; t < start[static_cast<size_t>(nc) + 1]; ++t) {
-          const int j = sorted[static_cast<size_t>(t)];
-          if (j <= i) continue;                                     // each pair once
-          if (same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
-          const Vec3 d = minimum_image(model, xi - p.position[static_cast<size_t>(j)]);
-          const double rsq = d.squaredNorm();
-          const double contact_range = ri + p.radius[static_cast<size_t>(j)] + contact_extra;
-          if (rsq < contact_range * contact_range) contact_j.push_back(j);
-          if (dipoles && rsq < dipole_range_sq) dipole_j.push_back(j);
+        size_t most = 0;
+        for (int nc : neighbours) most += static_cast<size_t>(first[nc + 1] - first[nc]);
+        if (most > contact_j.size()) {
+          contact_j.resize(most);
+          dipole_j.resize(most);
         }
       }
-      std::sort(contact_j.begin(), contact_j.end());
-      std::sort(dipole_j.begin(), dipole_j.end());
-      for (int j : contact_j) contacts_out.push_back({i, j});
-      for (int j : dipole_j) dipoles_out.push_back({i, j});
+      const Vec3 xi = position[ii];
+      const double ri = radius[ii];
+      int* contact_out = contact_j.data();
+      int* dipole_out = dipole_j.data();
+      size_t contacts = 0, dipole_partners = 0;
+      const auto candidates = [&]<int ImageAxes>() {
+        for (int nc : neighbours)
+          for (int t = first[nc]; t < first[nc + 1]; ++t) {
+            const int j = order[t];
+            if (j <= i) continue;                                               // each pair once
+            if (clumps && same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
+            const Vec3 d = bands.separation<ImageAxes>(xi, position[j]);
+            const double rsq = d.squaredNorm();
+            const double contact_range = ri + radius[j] + extra;
+            contact_out[contacts] = j;
+            contacts += static_cast<size_t>(rsq < contact_range * contact_range);
+            dipole_out[dipole_partners] = j;
+            dipole_partners += static_cast<size_t>(rsq < dipole_limit);
+          }
+      };
+      switch (bands.axes_to_image(xi)) {
+        case 0: candidates.template operator()<0>(); break;
+        case 1: candidates.template operator()<1>(); break;
+        case 2: candidates.template operator()<2>(); break;
+        case 3: candidates.template operator()<3>(); break;
+        case 4: candidates.template operator()<4>(); break;
+        case 5: candidates.template operator()<5>(); break;
+        case 6: candidates.template operator()<6>(); break;
+        default: candidates.template operator()<7>(); break;
+      }
+      // In cell order they come sorted already (cells in order, each cell's particles in order).
+      if (!std::is_sorted(contact_out, contact_out + contacts)) std::sort(contact_out, contact_out + contacts);
+      if (!std::is_sorted(dipole_out, dipole_out + dipole_partners))
+        std::sort(dipole_out, dipole_out + dipole_partners);
+      for (size_t k = 0; k < contacts; ++k) contacts_out.push_back({i, contact_out[k]});
+      for (size_t k = 0; k < dipole_partners; ++k) dipoles_out.push_back({i, dipole_out[k]});
     }
   });
   for (const Found& f : found) {
@@ -298,12 +383,17 @@ void build_neighbor_lists(const Model& model, State& state, ThreadTeam& team) {
   if (dipoles) cell_size = std::max(cell_size, dipole_range);
 
   if (n > 0) {
-    const CellSort cells = sort_into_cells(model, state, cell_size);
-    find_pairs(model, p, cells, ListRanges{contact_extra, dipoles, dipole_range_sq}, team, lists);
+    const CellSort cells = sort_into_cells(model, state, cell_size, team);
+    find_pairs(model, p, cells, ListRanges{contact_extra, dipoles, dipole_range_sq, cell_size}, team, lists);
   }
 
   restore_histories(carried, p, team, lists);
-  lists.reference_position = p.position;
+  lists.reference_position.resize(n);
+  for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
+    std::copy(p.position.begin() + static_cast<std::ptrdiff_t>(begin),
+              p.position.begin() + static_cast<std::ptrdiff_t>(end),
+              lists.reference_position.begin() + static_cast<std::ptrdiff_t>(begin));
+  });
   lists.valid = true;
   ++lists.builds;
   lists.dipole_bands.reset(lists.builds, n, lists.dipole_pairs.size());
