@@ -241,6 +241,123 @@ struct ImageBands {
   }
 };
 
+// The search for the pairs of a range of particles i: every j > i in the cells around i's, within contact or dipole
+// range. Set up once per build; each part searches with a copy of its own (the copy holds its scratch).
+class PairSearch {
+ public:
+  PairSearch(const Model& model, const Particles& p, const CellSort& cells, const ListRanges& ranges)
+      : p_(p),
+        cells_(cells),
+        bands_(model, ranges.reach,
+               positions_in_periodic_box(p.position.data(), p.size(), model.box.min, model.periodic_length)),
+        in_cell_order_(p.size() >= kSpatialSortMinParticles),  // sort_into_cells reordered them
+        clumps_(std::any_of(p.clump.begin(), p.clump.end(), [](int k) { return k >= 0; })),
+        contact_extra_(ranges.contact_extra),
+        dipole_limit_(ranges.dipoles ? ranges.dipole_range_sq : -1.0) {}
+
+  // Appends the pairs (i, j) of i in [begin, end), by i and each i's partners in order.
+  void run(size_t begin, size_t end, std::vector<IndexPair>& contacts_out, std::vector<IndexPair>& dipoles_out);
+
+ private:
+  // The cells around c whose particles may be partners j > i, and room for all of them as partners.
+  void look_around(int c);
+  // Writes the partners of i among the cells around it into contact_j_ and dipole_j_; returns how many of each.
+  template <int ImageAxes>
+  std::pair<size_t, size_t> partners_of(size_t i);
+
+  const Particles& p_;
+  const CellSort& cells_;
+  const ImageBands bands_;
+  const bool in_cell_order_, clumps_;
+  const double contact_extra_, dipole_limit_;  // dipole_limit_ < 0: no dipole list
+  std::vector<int> neighbours_;                // cells around the current cell, deduplicated
+  int neighbours_of_ = -1;
+  // The current particle's partners, as long as its candidates: written through pointers without a branch (the slot
+  // is taken when the test holds), since push_back's checks, the compiler's reloads of everything through the vectors
+  // and the tests' unpredictable branches were most of the loop.
+  std::vector<int> contact_j_, dipole_j_;
+};
+
+void PairSearch::look_around(int c) {
+  neighbours_ = neighbour_cells(cells_.grid, c);
+  // Particles in cell order (large scenes): a cell before i's holds only j < i.
+  if (in_cell_order_) std::erase_if(neighbours_, [c](int nc) { return nc < c; });
+  neighbours_of_ = c;
+  size_t most = 0;
+  for (int nc : neighbours_) most += static_cast<size_t>(cells_.start[nc + 1] - cells_.start[nc]);
+  if (most > contact_j_.size()) {
+    contact_j_.resize(most);
+    dipole_j_.resize(most);
+  }
+}
+
+template <int ImageAxes>
+std::pair<size_t, size_t> PairSearch::partners_of(size_t i) {
+  const Vec3* position = p_.position.data();
+  const double* radius = p_.radius.data();
+  const int* first = cells_.start.data();
+  const int* order = cells_.sorted.data();
+  int* contact_out = contact_j_.data();
+  int* dipole_out = dipole_j_.data();
+  const Vec3 xi = position[i];
+  const double ri = radius[i];
+  size_t contacts = 0, dipoles = 0;
+  for (int nc : neighbours_)
+    for (int t = first[nc]; t < first[nc + 1]; ++t) {
+      const int j = order[t];
+      if (j <= static_cast<int>(i)) continue;                              // each pair once
+      if (clumps_ && same_clump(p_, i, static_cast<size_t>(j))) continue;  // rigid: no inner forces
+      const Vec3 d = bands_.separation<ImageAxes>(xi, position[j]);
+      const double rsq = d.squaredNorm();
+      const double contact_range = ri + radius[j] + contact_extra_;
+      contact_out[contacts] = j;
+      contacts += static_cast<size_t>(rsq < contact_range * contact_range);
+      dipole_out[dipoles] = j;
+      dipoles += static_cast<size_t>(rsq < dipole_limit_);
+    }
+  return {contacts, dipoles};
+}
+
+void PairSearch::run(size_t begin, size_t end, std::vector<IndexPair>& contacts_out,
+                     std::vector<IndexPair>& dipoles_out) {
+  for (size_t i = begin; i < end; ++i) {
+    const int c = cells_.cell_of[i];
+    if (c != neighbours_of_) look_around(c);
+    std::pair<size_t, size_t> found;
+    switch (bands_.axes_to_image(p_.position[i])) {
+      case 0: found = partners_of<0>(i); break;
+      case 1: found = partners_of<1>(i); break;
+      case 2: found = partners_of<2>(i); break;
+      case 3: found = partners_of<3>(i); break;
+      case 4: found = partners_of<4>(i); break;
+      case 5: found = partners_of<5>(i); break;
+      case 6: found = partners_of<6>(i); break;
+      default: found = partners_of<7>(i); break;
+    }
+    const auto [contacts, dipoles] = found;
+    // In cell order they come sorted already (cells in order, each cell's particles in order).
+    const auto ii = static_cast<int>(i);
+    for (auto [js, count, out] : {std::tuple{contact_j_.data(), contacts, &contacts_out},
+                                  std::tuple{dipole_j_.data(), dipoles, &dipoles_out}}) {
+      if (!std::is_sorted(js, js + count)) std::sort(js, js + count);
+      for (size_t k = 0; k < count; ++k) out->push_back({ii, js[k]});
+    }
+  }
+}
+
+// Appends the parts' pairs to `list` in part order, each part copying its own on the team (the list grown once):
+// appended on one thread, the copy was what stayed serial of a rebuild ((a) 100k's dipole list is 26 MB).
+void append_on_team(ThreadTeam& team, std::vector<IndexPair>& list, const std::vector<std::vector<IndexPair>>& parts) {
+  if (parts.empty()) return;
+  std::vector<size_t> at(parts.size() + 1, list.size());
+  for (size_t k = 0; k < parts.size(); ++k) at[k + 1] = at[k] + parts[k].size();
+  list.resize(at.back());
+  team.run(static_cast<int>(parts.size()), [&](int k) {
+    const std::vector<IndexPair>& part = parts[static_cast<size_t>(k)];
+    std::copy(part.begin(), part.end(), list.begin() + static_cast<std::ptrdiff_t>(at[static_cast<size_t>(k)]));
+  });
+}
+
 // Pairs (i, j > i) by i in index order, each i's partners sorted: the lists come out ordered by
 // (i, j) whatever the grid, and the threads' shares (ranges of i) join end to end.
 // Part 0 writes into the lists themselves, the others into their own vectors appended after it (a
@@ -248,114 +365,24 @@ struct ImageBands {
 void find_pairs(const Model& model, const Particles& p, const CellSort& cells, const ListRanges& ranges,
                 ThreadTeam& team, NeighborLists& lists) {
   const size_t n = p.size();
-  const CellGrid& grid = cells.grid;
-  const std::vector<int>& cell_of = cells.cell_of;
-  const std::vector<int>& start = cells.start;
-  const std::vector<int>& sorted = cells.sorted;
-  const double contact_extra = ranges.contact_extra;
-  const bool dipoles = ranges.dipoles;
-  const double dipole_range_sq = ranges.dipole_range_sq;
-  const bool in_cell_order = n >= kSpatialSortMinParticles;  // sort_into_cells reordered them
-  const bool clumps = std::any_of(p.clump.begin(), p.clump.end(), [](int k) { return k >= 0; });
-  const ImageBands bands(model, ranges.reach,
-                         positions_in_periodic_box(p.position.data(), n, model.box.min, model.periodic_length));
-  struct Found {
-    std::vector<IndexPair> contacts, dipoles;
-  };
   const int parts = parts_for(team, n, kNeighborGrain);
   const std::vector<size_t> bounds = split_evenly(n, parts);
-  std::vector<Found> found(static_cast<size_t>(parts) - 1);
+  std::vector<std::vector<IndexPair>> contacts(static_cast<size_t>(parts) - 1), dipoles(static_cast<size_t>(parts) - 1);
   const size_t previous_contacts = lists.contact_pairs.capacity(), previous_dipoles = lists.dipole_pairs.capacity();
+  const PairSearch search(model, p, cells, ranges);
   team.run(parts, [&](int part) {
-    std::vector<IndexPair>& contacts_out =
-        part == 0 ? lists.contact_pairs : found[static_cast<size_t>(part) - 1].contacts;
-    std::vector<IndexPair>& dipoles_out = part == 0 ? lists.dipole_pairs : found[static_cast<size_t>(part) - 1].dipoles;
+    const auto k = static_cast<size_t>(part);
+    std::vector<IndexPair>& contacts_out = part == 0 ? lists.contact_pairs : contacts[k - 1];
+    std::vector<IndexPair>& dipoles_out = part == 0 ? lists.dipole_pairs : dipoles[k - 1];
     if (part > 0) {  // about this part's share of the last lists
       contacts_out.reserve(previous_contacts / static_cast<size_t>(parts) + 16);
       dipoles_out.reserve(previous_dipoles / static_cast<size_t>(parts) + 16);
     }
-    std::vector<int> neighbours;  // cells around the current cell, deduplicated
-    int neighbours_of = -1;
-    // The current particle's partners, written through pointers without a branch (the slot is taken when the test
-    // holds): push_back's checks, the compiler's reloads of everything through the vectors and the tests' unpredictable
-    // branches were most of the loop. As long as its candidates.
-    std::vector<int> contact_j, dipole_j;
-    const Vec3* position = p.position.data();
-    const double* radius = p.radius.data();
-    const int* first = start.data();
-    const int* order = sorted.data();
-    const double extra = contact_extra, dipole_limit = dipoles ? dipole_range_sq : -1.0;
-    for (size_t ii = bounds[static_cast<size_t>(part)]; ii < bounds[static_cast<size_t>(part) + 1]; ++ii) {
-      const int i = static_cast<int>(ii);
-      const int c = cell_of[ii];
-      if (c != neighbours_of) {
-        neighbours = neighbour_cells(grid, c);
-        // Particles in cell order (large scenes): a cell before i's holds only j < i.
-        if (in_cell_order) std::erase_if(neighbours, [c](int nc) { return nc < c; });
-        neighbours_of = c;
-        size_t most = 0;
-        for (int nc : neighbours) most += static_cast<size_t>(first[nc + 1] - first[nc]);
-        if (most > contact_j.size()) {
-          contact_j.resize(most);
-          dipole_j.resize(most);
-        }
-      }
-      const Vec3 xi = position[ii];
-      const double ri = radius[ii];
-      int* contact_out = contact_j.data();
-      int* dipole_out = dipole_j.data();
-      size_t contacts = 0, dipole_partners = 0;
-      const auto candidates = [&]<int ImageAxes>() {
-        for (int nc : neighbours)
-          for (int t = first[nc]; t < first[nc + 1]; ++t) {
-            const int j = order[t];
-            if (j <= i) continue;                                               // each pair once
-            if (clumps && same_clump(p, ii, static_cast<size_t>(j))) continue;  // rigid: no inner forces
-            const Vec3 d = bands.separation<ImageAxes>(xi, position[j]);
-            const double rsq = d.squaredNorm();
-            const double contact_range = ri + radius[j] + extra;
-            contact_out[contacts] = j;
-            contacts += static_cast<size_t>(rsq < contact_range * contact_range);
-            dipole_out[dipole_partners] = j;
-            dipole_partners += static_cast<size_t>(rsq < dipole_limit);
-          }
-      };
-      switch (bands.axes_to_image(xi)) {
-        case 0: candidates.template operator()<0>(); break;
-        case 1: candidates.template operator()<1>(); break;
-        case 2: candidates.template operator()<2>(); break;
-        case 3: candidates.template operator()<3>(); break;
-        case 4: candidates.template operator()<4>(); break;
-        case 5: candidates.template operator()<5>(); break;
-        case 6: candidates.template operator()<6>(); break;
-        default: candidates.template operator()<7>(); break;
-      }
-      // In cell order they come sorted already (cells in order, each cell's particles in order).
-      if (!std::is_sorted(contact_out, contact_out + contacts)) std::sort(contact_out, contact_out + contacts);
-      if (!std::is_sorted(dipole_out, dipole_out + dipole_partners))
-        std::sort(dipole_out, dipole_out + dipole_partners);
-      for (size_t k = 0; k < contacts; ++k) contacts_out.push_back({i, contact_out[k]});
-      for (size_t k = 0; k < dipole_partners; ++k) dipoles_out.push_back({i, dipole_out[k]});
-    }
+    PairSearch own = search;
+    own.run(bounds[k], bounds[k + 1], contacts_out, dipoles_out);
   });
-  // The other parts' pairs after part 0's, each part copying its own on the team (appended on one thread, the copy of
-  // all but the first part's share was what stayed serial: (a) 100k's dipole list is 26 MB).
-  std::vector<size_t> contact_at(static_cast<size_t>(parts), lists.contact_pairs.size()),
-      dipole_at(static_cast<size_t>(parts), lists.dipole_pairs.size());
-  for (size_t k = 1; k < found.size(); ++k) {
-    contact_at[k + 1] = contact_at[k] + found[k - 1].contacts.size();
-    dipole_at[k + 1] = dipole_at[k] + found[k - 1].dipoles.size();
-  }
-  if (found.empty()) return;
-  lists.contact_pairs.resize(contact_at.back() + found.back().contacts.size());
-  lists.dipole_pairs.resize(dipole_at.back() + found.back().dipoles.size());
-  team.run(static_cast<int>(found.size()), [&](int k) {
-    const Found& f = found[static_cast<size_t>(k)];
-    std::copy(f.contacts.begin(), f.contacts.end(),
-              lists.contact_pairs.begin() + static_cast<std::ptrdiff_t>(contact_at[static_cast<size_t>(k) + 1]));
-    std::copy(f.dipoles.begin(), f.dipoles.end(),
-              lists.dipole_pairs.begin() + static_cast<std::ptrdiff_t>(dipole_at[static_cast<size_t>(k) + 1]));
-  });
+  append_on_team(team, lists.contact_pairs, contacts);
+  append_on_team(team, lists.dipole_pairs, dipoles);
 }
 
 // The carried histories back onto the pairs still listed, each record's bodies in its pair's order.
