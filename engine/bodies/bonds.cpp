@@ -142,15 +142,26 @@ void refresh_bond_indices(const Particles& p, std::vector<Bond>& bonds, ThreadTe
   }
 }
 
-// What one bond does in a step, worked out on any thread and added to the particles and the books in bond order.
-struct BondOutcome {
-  enum class Kind : std::uint8_t { Skipped, Acts, Breaks };
-  Kind kind = Kind::Skipped;
-  std::uint32_t a = 0, b = 0;   // the bond's particles (so that adding them up reads no Bond)
-  Vec3 force_b = Vec3::Zero();  // on b; a takes its opposite
-  Vec3 torque_a = Vec3::Zero(), torque_b = Vec3::Zero();
+// What one bond does in a step, worked out on any thread and added to the particles and the books in bond order; in
+// three parts, kept in three arrays: which particles and what happened (scanned by every part that adds the pushes),
+// the energies, the pushes.
+enum class BondKind : std::uint8_t { Skipped, Acts, Breaks };
+struct BondLink {
+  std::uint32_t a = 0, b = 0;  // the bond's particles (so that adding the pushes reads no Bond)
+  BondKind kind = BondKind::Skipped;
+};
+struct BondBooks {
   double energy = 0.0;        // [J] stored in the beam (acts) or released by the break (breaks)
   double dashpot_work = 0.0;  // [J] the dashpot's work this step (subtracted from the loss's book)
+};
+struct BondPush {
+  Vec3 force_b = Vec3::Zero();  // on b; a takes its opposite
+  Vec3 torque_a = Vec3::Zero(), torque_b = Vec3::Zero();
+};
+struct BondOutcome {
+  BondLink link;
+  BondBooks books;
+  BondPush push;
 };
 
 // One intact bond's forces, moments and energy, or its break; updates the bond's own state (its dashpot, broken).
@@ -200,9 +211,9 @@ BondOutcome evaluate_bond(const Model& model, const Particles& p, Bond& bond, do
   if ((params.tensile_strength && sigma > *params.tensile_strength) ||
       (params.shear_strength && tau > *params.shear_strength)) {
     bond.broken = true;
-    out.kind = BondOutcome::Kind::Breaks;
-    out.energy = energy;  // what the beam stored is lost when it breaks
-    out.dashpot_work = 0.5 * dt * (bond.damping_force.dot(p.velocity[j] - p.velocity[i]));
+    out.link.kind = BondKind::Breaks;
+    out.books.energy = energy;  // what the beam stored is lost when it breaks
+    out.books.dashpot_work = 0.5 * dt * (bond.damping_force.dot(p.velocity[j] - p.velocity[i]));
     return out;
   }
 
@@ -223,20 +234,17 @@ BondOutcome evaluate_bond(const Model& model, const Particles& p, Bond& bond, do
         (std::sqrt(inertia * k.torsion) * w_axial + std::sqrt(inertia * k.bending) * (omega_rel - w_axial));
   }
   // Trapezoid of the old and new dashpot forces over the step, as for contacts (engine/contact/contacts.cpp).
-  out.dashpot_work =
+  out.books.dashpot_work =
       0.5 * dt *
       ((bond.damping_force + damping_force).dot(v_rel) + (bond.damping_couple + damping_couple).dot(omega_rel));
   bond.damping_force = damping_force;
   bond.damping_couple = damping_couple;
 
   const Vec3 shared_couple = -0.5 * d.cross(damping_force);
-  out.kind = BondOutcome::Kind::Acts;
-  out.a = static_cast<std::uint32_t>(i);
-  out.b = static_cast<std::uint32_t>(j);
-  out.force_b = force_b + damping_force;
-  out.torque_a = rot * moment_a - damping_couple + shared_couple;
-  out.torque_b = rot * moment_b + damping_couple + shared_couple;
-  out.energy = energy;
+  out.link = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), BondKind::Acts};
+  out.books.energy = energy;
+  out.push = {force_b + damping_force, rot * moment_a - damping_couple + shared_couple,
+              rot * moment_b + damping_couple + shared_couple};
   return out;
 }
 
@@ -247,35 +255,24 @@ void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam
   if (bonds.empty()) return;
   Particles& p = state.particles;
   refresh_bond_indices(p, bonds, team);
-  // Each bond's outcome, kept in three arrays between steps (one set per simulation thread; allocating and clearing
-  // them every step took a serial millisecond at 57 700 bonds, as long as the parallel part gained on two threads):
-  // which particles and what happened (scanned by every part below), the pushes, the energies. The workers reach them
-  // through the references: inside the parts' lambdas the names would be each worker's own.
-  struct Link {
-    std::uint32_t a, b;
-    BondOutcome::Kind kind;
-  };
-  struct Books {
-    double energy, dashpot_work;
-  };
-  struct Push {
-    Vec3 force_b, torque_a, torque_b;
-  };
-  thread_local std::vector<Link> kept_links;
-  thread_local std::vector<Books> kept_books;
-  thread_local std::vector<Push> kept_pushes;
-  std::vector<Link>& links = kept_links;
-  std::vector<Books>& books = kept_books;
-  std::vector<Push>& pushes = kept_pushes;
+  // The bonds' outcomes, kept between steps (one set per simulation thread: allocating and clearing them every step
+  // took a serial millisecond at 57 700 bonds, as long as the parallel part gained on two threads). The workers reach
+  // them through the references: inside the parts' lambdas the names would be each worker's own.
+  thread_local std::vector<BondLink> kept_links;
+  thread_local std::vector<BondBooks> kept_books;
+  thread_local std::vector<BondPush> kept_pushes;
+  std::vector<BondLink>& links = kept_links;
+  std::vector<BondBooks>& books = kept_books;
+  std::vector<BondPush>& pushes = kept_pushes;
   links.resize(bonds.size());
   books.resize(bonds.size());
   pushes.resize(bonds.size());
   for_each_range(team, bonds.size(), kBondGrain, [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
       const BondOutcome o = bonds[k].broken ? BondOutcome{} : evaluate_bond(model, p, bonds[k], dt);
-      links[k] = {o.a, o.b, o.kind};
-      books[k] = {o.energy, o.dashpot_work};
-      pushes[k] = {o.force_b, o.torque_a, o.torque_b};
+      links[k] = o.link;
+      books[k] = o.books;
+      pushes[k] = o.push;
     }
   });
   // The pushes added in bond order, a range of particles to each part (each scans every bond for its particles'), and
@@ -287,9 +284,9 @@ void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam
   std::uint64_t broken = 0;
   const auto sum_books = [&] {
     for (size_t k = 0; k < bonds.size(); ++k) {
-      if (links[k].kind == BondOutcome::Kind::Skipped) continue;
+      if (links[k].kind == BondKind::Skipped) continue;
       dashpot_loss -= books[k].dashpot_work;
-      if (links[k].kind == BondOutcome::Kind::Breaks) {
+      if (links[k].kind == BondKind::Breaks) {
         ++broken;
         break_loss += books[k].energy;
       } else {
@@ -299,8 +296,8 @@ void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam
   };
   const auto add_pushes = [&](size_t lo, size_t width) {
     for (size_t k = 0; k < bonds.size(); ++k) {
-      const Link link = links[k];
-      if (link.kind != BondOutcome::Kind::Acts) continue;
+      const BondLink link = links[k];
+      if (link.kind != BondKind::Acts) continue;
       if (link.b - lo < width) {  // unsigned: lo <= b < lo + width
         p.force[link.b] += pushes[k].force_b;
         p.torque[link.b] += pushes[k].torque_b;
