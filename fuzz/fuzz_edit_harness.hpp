@@ -98,13 +98,15 @@ inline bool apply_edit(Session& session, const std::vector<ParameterChange>& cha
 }
 
 // A value as Python passes it: JSON when the text is JSON, a float for nan and inf (Python floats that JSON cannot
-// write), else the text as a string ("40 mT").
+// write), else the text as a string ("40 mT"). json::exception, not only parse_error: a number beyond a double
+// ("8e888") throws out_of_range, which escaped the harness (CI's fuzz_set, 2026-12-01); it goes as text, as the
+// remote's `set` sends it (app/desktop/remote_parse.cpp).
 inline json python_value(const std::string& text) {
   if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
   if (text == "inf" || text == "-inf") return (text[0] == '-' ? -1.0 : 1.0) * std::numeric_limits<double>::infinity();
   try {
     return json::parse(text);
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {
     return text;
   }
 }

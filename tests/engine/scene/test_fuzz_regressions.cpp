@@ -64,6 +64,16 @@ TEST_CASE("fuzz regressions: every saved input replays through the fuzz targets 
   REQUIRE(replayed > 0);
 }
 
+// Python's set() with a number beyond a double ("8e888"): the harness's JSON reading threw nlohmann's out_of_range,
+// which it did not catch (only parse_error); the value now goes as text, and the field's reader refuses it.
+TEST_CASE("fuzz regression: set() with a number beyond a double is refused with the field's message", "[fuzz]") {
+  const fuzz::Outcome outcome = replay("set", "number-beyond-double.txt");
+  REQUIRE_FALSE(outcome.loaded);
+  REQUIRE(fuzz::python_value("8e888").is_string());
+  Session session(fuzz::edit_scene());
+  REQUIRE_THROWS_AS(session.prepare_edit({{"field.strength", fuzz::python_value("8e888")}}), PresetError);
+}
+
 // A checkpoint whose particles lie ~1e43 cell sizes apart: the neighbour grid's cell count per axis was
 // cast from double to int (undefined behaviour) and multiplied into an int. Now it is capped first.
 TEST_CASE(
