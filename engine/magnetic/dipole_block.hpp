@@ -7,20 +7,27 @@ namespace lodestone::detail {
 
 // Partners of one particle handled at a time (longer runs are cut into blocks).
 constexpr int kBlock = 64;
+// The widest vector the formula runs on (AVX-512: eight doubles). The formula pads a block's pairs to a whole number
+// of them, so its slots run that far past the last pair.
+constexpr int kLanes = 8;
+constexpr int kSlots = kBlock + kLanes;
 
 // Structure of arrays for one block: inputs (separation, partner moment) and outputs per pair.
 struct DipoleBlock {
   int j[kBlock];
-  alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
-  alignas(64) double mx[kBlock], my[kBlock], mz[kBlock];
-  alignas(64) double fx[kBlock], fy[kBlock], fz[kBlock];
-  alignas(64) double tix[kBlock], tiy[kBlock], tiz[kBlock];
-  alignas(64) double tjx[kBlock], tjy[kBlock], tjz[kBlock];
-  alignas(64) double e[kBlock];
+  alignas(64) double dx[kSlots], dy[kSlots], dz[kSlots];
+  alignas(64) double mx[kSlots], my[kSlots], mz[kSlots];
+  alignas(64) double fx[kSlots], fy[kSlots], fz[kSlots];
+  alignas(64) double tix[kSlots], tiy[kSlots], tiz[kSlots];
+  alignas(64) double tjx[kSlots], tjy[kSlots], tjz[kSlots];
+  alignas(64) double e[kSlots];
 };
 
 // The pair formula of engine/magnetic/dipole.hpp for `count` partners of moment mi within the cutoff (separations
-// already reduced to the minimum image): forces on i, both torques and energies into the block's outputs.
+// already reduced to the minimum image): forces on i, both torques and energies into the block's outputs. The slots
+// from count to the next multiple of kLanes get a harmless pair (unit separation, zero moment) and are computed with
+// the others, their outputs never read: a remainder loop of four lanes and one of single pairs took 37 % of the
+// formula's time at 25 pairs a particle.
 void dipole_block(const double mi[3], DipoleBlock& b, int count, double cap);
 
 }  // namespace lodestone::detail

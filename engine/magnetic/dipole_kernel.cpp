@@ -21,8 +21,15 @@ namespace detail {
 LODESTONE_SIMD_CLONES void dipole_block(const double mi[3], DipoleBlock& b, int count, double cap) {
   const double inv_cap = cap > 0.0 ? 1.0 / cap : 0.0;
   const double mix = mi[0], miy = mi[1], miz = mi[2];
+  // The padding (dipole_block.hpp): a loop of constant length, one vector store an array; then whole vectors only.
 #pragma omp simd
-  for (int k = 0; k < count; ++k) {
+  for (int k = count; k < count + kLanes; ++k) {
+    b.dx[k] = b.dy[k] = b.dz[k] = 1.0;
+    b.mx[k] = b.my[k] = b.mz[k] = 0.0;
+  }
+  const int padded = (count + kLanes - 1) / kLanes * kLanes;
+#pragma omp simd
+  for (int k = 0; k < padded; ++k) {
     const double dx = b.dx[k], dy = b.dy[k], dz = b.dz[k];
     const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
     const double inv_r_true = 1.0 / r;

@@ -9,7 +9,7 @@
 //      minimum image is skipped, bit for bit the same (its partners within the cutoff are beside it in the box):
 //      the image was about a fifth of the pass;
 //   2. a branch-free loop over them computes force, both torques and energy per pair (the compiler
-//      vectorises it: #pragma omp simd);
+//      vectorises it: #pragma omp simd), padded to whole vectors of eight (no remainder loops);
 //   3. a scalar loop adds the results in list order, to i and to each j.
 // Step 3 fixes the order of every sum, so the result does not depend on the vector width the machine
 // offers (the loop is compiled for AVX-512, AVX2 and the baseline, chosen at load time).
