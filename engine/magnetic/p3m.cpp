@@ -233,12 +233,17 @@ inline double exp_nonpositive(double y) {
   return s * std::bit_cast<double>(bits << 52);
 }
 
+// The widest vector the kernel runs on (AVX-512: eight doubles); a block's pairs are padded to a whole number of them,
+// so its slots run that far past the last pair.
+constexpr int kLanes = 8;
+constexpr int kSlots = kBlock + kLanes;
+
 struct RealBlock {
-  alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
-  alignas(64) double mx[kBlock], my[kBlock], mz[kBlock];
-  alignas(64) double bx[kBlock], by[kBlock], bz[kBlock];
-  alignas(64) double fx[kBlock], fy[kBlock], fz[kBlock];
-  alignas(64) double cx[kBlock], cy[kBlock], cz[kBlock];  // the field of m_i at the source (pairs met once)
+  alignas(64) double dx[kSlots], dy[kSlots], dz[kSlots];
+  alignas(64) double mx[kSlots], my[kSlots], mz[kSlots];
+  alignas(64) double bx[kSlots], by[kSlots], bz[kSlots];
+  alignas(64) double fx[kSlots], fy[kSlots], fz[kSlots];
+  alignas(64) double cx[kSlots], cy[kSlots], cz[kSlots];  // the field of m_i at the source (pairs met once)
   int slot[kBlock];
   int count = 0;
 
@@ -263,8 +268,20 @@ LODESTONE_SIMD_CLONES void real_block(const double mi[3], RealBlock& b, int coun
   const double inv_a_sqrt_pi = 1.0 / (alpha * kSqrtPi);
   const double c = mu0_over_4pi;
   const double mix = mi[0], miy = mi[1], miz = mi[2];
+  if (count == 0) return;
+  // The slots from count to the next multiple of kLanes get the last pair's separation and a zero moment (outputs never
+  // read), so that no pair falls to a four-lane or scalar remainder loop (as engine/magnetic/dipole_kernel.cpp).
+  const double last_x = b.dx[count - 1], last_y = b.dy[count - 1], last_z = b.dz[count - 1];
 #pragma omp simd
-  for (int k = 0; k < count; ++k) {
+  for (int k = count; k < count + kLanes; ++k) {
+    b.dx[k] = last_x;
+    b.dy[k] = last_y;
+    b.dz[k] = last_z;
+    b.mx[k] = b.my[k] = b.mz[k] = 0.0;
+  }
+  const int padded = (count + kLanes - 1) / kLanes * kLanes;
+#pragma omp simd
+  for (int k = 0; k < padded; ++k) {
     const double dx = b.dx[k], dy = b.dy[k], dz = b.dz[k];
     const double rsq = dx * dx + dy * dy + dz * dz;
     const double r = std::sqrt(rsq);
