@@ -58,10 +58,15 @@ void renormalize(Quat& q) {
 
 }  // namespace
 
-void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team) {
+void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team,
+                          PredictedVelocities* predicted) {
   Particles& p = state.particles;
   const double half = 0.5 * dt;
   const bool lammps_dipoles = model.contact.law == ContactLaw::Linear && model.contact.linear.lammps_rules();
+  if (predicted) {
+    predicted->velocity.resize(p.size());
+    predicted->angular_velocity.resize(p.size());
+  }
   for_each_range(
       team, p.size(), kParticleGrain,
       [&](size_t begin, size_t end) {
@@ -73,6 +78,13 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
           else
             p.position[i] += dt * p.velocity[i];
           p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
+          if (predicted) {  // predict_particles's expressions, on the same values: the same bits
+            predicted->velocity[i] =
+                (hold & kHoldPosition) ? Vec3::Zero() : Vec3(p.velocity[i] + (half / p.mass[i]) * p.force[i]);
+            predicted->angular_velocity[i] = (hold & kHoldOrientation)
+                                                 ? Vec3::Zero()
+                                                 : Vec3(p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i]);
+          }
           if (hold & kHoldOrientation) {
             p.angular_velocity[i].setZero();
           } else {
@@ -110,6 +122,41 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
   integrate_clumps_second_half(model, state, dt, team);
 }
 
+namespace {
+
+// A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept).
+void predict_pebbles(const State& state, double dt, PredictedVelocities& out) {
+  const Particles& p = state.particles;
+  const double half = 0.5 * dt;
+  const Clumps& c = state.clumps;
+  if (c.size() == 0) return;
+  std::vector<Vec3> v(c.size()), w(c.size());
+  for (size_t k = 0; k < c.size(); ++k) {
+    v[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
+    const Vec3 body = c.orientation[k].conjugate() * (c.angular_momentum[k] + half * c.torque[k]);
+    w[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
+  }
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p.clump[i] < 0) continue;
+    const auto k = static_cast<size_t>(p.clump[i]);
+    out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
+    out.angular_velocity[i] = w[k];
+  }
+}
+
+}  // namespace
+
+void clear_forces(State& state, ThreadTeam& team) {
+  Particles& p = state.particles;
+  constexpr size_t kClearGrain = 4096;  // particles per part: 0.2 MB of forces and torques
+  for_each_range(team, p.size(), kClearGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      p.force[i].setZero();
+      p.torque[i].setZero();
+    }
+  });
+}
+
 void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
   Particles& p = state.particles;
   const double half = 0.5 * dt;
@@ -128,21 +175,12 @@ void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out,
         }
       },
       kParticlePartsPerThread);
-  // A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept).
-  const Clumps& c = state.clumps;
-  if (c.size() == 0) return;
-  std::vector<Vec3> v(c.size()), w(c.size());
-  for (size_t k = 0; k < c.size(); ++k) {
-    v[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
-    const Vec3 body = c.orientation[k].conjugate() * (c.angular_momentum[k] + half * c.torque[k]);
-    w[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
-  }
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p.clump[i] < 0) continue;
-    const auto k = static_cast<size_t>(p.clump[i]);
-    out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
-    out.angular_velocity[i] = w[k];
-  }
+  predict_pebbles(state, dt, out);
+}
+
+void clear_forces_after_prediction(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
+  clear_forces(state, team);
+  predict_pebbles(state, dt, out);
 }
 
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {

@@ -21,8 +21,13 @@
 namespace lodestone {
 
 // Half kick with the current forces, drift, rotation, periodic wrap; advances time and step. Clumps
-// (engine/bodies/clumps.hpp) move as rigid bodies in the same stage.
-void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
+// (engine/bodies/clumps.hpp) move as rigid bodies in the same stage. With `predicted`, each particle's velocities
+// predicted for the end of the step (as predict_and_clear_forces predicts them, the same bits) are written in the same
+// sweep, from the values it has at hand: the force pass then only clears the forces (clear_forces_after_prediction),
+// one memory-bound sweep over seven arrays less (issue 38). The predictions hold while the particles keep their order
+// (a list rebuild may sort them: then predict_and_clear_forces).
+void integrate_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial(),
+                          PredictedVelocities* predicted = nullptr);
 // Second half kick with the new forces (clumps too).
 void integrate_second_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());
 
@@ -35,6 +40,12 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
 // memory-bound, issue 38).
 void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out,
                               ThreadTeam& team = ThreadTeam::serial());
+// Sets the particles' forces and torques to zero (a force pass without predictions begins with it).
+void clear_forces(State& state, ThreadTeam& team = ThreadTeam::serial());
+// The rest of predict_and_clear_forces after integrate_first_half predicted the particles: the forces and torques set
+// to zero, and the clumps' pebbles predicted.
+void clear_forces_after_prediction(State& state, double dt, PredictedVelocities& out,
+                                   ThreadTeam& team = ThreadTeam::serial());
 
 // Overdamped slopes from the current forces: velocity F / gamma, angular velocity T / (R^2 gamma*).
 struct OverdampedSlopes {

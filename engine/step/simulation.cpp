@@ -42,21 +42,6 @@ std::string_view stage_name(Stage s) {
   return "?";
 }
 
-namespace {
-
-void clear_forces(State& state, ThreadTeam& team) {
-  Particles& p = state.particles;
-  constexpr size_t kClearGrain = 4096;  // particles per part: 0.2 MB of forces and torques
-  for_each_range(team, p.size(), kClearGrain, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      p.force[i].setZero();
-      p.torque[i].setZero();
-    }
-  });
-}
-
-}  // namespace
-
 // Charges the wall-clock time since the previous lap to a stage (and, when the team is rehearsed, what its rounds
 // would have saved on more cores: engine/core/team_rehearsal.hpp).
 static_assert(kStageCount <= kRehearsalSlots);
@@ -283,7 +268,11 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   const PredictedVelocities* predicted = nullptr;
   if (predict) {  // from the last pass's forces, cleared in the same sweep
     if (!predicted_) predicted_ = std::make_unique<PredictedVelocities>();
-    predict_and_clear_forces(state_, dt, *predicted_, team());
+    if (predictions_current_)
+      clear_forces_after_prediction(state_, dt, *predicted_, team());
+    else
+      predict_and_clear_forces(state_, dt, *predicted_, team());
+    predictions_current_ = false;
     predicted = predicted_.get();
   } else {
     clear_forces(state_, team());
@@ -340,9 +329,11 @@ void Simulation::step() {
 void Simulation::step_verlet(StageClock& clock) {
   const double dt = model_.time_step;
   state_.last_time_step = dt;
-  integrate_first_half(model_, state_, dt, team());
+  if (!predicted_) predicted_ = std::make_unique<PredictedVelocities>();
+  integrate_first_half(model_, state_, dt, team(), predicted_.get());
   clock.lap(Stage::FirstHalf);
-  refresh_neighbor_lists(model_, state_, team());
+  // A rebuild may sort the particles by cell: the force pass then predicts them again.
+  predictions_current_ = !refresh_neighbor_lists(model_, state_, team());
   clock.lap(Stage::Neighbors);
   compute_forces(dt, &clock, /*trial=*/false, /*predict=*/true);
   integrate_second_half(model_, state_, dt, team());

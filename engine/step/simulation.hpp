@@ -101,6 +101,9 @@ class Simulation {
   StageTimings timings_;
   std::unique_ptr<OverdampedScratch> overdamped_;   // buffers of the overdamped step, made at its first step
   std::unique_ptr<PredictedVelocities> predicted_;  // the dashpots' velocities of a Verlet step (nothing lasts)
+  // True from a Verlet step's first half, which predicted the velocities, to its force pass, unless the lists' rebuild
+  // between them sorted the particles (integrate_first_half).
+  bool predictions_current_ = false;
   // The last contact pass's runaway-overlap answer (RunawayOverlapWatch): the checks take it when that pass saw the
   // positions they check (the last force pass of a step: nothing moves the particles after it).
   std::optional<size_t> first_too_deep_pair_;
