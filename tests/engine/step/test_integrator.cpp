@@ -37,6 +37,23 @@ Preset free_spheres(int count, double dt, std::uint64_t seed) {
   return p;
 }
 
+// A copy of the session's state in random motion, with random forces and torques (as the last pass left them), and
+// particle 3 held in place and `orientation_held` held in its orientation.
+State in_random_motion(const Session& session, std::uint64_t seed, size_t orientation_held) {
+  State state = session.state();
+  Particles& p = state.particles;
+  Random rng(seed);
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.velocity[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-2;
+    p.angular_velocity[i] = Vec3(rng.normal(), rng.normal(), rng.normal());
+    p.force[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-3;
+    p.torque[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-7;
+  }
+  p.hold[3] = static_cast<std::uint8_t>(HoldKind::Position);
+  p.hold[orientation_held] = static_cast<std::uint8_t>(HoldKind::Orientation);
+  return state;
+}
+
 }  // namespace
 
 TEST_CASE("free flight is exact: x = x0 + v t, velocities untouched", "[integrator]") {
@@ -220,15 +237,8 @@ TEST_CASE("the force pass's first sweep predicts v + dt/(2m) F and clears the fo
   // torque 0; the same bits on 1 and 3 threads (each particle is its own).
   Session session(free_spheres(40, 1e-4, 5));
   const double dt = 1e-4;
-  State state = session.state();
-  Particles& p = state.particles;
-  Random rng(11);
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.force[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-3;
-    p.torque[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-7;
-  }
-  p.hold[3] = static_cast<std::uint8_t>(HoldKind::Position);
-  p.hold[7] = static_cast<std::uint8_t>(HoldKind::Orientation);
+  const State state = in_random_motion(session, 11, 7);
+  const Particles& p = state.particles;
   for (int threads : {1, 3}) {
     INFO(threads << " threads");
     ThreadTeam team(threads);
@@ -253,17 +263,8 @@ TEST_CASE("the first half predicts the velocities as the force pass would, to th
   // parts included (zero), and clear_forces_after_prediction leaves the forces as predict_and_clear_forces does.
   Session session(free_spheres(6000, 1e-4, 5));
   const double dt = 1e-4;
-  State state = session.state();
-  Particles& p = state.particles;
-  Random rng(12);
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.velocity[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-2;
-    p.angular_velocity[i] = Vec3(rng.normal(), rng.normal(), rng.normal());
-    p.force[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-3;
-    p.torque[i] = Vec3(rng.normal(), rng.normal(), rng.normal()) * 1e-7;
-  }
-  p.hold[3] = static_cast<std::uint8_t>(HoldKind::Position);
-  p.hold[4500] = static_cast<std::uint8_t>(HoldKind::Orientation);
+  const State state = in_random_motion(session, 12, 4500);
+  const Particles& p = state.particles;
   const Model& model = session.model();
   for (int threads : {1, 3}) {
     INFO(threads << " threads");
