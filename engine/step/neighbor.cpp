@@ -458,13 +458,23 @@ bool refresh_neighbor_lists(const Model& model, State& state, ThreadTeam& team) 
     // the split). Up to 16 parts a thread, as the integration's (engine/step/integrator.cpp: a thread waiting out
     // the other's last part past its poll pays a wake-up; 100 000 particles on two threads: 222 -> 153 µs a step).
     const double limit_sq = 0.25 * model.skin * model.skin;
+    // A displacement within the limit is shorter than half of every box length, where the minimum image leaves it
+    // unchanged to the bit: only one beyond it (or a particle wrapped across a face) needs the image and its three
+    // divisions, which were most of this sweep. With a skin that long (never in practice) every particle takes it.
+    double shortest = INFINITY;
+    for (int a = 0; a < 3; ++a)
+      if (model.periodic_length[a] > 0.0) shortest = std::min(shortest, model.periodic_length[a]);
+    const bool image_beyond_limit_only = limit_sq < 0.24 * shortest * shortest;
     constexpr size_t kGrain = 4096;
     const std::vector<char> moved = results_of_parts<char>(
         team, p.size(), kGrain,
         [&](size_t begin, size_t end) {
-          for (size_t i = begin; i < end; ++i)
-            if (minimum_image(model, p.position[i] - lists.reference_position[i]).squaredNorm() > limit_sq)
+          for (size_t i = begin; i < end; ++i) {
+            const Vec3 d = p.position[i] - lists.reference_position[i];
+            if ((!image_beyond_limit_only || d.squaredNorm() > limit_sq) &&
+                minimum_image(model, d).squaredNorm() > limit_sq)
               return char{1};
+          }
           return char{0};
         },
         16);

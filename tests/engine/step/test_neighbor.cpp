@@ -239,6 +239,32 @@ TEST_CASE("the lists are rebuilt only after a particle moved more than half the 
   CHECK(other.state().neighbors.builds - start == 10);
 }
 
+TEST_CASE("a particle that crosses a periodic face rebuilds the lists by its displacement, not by its jump",
+          "[neighbor]") {
+  // The move check takes the minimum image of a displacement only when it exceeds the limit (a shorter one is shorter
+  // than half the box, where the image changes nothing): a particle wrapped across the face jumps by a box length,
+  // which the image takes back. As above, v dt = s / 21: a rebuild every 11 steps, the crossing (at step 3) or not.
+  const double skin = 1e-4, dt = 1e-5;
+  const double v = skin / 21.0 / dt;
+  Preset p = bare_preset();
+  p.integrator.time_step = dt;
+  p.integrator.neighbor_skin = skin;
+  p.box.min = Vec3(-0.005, -0.02, -0.02);
+  p.box.max = Vec3(0.005, 0.02, 0.02);
+  p.box.x_min = p.box.x_max = SideKind::Periodic;
+  p.particles.particles = {sphere(Vec3(0.005 - 1.2e-5, 0, 0), 0.5e-3, Vec3(v, 0, 0)), sphere(Vec3(0, 0.01, 0), 0.5e-3)};
+  Session session(p);
+  REQUIRE(session.state().neighbors.builds == 1);
+  bool crossed = false;
+  for (int n = 1; n <= 44; ++n) {
+    run_checked(session, 1);
+    crossed = crossed || session.state().particles.position[0].x() < 0.0;
+    INFO("step " << n);
+    CHECK(session.state().neighbors.builds == static_cast<std::uint64_t>(1 + n / 11));
+  }
+  CHECK(crossed);
+}
+
 TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair", "[neighbor]") {
   // Two magnetised spheres head to tail, in contact (the dipoles press them together), the upper
   // one pushed sideways at 1 cm/s: the shear spring of their contact loads and unloads (amplitude
