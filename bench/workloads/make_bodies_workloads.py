@@ -34,32 +34,40 @@ def periodic(box):
     return box
 
 
-def bonded():
-    box = periodic({"min": ["0 mm"] * 3, "max": ["50 mm", "35 mm", "30 mm"]})
+def workload(description, material, **sections):
+    """A preset with what (e) and (f) share (units, linear contacts, the run), `sections` in order between them."""
     return {
         "version": 1,
-        "description": "Benchmark workload (e): a magnetic gel block of 20 000 magnetised beads of 1 mm on a cubic "
-                       "lattice, each joined to its touching neighbours by soft beam bonds (about 57 700), dipoles "
-                       "within 3 mm, a field turning at 1 Hz, periodic box. Times the bonds stage at scale "
-                       "(bench/workloads/make_bodies_workloads.py).",
+        "description": description,
         "units": {"field": "mT", "length": "mm", "pressure": "atm"},
-        "materials": [{"name": "magnetic bead", "density": "7500 kg/m^3", "kn": "30 N/m", "ks": "24 N/m",
-                       "friction": 0.3, "magnetization": "20 kA/m"}],
+        "materials": [material],
         "contact": {"law": "linear", "linear": {"dp_nratio": 0.3, "dp_sratio": 0.3}},
-        "magnetics": {"method": "cutoff", "cutoff": "3 mm"},
-        "field": {"program": "rotating", "strength": "5 mT", "direction": [1, 0, 0], "rotation_axis": [0, 0, 1],
-                  "frequency": "1 Hz"},
-        "environment": {"translational_damping": "2e-3 N s/m", "rotational_damping": "2e-3 N s/m"},
-        "box": box,
-        "bonds": {"create": "touching", "touch_tolerance": 0.1, "youngs_modulus": "0.2 MPa", "radius_ratio": 0.5,
-                  "damping_ratio": 1},
-        "integrator": {"scheme": "velocity_verlet", "time_step": "1e-5 s"},
-        # 40 x 25 x 20 beads of 1 mm, touching (spacing = diameter), in a corner of the box: no bond across its faces.
-        "particles": {"kind": "lattice", "count": 20000, "seed": 1, "diameter": "1 mm", "spacing": "1 mm",
-                      "orientation": "random",
-                      "region": {"min": ["0 mm", "0 mm", "0 mm"], "max": ["40 mm", "25 mm", "20 mm"]}},
+        **sections,
         "run": {"duration": "0.1 s", "series_interval": 100, "frame_interval": 0},
     }
+
+
+def bonded():
+    box = periodic({"min": ["0 mm"] * 3, "max": ["50 mm", "35 mm", "30 mm"]})
+    return workload(
+        "Benchmark workload (e): a magnetic gel block of 20 000 magnetised beads of 1 mm on a cubic lattice, each "
+        "joined to its touching neighbours by soft beam bonds (about 57 700), dipoles within 3 mm, a field turning at "
+        "1 Hz, periodic box. Times the bonds stage at scale (bench/workloads/make_bodies_workloads.py).",
+        {"name": "magnetic bead", "density": "7500 kg/m^3", "kn": "30 N/m", "ks": "24 N/m", "friction": 0.3,
+         "magnetization": "20 kA/m"},
+        magnetics={"method": "cutoff", "cutoff": "3 mm"},
+        field={"program": "rotating", "strength": "5 mT", "direction": [1, 0, 0], "rotation_axis": [0, 0, 1],
+               "frequency": "1 Hz"},
+        environment={"translational_damping": "2e-3 N s/m", "rotational_damping": "2e-3 N s/m"},
+        box=box,
+        bonds={"create": "touching", "touch_tolerance": 0.1, "youngs_modulus": "0.2 MPa", "radius_ratio": 0.5,
+               "damping_ratio": 1},
+        integrator={"scheme": "velocity_verlet", "time_step": "1e-5 s"},
+        # 40 x 25 x 20 beads of 1 mm, touching (spacing = diameter), in a corner of the box: no bond across its faces.
+        particles={"kind": "lattice", "count": 20000, "seed": 1, "diameter": "1 mm", "spacing": "1 mm",
+                   "orientation": "random",
+                   "region": {"min": ["0 mm", "0 mm", "0 mm"], "max": ["40 mm", "25 mm", "20 mm"]}},
+    )
 
 
 def clumps():
@@ -81,23 +89,19 @@ def clumps():
                              "spacing": "0.8 mm",
                              "velocity": [f"{random.uniform(-20, 20):.2f} mm/s" for _ in range(3)]})
     box = periodic({"min": ["0 mm"] * 3, "max": [f"{spacing * side} mm", f"{spacing * side} mm", f"{spacing * 16} mm"]})
-    return {
-        "version": 1,
-        "description": "Benchmark workload (f): 5 000 bar magnets, each a rigid clump of 4 overlapping pebbles of 1 mm "
-                       "(20 000 pebbles), moving at random in a liquid in a periodic box, dipoles off. Times the "
-                       "clumps stages at scale (bench/workloads/make_bodies_workloads.py).",
-        "units": {"field": "mT", "length": "mm", "pressure": "atm"},
-        "materials": [{"name": "ferrite bar", "density": "5000 kg/m^3", "kn": "1e3 N/m", "ks": "8e2 N/m",
-                       "friction": 0.3, "magnetization": "200 kA/m"}],
-        "contact": {"law": "linear", "linear": {"dp_nratio": 0.3, "dp_sratio": 0.3}},
-        "magnetics": {"method": "off"},
-        "field": {"strength": "5 mT", "direction": [0, 0, 1]},
-        "environment": {"translational_damping": "1e-4 N s/m", "rotational_damping": "1e-4 N s/m"},
-        "box": box,
-        "particles": {"kind": "list", "particles": []},
-        "clumps": bars,
-        "run": {"duration": "0.1 s", "series_interval": 100, "frame_interval": 0},
-    }
+    return workload(
+        "Benchmark workload (f): 5 000 bar magnets, each a rigid clump of 4 overlapping pebbles of 1 mm (20 000 "
+        "pebbles), moving at random in a liquid in a periodic box, dipoles off. Times the clumps stages at scale "
+        "(bench/workloads/make_bodies_workloads.py).",
+        {"name": "ferrite bar", "density": "5000 kg/m^3", "kn": "1e3 N/m", "ks": "8e2 N/m", "friction": 0.3,
+         "magnetization": "200 kA/m"},
+        magnetics={"method": "off"},
+        field={"strength": "5 mT", "direction": [0, 0, 1]},
+        environment={"translational_damping": "1e-4 N s/m", "rotational_damping": "1e-4 N s/m"},
+        box=box,
+        particles={"kind": "list", "particles": []},
+        clumps=bars,
+    )
 
 
 write("e-bonded-20k.json", bonded())

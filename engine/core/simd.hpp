@@ -13,6 +13,10 @@
 
 namespace lodestone {
 
+// Doubles in the widest vector a clone computes on (AVX-512). Pair kernels pad their blocks to a whole number of them,
+// so that no pair falls to a remainder loop (engine/magnetic/dipole_kernel.cpp, p3m.cpp).
+inline constexpr int kWidestLanes = 8;
+
 // Sum of v[0..n) in a fixed order whatever the vector width: four running sums over k mod 4, then the tail. The
 // kernels' per-lane results are added with it, so that every SIMD version gives the same bits.
 inline double lane_sum(const double* v, int n) {

@@ -3,13 +3,14 @@
 // gathered partners, branch-free. Shared with bench/cluster_pairs.cpp, which times the formula alone to bound what
 // any arrangement of the pair loop can reach.
 
+#include "engine/core/simd.hpp"
+
 namespace lodestone::detail {
 
 // Partners of one particle handled at a time (longer runs are cut into blocks).
 constexpr int kBlock = 64;
-// The widest vector the formula runs on (AVX-512: eight doubles). The formula pads a block's pairs to a whole number
-// of them, so its slots run that far past the last pair.
-constexpr int kLanes = 8;
+// The formula pads a block's pairs to a whole number of the widest vectors, so its slots run that far past the last.
+constexpr int kLanes = kWidestLanes;
 constexpr int kSlots = kBlock + kLanes;
 
 // Structure of arrays for one block: inputs (separation, partner moment) and outputs per pair.

@@ -233,9 +233,8 @@ inline double exp_nonpositive(double y) {
   return s * std::bit_cast<double>(bits << 52);
 }
 
-// The widest vector the kernel runs on (AVX-512: eight doubles); a block's pairs are padded to a whole number of them,
-// so its slots run that far past the last pair.
-constexpr int kLanes = 8;
+// A block's pairs are padded to a whole number of the widest vectors, so its slots run that far past the last pair.
+constexpr int kLanes = kWidestLanes;
 constexpr int kSlots = kBlock + kLanes;
 
 struct RealBlock {

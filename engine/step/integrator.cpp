@@ -78,7 +78,7 @@ void integrate_first_half(const Model& model, State& state, double dt, ThreadTea
           else
             p.position[i] += dt * p.velocity[i];
           p.angular_velocity[i] += (half / p.inertia[i]) * p.torque[i];
-          if (predicted) {  // predict_particles's expressions, on the same values: the same bits
+          if (predicted) {  // predict_and_clear_forces's expressions, on the same values: the same bits
             predicted->velocity[i] =
                 (hold & kHoldPosition) ? Vec3::Zero() : Vec3(p.velocity[i] + (half / p.mass[i]) * p.force[i]);
             predicted->angular_velocity[i] = (hold & kHoldOrientation)
