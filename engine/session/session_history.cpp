@@ -7,6 +7,23 @@
 
 namespace lodestone {
 
+namespace {
+
+// The sections only the document holds (is_document_path: description, units, version, the generator, run)
+// are edited without a timeline entry, so a point kept before such an edit has them as they were: going back
+// to it takes them from the document as it is now, as the panels and a save show them. The model is still
+// made from the point's own parameters, as that step ran.
+void take_document_sections(Preset& in_force, const Preset& document) {
+  in_force.version = document.version;
+  in_force.description = document.description;
+  in_force.units = document.units;
+  in_force.run = document.run;
+  in_force.particles = document.particles;
+  in_force.particles.particles.clear();  // the generator's list is the document's alone (parameters_of)
+}
+
+}  // namespace
+
 SessionPoint Session::point() const {
   return SessionPoint{state(), in_force_, entry_phases_};
 }
@@ -15,7 +32,8 @@ void Session::restore_point(const SessionPoint& p) {
   const int threads = sim_.threads();
   in_force_ = p.in_force;
   entry_phases_ = p.entry_phases;
-  sim_ = Simulation::continue_saved(make_model(in_force_), p.state);
+  sim_ = Simulation::continue_saved(make_model(p.in_force), p.state);
+  take_document_sections(in_force_, document_);
   sim_.set_threads(threads);
   ++parameters_revision_;
 }

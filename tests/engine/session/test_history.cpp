@@ -192,3 +192,32 @@ TEST_CASE("history: the app's budget is an eighth of the machine's memory, betwe
   CHECK(history_budget_for(memory) >= 64 * MiB);
   CHECK(history_budget_for(memory) <= History::kDefaultBudget);
 }
+
+TEST_CASE("history: the document's own sections stay as edited through an undo by the history and a rewind",
+          "[history]") {
+  // Found by fuzz_remote (tests/data/fuzz-regressions/remote/generator-edit-then-lid-undone.txt): a generator
+  // edit (a document path, no timeline entry) then a lid (not deferred: undone through a kept point from
+  // before both) put the generator back in force while the document kept the edit.
+  Session s(scene());
+  s.enable_history();
+  run_checked(s, 20);
+  const int count = scene().particles.count + 8;
+  s.apply({{"particles.count", json(count)}, {"description", json("edited")}});
+  Preset lid = s.parameters();
+  lid.pressure.method = PressureMethod::Lid;
+  lid.pressure.pressure = 1e5;
+  s.edit_parameters(lid);
+  REQUIRE(s.parameters().pressure.method == PressureMethod::Lid);
+  REQUIRE(s.undo().has_value());  // the lid, at its step: back through the kept point from before both edits
+  CHECK(s.parameters().pressure.method == scene().pressure.method);
+  CHECK(s.parameters().particles.count == count);
+  CHECK(s.parameters().description == "edited");
+  CHECK(s.document().particles.count == count);
+  CHECK(s.value_at("particles.count") == json(count));
+
+  run_checked(s, 10);
+  s.rewind(5);
+  CHECK(s.parameters().particles.count == count);
+  CHECK(s.parameters().description == "edited");
+  CHECK(s.parameters().particles.particles.empty());  // the generator's list stays the document's alone
+}
