@@ -7,7 +7,9 @@
 #include "tests/engine/test_support.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 using namespace lodestone;
 using namespace lodestone::testing;
@@ -204,4 +206,40 @@ TEST_CASE("a periodic box shorter than twice the interaction range plus skin thr
     Model again = bad;
     CHECK_THROWS_AS(prepare_model(again, sim.state().particles), PresetError);
   }
+}
+
+TEST_CASE("the minimum image gives the bits of d - L round(d / L) on every axis, at and around half a box", "[model]") {
+  // minimum_image skips the division within half a box length (engine/core/model.hpp): the result must be the
+  // full formula's to the bit, signed zeros and the ties at exactly half a box included.
+  Model m;
+  m.periodic_length = Vec3(1e-2, 3e-3, 0.0);  // z open
+  auto full = [](double d, double length) { return d - length * round_to_integer(d / length); };
+  auto same_bits = [](double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+  };
+  std::vector<double> offsets;
+  for (double length : {1e-2, 3e-3}) {
+    const double half = 0.5 * length;
+    for (double x : {0.0, -0.0, 1e-9, half, std::nextafter(half, 0.0), std::nextafter(half, 1.0), length, 1.5 * length,
+                     0.7 * length, 7.3 * length, 1e300, std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN()}) {
+      offsets.push_back(x);
+      offsets.push_back(-x);
+    }
+  }
+  int checked = 0;
+  for (double x : offsets)
+    for (double y : offsets) {
+      const Vec3 d(x, y, x);
+      const Vec3 image = minimum_image(m, d);
+      INFO("d = (" << x << ", " << y << ")");
+      CHECK(same_bits(image.x(), full(x, 1e-2)));
+      CHECK(same_bits(image.y(), full(y, 3e-3)));
+      CHECK(same_bits(image.z(), x));  // an open axis is never imaged
+      ++checked;
+    }
+  CHECK(checked == 52 * 52);
+  // At exactly half a box the tie goes to the even integer, 0: the separation stays as it is.
+  CHECK(minimum_image(m, Vec3(0.5 * 1e-2, -0.5 * 3e-3, 0)).x() == 0.5 * 1e-2);
+  CHECK(minimum_image(m, Vec3(0.5 * 1e-2, -0.5 * 3e-3, 0)).y() == -0.5 * 3e-3);
 }
