@@ -8,6 +8,7 @@
 #include "engine/core/model.hpp"
 #include "engine/core/preset.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
 
 #include <string>
 
@@ -16,11 +17,16 @@ namespace lodestone {
 // The end condition in words: "time", "no overlap", "settled", "aligned".
 const char* phase_end_name(PhaseEnd until);
 
-// True when the phase's end condition holds now (not counting its duration).
-bool phase_condition_met(const ProtocolPhase& phase, const Model& model, const State& state);
+// True when the phase's end condition holds now (not counting its duration). The scans run on `team`; the largest
+// values are the same on any team, the mean alignment is summed in parts in part order (the same bits for a given
+// team size, round-off between sizes).
+bool phase_condition_met(const ProtocolPhase& phase, const Model& model, const State& state,
+                         ThreadTeam& team = ThreadTeam::serial());
 
 // Largest overlap / smaller radius among particle pairs, and fastest particle [m/s].
-double max_overlap_ratio(const Model& model, const State& state);
-double max_speed(const State& state);
+double max_overlap_ratio(const Model& model, const State& state, ThreadTeam& team = ThreadTeam::serial());
+double max_speed(const State& state, ThreadTeam& team = ThreadTeam::serial());
+// <|cos theta|> of the easy axes with the unit vector b (0 without particles).
+double mean_easy_axis_alignment(const Particles& p, const Vec3& b, ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

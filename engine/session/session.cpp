@@ -208,8 +208,10 @@ void Session::apply_due_entries() {
 void Session::step() {
   if (!state().health.ok) return;
   sim_.step();
-  track_alignment();
-  if (!document_.protocol.empty() && !state().protocol_finished && state().health.ok) advance_protocol();
+  sim_.run_after_step([this](ThreadTeam& team) {
+    track_alignment(team);
+    if (!document_.protocol.empty() && !state().protocol_finished && state().health.ok) advance_protocol(team);
+  });
   if (state().health.ok) apply_due_entries();  // between steps, where the app applies an edit
   if (!state().health.ok) {
     name_likely_cause();
@@ -250,13 +252,13 @@ void Session::name_likely_cause() {
 
 // tau_0.95 of [Erokhin-Berkov]: the first time in this phase at which <cos theta> of the easy axes with
 // the field reaches 0.95 (only while a field is on).
-void Session::track_alignment() {
+void Session::track_alignment(ThreadTeam& team) {
   const State& s = state();
   if (s.alignment_time || uniform_field(model().field, s.time).squaredNorm() == 0.0) return;
   ProtocolPhase aligned;
   aligned.until = PhaseEnd::Aligned;
   aligned.threshold = kAlignmentThreshold;
-  if (phase_condition_met(aligned, model(), s)) sim_.edit_state().alignment_time = s.time - s.phase_start_time;
+  if (phase_condition_met(aligned, model(), s, team)) sim_.edit_state().alignment_time = s.time - s.phase_start_time;
 }
 
 void Session::start_phase(int phase) {
@@ -278,13 +280,13 @@ void Session::start_phase(int phase) {
   }
 }
 
-void Session::advance_protocol() {
+void Session::advance_protocol(ThreadTeam& team) {
   const State& s = state();
   const ProtocolPhase& current = document_.protocol[static_cast<size_t>(s.phase)];
   // A waiting phase ends only at a go: always where the session holds it, else when the timeline has one to come.
   if (!current.wait.empty() && (hold_waiting_phases_ || go_pending())) return;
   const double elapsed = s.time - s.phase_start_time;
-  if (elapsed < current.duration * (1.0 - 1e-12) && !phase_condition_met(current, model(), s)) return;
+  if (elapsed < current.duration * (1.0 - 1e-12) && !phase_condition_met(current, model(), s, team)) return;
   if (s.phase + 1 >= phase_count()) {
     sim_.edit_state().protocol_finished = true;
     return;

@@ -207,8 +207,9 @@ class Session {
  private:
   Session(const Preset& preset, std::vector<Preset> phase_presets);
   void restore(const Preset& saved_with, State state);
-  void advance_protocol();
-  void track_alignment();
+  // After each step, on the simulation's team (Simulation::run_after_step).
+  void advance_protocol(ThreadTeam& team);
+  void track_alignment(ThreadTeam& team);
   void start_phase(int phase);
   // Applies the timeline entries due at this step (before it); a failure stops the run.
   void apply_due_entries();

@@ -37,6 +37,7 @@ std::string_view stage_name(Stage s) {
     case Stage::Clumps: return "clumps";
     case Stage::SecondHalf: return "integrate (second half)";
     case Stage::Checks: return "checks";
+    case Stage::Protocol: return "protocol, alignment";
     case Stage::Count: break;
   }
   return "?";
@@ -324,6 +325,12 @@ void Simulation::step() {
   check_health(model_, state_, team(), first_too_deep_pair_);
   clock.lap(Stage::Checks);
   ++timings_.steps;
+}
+
+void Simulation::run_after_step(const std::function<void(ThreadTeam&)>& work) {
+  StageClock clock(timings_);
+  work(team());
+  clock.lap(Stage::Protocol);
 }
 
 void Simulation::step_verlet(StageClock& clock) {

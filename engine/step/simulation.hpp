@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -48,6 +49,9 @@ class Simulation {
 
   // One time step. Does nothing when the state is unhealthy.
   void step();
+  // The session's own work after a step (engine/session/session.cpp: the alignment time, the protocol's end
+  // conditions), on the team and charged to the last step's Stage::Protocol, so that a step's time counts all of it.
+  void run_after_step(const std::function<void(ThreadTeam&)>& work);
   // Up to `steps` steps; stops early when a check fails. Returns the steps done.
   std::int64_t run(std::int64_t steps);
 

@@ -24,6 +24,7 @@ enum class Stage : int {
   Clumps,
   SecondHalf,
   Checks,
+  Protocol,  // the session's work after each step: the alignment time, the protocol's end conditions
   Count
 };
 inline constexpr int kStageCount = static_cast<int>(Stage::Count);

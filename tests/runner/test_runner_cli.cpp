@@ -245,6 +245,8 @@ TEST_CASE("option --quiet prints nothing but errors, warnings and what was asked
   const auto timing_lines = printed_lines(timing.output);
   REQUIRE(timing_lines.size() == 1);
   CHECK_THAT(timing_lines[0], Catch::StartsWith("Time per step ") && Catch::Contains("us:"));
+  // The session's own work after each step counts in the step's time (Simulation::run_after_step).
+  CHECK_THAT(timing_lines[0], Catch::Contains("checks ") && Catch::Contains("protocol, alignment "));
   const auto hash = printed_lines(dir.run(two + " --steps 20 -q --hash").output);
   REQUIRE(hash.size() == 1);
   CHECK(std::regex_match(hash[0], std::regex("hash [0-9a-f]+")));

@@ -168,3 +168,37 @@ TEST_CASE("without a protocol an edit goes to the timeline, and folded it is the
   CHECK(preset_to_json(session.folded_document()) == preset_to_json(edited));
   CHECK(session.model().field.strength == 0.02);
 }
+
+TEST_CASE("the protocol's scans on a team: the largest values exactly, the mean alignment to round-off", "[protocol]") {
+  // Run after every step on the simulation's team (Simulation::run_after_step). 20 000 particles: several parts.
+  State state;
+  Particles& p = state.particles;
+  constexpr size_t n = 20000;
+  p.resize(n);
+  double expected_sum = 0.0;  // the independent value: the easy axes are turned about z only, which keeps cos(z)
+  for (size_t i = 0; i < n; ++i) {
+    const double tilt = 3.0 * static_cast<double>(i) / static_cast<double>(n);  // 0 .. 3 rad: cos changes sign
+    p.easy_axis_body[i] = Vec3(std::sin(tilt), 0.0, std::cos(tilt));
+    p.orientation[i] = Quat(Eigen::AngleAxisd(0.37 * static_cast<double>(i), Vec3::UnitZ()));
+    p.velocity[i] = Vec3(std::sin(1.0 * i), std::cos(2.0 * i), 0.5);
+    expected_sum += std::abs(std::cos(tilt));
+  }
+  p.velocity[15001] = Vec3(0.0, -7.0, 0.0);
+  for (int threads : {1, 3}) {
+    INFO("threads " << threads);
+    ThreadTeam team(threads);
+    CHECK(mean_easy_axis_alignment(p, Vec3::UnitZ(), team) ==
+          Approx(expected_sum / static_cast<double>(n)).epsilon(1e-12));
+    CHECK(max_speed(state, team) == 7.0);
+    Model model;
+    model.field.direction = Vec3::UnitZ();
+    model.field.strength = 0.01;
+    ProtocolPhase aligned;
+    aligned.until = PhaseEnd::Aligned;
+    aligned.threshold = expected_sum / static_cast<double>(n) * (1.0 - 1e-9);
+    CHECK(phase_condition_met(aligned, model, state, team));
+    aligned.threshold = expected_sum / static_cast<double>(n) * (1.0 + 1e-9);
+    CHECK_FALSE(phase_condition_met(aligned, model, state, team));
+  }
+  CHECK(mean_easy_axis_alignment(Particles{}, Vec3::UnitZ()) == 0.0);
+}
