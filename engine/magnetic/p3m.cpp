@@ -82,17 +82,74 @@ std::mutex& fftw_mutex() {
 
 using PlanKey = std::tuple<int, int, int, int, double, double, double, double>;
 
-// n values of T in memory from FFTW's allocator for T (aligned for its SIMD code), freed with the buffer.
+// Mesh arrays recycled between passes by the thread that frees them. A pass at a 96^3 mesh writes some 130 MB of mesh
+// arrays; fresh ones each pass cost a page fault per 4 KiB page at the first write and an unmap at the free, which the
+// kernel serialises between threads: at 100 000 particles 11 % of the pass on one thread, and three quarters of what
+// stayed serial on 16 (docs/performance.md, "The mesh arrays kept"). Each thread keeps a few arrays of each kind that
+// its passes freed, for its next pass; a recycled array holds the last pass's values, which no pass reads before it
+// writes them.
+template <class T>
+class RecycledArrays {
+ public:
+  ~RecycledArrays() {
+    for (const auto& [n, p] : kept_) fftw_free(p);
+  }
+  // An array of n values kept by this thread, or nullptr.
+  T* take(size_t n) {
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->first == n) {
+        T* p = it->second;
+        kept_.erase(it);
+        return p;
+      }
+    return nullptr;
+  }
+  void give(T* p, size_t n) {
+    if (kept_.size() >= kMost) {  // the oldest goes (a pass at another mesh size)
+      fftw_free(kept_.front().second);
+      kept_.erase(kept_.begin());
+    }
+    kept_.emplace_back(n, p);
+  }
+
+ private:
+  // The most arrays of one kind a pass frees on one thread: three spread components and three spectra, the moment
+  // divergence, and a backward part's spectrum and output.
+  static constexpr size_t kMost = 8;
+  std::vector<std::pair<size_t, T*>> kept_;
+};
+
+template <class T>
+RecycledArrays<T>& recycled_arrays() {
+  thread_local RecycledArrays<T> arrays;
+  return arrays;
+}
+
+// n values of T in memory from FFTW's allocator for T (aligned for its SIMD code, as the plans were made with), from
+// this thread's recycled arrays when it has one of that size; recycled by the thread that frees it.
 template <class T, T* (*allocate)(size_t)>
 struct FftwBuffer {
   T* p = nullptr;
-  explicit FftwBuffer(size_t n) : p(allocate(n)) {}
-  ~FftwBuffer() { fftw_free(p); }
+  size_t n = 0;
+  explicit FftwBuffer(size_t size) : n(size) {
+    p = recycled_arrays<T>().take(n);
+    if (!p) p = allocate(n);
+  }
+  ~FftwBuffer() {
+    if (p) recycled_arrays<T>().give(p, n);
+  }
   FftwBuffer(const FftwBuffer&) = delete;
   FftwBuffer& operator=(const FftwBuffer&) = delete;
 };
 using FftwReal = FftwBuffer<double, fftw_alloc_real>;
 using FftwComplex = FftwBuffer<fftw_complex, fftw_alloc_complex>;
+
+// The mesh field's array (9 values a mesh point: 63 MB at 96^3), recycled as the FFTW arrays are: a P3MSum is made for
+// each pass, and takes this thread's kept array when it is built and leaves its own when it goes.
+std::vector<double>& kept_mesh_field() {
+  thread_local std::vector<double> kept;
+  return kept;
+}
 
 // The Ewald sum's own k-space self-interaction of a unit dipole along each axis, T_ewald (diagonal for a
 // rectangular box): the lattice energy of one dipole per box (an Ewald sum of one particle, converged) minus the
@@ -329,8 +386,8 @@ void flush_block(const double mi[3], RealBlock& b, double alpha, Vec3& force, Ve
 // Step 2, forward: the three forward FFTs of the spread moments M^ and dm = D.M^ per complex slot. The FFTs of
 // different components are independent, so they are split between the threads; each runs whole on one thread, and
 // every loop writes only its own slots, so the bits do not depend on the split.
-std::vector<std::complex<double>> moment_divergence_spectrum(const P3MSum::Plan& plan, FftwReal (&spread)[3],
-                                                             ThreadTeam& threads) {
+void moment_divergence_spectrum(const P3MSum::Plan& plan, FftwReal (&spread)[3], ThreadTeam& threads,
+                                std::complex<double>* dm) {
   const int ny = plan.n[1];
   FftwComplex mk[3] = {FftwComplex(plan.complex_size), FftwComplex(plan.complex_size), FftwComplex(plan.complex_size)};
   for_each_range(threads, 3, 1, [&](size_t begin, size_t end) {
@@ -339,7 +396,6 @@ std::vector<std::complex<double>> moment_divergence_spectrum(const P3MSum::Plan&
   const auto n0 = static_cast<size_t>(plan.n[0]);
   const size_t plane = static_cast<size_t>(ny) * plan.nzc;  // complex slots per x plane
   // dm = D.M^ per slot.
-  std::vector<std::complex<double>> dm(plan.complex_size);
   for_each_range(threads, n0, 4, [&](size_t ix_begin, size_t ix_end) {
     for (size_t ix = ix_begin; ix < ix_end; ++ix)
       for (int iy = 0; iy < ny; ++iy)
@@ -351,12 +407,11 @@ std::vector<std::complex<double>> moment_divergence_spectrum(const P3MSum::Plan&
           dm[slot] = v;
         }
   });
-  return dm;
 }
 
 // Step 2, backward: each output's spectrum from dm in turn and its backward FFT, into mesh_field (9 values a mesh
 // point). Each output runs whole on one thread and writes only its own values, so the bits do not depend on the split.
-void field_and_gradient_on_mesh(const P3MSum::Plan& plan, const std::vector<std::complex<double>>& dm, double volume,
+void field_and_gradient_on_mesh(const P3MSum::Plan& plan, const std::complex<double>* dm, double volume,
                                 ThreadTeam& threads, std::vector<double>& mesh_field) {
   const int ny = plan.n[1];
   const auto n0 = static_cast<size_t>(plan.n[0]);
@@ -392,7 +447,10 @@ void field_and_gradient_on_mesh(const P3MSum::Plan& plan, const std::vector<std:
 }  // namespace
 
 P3MSum::P3MSum() = default;
-P3MSum::~P3MSum() = default;
+P3MSum::~P3MSum() {
+  std::vector<double>& kept = kept_mesh_field();
+  if (kept.empty()) kept = std::move(mesh_field_);
+}
 P3MSum::P3MSum(P3MSum&&) noexcept = default;
 P3MSum& P3MSum::operator=(P3MSum&&) noexcept = default;
 
@@ -416,14 +474,16 @@ void P3MSum::stencil_of(const Vec3& x, int* index, double* weight) const {
 // blocks of planes at least P wide, each spread in cell order by one thread: into the mesh for its own planes, and into
 // a spill buffer of its own for the P - 1 planes its stencils reach into the next block. The spills are then added to
 // the mesh. Every mesh point so gets its terms in the same order whatever the number of threads (the blocks depend on
-// the mesh and the order alone); few, wide blocks keep the spills small.
+// the mesh and the order alone). Blocks of at least 2P planes, up to 8: wider blocks keep the spills smaller, but at
+// 48^3 and order 6 blocks of 4P planes made two, which held the spreading to two threads (a sixth of the pass on 16
+// rehearsed threads); blocks of 2P cost nothing measurable on one thread (docs/performance.md, "The mesh arrays kept").
 void P3MSum::spread_moments(ThreadTeam& threads, double* const spread[3]) const {
   const Plan& plan = *plan_;
   const size_t n = position_.size();
   const int p = tuning_.order;
   const int nx = plan.n[0], ny = plan.n[1], nz = plan.n[2];
   const size_t plane_size = static_cast<size_t>(ny) * nz;
-  const int blocks = std::clamp(nx / (4 * p), 1, 8);
+  const int blocks = std::clamp(nx / (2 * p), 1, 8);  // each block at least 2P planes wide
   std::vector<int> block_of_plane(static_cast<size_t>(nx)), block_begin(static_cast<size_t>(blocks) + 1);
   for (int b = 0; b <= blocks; ++b) block_begin[static_cast<size_t>(b)] = b * nx / blocks;
   for (int b = 0; b < blocks; ++b)
@@ -585,8 +645,12 @@ void P3MSum::build(const P3MSystem& system, ThreadTeam* team) {
   const auto fft_start = std::chrono::steady_clock::now();
   timings_.spread = std::chrono::duration<double>(fft_start - spread_start).count();
   // 2. Forward FFTs, the products, nine backward FFTs.
-  const std::vector<std::complex<double>> dm = moment_divergence_spectrum(plan, spread, threads);
-  field_and_gradient_on_mesh(plan, dm, volume_, threads, mesh_field_);
+  // The moment divergence per slot (every slot written), in FFTW's complex layout, which std::complex shares.
+  FftwComplex dm(plan.complex_size);
+  auto* const divergence = reinterpret_cast<std::complex<double>*>(dm.p);
+  moment_divergence_spectrum(plan, spread, threads, divergence);
+  if (mesh_field_.empty()) std::swap(mesh_field_, kept_mesh_field());  // every value is written below
+  field_and_gradient_on_mesh(plan, divergence, volume_, threads, mesh_field_);
   timings_.fft = std::chrono::duration<double>(std::chrono::steady_clock::now() - fft_start).count();
 }
 
