@@ -5,7 +5,7 @@
 # Usage: bench/runner_ab.sh PRESET STEPS THREADS ROUNDS RUNNER_A RUNNER_B [STAGES=dipoles]
 # Runs RUNNER_A and RUNNER_B in turn, ROUNDS times, each `PRESET --steps STEPS --threads THREADS --table 0 -q --timing`,
 # and prints for each run the whole step's and STAGES' microseconds per step (the "Time per step" line; STAGES: names
-# joined by commas, or "all"), then the medians and B's over A's. Alternating puts a change in the machine's load on both; compare pairs, not sets.
+# joined by commas, those with a comma of their own as they are, e.g. "contacts,gravity, damping"; or "all"), then the medians and B's over A's. Alternating puts a change in the machine's load on both; compare pairs, not sets.
 # REHEARSE=1 reads the "Rehearsed" line of LODESTONE_THREAD_PARTS=rehearse runs instead (what THREADS cores would take).
 # ENV_A and ENV_B are VAR=VALUE words put in A's and B's environment: one runner twice, two settings (e.g.
 # ENV_A=LODESTONE_THREAD_PARTS=claimed to compare hand-outs; docs/performance.md, "Each thread's own parts first").
@@ -40,10 +40,17 @@ for line in open(sys.argv[1]):
     times = {"whole step": float(re.search(r"(?:^Time per step |: )([0-9.e+-]+) us", text).group(1))}
     for name, us in re.findall(r"(?:: |, )([a-z][a-z ,()]*?) ([0-9.e+-]+) us", text):
         times[name] = float(us)
-    stages = [n for n in times if n != "whole step"] if wanted == "all" else wanted.split(",")
-    for stage in stages:
-        if stage not in times:
-            sys.exit(f"runner_ab: no stage '{stage}' in the runner's timing line")
+    if wanted == "all":
+        stages = [n for n in times if n != "whole step"]
+    else:  # names joined by commas; a name with a comma of its own ("gravity, damping") is rejoined
+        stages, name = [], ""
+        for piece in wanted.split(","):
+            name = piece if not name else name + "," + piece
+            if name in times:
+                stages.append(name)
+                name = ""
+        if name:
+            sys.exit(f"runner_ab: no stage '{name}' in the runner's timing line")
     runs[side].append(times)
     shown = ", ".join(f"{n} {times[n]:.0f} us" for n in stages)
     print(f"round {round_} {side}: whole step {times['whole step']:9.0f} us, {shown}")
