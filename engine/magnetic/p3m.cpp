@@ -84,7 +84,7 @@ using PlanKey = std::tuple<int, int, int, int, double, double, double, double>;
 
 // Mesh arrays recycled between passes by the thread that frees them. A pass at a 96^3 mesh writes some 130 MB of mesh
 // arrays; fresh ones each pass cost a page fault per 4 KiB page at the first write and an unmap at the free, which the
-// kernel serialises between threads: at 100 000 particles 11 % of the pass on one thread, and three quarters of what
+// kernel serialises between threads: at 100 000 particles 11 % of the pass on one thread, and most of what
 // stayed serial on 16 (docs/performance.md, "The mesh arrays kept"). Each thread keeps a few arrays of each kind that
 // its passes freed, for its next pass; a recycled array holds the last pass's values, which no pass reads before it
 // writes them.
