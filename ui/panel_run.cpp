@@ -163,7 +163,8 @@ void run_state(PanelContext& c) {
                   static_cast<long long>(t.steps));
       for (int k = 0; k < kStageCount; ++k) {
         const double share = t.total_seconds[static_cast<size_t>(k)] / total;
-        ImGui::ProgressBar(static_cast<float>(share), ImVec2(120, 0), "");
+        // A short bar: the longest name ("integrate (second half)") beside it still fits the side bar's default width.
+        ImGui::ProgressBar(static_cast<float>(share), ImVec2(70, 0), "");
         ImGui::SameLine();
         ImGui::Text("%4.1f %%  %s", 100.0 * share, std::string(stage_name(static_cast<Stage>(k))).c_str());
       }
