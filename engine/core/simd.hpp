@@ -5,10 +5,17 @@
 //
 // Sanitizer builds compile the baseline only: an ifunc resolver runs while the program is being
 // relocated, before the sanitizer's runtime starts, and an instrumented resolver crashes there.
+//
+// LODESTONE_FMA_CLONES is for functions that fuse multiply-adds themselves (std::fma, written out: the compiler still
+// fuses nothing on its own): AVX-512, FMA (with AVX's 256-bit vectors) and the baseline, which calls the C library's
+// fma, exactly rounded as the instruction is: the same bits everywhere, but slow on a processor without FMA (Intel
+// before 2013, AMD before 2012).
 #if defined(LODESTONE_NO_TARGET_CLONES) || !defined(__x86_64__)
 #define LODESTONE_SIMD_CLONES
+#define LODESTONE_FMA_CLONES
 #else
 #define LODESTONE_SIMD_CLONES [[gnu::target_clones("avx512f", "avx2", "default")]]
+#define LODESTONE_FMA_CLONES [[gnu::target_clones("avx512f", "fma", "default")]]
 #endif
 
 namespace lodestone {

@@ -12,7 +12,7 @@
 //      vectorises it: #pragma omp simd), padded to whole vectors of eight (no remainder loops);
 //   3. a scalar loop adds the results in list order, to i and to each j.
 // Step 3 fixes the order of every sum, so the result does not depend on the vector width the machine
-// offers (the loop is compiled for AVX-512, AVX2 and the baseline, chosen at load time).
+// offers (the loop is compiled for AVX-512, FMA and the baseline, chosen at load time).
 
 #include "engine/core/math.hpp"
 #include "engine/core/state.hpp"

@@ -3,6 +3,7 @@
 
 #include "engine/core/thread_team.hpp"
 #include "engine/magnetic/dipole.hpp"
+#include "engine/magnetic/dipole_block.hpp"
 #include "engine/magnetic/dipole_kernel.hpp"
 #include "engine/magnetic/magnetics.hpp"
 #include "tests/engine/bitwise.hpp"
@@ -323,4 +324,65 @@ TEST_CASE("the cutoff kernel gathers four partners at a time to the bits of one 
 #endif
   std::printf("[figure] four-at-a-time gather: %zu list pairs, runs up to %zu, %s\n", pairs.size(), longest_run,
               avx2 ? "AVX2 here: the two gathers compared" : "no AVX2 here: one gather only");
+}
+
+TEST_CASE("the pair formula's vector loop fuses exactly the multiply-adds it writes", "[magnetics]") {
+  // detail::dipole_block runs as the AVX-512, FMA or baseline clone the processor allows (engine/core/simd.hpp); each
+  // must give the bits of the formula as written, one std::fma at a time, for the run to be the same on every machine.
+  // The formula again, pair by pair, in this file's baseline code (std::fma: the C library's, exactly rounded); a block
+  // of 29 pairs (three whole vectors of eight and a padded one), one of them inside the cap. The physics of the formula
+  // is tested against dipole_pair above.
+  std::mt19937_64 g(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  detail::DipoleBlock b{};
+  const int count = 29;
+  const double cap = 0.3;
+  for (int k = 0; k < count; ++k) {
+    b.j[k] = k;
+    b.dx[k] = u(g), b.dy[k] = u(g), b.dz[k] = u(g);
+    b.mx[k] = u(g), b.my[k] = u(g), b.mz[k] = u(g);
+  }
+  b.dx[7] = 0.1, b.dy[7] = -0.05, b.dz[7] = 0.02;  // inside the cap
+  const double mi[3] = {0.3, -0.7, 0.45};
+  const detail::DipoleBlock in = b;
+  detail::dipole_block(mi, b, count, cap);
+  const auto fma = [](double a, double x, double c) { return std::fma(a, x, c); };
+  bool same = true;
+  for (int k = 0; k < count; ++k) {
+    const double dx = in.dx[k], dy = in.dy[k], dz = in.dz[k], mjx = in.mx[k], mjy = in.my[k], mjz = in.mz[k];
+    const double r = std::sqrt(fma(dz, dz, fma(dy, dy, dx * dx)));
+    const double inv_r_true = 1.0 / r;
+    const double nx = dx * inv_r_true, ny = dy * inv_r_true, nz = dz * inv_r_true;
+    const double inv_r = r < cap ? 1.0 / cap : inv_r_true;
+    const double inv_r3 = mu0_over_4pi * inv_r * inv_r * inv_r, inv_r4 = 3.0 * inv_r3 * inv_r;
+    const double mi_n = fma(mi[2], nz, fma(mi[1], ny, mi[0] * nx));
+    const double mj_n = fma(mjz, nz, fma(mjy, ny, mjx * nx));
+    const double mi_mj = fma(mi[2], mjz, fma(mi[1], mjy, mi[0] * mjx));
+    const double radial = fma(-5.0 * mi_n, mj_n, mi_mj);
+    const double f[3] = {inv_r4 * fma(radial, nx, fma(mj_n, mi[0], mi_n * mjx)),
+                         inv_r4 * fma(radial, ny, fma(mj_n, mi[1], mi_n * mjy)),
+                         inv_r4 * fma(radial, nz, fma(mj_n, mi[2], mi_n * mjz))};
+    const double c[3] = {fma(mi[1], mjz, -(mi[2] * mjy)), fma(mi[2], mjx, -(mi[0] * mjz)),
+                         fma(mi[0], mjy, -(mi[1] * mjx))};
+    const double a[3] = {fma(mi[1], nz, -(mi[2] * ny)), fma(mi[2], nx, -(mi[0] * nz)), fma(mi[0], ny, -(mi[1] * nx))};
+    const double bj[3] = {fma(mjy, nz, -(mjz * ny)), fma(mjz, nx, -(mjx * nz)), fma(mjx, ny, -(mjy * nx))};
+    const double ti[3] = {inv_r3 * fma(3.0 * mj_n, a[0], -c[0]), inv_r3 * fma(3.0 * mj_n, a[1], -c[1]),
+                          inv_r3 * fma(3.0 * mj_n, a[2], -c[2])};
+    const double tj[3] = {inv_r3 * fma(3.0 * mi_n, bj[0], c[0]), inv_r3 * fma(3.0 * mi_n, bj[1], c[1]),
+                          inv_r3 * fma(3.0 * mi_n, bj[2], c[2])};
+    const double e = -inv_r3 * fma(3.0 * mi_n, mj_n, -mi_mj);
+    same = same && same_bits(b.fx[k], f[0]) && same_bits(b.fy[k], f[1]) && same_bits(b.fz[k], f[2]) &&
+           same_bits(b.tix[k], ti[0]) && same_bits(b.tiy[k], ti[1]) && same_bits(b.tiz[k], ti[2]) &&
+           same_bits(b.tjx[k], tj[0]) && same_bits(b.tjy[k], tj[1]) && same_bits(b.tjz[k], tj[2]) &&
+           same_bits(b.e[k], e);
+    // And the physics to round-off: dipole_pair, the unfused formula.
+    const DipolePair d = dipole_pair(Vec3(dx, dy, dz), Vec3(mi[0], mi[1], mi[2]), Vec3(mjx, mjy, mjz), cap);
+    // The terms' size, mu0/4pi |mi||mj| / r^3 (and / r^4): a few roundings of them, where terms may cancel.
+    const double scale = inv_r3 * std::sqrt(mi[0] * mi[0] + mi[1] * mi[1] + mi[2] * mi[2]) *
+                         std::sqrt(mjx * mjx + mjy * mjy + mjz * mjz);
+    CHECK(std::abs(b.e[k] - d.energy) <= 1e-14 * scale);
+    CHECK((Vec3(b.fx[k], b.fy[k], b.fz[k]) - d.force_i).norm() <= 1e-14 * scale * inv_r);
+    CHECK((Vec3(b.tjx[k], b.tjy[k], b.tjz[k]) - d.torque_j).norm() <= 1e-14 * scale);
+  }
+  CHECK(same);
 }
