@@ -18,7 +18,18 @@
 #define LODESTONE_FMA_CLONES [[gnu::target_clones("avx512f", "fma", "default")]]
 #endif
 
+#include <cmath>
+
 namespace lodestone {
+
+// For the LODESTONE_FMA_CLONES kernels: a.b of two 3-vectors with its multiply-adds fused (a_z b_z + (a_y b_y +
+// a_x b_x), each step rounded once), and a b - c d with c d rounded first.
+inline double fused_dot(double ax, double ay, double az, double bx, double by, double bz) {
+  return std::fma(az, bz, std::fma(ay, by, ax * bx));
+}
+inline double fused_mul_sub(double a, double b, double c, double d) {
+  return std::fma(a, b, -(c * d));
+}
 
 // Doubles in the widest vector a clone computes on (AVX-512). Pair kernels pad their blocks to a whole number of them,
 // so that no pair falls to a remainder loop (engine/magnetic/dipole_kernel.cpp, p3m.cpp).

@@ -29,40 +29,37 @@ LODESTONE_FMA_CLONES void dipole_block(const double mi[3], DipoleBlock& b, int c
     b.mx[k] = b.my[k] = b.mz[k] = 0.0;
   }
   const int padded = (count + kLanes - 1) / kLanes * kLanes;
-  // a b + c and a b - c d, each rounded once (the second once for c d, then once more).
-  const auto mul_add = [](double a, double x, double c) { return std::fma(a, x, c); };
-  const auto mul_sub = [](double a, double x, double c, double y) { return std::fma(a, x, -(c * y)); };
 #pragma omp simd
   for (int k = 0; k < padded; ++k) {
     const double dx = b.dx[k], dy = b.dy[k], dz = b.dz[k];
-    const double r = std::sqrt(mul_add(dz, dz, mul_add(dy, dy, dx * dx)));
+    const double r = std::sqrt(fused_dot(dx, dy, dz, dx, dy, dz));
     const double inv_r_true = 1.0 / r;
     const double nx = dx * inv_r_true, ny = dy * inv_r_true, nz = dz * inv_r_true;
     const double inv_r = r < cap ? inv_cap : inv_r_true;
     const double inv_r3 = mu0_over_4pi * inv_r * inv_r * inv_r;
     const double inv_r4 = 3.0 * inv_r3 * inv_r;
     const double mjx = b.mx[k], mjy = b.my[k], mjz = b.mz[k];
-    const double mi_n = mul_add(miz, nz, mul_add(miy, ny, mix * nx));
-    const double mj_n = mul_add(mjz, nz, mul_add(mjy, ny, mjx * nx));
-    const double mi_mj = mul_add(miz, mjz, mul_add(miy, mjy, mix * mjx));
-    const double radial = mul_add(-5.0 * mi_n, mj_n, mi_mj);  // mi.mj - 5 (mi.n)(mj.n)
-    b.fx[k] = inv_r4 * mul_add(radial, nx, mul_add(mj_n, mix, mi_n * mjx));
-    b.fy[k] = inv_r4 * mul_add(radial, ny, mul_add(mj_n, miy, mi_n * mjy));
-    b.fz[k] = inv_r4 * mul_add(radial, nz, mul_add(mj_n, miz, mi_n * mjz));
-    const double cx = mul_sub(miy, mjz, miz, mjy), cy = mul_sub(miz, mjx, mix, mjz),
-                 cz = mul_sub(mix, mjy, miy, mjx);  // mi x mj
-    const double ax = mul_sub(miy, nz, miz, ny), ay = mul_sub(miz, nx, mix, nz),
-                 az = mul_sub(mix, ny, miy, nx);  // mi x n
-    const double bx = mul_sub(mjy, nz, mjz, ny), by = mul_sub(mjz, nx, mjx, nz),
-                 bz = mul_sub(mjx, ny, mjy, nx);  // mj x n
+    const double mi_n = fused_dot(mix, miy, miz, nx, ny, nz);
+    const double mj_n = fused_dot(mjx, mjy, mjz, nx, ny, nz);
+    const double mi_mj = fused_dot(mix, miy, miz, mjx, mjy, mjz);
+    const double radial = std::fma(-5.0 * mi_n, mj_n, mi_mj);  // mi.mj - 5 (mi.n)(mj.n)
+    b.fx[k] = inv_r4 * std::fma(radial, nx, std::fma(mj_n, mix, mi_n * mjx));
+    b.fy[k] = inv_r4 * std::fma(radial, ny, std::fma(mj_n, miy, mi_n * mjy));
+    b.fz[k] = inv_r4 * std::fma(radial, nz, std::fma(mj_n, miz, mi_n * mjz));
+    const double cx = fused_mul_sub(miy, mjz, miz, mjy), cy = fused_mul_sub(miz, mjx, mix, mjz),
+                 cz = fused_mul_sub(mix, mjy, miy, mjx);  // mi x mj
+    const double ax = fused_mul_sub(miy, nz, miz, ny), ay = fused_mul_sub(miz, nx, mix, nz),
+                 az = fused_mul_sub(mix, ny, miy, nx);  // mi x n
+    const double bx = fused_mul_sub(mjy, nz, mjz, ny), by = fused_mul_sub(mjz, nx, mjx, nz),
+                 bz = fused_mul_sub(mjx, ny, mjy, nx);  // mj x n
     const double three_mj_n = 3.0 * mj_n, three_mi_n = 3.0 * mi_n;
-    b.tix[k] = inv_r3 * mul_add(three_mj_n, ax, -cx);
-    b.tiy[k] = inv_r3 * mul_add(three_mj_n, ay, -cy);
-    b.tiz[k] = inv_r3 * mul_add(three_mj_n, az, -cz);
-    b.tjx[k] = inv_r3 * mul_add(three_mi_n, bx, cx);
-    b.tjy[k] = inv_r3 * mul_add(three_mi_n, by, cy);
-    b.tjz[k] = inv_r3 * mul_add(three_mi_n, bz, cz);
-    b.e[k] = -inv_r3 * mul_add(three_mi_n, mj_n, -mi_mj);
+    b.tix[k] = inv_r3 * std::fma(three_mj_n, ax, -cx);
+    b.tiy[k] = inv_r3 * std::fma(three_mj_n, ay, -cy);
+    b.tiz[k] = inv_r3 * std::fma(three_mj_n, az, -cz);
+    b.tjx[k] = inv_r3 * std::fma(three_mi_n, bx, cx);
+    b.tjy[k] = inv_r3 * std::fma(three_mi_n, by, cy);
+    b.tjz[k] = inv_r3 * std::fma(three_mi_n, bz, cz);
+    b.e[k] = -inv_r3 * std::fma(three_mi_n, mj_n, -mi_mj);
   }
 }
 

@@ -340,13 +340,10 @@ LODESTONE_FMA_CLONES void real_block(const double mi[3], RealBlock& b, int count
     b.mx[k] = b.my[k] = b.mz[k] = 0.0;
   }
   const int padded = (count + kLanes - 1) / kLanes * kLanes;
-  const auto dot = [](double ax, double ay, double az, double bx, double by, double bz) {
-    return std::fma(az, bz, std::fma(ay, by, ax * bx));
-  };
 #pragma omp simd
   for (int k = 0; k < padded; ++k) {
     const double dx = b.dx[k], dy = b.dy[k], dz = b.dz[k];
-    const double rsq = dot(dx, dy, dz, dx, dy, dz);
+    const double rsq = fused_dot(dx, dy, dz, dx, dy, dz);
     const double r = std::sqrt(rsq);
     const double inv_r = 1.0 / r;  // one division for 1 / r and 1 / r^2: the divider is what the loop waits for
     const double inv_rsq = inv_r * inv_r;
@@ -364,20 +361,20 @@ LODESTONE_FMA_CLONES void real_block(const double mi[3], RealBlock& b, int count
     const double cc = std::fma(four_a4, g, 3.0 * bb) * inv_rsq;
     const double dd = std::fma(eight_a6, g, 5.0 * cc) * inv_rsq;
     const double mjx = b.mx[k], mjy = b.my[k], mjz = b.mz[k];
-    const double mj_r = dot(mjx, mjy, mjz, dx, dy, dz);
-    const double mi_r = dot(mix, miy, miz, dx, dy, dz);
-    const double mi_mj = dot(mix, miy, miz, mjx, mjy, mjz);
+    const double mj_r = fused_dot(mjx, mjy, mjz, dx, dy, dz);
+    const double mi_r = fused_dot(mix, miy, miz, dx, dy, dz);
+    const double mi_mj = fused_dot(mix, miy, miz, mjx, mjy, mjz);
     const double cc_mj_r = cc * mj_r, cc_mi_r = cc * mi_r;
-    b.bx[k] = c * std::fma(cc_mj_r, dx, -(bb * mjx));
-    b.by[k] = c * std::fma(cc_mj_r, dy, -(bb * mjy));
-    b.bz[k] = c * std::fma(cc_mj_r, dz, -(bb * mjz));
+    b.bx[k] = c * fused_mul_sub(cc_mj_r, dx, bb, mjx);
+    b.by[k] = c * fused_mul_sub(cc_mj_r, dy, bb, mjy);
+    b.bz[k] = c * fused_mul_sub(cc_mj_r, dz, bb, mjz);
     const double radial = std::fma(-(dd * mi_r), mj_r, cc * mi_mj);  // cc mi.mj - dd (mi.r)(mj.r)
     b.fx[k] = c * std::fma(radial, dx, cc * std::fma(mj_r, mix, mi_r * mjx));
     b.fy[k] = c * std::fma(radial, dy, cc * std::fma(mj_r, miy, mi_r * mjy));
     b.fz[k] = c * std::fma(radial, dz, cc * std::fma(mj_r, miz, mi_r * mjz));
-    b.cx[k] = c * std::fma(cc_mi_r, dx, -(bb * mix));
-    b.cy[k] = c * std::fma(cc_mi_r, dy, -(bb * miy));
-    b.cz[k] = c * std::fma(cc_mi_r, dz, -(bb * miz));
+    b.cx[k] = c * fused_mul_sub(cc_mi_r, dx, bb, mix);
+    b.cy[k] = c * fused_mul_sub(cc_mi_r, dy, bb, miy);
+    b.cz[k] = c * fused_mul_sub(cc_mi_r, dz, bb, miz);
   }
 }
 
