@@ -246,9 +246,13 @@ void add_preset_clumps(const Preset& preset, State& state) {
 }
 
 namespace {
-// Clumps and particles per part of the loops below (each item costs a rotation or two).
-constexpr size_t kClumpGrain = 2048;
+// Clumps and particles per part of the loops below (each item costs a rotation or two; a clump's half step, a free
+// rotation with sines and cosines, some 0.1 µs). Parts of 2048 clumps gave 5 000 clumps two parts, work for two
+// threads only.
+constexpr size_t kClumpGrain = 512;
 constexpr size_t kPebbleGrain = 4096;
+// Particles per part of the clumps' force sums (about 10 ns a pebble).
+constexpr size_t kPebbleSumGrain = 2048;
 }  // namespace
 
 void place_pebbles(const Model& model, State& state, bool positions, ThreadTeam& team) {
@@ -277,36 +281,89 @@ void place_pebbles(const Model& model, State& state, bool positions, ThreadTeam&
   });
 }
 
-// One thread, in particle order. Two ways of putting it on the team kept its bits and lost at 20 000 pebbles
-// (bench/workloads/f-clumps-20k.json, docs/performance.md "Bonds and clumps on the team"): each clump summing its own
-// pebbles from a list of them (2.6 times as long on one thread: large scenes reorder their particles at list rebuilds,
-// and a clump's pebbles then lie far apart in the arrays), and the pebbles' rotations on the team with the sums after
-// them in a second pass (slower on one thread and no faster on two: the sums cost about what the single loop does).
-void sum_clump_forces(const Model& model, State& state) {
-  Particles& p = state.particles;
+void ClumpPebbles::refresh(const std::vector<int>& clump_of_particle, size_t clumps) {
+  if (span_.size() == clumps && clump_of_ == clump_of_particle) return;
+  clump_of_ = clump_of_particle;
+  span_.assign(clumps, Span{-1, -1});
+  placed_.clear();
+  for (size_t i = 0; i < clump_of_.size(); ++i) {
+    const int k = clump_of_[i];
+    if (k < 0) continue;
+    Span& s = span_[static_cast<size_t>(k)];
+    if (s.first < 0) {
+      s = {static_cast<int>(i), static_cast<int>(placed_.size())};
+      placed_.push_back({k, s.first, s.first});
+    }
+    placed_[static_cast<size_t>(s.place)].last = static_cast<int>(i);
+  }
+  sums.resize(placed_.size());
+  without_pebbles_.clear();
+  for (size_t k = 0; k < clumps; ++k)
+    if (span_[k].first < 0) without_pebbles_.push_back(k);
+}
+
+std::pair<size_t, size_t> ClumpPebbles::places_starting_in(size_t begin, size_t end) const {
+  const auto starts_before = [](const Placed& c, size_t i) { return static_cast<size_t>(c.first) < i; };
+  const auto lo = std::lower_bound(placed_.begin(), placed_.end(), begin, starts_before);
+  const auto hi = std::lower_bound(lo, placed_.end(), end, starts_before);
+  return {static_cast<size_t>(lo - placed_.begin()), static_cast<size_t>(hi - placed_.begin())};
+}
+
+// Each clump adds its pebbles in particle order, from sums begun at zero, as one loop over all the particles would:
+// the same bits whatever the split. The particles are split into parts, and a clump belongs to the part that holds
+// its first pebble: a part goes through its particles in order, adding those whose clumps it owns, then on past its
+// end to the last pebble of its clumps (large scenes are reordered by cell, so a clump's pebbles lie a few cell rows
+// apart), and finally works out its clumps' forces and torques. Every part reads the particles in order, as the single
+// loop did: each clump summing its own pebbles from a list of them (the same bits too) took twice as long on one
+// thread, its reads no longer streaming; and sums kept by clump index, which follows no particle order, had two
+// threads writing the same cache lines (docs/performance.md "The clumps' sums on the team").
+void sum_clump_forces(const Model& model, State& state, ClumpPebbles& pebbles, ThreadTeam& team) {
+  const Particles& p = state.particles;
   Clumps& c = state.clumps;
   if (c.size() == 0) return;
-  std::vector<double> pebble_mass(c.size(), 0.0);
-  std::vector<Vec3> first_moment(c.size(), Vec3::Zero());
-  for (size_t k = 0; k < c.size(); ++k) {
-    c.force[k].setZero();
-    c.torque[k].setZero();
-  }
-  for (size_t i = 0; i < p.size(); ++i) {
-    const int k = p.clump[i];
-    if (k < 0) continue;
-    const auto ck = static_cast<size_t>(k);
-    const Vec3 r = c.orientation[ck] * p.clump_offset[i];  // not the wrapped position: periodic boxes
-    c.force[ck] += p.force[i];
-    c.torque[ck] += r.cross(p.force[i]) + p.torque[i];
-    pebble_mass[ck] += p.mass[i];
-    first_moment[ck] += p.mass[i] * r;
-  }
-  // Gravity acts on the clump's mass at its centre of mass: take out what the pebbles' masses received.
+  pebbles.refresh(p.clump, c.size());
   const Vec3& g = model.environment.gravity;
-  for (size_t k = 0; k < c.size(); ++k) {
-    c.force[k] += (c.mass[k] - pebble_mass[k]) * g;
-    c.torque[k] -= first_moment[k].cross(g);
+  const std::vector<ClumpPebbles::Placed>& placed = pebbles.placed();
+  const auto add_pebble = [&](size_t i, size_t k, size_t place) {
+    ClumpPebbles::Sums& s = pebbles.sums[place];
+    const Vec3 r = c.orientation[k] * p.clump_offset[i];  // not the wrapped position: periodic boxes
+    s.force += p.force[i];
+    s.torque += r.cross(p.force[i]) + p.torque[i];
+    s.pebble_mass += p.mass[i];
+    s.first_moment += p.mass[i] * r;
+  };
+  for_each_range(team, p.size(), kPebbleSumGrain, [&](size_t begin, size_t end) {
+    const auto [lo, hi] = pebbles.places_starting_in(begin, end);
+    int last_owned = -1;
+    for (size_t n = lo; n < hi; ++n) {
+      pebbles.sums[n] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0};
+      last_owned = std::max(last_owned, placed[n].last);
+    }
+    for (size_t i = begin; i < end; ++i) {
+      const int k = p.clump[i];
+      if (k < 0) continue;
+      const ClumpPebbles::Span& span = pebbles.span(static_cast<size_t>(k));
+      if (static_cast<size_t>(span.first) < begin) continue;  // an earlier part's clump
+      add_pebble(i, static_cast<size_t>(k), static_cast<size_t>(span.place));
+    }
+    for (size_t i = end; static_cast<int>(i) <= last_owned; ++i) {
+      const int k = p.clump[i];
+      if (k < 0) continue;
+      const ClumpPebbles::Span& span = pebbles.span(static_cast<size_t>(k));
+      if (static_cast<size_t>(span.first) >= begin && static_cast<size_t>(span.first) < end)
+        add_pebble(i, static_cast<size_t>(k), static_cast<size_t>(span.place));
+    }
+    // Gravity acts on the clump's mass at its centre of mass: take out what the pebbles' masses received.
+    for (size_t n = lo; n < hi; ++n) {
+      const auto k = static_cast<size_t>(placed[n].clump);
+      const ClumpPebbles::Sums& s = pebbles.sums[n];
+      c.force[k] = s.force + (c.mass[k] - s.pebble_mass) * g;
+      c.torque[k] = s.torque - s.first_moment.cross(g);
+    }
+  });
+  for (size_t k : pebbles.without_pebbles()) {  // the same sums, of no pebbles
+    c.force[k] = Vec3::Zero() + (c.mass[k] - 0.0) * g;
+    c.torque[k] = Vec3::Zero() - Vec3::Zero().cross(g);
   }
 }
 

@@ -72,8 +72,47 @@ void validate_clumps(const Preset& preset);
 // Pebble positions (with `positions`), orientations, velocities and angular velocities from the clumps; on the team,
 // the same bits at any number of threads (each pebble written on its own).
 void place_pebbles(const Model& model, State& state, bool positions = true, ThreadTeam& team = ThreadTeam::serial());
-// End of a force pass: clump force and torque from the pebbles (one thread: engine/bodies/clumps.cpp says why).
-void sum_clump_forces(const Model& model, State& state);
+// Where each clump's pebbles lie among the particles, from Particles::clump, found again only when that changes (a
+// reordering of large scenes at a list rebuild, an added magnet, a load), and the clumps' force sums' scratch. Kept
+// between force passes by the Simulation (sum_clump_forces). The clumps with pebbles are numbered in the order of
+// their first pebbles ("places"): those whose first pebbles lie in one range of particles have consecutive places.
+class ClumpPebbles {
+ public:
+  // Brings the spans up to date with p.clump (compared whole: 4 bytes a particle) for `clumps` clumps.
+  void refresh(const std::vector<int>& clump_of_particle, size_t clumps);
+
+  // Clump k's first pebble and place, read together for each pebble.
+  struct Span {
+    int first, place;
+  };
+  const Span& span(size_t k) const { return span_[k]; }
+  // By place: the clump, its first and last pebble (particle indices).
+  struct Placed {
+    int clump, first, last;
+  };
+  const std::vector<Placed>& placed() const { return placed_; }
+  // The places of the clumps whose first pebbles lie in [begin, end).
+  std::pair<size_t, size_t> places_starting_in(size_t begin, size_t end) const;
+  // The clumps without pebbles (none, unless a preset or an edit made one).
+  const std::vector<size_t>& without_pebbles() const { return without_pebbles_; }
+
+  // The sums, by place, so that threads summing different ranges of particles write different cache lines.
+  struct Sums {
+    Vec3 force, torque, first_moment;
+    double pebble_mass;
+  };
+  std::vector<Sums> sums;
+
+ private:
+  std::vector<int> clump_of_;  // p.clump when the spans were found
+  std::vector<Span> span_;
+  std::vector<Placed> placed_;
+  std::vector<size_t> without_pebbles_;
+};
+
+// End of a force pass: clump force and torque from the pebbles, on the team (each clump from its own pebbles, in
+// particle order: the same bits at any number of threads).
+void sum_clump_forces(const Model& model, State& state, ClumpPebbles& pebbles, ThreadTeam& team = ThreadTeam::serial());
 // Velocity Verlet for the clumps, after integrate_first_half / integrate_second_half moved the pebbles
 // (whose motion is then replaced by the clumps'); on the team, the same bits at any number of threads.
 void integrate_clumps_first_half(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial());

@@ -125,24 +125,31 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
 
 namespace {
 
-// A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept).
-void predict_pebbles(const State& state, double dt, PredictedVelocities& out) {
+// A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept). On the team:
+// each clump and each pebble is written on its own, the same bits at any number of threads.
+void predict_pebbles(const State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
   const Particles& p = state.particles;
   const double half = 0.5 * dt;
   const Clumps& c = state.clumps;
   if (c.size() == 0) return;
   std::vector<Vec3> v(c.size()), w(c.size());
-  for (size_t k = 0; k < c.size(); ++k) {
-    v[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
-    const Vec3 body = c.orientation[k].conjugate() * (c.angular_momentum[k] + half * c.torque[k]);
-    w[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
-  }
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p.clump[i] < 0) continue;
-    const auto k = static_cast<size_t>(p.clump[i]);
-    out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
-    out.angular_velocity[i] = w[k];
-  }
+  // Clumps per part: each costs two rotations and three divisions, some 40 ns.
+  constexpr size_t kClumpGrain = 512;
+  for_each_range(team, c.size(), kClumpGrain, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      v[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
+      const Vec3 body = c.orientation[k].conjugate() * (c.angular_momentum[k] + half * c.torque[k]);
+      w[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
+    }
+  });
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (p.clump[i] < 0) continue;
+      const auto k = static_cast<size_t>(p.clump[i]);
+      out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
+      out.angular_velocity[i] = w[k];
+    }
+  });
 }
 
 }  // namespace
@@ -176,12 +183,12 @@ void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out,
         }
       },
       kParticlePartsPerThread);
-  predict_pebbles(state, dt, out);
+  predict_pebbles(state, dt, out, team);
 }
 
 void clear_forces_after_prediction(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
   clear_forces(state, team);
-  predict_pebbles(state, dt, out);
+  predict_pebbles(state, dt, out, team);
 }
 
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {

@@ -302,7 +302,10 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   lap(Stage::Pressure);
   apply_floor(model_, state_, dt, predicted);  // last: its friction balances the other lateral forces ([Voxel-beams])
   lap(Stage::Floor);
-  sum_clump_forces(model_, state_);
+  if (state_.clumps.size() != 0) {
+    if (!clump_pebbles_) clump_pebbles_ = std::make_unique<ClumpPebbles>();
+    sum_clump_forces(model_, state_, *clump_pebbles_, team());
+  }
   lap(Stage::Clumps);
   state_.forces_current = true;
 }

@@ -26,6 +26,7 @@ namespace lodestone {
 class StageClock;
 struct OverdampedScratch;
 struct PredictedVelocities;
+class ClumpPebbles;
 
 class Simulation {
  public:
@@ -105,6 +106,7 @@ class Simulation {
   StageTimings timings_;
   std::unique_ptr<OverdampedScratch> overdamped_;   // buffers of the overdamped step, made at its first step
   std::unique_ptr<PredictedVelocities> predicted_;  // the dashpots' velocities of a Verlet step (nothing lasts)
+  std::unique_ptr<ClumpPebbles> clump_pebbles_;     // each clump's pebbles, for its force sums (derived, kept)
   // True from a Verlet step's first half, which predicted the velocities, to its force pass, unless the lists' rebuild
   // between them sorted the particles (integrate_first_half).
   bool predictions_current_ = false;

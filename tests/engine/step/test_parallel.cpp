@@ -491,6 +491,93 @@ TEST_CASE("threads: bonds and clumps give the same bits on any number of threads
       CHECK(one.clumps.image == many.clumps.image);
     }
   }
+  SECTION("clumps: the force sums of 3 000 bars of four pebbles, pebbles in random order, in up to 7 parts") {
+    // Each clump adds its own pebbles in particle order, the part holding its first pebble going on past its end for
+    // the rest (engine/bodies/clumps.cpp sum_clump_forces): the bits of one loop over all the particles in index order,
+    // written out here, on any number of threads. The pebbles are put in random order, so that clumps span parts (a
+    // reordered scene keeps them a few cell rows apart; this is the worst case), and given random forces and torques;
+    // gravity leaning off the vertical. Then the same scratch again after the order changes: its spans are found again.
+    Preset p = testing::bare_preset();
+    p.box.min = Vec3::Zero();
+    p.box.max = Vec3(0.1, 0.1, 0.06);
+    std::mt19937_64 g(5);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int k = 0; k < 3000; ++k) {
+      ClumpEntry e;
+      e.shape = ClumpShape::Bar;
+      e.position = Vec3(3e-3 * (k % 30) + 2e-3, 3e-3 * ((k / 30) % 30) + 2e-3, 6e-3 * (k / 900) + 3e-3);
+      e.axis = Vec3(u(g), u(g), u(g)).normalized();
+      e.count = 4;
+      e.pebble_radius = 0.4e-3;
+      e.spacing = 0.6e-3;
+      p.clumps.push_back(e);
+    }
+    const Session session = run_scene(p, 1, 1);
+    Model model = session.model();
+    model.environment.gravity = Vec3(0.3, -0.2, -9.81);
+    State shuffled = session.state();
+    REQUIRE(shuffled.particles.size() == 12000);
+    std::vector<int> order(shuffled.particles.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::shuffle(order.begin(), order.end(), g);
+    shuffled.particles.permute(order);
+    for (size_t i = 0; i < shuffled.particles.size(); ++i) {
+      shuffled.particles.force[i] = Vec3(u(g), u(g), u(g));
+      shuffled.particles.torque[i] = 1e-3 * Vec3(u(g), u(g), u(g));
+    }
+    const auto one_loop = [&](State s) {  // the sums as one loop over the particles would make them
+      const Particles& q = s.particles;
+      Clumps& c = s.clumps;
+      std::vector<double> pebble_mass(c.size(), 0.0);
+      std::vector<Vec3> first_moment(c.size(), Vec3::Zero());
+      for (size_t k = 0; k < c.size(); ++k) c.force[k] = c.torque[k] = Vec3::Zero();
+      for (size_t i = 0; i < q.size(); ++i) {
+        const auto k = static_cast<size_t>(q.clump[i]);
+        const Vec3 r = c.orientation[k] * q.clump_offset[i];
+        c.force[k] += q.force[i];
+        c.torque[k] += r.cross(q.force[i]) + q.torque[i];
+        pebble_mass[k] += q.mass[i];
+        first_moment[k] += q.mass[i] * r;
+      }
+      for (size_t k = 0; k < c.size(); ++k) {
+        c.force[k] += (c.mass[k] - pebble_mass[k]) * model.environment.gravity;
+        c.torque[k] -= first_moment[k].cross(model.environment.gravity);
+      }
+      return s;
+    };
+    State in_clump_order = shuffled;  // the same particles in the order the clumps made them
+    std::vector<int> back(order.size());
+    for (size_t i = 0; i < order.size(); ++i) back[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    in_clump_order.particles.permute(back);
+    for (int threads : {1, 2, 3, 7}) {
+      INFO(threads << " threads");
+      ThreadTeam team(threads);
+      ClumpPebbles pebbles;
+      for (const State* scene : {&shuffled, &in_clump_order}) {
+        const State expected = one_loop(*scene);
+        State s = *scene;
+        sum_clump_forces(model, s, pebbles, team);
+        CHECK(same_bits(s.clumps.force, expected.clumps.force));
+        CHECK(same_bits(s.clumps.torque, expected.clumps.torque));
+      }
+    }
+    // And what the sums add up to: the pebbles' forces, and gravity on the clumps' masses where the pebbles' (which
+    // overlap, so weigh more) received it.
+    const State summed = one_loop(shuffled);
+    Vec3 pebbles_total = Vec3::Zero(), clumps_total = Vec3::Zero();
+    double clump_mass = 0.0, pebble_mass = 0.0;
+    for (size_t i = 0; i < shuffled.particles.size(); ++i) {
+      pebbles_total += shuffled.particles.force[i];
+      pebble_mass += shuffled.particles.mass[i];
+    }
+    for (size_t k = 0; k < summed.clumps.size(); ++k) {
+      clumps_total += summed.clumps.force[k];
+      clump_mass += summed.clumps.mass[k];
+    }
+    REQUIRE(pebble_mass > clump_mass);
+    const Vec3 expected_total = pebbles_total + (clump_mass - pebble_mass) * model.environment.gravity;
+    CHECK((clumps_total - expected_total).norm() < 1e-12 * 12000.0);  // 12 000 terms of order 1 N
+  }
 }
 
 // The checks' runaway-overlap scan, made by the contact pass (RunawayOverlapWatch): the first listed pair in list order
