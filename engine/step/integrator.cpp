@@ -125,31 +125,33 @@ void integrate_second_half(const Model& model, State& state, double dt, ThreadTe
 
 namespace {
 
-// A clump's pebbles move with their clump's predicted rigid motion, from the clump's own sums (kept). On the team:
-// each clump and each pebble is written on its own, the same bits at any number of threads.
-void predict_pebbles(const State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
-  const Particles& p = state.particles;
-  const double half = 0.5 * dt;
+// The clumps' predicted rigid motion at the end of the step, from their own sums (kept): each clump's velocity and
+// angular velocity. On the team, each clump written on its own. Empty without clumps.
+struct ClumpMotion {
+  std::vector<Vec3> velocity, angular_velocity;
+};
+ClumpMotion predict_clump_motion(const State& state, double dt, ThreadTeam& team) {
   const Clumps& c = state.clumps;
-  if (c.size() == 0) return;
-  std::vector<Vec3> v(c.size()), w(c.size());
+  const double half = 0.5 * dt;
+  ClumpMotion m{std::vector<Vec3>(c.size()), std::vector<Vec3>(c.size())};
   // Clumps per part: each costs two rotations and three divisions, some 40 ns.
   constexpr size_t kClumpGrain = 512;
   for_each_range(team, c.size(), kClumpGrain, [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
-      v[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
+      m.velocity[k] = c.velocity[k] + (half / c.mass[k]) * c.force[k];
       const Vec3 body = c.orientation[k].conjugate() * (c.angular_momentum[k] + half * c.torque[k]);
-      w[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
+      m.angular_velocity[k] = c.orientation[k] * body.cwiseQuotient(c.inertia[k]);
     }
   });
-  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      if (p.clump[i] < 0) continue;
-      const auto k = static_cast<size_t>(p.clump[i]);
-      out.velocity[i] = v[k] + w[k].cross(c.orientation[k] * p.clump_offset[i]);
-      out.angular_velocity[i] = w[k];
-    }
-  });
+  return m;
+}
+
+// A clump's pebble i moves with its clump's predicted rigid motion (whatever it would have predicted on its own).
+inline void predict_pebble(const Particles& p, const Clumps& c, const ClumpMotion& m, size_t i,
+                           PredictedVelocities& out) {
+  const auto k = static_cast<size_t>(p.clump[i]);
+  out.velocity[i] = m.velocity[k] + m.angular_velocity[k].cross(c.orientation[k] * p.clump_offset[i]);
+  out.angular_velocity[i] = m.angular_velocity[k];
 }
 
 }  // namespace
@@ -165,11 +167,15 @@ void clear_forces(State& state, ThreadTeam& team) {
   });
 }
 
+// The pebbles' predictions are made in the same sweep as the other particles' (one round of the team over the
+// particles, after one over the clumps), each written on its own: the same bits at any number of threads.
 void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
   Particles& p = state.particles;
+  const Clumps& c = state.clumps;
   const double half = 0.5 * dt;
   out.velocity.resize(p.size());
   out.angular_velocity.resize(p.size());
+  const ClumpMotion clumps = predict_clump_motion(state, dt, team);
   for_each_range(
       team, p.size(), kParticleGrain,
       [&](size_t begin, size_t end) {
@@ -178,17 +184,28 @@ void predict_and_clear_forces(State& state, double dt, PredictedVelocities& out,
           out.angular_velocity[i] = p.angular_velocity[i] + (half / p.inertia[i]) * p.torque[i];
           if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
           if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
+          if (p.clump[i] >= 0) predict_pebble(p, c, clumps, i, out);
           p.force[i].setZero();
           p.torque[i].setZero();
         }
       },
       kParticlePartsPerThread);
-  predict_pebbles(state, dt, out, team);
 }
 
 void clear_forces_after_prediction(State& state, double dt, PredictedVelocities& out, ThreadTeam& team) {
-  clear_forces(state, team);
-  predict_pebbles(state, dt, out, team);
+  if (state.clumps.size() == 0) {
+    clear_forces(state, team);
+    return;
+  }
+  Particles& p = state.particles;
+  const ClumpMotion clumps = predict_clump_motion(state, dt, team);
+  for_each_range(team, p.size(), kParticleGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      p.force[i].setZero();
+      p.torque[i].setZero();
+      if (p.clump[i] >= 0) predict_pebble(p, state.clumps, clumps, i, out);
+    }
+  });
 }
 
 void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {
