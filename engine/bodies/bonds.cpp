@@ -142,9 +142,9 @@ void refresh_bond_indices(const Particles& p, std::vector<Bond>& bonds, ThreadTe
   }
 }
 
-// What one bond does in a step, worked out on any thread and added to the particles and the books in bond order; in
-// three parts, kept in three arrays: which particles and what happened (scanned by every part that adds the pushes),
-// the energies, the pushes.
+// What one bond does in a step, worked out on any thread: which particles and what happened (kept, and scanned by every
+// part that adds the pushes), the energies (summed at once into the books), the pushes (kept, added to the particles in
+// bond order).
 enum class BondKind : std::uint8_t { Skipped, Acts, Breaks };
 struct BondLink {
   std::uint32_t a = 0, b = 0;  // the bond's particles (so that adding the pushes reads no Bond)
@@ -259,41 +259,53 @@ void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam
   // took a serial millisecond at 57 700 bonds, as long as the parallel part gained on two threads). The workers reach
   // them through the references: inside the parts' lambdas the names would be each worker's own.
   thread_local std::vector<BondLink> kept_links;
-  thread_local std::vector<BondBooks> kept_books;
   thread_local std::vector<BondPush> kept_pushes;
   std::vector<BondLink>& links = kept_links;
-  std::vector<BondBooks>& books = kept_books;
   std::vector<BondPush>& pushes = kept_pushes;
   links.resize(bonds.size());
-  books.resize(bonds.size());
   pushes.resize(bonds.size());
-  for_each_range(team, bonds.size(), kBondGrain, [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k) {
-      const BondOutcome o = bonds[k].broken ? BondOutcome{} : evaluate_bond(model, p, bonds[k], dt);
-      links[k] = o.link;
-      books[k] = o.books;
-      pushes[k] = o.push;
-    }
-  });
-  // The pushes added in bond order, a range of particles to each part (each scans every bond for its particles'), and
-  // the energies summed in bond order by one more part beside them: each particle and each book gets its terms in the
-  // order of one thread, so the forces and books do not depend on the number of threads.
-  const int parts = std::min(parts_for(team, p.size(), kParticlesPerPushPart), ThreadTeam::kMaxParts - 1);
-  const std::vector<size_t> rows = split_evenly(p.size(), parts);
-  double elastic = 0.0, dashpot_loss = 0.0, break_loss = 0.0;
-  std::uint64_t broken = 0;
-  const auto sum_books = [&] {
-    for (size_t k = 0; k < bonds.size(); ++k) {
-      if (links[k].kind == BondKind::Skipped) continue;
-      dashpot_loss -= books[k].dashpot_work;
-      if (links[k].kind == BondKind::Breaks) {
-        ++broken;
-        break_loss += books[k].energy;
-      } else {
-        elastic += books[k].energy;
+  // The energy books summed in chunks of kBondGrain bonds as they are worked out, each chunk in bond order, and the
+  // chunks' sums added in chunk order: grouped the same way at any number of threads. (Summed after the sweep by one
+  // part beside those adding the pushes, they left the other thread waiting past its poll: it blocked, and the next
+  // stage paid its wake-up; docs/performance.md "Why (e)'s field stage gains 1.28x".)
+  struct ChunkBooks {
+    double elastic = 0.0, dashpot_loss = 0.0, break_loss = 0.0;
+    std::uint64_t broken = 0;
+  };
+  const size_t chunks = (bonds.size() + kBondGrain - 1) / kBondGrain;
+  thread_local std::vector<ChunkBooks> kept_chunk_books;
+  std::vector<ChunkBooks>& chunk_books = kept_chunk_books;
+  chunk_books.assign(chunks, ChunkBooks{});
+  for_each_range(team, chunks, 1, [&](size_t first_chunk, size_t end_chunk) {
+    for (size_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
+      ChunkBooks& sums = chunk_books[chunk];
+      for (size_t k = chunk * kBondGrain; k < std::min(bonds.size(), (chunk + 1) * kBondGrain); ++k) {
+        const BondOutcome o = bonds[k].broken ? BondOutcome{} : evaluate_bond(model, p, bonds[k], dt);
+        links[k] = o.link;
+        pushes[k] = o.push;
+        if (o.link.kind == BondKind::Skipped) continue;
+        sums.dashpot_loss -= o.books.dashpot_work;
+        if (o.link.kind == BondKind::Breaks) {
+          ++sums.broken;
+          sums.break_loss += o.books.energy;
+        } else {
+          sums.elastic += o.books.energy;
+        }
       }
     }
-  };
+  });
+  double elastic = 0.0, dashpot_loss = 0.0, break_loss = 0.0;
+  std::uint64_t broken = 0;
+  for (const ChunkBooks& sums : chunk_books) {
+    elastic += sums.elastic;
+    dashpot_loss += sums.dashpot_loss;
+    break_loss += sums.break_loss;
+    broken += sums.broken;
+  }
+  // The pushes added in bond order, a range of particles to each part (each scans every bond for its particles'):
+  // each particle gets its terms in the order of one thread, so the forces do not depend on the number of threads.
+  const int parts = std::min(parts_for(team, p.size(), kParticlesPerPushPart), ThreadTeam::kMaxParts);
+  const std::vector<size_t> rows = split_evenly(p.size(), parts);
   const auto add_pushes = [&](size_t lo, size_t width) {
     for (size_t k = 0; k < bonds.size(); ++k) {
       const BondLink link = links[k];
@@ -308,18 +320,9 @@ void compute_bond_forces(const Model& model, State& state, double dt, ThreadTeam
       }
     }
   };
-  if (team.size() == 1) {  // a team of one runs a single part
-    sum_books();
-    add_pushes(0, p.size());
-  } else {
-    team.run(parts + 1, [&](int part) {
-      if (part == parts)
-        sum_books();
-      else
-        add_pushes(rows[static_cast<size_t>(part)],
-                   rows[static_cast<size_t>(part) + 1] - rows[static_cast<size_t>(part)]);
-    });
-  }
+  team.run(parts, [&](int part) {
+    add_pushes(rows[static_cast<size_t>(part)], rows[static_cast<size_t>(part) + 1] - rows[static_cast<size_t>(part)]);
+  });
   state.broken_bonds += broken;
   state.energy.elastic += elastic;
   state.energy.dissipated_dashpot += dashpot_loss;
