@@ -76,6 +76,29 @@ Session run_scene(const Preset& preset, int threads, int steps) {
   return session;
 }
 
+// `count` bars of `pebbles` pebbles (radius 0.4 mm, 0.6 mm apart) on layers of 30 x 30 sites `pitch` apart (layers two
+// pitches apart), pointing at random; moving and turning at random when `moving`.
+std::vector<ClumpEntry> bar_lattice(int count, int pebbles, double pitch, std::mt19937_64& g, bool moving) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<ClumpEntry> bars;
+  for (int k = 0; k < count; ++k) {
+    ClumpEntry e;
+    e.shape = ClumpShape::Bar;
+    e.position =
+        Vec3(pitch * (k % 30) + 0.5 * pitch, pitch * ((k / 30) % 30) + 0.5 * pitch, 2.0 * pitch * (k / 900) + pitch);
+    e.axis = Vec3(u(g), u(g), u(g)).normalized();
+    e.count = pebbles;
+    e.pebble_radius = 0.4e-3;
+    e.spacing = 0.6e-3;
+    if (moving) {
+      e.velocity = 0.2 * Vec3(u(g), u(g), u(g));
+      e.angular_velocity = 100.0 * Vec3(u(g), u(g), u(g));
+    }
+    bars.push_back(e);
+  }
+  return bars;
+}
+
 // Largest |a_i - b_i| over particles and components.
 double largest_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
   double worst = 0.0;
@@ -451,19 +474,7 @@ TEST_CASE("threads: bonds and clumps give the same bits on any number of threads
     p.box.max = Vec3(0.06, 0.06, 0.03);
     p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = SideKind::Periodic;
     std::mt19937_64 g(3);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (int k = 0; k < 2100; ++k) {
-      ClumpEntry e;
-      e.shape = ClumpShape::Bar;
-      e.position = Vec3(2e-3 * (k % 30) + 1e-3, 2e-3 * ((k / 30) % 30) + 1e-3, 4e-3 * (k / 900) + 2e-3);
-      e.axis = Vec3(u(g), u(g), u(g)).normalized();
-      e.count = 2;
-      e.pebble_radius = 0.4e-3;
-      e.spacing = 0.6e-3;
-      e.velocity = 0.2 * Vec3(u(g), u(g), u(g));
-      e.angular_velocity = 100.0 * Vec3(u(g), u(g), u(g));
-      p.clumps.push_back(e);
-    }
+    p.clumps = bar_lattice(2100, 2, 2e-3, g, true);
     const Session session = run_scene(p, 1, 3);
     const Model& model = session.model();
     REQUIRE(session.state().clumps.size() == 2100);
@@ -502,16 +513,7 @@ TEST_CASE("threads: bonds and clumps give the same bits on any number of threads
     p.box.max = Vec3(0.1, 0.1, 0.06);
     std::mt19937_64 g(5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (int k = 0; k < 3000; ++k) {
-      ClumpEntry e;
-      e.shape = ClumpShape::Bar;
-      e.position = Vec3(3e-3 * (k % 30) + 2e-3, 3e-3 * ((k / 30) % 30) + 2e-3, 6e-3 * (k / 900) + 3e-3);
-      e.axis = Vec3(u(g), u(g), u(g)).normalized();
-      e.count = 4;
-      e.pebble_radius = 0.4e-3;
-      e.spacing = 0.6e-3;
-      p.clumps.push_back(e);
-    }
+    p.clumps = bar_lattice(3000, 4, 3e-3, g, false);
     const Session session = run_scene(p, 1, 1);
     Model model = session.model();
     model.environment.gravity = Vec3(0.3, -0.2, -9.81);
