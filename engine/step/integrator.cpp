@@ -208,53 +208,81 @@ void clear_forces_after_prediction(State& state, double dt, PredictedVelocities&
   });
 }
 
-void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out) {
+void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out, ThreadTeam& team) {
   const Particles& p = state.particles;
   const double gamma = model.environment.translational_damping;
   const double gamma_rot = model.environment.rotational_damping;
   out.velocity.resize(p.size());
   out.angular_velocity.resize(p.size());
+  const std::vector<double> fastest = results_of_parts<double>(
+      team, p.size(), kParticleGrain,
+      [&](size_t begin, size_t end) {
+        double max_speed = 0.0;
+        for (size_t i = begin; i < end; ++i) {
+          out.velocity[i] = p.force[i] / gamma;
+          out.angular_velocity[i] = p.torque[i] / (p.radius[i] * p.radius[i] * gamma_rot);
+          if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
+          if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
+          max_speed = std::max(max_speed, out.velocity[i].norm());
+        }
+        return max_speed;
+      },
+      kParticlePartsPerThread);
   out.max_speed = 0.0;
-  for (size_t i = 0; i < p.size(); ++i) {
-    out.velocity[i] = p.force[i] / gamma;
-    out.angular_velocity[i] = p.torque[i] / (p.radius[i] * p.radius[i] * gamma_rot);
-    if (p.hold[i] & kHoldPosition) out.velocity[i].setZero();
-    if (p.hold[i] & kHoldOrientation) out.angular_velocity[i].setZero();
-    out.max_speed = std::max(out.max_speed, out.velocity[i].norm());
-  }
+  for (double v : fastest) out.max_speed = std::max(out.max_speed, v);
   out.lid_velocity = state.lid_velocity;
 }
 
-void save_origin(const State& state, StepOrigin& origin) {
-  origin.position = state.particles.position;
-  origin.orientation = state.particles.orientation;
-  origin.image = state.particles.image;
+void mean_slopes(const OverdampedSlopes& k0, OverdampedSlopes& k1, ThreadTeam& team) {
+  for_each_range(
+      team, k1.velocity.size(), kParticleGrain,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          k1.velocity[i] = 0.5 * (k0.velocity[i] + k1.velocity[i]);
+          k1.angular_velocity[i] = 0.5 * (k0.angular_velocity[i] + k1.angular_velocity[i]);
+        }
+      },
+      kParticlePartsPerThread);
+  k1.lid_velocity = 0.5 * (k0.lid_velocity + k1.lid_velocity);
+}
+
+void save_origin(const State& state, StepOrigin& origin, ThreadTeam& team) {
+  copy_on_team(team, state.particles.position, origin.position);
+  copy_on_team(team, state.particles.orientation, origin.orientation);
+  copy_on_team(team, state.particles.image, origin.image);
   origin.lid_height = state.lid_height;
 }
 
 void advance_from(const Model& model, const StepOrigin& origin, const std::vector<Vec3>& velocity,
-                  const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state) {
+                  const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state,
+                  ThreadTeam& team) {
   Particles& p = state.particles;
-  for (size_t i = 0; i < p.size(); ++i) {
-    // A held part stays where the step began, whatever the slope (the Brownian noise included).
-    if (p.hold[i] & kHoldPosition) {
-      p.position[i] = origin.position[i];
-      p.velocity[i].setZero();
-    } else {
-      p.position[i] = origin.position[i] + dt * velocity[i];
-      p.velocity[i] = velocity[i];
-    }
-    if (p.hold[i] & kHoldOrientation) {
-      p.orientation[i] = origin.orientation[i];
-      p.angular_velocity[i].setZero();
-    } else {
-      p.orientation[i] = rotate_by_step(origin.orientation[i], dt * angular_velocity[i]);
-      renormalize(p.orientation[i]);
-      p.angular_velocity[i] = angular_velocity[i];
-    }
-  }
-  p.image = origin.image;  // both of Heun's stages start from the origin: its images, then the boxes crossed
-  wrap_periodic(model, p);
+  for_each_range(
+      team, p.size(), kParticleGrain,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          // A held part stays where the step began, whatever the slope (the Brownian noise included).
+          if (p.hold[i] & kHoldPosition) {
+            p.position[i] = origin.position[i];
+            p.velocity[i].setZero();
+          } else {
+            p.position[i] = origin.position[i] + dt * velocity[i];
+            p.velocity[i] = velocity[i];
+          }
+          if (p.hold[i] & kHoldOrientation) {
+            p.orientation[i] = origin.orientation[i];
+            p.angular_velocity[i].setZero();
+          } else {
+            p.orientation[i] = rotate_by_step(origin.orientation[i], dt * angular_velocity[i]);
+            renormalize(p.orientation[i]);
+            p.angular_velocity[i] = angular_velocity[i];
+          }
+          // Both of Heun's stages start from the origin: its images, then the boxes crossed (the wrap below).
+          p.image[i] = origin.image[i];
+        }
+        wrap_periodic(model, p, begin, end);
+      },
+      kParticlePartsPerThread);
   state.lid_height = origin.lid_height + dt * lid_velocity;
 }
 

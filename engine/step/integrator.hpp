@@ -53,7 +53,11 @@ struct OverdampedSlopes {
   double lid_velocity = 0.0;
   double max_speed = 0.0;  // [m/s] largest |v|
 };
-void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out);
+// On the team: each particle's slopes written on their own; the largest speed is exact whatever the split.
+void overdamped_slopes(const Model& model, const State& state, OverdampedSlopes& out,
+                       ThreadTeam& team = ThreadTeam::serial());
+// Heun's corrector slope, (k0 + k1) / 2 per particle, into k1 (the lid's too).
+void mean_slopes(const OverdampedSlopes& k0, OverdampedSlopes& k1, ThreadTeam& team = ThreadTeam::serial());
 
 // Start of a step (positions, orientations, lid height) that Heun's two stages go from.
 struct StepOrigin {
@@ -62,9 +66,11 @@ struct StepOrigin {
   std::vector<ImageFlags> image;
   double lid_height = 0.0;
 };
-void save_origin(const State& state, StepOrigin& origin);
-// Positions = origin + dt x slope (Heun's predictor with one slope; its corrector with the mean).
+void save_origin(const State& state, StepOrigin& origin, ThreadTeam& team = ThreadTeam::serial());
+// Positions = origin + dt x slope (Heun's predictor with one slope; its corrector with the mean). On the team, each
+// particle written on its own: the same bits at any number of threads.
 void advance_from(const Model& model, const StepOrigin& origin, const std::vector<Vec3>& velocity,
-                  const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state);
+                  const std::vector<Vec3>& angular_velocity, double lid_velocity, double dt, State& state,
+                  ThreadTeam& team = ThreadTeam::serial());
 
 }  // namespace lodestone

@@ -6,6 +6,11 @@
 
 namespace lodestone {
 
+namespace {
+// Particles per part of the noise and slope sweeps (a Philox draw or two additions each).
+constexpr size_t kThermalGrain = 2000;
+}  // namespace
+
 ThermalNormals thermal_normals(std::uint64_t seed, std::int64_t step, std::uint64_t particle_id) {
   // Counter (block, id low, step low, step high); key (seed low, seed high ^ id high). Three blocks of two
   // normals each: translation x y, translation z and rotation x, rotation y z.
@@ -38,7 +43,7 @@ LangevinNoise langevin_noise(const Model& model, const State& state, size_t i) {
   return out;
 }
 
-void brownian_slopes(const Model& model, const State& state, double dt, OverdampedSlopes& out) {
+void brownian_slopes(const Model& model, const State& state, double dt, OverdampedSlopes& out, ThreadTeam& team) {
   const Particles& p = state.particles;
   const EnvironmentParameters& env = model.environment;
   const double kT = boltzmann * env.temperature;
@@ -47,19 +52,24 @@ void brownian_slopes(const Model& model, const State& state, double dt, Overdamp
   out.lid_velocity = 0.0;
   out.max_speed = 0.0;
   const double translational = std::sqrt(2.0 * kT / (env.translational_damping * dt));  // sqrt(2 D / dt)
-  for (size_t i = 0; i < p.size(); ++i) {
-    const ThermalNormals xi = thermal_normals(model.noise_seed, state.step, p.id[i]);
-    const double drag_rot = p.radius[i] * p.radius[i] * env.rotational_damping;
-    out.velocity[i] = translational * xi.translation;
-    out.angular_velocity[i] = std::sqrt(2.0 * kT / (drag_rot * dt)) * xi.rotation;  // sqrt(2 D_r / dt)
-  }
+  // Each particle's noise is drawn from its id and the step (counter-based): the same at any split.
+  for_each_range(team, p.size(), kThermalGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const ThermalNormals xi = thermal_normals(model.noise_seed, state.step, p.id[i]);
+      const double drag_rot = p.radius[i] * p.radius[i] * env.rotational_damping;
+      out.velocity[i] = translational * xi.translation;
+      out.angular_velocity[i] = std::sqrt(2.0 * kT / (drag_rot * dt)) * xi.rotation;  // sqrt(2 D_r / dt)
+    }
+  });
 }
 
-void add_slopes(const OverdampedSlopes& add, OverdampedSlopes& to) {
-  for (size_t i = 0; i < to.velocity.size(); ++i) {
-    to.velocity[i] += add.velocity[i];
-    to.angular_velocity[i] += add.angular_velocity[i];
-  }
+void add_slopes(const OverdampedSlopes& add, OverdampedSlopes& to, ThreadTeam& team) {
+  for_each_range(team, to.velocity.size(), kThermalGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      to.velocity[i] += add.velocity[i];
+      to.angular_velocity[i] += add.angular_velocity[i];
+    }
+  });
 }
 
 ThermalCoupling thermal_coupling(const Model& model, const Particles& p) {

@@ -47,9 +47,10 @@ LangevinNoise langevin_noise(const Model& model, const State& state, size_t i);
 
 // Overdamped Heun: the Brownian slopes of the step being made (number state.step, length dt): velocity
 // sqrt(2 kT / (gamma dt)) xi and angular velocity sqrt(2 kT / (R^2 gamma* dt)) xi'; lid velocity 0.
-void brownian_slopes(const Model& model, const State& state, double dt, OverdampedSlopes& out);
+void brownian_slopes(const Model& model, const State& state, double dt, OverdampedSlopes& out,
+                     ThreadTeam& team = ThreadTeam::serial());
 // to += add, particle by particle (the lid and max_speed are left alone).
-void add_slopes(const OverdampedSlopes& add, OverdampedSlopes& to);
+void add_slopes(const OverdampedSlopes& add, OverdampedSlopes& to, ThreadTeam& team = ThreadTeam::serial());
 
 // [Dominik-Nubold] eqs. 1-2 in SI: the interaction parameter lambda = mu0 mu^2 / (4 pi d^3 kT) (dipole coupling of
 // two touching grains over kT) and the interaction radius R_m = (2 mu0 mu^2 / (pi kT))^(1/3) = 2 d lambda^(1/3)
