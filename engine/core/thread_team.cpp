@@ -247,10 +247,14 @@ int parts_for(const ThreadTeam& team, size_t n, size_t grain) {
 
 int fine_parts_for(const ThreadTeam& team, size_t n, size_t grain, int per_thread) {
   if (team.size() == 1) return 1;
+  const auto threads = static_cast<size_t>(team.size());
   const size_t wanted = grain == 0 ? n : n / grain;
-  const size_t most = std::min<size_t>(static_cast<size_t>(team.size()) * static_cast<size_t>(std::max(per_thread, 1)),
-                                       ThreadTeam::kMaxParts);
-  return static_cast<int>(std::clamp<size_t>(wanted, 1, most));
+  const size_t most = std::min<size_t>(threads * static_cast<size_t>(std::max(per_thread, 1)), ThreadTeam::kMaxParts);
+  size_t parts = std::clamp<size_t>(wanted, 1, most);
+  // More parts than threads: a whole number of them a thread, so that each thread's own block is as long (five parts of
+  // 10 000 particles left one of two threads three, and the stage 1.5-1.6x faster on two instead of 2x).
+  if (parts > threads && parts % threads != 0) parts = std::min({(parts / threads + 1) * threads, most, n});
+  return static_cast<int>(parts);
 }
 
 }  // namespace lodestone
