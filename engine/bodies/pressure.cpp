@@ -29,16 +29,27 @@ double auto_lid_damping(const Model& model, const Particles& p) {
 
 namespace {
 
-void apply_top_layer_pressure(const Model& model, State& state) {
+// Particles per part of the top layer's two sweeps (a comparison or two each).
+constexpr size_t kPressureGrain = 4096;
+
+// On the team: the highest centre is a maximum (exact whatever the split), each particle's push its own.
+void apply_top_layer_pressure(const Model& model, State& state, ThreadTeam& team) {
   if (model.pressure.method != PressureMethod::TopLayer || model.pressure.pressure <= 0.0) return;
   Particles& p = state.particles;
   if (p.size() == 0) return;
   const double floor = model.box.min.z();
-  double z_max = -INFINITY;
-  for (const Vec3& x : p.position) z_max = std::max(z_max, x.z());
+  const std::vector<double> highest =
+      results_of_parts<double>(team, p.size(), kPressureGrain, [&](size_t begin, size_t end) {
+        double z_max = -INFINITY;
+        for (size_t i = begin; i < end; ++i) z_max = std::max(z_max, p.position[i].z());
+        return z_max;
+      });
+  const double z_max = *std::max_element(highest.begin(), highest.end());
   const double threshold = floor + model.pressure.top_fraction * (z_max - floor);
-  for (size_t i = 0; i < p.size(); ++i)
-    if (p.position[i].z() > threshold) p.force[i].z() -= pi * p.radius[i] * p.radius[i] * model.pressure.pressure;
+  for_each_range(team, p.size(), kPressureGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      if (p.position[i].z() > threshold) p.force[i].z() -= pi * p.radius[i] * p.radius[i] * model.pressure.pressure;
+  });
 }
 
 void update_lid_velocity(const Model& model, State& state) {
@@ -52,8 +63,8 @@ void update_lid_velocity(const Model& model, State& state) {
 
 }  // namespace
 
-void apply_pressure(const Model& model, State& state) {
-  apply_top_layer_pressure(model, state);
+void apply_pressure(const Model& model, State& state, ThreadTeam& team) {
+  apply_top_layer_pressure(model, state, team);
   update_lid_velocity(model, state);
 }
 

@@ -9,12 +9,13 @@
 
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/core/thread_team.hpp"
 
 namespace lodestone {
 
-// The pressure stage (after the contact forces): the top layer's forces, or the lid's velocity from the
-// force the particles push it with.
-void apply_pressure(const Model& model, State& state);
+// The pressure stage (after the contact forces): the top layer's forces (on the team, the same bits), or the lid's
+// velocity from the force the particles push it with.
+void apply_pressure(const Model& model, State& state, ThreadTeam& team = ThreadTeam::serial());
 // Puts the lid on the packing (top of the highest sphere, at most the box top) when the lid
 // method has just been switched on; clears the lid state when it is off.
 void place_lid(const Model& model, State& state);

@@ -299,7 +299,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   apply_gravity_and_damping(model_, state_, dt, team());
   apply_drag_spring(model_, state_, dt);  // the user's hand (engine/bodies/touch.hpp), timed with gravity and damping
   lap(Stage::GravityAndDamping);
-  apply_pressure(model_, state_);
+  apply_pressure(model_, state_, team());
   lap(Stage::Pressure);
   apply_floor(model_, state_, dt, predicted);  // last: its friction balances the other lateral forces ([Voxel-beams])
   lap(Stage::Floor);
