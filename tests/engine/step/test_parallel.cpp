@@ -419,8 +419,9 @@ TEST_CASE("threads: contact, field and damping forces do not depend on the threa
 // The overdamped (Heun) step's sweeps on the team (issue 38): each particle's slopes, noise, advance and wrap are its
 // own, and the largest speed is a maximum, so 1, 2 and 3 threads give the same bits. A bed in a box periodic along x
 // and y (the advance wraps), two particles held (one in position, one in orientation), forces and torques at random,
-// and a whole overdamped step of a session at 300 K beside it.
-TEST_CASE("threads: the overdamped step's sweeps give the same bits on any number of threads", "[parallel]") {
+// and whole overdamped steps of a session at 300 K without dipoles (whose pair sums the thread count groups) beside it.
+TEST_CASE("threads: the overdamped step's sweeps give the same bits on any number of threads",
+          "[parallel][threading]") {
   Preset preset = dense_scene(14);
   preset.integrator.scheme = IntegratorScheme::OverdampedHeun;
   preset.environment.translational_damping = 0.05;
