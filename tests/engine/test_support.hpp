@@ -3,6 +3,7 @@
 // stepping helper that fails the test on any engine warning.
 
 #include "engine/bodies/generator.hpp"
+#include "engine/bodies/touch.hpp"
 #include "engine/scene/document.hpp"
 #include "engine/scene/preset_io.hpp"
 #include "engine/session/session.hpp"
@@ -75,6 +76,13 @@ void run_checked(Run& sim, std::int64_t steps) {
   INFO(sim.state().health.message);
   REQUIRE(sim.state().health.ok);
   REQUIRE(done == steps);
+}
+
+// The index of the particle with id `id` in a session's state (it must be there).
+inline size_t index_of(const Session& s, std::uint64_t id) {
+  const long i = index_of_id(s.state().particles, id);
+  REQUIRE(i >= 0);
+  return static_cast<size_t>(i);
 }
 
 // Steps a Session `steps` times, one step at a time, failing on any engine warning; the largest drift of its energy

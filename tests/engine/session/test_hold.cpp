@@ -33,12 +33,6 @@ Preset two_magnets(HoldKind held) {
   return p;
 }
 
-size_t index_of(const Session& s, std::uint64_t id) {
-  const long i = index_of_id(s.state().particles, id);
-  REQUIRE(i >= 0);
-  return static_cast<size_t>(i);
-}
-
 double kinetic_energy(const Particles& p, size_t i) {
   return 0.5 * p.mass[i] * p.velocity[i].squaredNorm() + 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
 }

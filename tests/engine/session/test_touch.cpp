@@ -25,12 +25,6 @@ double balance(const Session& s) {
   return s.observe().energy_balance();
 }
 
-size_t index_of(const Session& s, std::uint64_t id) {
-  const long i = index_of_id(s.state().particles, id);
-  REQUIRE(i >= 0);
-  return static_cast<size_t>(i);
-}
-
 // Two 1 mm spheres far apart in open space: no forces but the drag's.
 Preset two_free_spheres(double radius = 5e-4) {
   Preset p = bare_preset();
