@@ -133,6 +133,7 @@ Removal remove_body(State& state, std::uint64_t particle_id) {
     for (int k : kept)
       for (size_t side = 0; side < 6; ++side) walls.push_back(state.wall_history[6 * static_cast<size_t>(k) + side]);
     state.wall_history.swap(walls);
+    mark_active_walls(state);
   }
   for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque})
     if (per_particle->size() == n) keep_only(*per_particle, kept);

@@ -41,6 +41,7 @@ struct PartResult {
   std::array<Vec3, 6> wall_force{};  // wall loop only
   std::vector<PairPush> pushes;      // pair loop only: the contacts that act, in pair order
   size_t first_too_deep = SIZE_MAX;  // pair loop with a RunawayOverlapWatch only: the part's first such pair
+  WallJournal journal;               // wall loop with a journal only: the records it changed, as they were
 };
 
 // Contacts per thread below which the loop stays on one thread.
@@ -285,7 +286,7 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
 // the wall added to wall_force[side], totals and events merged as for the pairs.
 void add_wall_side_contacts(const Model& model, State& state, double dt, bool verlet,
                             const PredictedVelocities* predicted, ThreadTeam& team, int axis, int upper,
-                            ContactTotals& totals, std::array<Vec3, 6>& wall_force) {
+                            ContactTotals& totals, std::array<Vec3, 6>& wall_force, WallJournal* journal) {
   Particles& p = state.particles;
   const size_t n = p.size();
   const bool sand = model.contact.law == ContactLaw::Sand;
@@ -298,13 +299,16 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
   const double reach = model.contact_reach;
   std::vector<PartResult> wall_parts(static_cast<size_t>(parts_for(team, n, kContactGrain)));
   const std::vector<size_t> bounds = split_evenly(n, static_cast<int>(wall_parts.size()));
+  const auto bit = static_cast<std::uint8_t>(1u << side);
   team.run(static_cast<int>(wall_parts.size()), [&](int k) {
     PartResult& part = wall_parts[static_cast<size_t>(k)];
     part.wall_force.fill(Vec3::Zero());
     for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
       const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
+      // The flag from the particle's byte: the record is read only for a contact that may act or has to close.
+      if (distance > p.radius[i] + reach && (state.wall_active[i] & bit) == 0) continue;
       ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
-      if (distance > p.radius[i] + reach && !h.active) continue;
+      if (journal) part.journal.before.emplace_back(6 * i + static_cast<size_t>(side), h);
       ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i],
                                                p.mass[i], p.inertia[i]);
       if (predicted)
@@ -317,33 +321,42 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
         bodies.periodic_length = model.periodic_length;
       }
       ContactResponse r;
-      if (!evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, verlet, state.step,
-                            p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r))
-        continue;
+      const bool acts =
+          evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, verlet, state.step,
+                           p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r);
+      state.wall_active[i] = h.active ? static_cast<std::uint8_t>(state.wall_active[i] | bit)
+                                      : static_cast<std::uint8_t>(state.wall_active[i] & ~bit);
+      if (!acts) continue;
       p.force[i] += r.force;
       p.torque[i] += g.lever_i.cross(r.force) + r.couple;
       part.wall_force[side] -= r.force;
     }
   });
   merge_parts(wall_parts, totals, state);
-  for (const PartResult& part : wall_parts) wall_force[side] += part.wall_force[side];
+  for (PartResult& part : wall_parts) {
+    wall_force[side] += part.wall_force[side];
+    if (journal)
+      for (auto& entry : part.journal.before) journal->before.push_back(std::move(entry));
+  }
 }
 
 // The contacts with every side of the box that is a wall, but the floor's; returns the force on each side.
 std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double dt, bool verlet,
-                                      const PredictedVelocities* predicted, ThreadTeam& team, ContactTotals& totals) {
+                                      const PredictedVelocities* predicted, ThreadTeam& team, ContactTotals& totals,
+                                      WallJournal* journal) {
   const size_t n = state.particles.size();
   std::array<Vec3, 6> wall_force;
   wall_force.fill(Vec3::Zero());
   const bool walls = model.box.any_wall();
   if (walls && state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  if (walls && state.wall_active.size() != n) mark_active_walls(state);
   for (int axis = 0; axis < 3 && walls; ++axis) {
     for (int upper = 0; upper < 2; ++upper) {
       if (model.box.side(axis, upper) != SideKind::Wall) continue;
       const int side = 2 * axis + upper;
       if (static_cast<int>(model.floor.side) == side + 1)
         continue;  // the floor's own law (engine/contact/law_floor.cpp)
-      add_wall_side_contacts(model, state, dt, verlet, predicted, team, axis, upper, totals, wall_force);
+      add_wall_side_contacts(model, state, dt, verlet, predicted, team, axis, upper, totals, wall_force, journal);
     }
   }
   return wall_force;
@@ -352,11 +365,11 @@ std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double d
 }  // namespace
 
 void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team,
-                            const PredictedVelocities* predicted, RunawayOverlapWatch* watch) {
+                            const PredictedVelocities* predicted, RunawayOverlapWatch* watch, WallJournal* journal) {
   ContactTotals totals;
   const bool verlet = predicted != nullptr && dt > 0.0;
   add_pair_contacts(model, state, dt, verlet, predicted, team, totals, watch);
-  state.wall_force = add_wall_contacts(model, state, dt, verlet, predicted, team, totals);
+  state.wall_force = add_wall_contacts(model, state, dt, verlet, predicted, team, totals, journal);
 
   state.energy.elastic = totals.elastic;
   state.energy.dissipated_dashpot += totals.dashpot_energy;

@@ -13,7 +13,8 @@ double floor_stiffness(const Model& model, int material) {
   return model.pair(material, model.wall_material).kn;
 }
 
-void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted) {
+void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted,
+                 WallJournal* journal) {
   const FloorParameters& floor = model.floor;
   if (floor.side == FloorSide::None) return;
   const int side = static_cast<int>(floor.side) - 1;
@@ -25,11 +26,14 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
   Particles& p = state.particles;
   const size_t n = p.size();
   if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  if (state.wall_active.size() != n) mark_active_walls(state);
+  const auto bit = static_cast<std::uint8_t>(1u << side);
   double elastic = 0.0, dashpot_loss = 0.0, friction_loss = 0.0;
   Vec3 on_floor = Vec3::Zero();
 
   for (size_t i = 0; i < n; ++i) {
     ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
+    if (journal) journal->before.emplace_back(6 * i + static_cast<size_t>(side), h);
     const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
     const double overlap = p.radius[i] - distance;
     const double v_n = p.velocity[i].dot(normal);
@@ -39,8 +43,10 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
         friction_loss -= 0.5 * dt * h.shear.dot(p.velocity[i]);
       }
       h = ContactHistory{};
+      state.wall_active[i] &= static_cast<std::uint8_t>(~bit);
       continue;
     }
+    state.wall_active[i] |= bit;  // h.active from here on (set just below when it was not)
     const std::uint64_t wall_id = kWallIdBase + static_cast<std::uint64_t>(side);
     if (!h.active) {
       h = ContactHistory{};

@@ -24,7 +24,10 @@ namespace lodestone {
 
 // Adds the floor's normal and friction forces; must run after every other force of the pass. The normal
 // dashpot sees `predicted` velocities when given (as the contact stage's dashpots do).
-void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted = nullptr);
+// `journal`, when given, gets every wall history record of the floor's side as it was before (the pass writes them
+// all).
+void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted = nullptr,
+                 WallJournal* journal = nullptr);
 
 // The floor's normal stiffness for a particle of material `material` [N/m].
 double floor_stiffness(const Model& model, int material);

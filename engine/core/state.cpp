@@ -115,6 +115,14 @@ void mark_active_contacts(NeighborLists& lists) {
   for (size_t k = 0; k < lists.contact_history.size(); ++k) lists.contact_active[k] = lists.contact_history[k].active;
 }
 
+void mark_active_walls(State& state) {
+  const size_t n = state.wall_history.size() / 6;
+  state.wall_active.assign(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t side = 0; side < 6; ++side)
+      if (state.wall_history[6 * i + side].active) state.wall_active[i] |= static_cast<std::uint8_t>(1u << side);
+}
+
 void mark_dipole_bands(NeighborLists& lists, size_t particles) {
   lists.dipole_bands.reset(lists.builds, particles, lists.dipole_pairs.size());
   summarise_pair_bands(lists.dipole_pairs.data(), 0, lists.dipole_bands.chunks.size(), lists.dipole_bands);
@@ -142,7 +150,8 @@ size_t memory_bytes(const State& state) {
   const NeighborLists& n = state.neighbors;
   bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.contact_active) +
            bytes_of(n.dipole_pairs) + bytes_of(n.dipole_bands.chunks) + bytes_of(n.reference_position);
-  bytes += bytes_of(state.wall_history) + bytes_of(state.damping_force) + bytes_of(state.damping_torque);
+  bytes += bytes_of(state.wall_history) + bytes_of(state.wall_active) + bytes_of(state.damping_force) +
+           bytes_of(state.damping_torque);
   bytes += bytes_of(state.events.recent) + bytes_of(state.bonds);
   const DipoleHistory& d = state.dipole_history;
   bytes += bytes_of(d.force_previous) + bytes_of(d.force_last) + bytes_of(d.torque_previous) + bytes_of(d.torque_last);

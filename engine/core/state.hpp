@@ -224,6 +224,11 @@ struct State {
   // N x 6, [i * 6 + side], side = 2 axis + upper; empty when no side of the box is a wall (184 bytes a
   // record: 1.1 KiB per particle that a periodic or open box never uses).
   std::vector<ContactHistory> wall_history;
+  // wall_history[6 i + side].active again, a byte a particle (bit `side`): the wall pass tests every particle against
+  // each wall side, most of them far from it, and read from the 184-byte records that test was 13 % of a powder step
+  // (docs/performance.md, "The walls' flags beside their histories"). Whatever replaces or reorders wall_history keeps
+  // it in step (mark_active_walls); the wall and floor passes make it again when its length is wrong. Not saved.
+  std::vector<std::uint8_t> wall_active;
   double time = 0.0;  // [s]
   std::int64_t step = 0;
   EnergyLedger energy;
@@ -260,6 +265,10 @@ struct State {
   Clumps clumps;    // rigid clumps of pebbles ([PFC-dipole], engine/bodies/clumps.hpp)
   DragSpring drag;  // the user's drag spring, when active
 };
+
+// Sets wall_active from the wall histories' flags (after wall_history was replaced, resized or reordered as a whole):
+// one byte a particle, or none when there are no wall histories.
+void mark_active_walls(State& state);
 
 // The heap memory a copy of `state` takes (its arrays, at their sizes), in bytes: what the history of a
 // session (engine/session/history.hpp) counts against its budget.

@@ -443,6 +443,7 @@ Checkpoint checkpoint_from_bytes(const std::string& bytes) {
   }
   if (r.left() != 0) throw CheckpointError(std::to_string(r.left()) + " unexpected bytes after the state");
   mark_active_contacts(out.state.neighbors);  // not stored: a copy of the histories' flags
+  mark_active_walls(out.state);               // nor these
   if (version < 7 && out.preset.magnetics.method == DipoleMethod::P3M) out.state.neighbors.valid = false;
   check_state(out.state);
   mark_dipole_bands(out.state.neighbors, out.state.particles.size());  // not stored either: derived from the pairs

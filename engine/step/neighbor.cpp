@@ -118,6 +118,13 @@ void reorder_particles(State& state, const std::vector<int>& order, ThreadTeam& 
           walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
     });
     state.wall_history.swap(walls);
+    if (state.wall_active.size() == n) {
+      std::vector<std::uint8_t> active(n);
+      for (size_t k = 0; k < n; ++k) active[k] = state.wall_active[static_cast<size_t>(order[k])];
+      state.wall_active.swap(active);
+    } else {
+      mark_active_walls(state);
+    }
   }
   DipoleHistory& dipoles = state.dipole_history;  // the extrapolation's stored passes (force_interval > 1)
   for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque, &dipoles.force_previous,

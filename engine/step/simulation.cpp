@@ -116,10 +116,14 @@ bool same_densities(const std::vector<Material>& a, const std::vector<Material>&
 // so that contact history, energy books and events count each step once. Putting back swaps the
 // saved vectors in instead of copying them (the trial's values are not needed again): copying the
 // contact and wall histories (184 bytes a record: one per listed pair, six per grain) back was 10 %
-// of a step of powder-alignment.
+// of a step of powder-alignment. The wall histories are put back record by record from the trial's journal of the
+// ones it changed (the walls' flags tell the pass which records to read, so most are never touched); only when their
+// sizes do not fit the particles (the pass would make them afresh) are they copied whole.
 struct TrialBackup {
   std::vector<ContactHistory> contacts, walls;
-  std::vector<std::uint8_t> contacts_active;
+  std::vector<std::uint8_t> contacts_active, walls_active;
+  bool walls_whole = false;
+  WallJournal wall_journal;
   EnergyLedger energy;
   EventLog events;
   Vec3 total_moment = Vec3::Zero();
@@ -131,7 +135,11 @@ struct TrialBackup {
   void save(const State& s, ThreadTeam& team) {
     copy_on_team(team, s.neighbors.contact_history, contacts);
     copy_on_team(team, s.neighbors.contact_active, contacts_active);
-    copy_on_team(team, s.wall_history, walls);
+    const size_t n = s.particles.size();
+    walls_whole = s.wall_history.size() != 6 * n || s.wall_active.size() != n;
+    wall_journal.before.clear();
+    if (walls_whole) copy_on_team(team, s.wall_history, walls);
+    copy_on_team(team, s.wall_active, walls_active);
     energy = s.energy;
     events = s.events;
     total_moment = s.total_moment;
@@ -143,7 +151,11 @@ struct TrialBackup {
   void put_back(State& s) {
     std::swap(s.neighbors.contact_history, contacts);
     std::swap(s.neighbors.contact_active, contacts_active);
-    std::swap(s.wall_history, walls);
+    if (walls_whole)
+      std::swap(s.wall_history, walls);
+    else
+      for (auto& [k, record] : wall_journal.before) s.wall_history[k] = std::move(record);
+    std::swap(s.wall_active, walls_active);
     std::swap(s.energy, energy);
     std::swap(s.events, events);
     s.total_moment = total_moment;
@@ -186,7 +198,10 @@ Simulation Simulation::continue_saved(Model model, State state) {
 
 void Simulation::size_wall_history() {
   const size_t records = model_.box.any_wall() ? 6 * state_.particles.size() : 0;
-  if (state_.wall_history.size() != records) state_.wall_history.assign(records, ContactHistory{});
+  if (state_.wall_history.size() != records) {
+    state_.wall_history.assign(records, ContactHistory{});
+    mark_active_walls(state_);
+  }
 }
 
 void Simulation::prepare() {
@@ -199,6 +214,7 @@ void Simulation::reinitialize() {
   place_lid(model_, state_);
   state_.neighbors.valid = false;
   state_.wall_history.resize(model_.box.any_wall() ? 6 * state_.particles.size() : 0);
+  mark_active_walls(state_);
   state_.dipole_history.clear();
   refresh_neighbor_lists(model_, state_, team());
   compute_forces(0.0, nullptr);
@@ -263,7 +279,7 @@ void Simulation::apply_model_change(bool keep_lists) {
   state_.model_change_pending = false;
 }
 
-void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool predict) {
+void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool predict, WallJournal* walls) {
   auto lap = [clock](Stage s) {
     if (clock) clock->lap(s);
   };
@@ -287,7 +303,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   if (moment_work) book_moment_work(model_, state_, moments_before, dt, team());
   lap(Stage::Moments);
   RunawayOverlapWatch watch{kRunawayOverlapFraction};
-  compute_contact_forces(model_, state_, dt, team(), predicted, &watch);
+  compute_contact_forces(model_, state_, dt, team(), predicted, &watch, walls);
   first_too_deep_pair_ = watch.first_pair;
   lap(Stage::Contacts);
   apply_dipole_forces(model_, state_, trial, team());
@@ -301,7 +317,8 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   lap(Stage::GravityAndDamping);
   apply_pressure(model_, state_, team());
   lap(Stage::Pressure);
-  apply_floor(model_, state_, dt, predicted);  // last: its friction balances the other lateral forces ([Voxel-beams])
+  apply_floor(model_, state_, dt, predicted,
+              walls);  // last: its friction balances the other lateral forces ([Voxel-beams])
   lap(Stage::Floor);
   if (state_.clumps.size() != 0) {
     if (!clump_pebbles_) clump_pebbles_ = std::make_unique<ClumpPebbles>();
@@ -372,7 +389,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   state_.time += dt;
   clock.lap(Stage::FirstHalf);
   backup.save(state_, team());
-  compute_forces(dt, &clock, /*trial=*/true);
+  compute_forces(dt, &clock, /*trial=*/true, /*predict=*/false, backup.walls_whole ? nullptr : &backup.wall_journal);
   overdamped_slopes(model_, state_, k1, team());
   if (thermal) add_slopes(noise, k1, team());
   backup.put_back(state_);

@@ -64,8 +64,10 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   state.damping_torque.assign(p.size(), Vec3::Zero());
   std::map<std::uint64_t, Vec3> position_of;
   for (size_t i = 0; i < p.size(); ++i) {
-    for (size_t side = 0; side < 6; ++side)
+    for (size_t side = 0; side < 6; ++side) {
       state.wall_history[6 * i + side].shear = tag(p.id[i], static_cast<double>(side));
+      state.wall_history[6 * i + side].active = (p.id[i] + side) % 3 == 0;
+    }
     state.damping_force[i] = tag(p.id[i], -1.0);
     state.damping_torque[i] = tag(p.id[i], -2.0);
     position_of[p.id[i]] = p.position[i];
@@ -88,6 +90,7 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
     first_of[ids_of(state.neighbors.contact_pairs[k])] = p.id[static_cast<size_t>(state.neighbors.contact_pairs[k].i)];
   }
   const size_t pairs_before = state.neighbors.contact_pairs.size();
+  mark_active_walls(state);
 
   // The engine's rebuild reorders by cell.
   build_neighbor_lists(session.model(), state);
@@ -97,8 +100,9 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   for (size_t i = 0; i < p.size(); ++i) {
     positions_follow = positions_follow && p.position[i] == position_of.at(p.id[i]);
     for (size_t side = 0; side < 6; ++side)
-      records_follow =
-          records_follow && state.wall_history[6 * i + side].shear == tag(p.id[i], static_cast<double>(side));
+      records_follow = records_follow &&
+                       state.wall_history[6 * i + side].shear == tag(p.id[i], static_cast<double>(side)) &&
+                       ((state.wall_active[i] >> side) & 1) == static_cast<int>((p.id[i] + side) % 3 == 0);
     records_follow =
         records_follow && state.damping_force[i] == tag(p.id[i], -1.0) && state.damping_torque[i] == tag(p.id[i], -2.0);
   }
