@@ -39,7 +39,7 @@ Preset settling_grains() {
 
 }  // namespace
 
-TEST_CASE("the walls' flags follow their records through every step", "[contacts][walls]") {
+TEST_CASE("the walls' flags follow their records through every step", "[contacts][walls][threading]") {
   // Grains dropped with overlaps into a walled box (overdamped Heun: a trial pass each step, put back from its
   // journal) and magnets bouncing in one (velocity Verlet), on one and two threads: contacts with the walls open and
   // close all along.
