@@ -13,6 +13,44 @@ double floor_stiffness(const Model& model, int material) {
   return model.pair(material, model.wall_material).kn;
 }
 
+namespace {
+
+// Friction with a stick flag ([Voxel-beams]) on particle i pressed on the floor by f_n, its normal velocity v_n: the
+// friction force; a stop or a stuck particle loses its lateral velocity (its kinetic energy into friction_loss), and
+// h.slipping follows the stick-slip rule of law_floor.hpp.
+Vec3 floor_friction(const FloorParameters& floor, Particles& p, size_t i, const Vec3& normal, double v_n, double f_n,
+                    double dt, ContactHistory& h, double& friction_loss) {
+  const Vec3 f_other = p.force[i];
+  const Vec3 f_lateral = f_other - f_other.dot(normal) * normal;
+  Vec3 v_lateral = p.velocity[i] - v_n * normal;
+  const double static_limit = floor.static_friction * f_n;
+  const double dynamic = floor.dynamic_friction * f_n;
+  Vec3 friction = Vec3::Zero();
+  if (h.slipping && v_lateral.norm() <= dynamic * dt / p.mass[i] && f_lateral.norm() <= static_limit) {
+    // Stopped (friction would reverse it within a step) where static friction can hold it.
+    friction_loss += 0.5 * p.mass[i] * v_lateral.squaredNorm();
+    p.velocity[i] -= v_lateral;
+    v_lateral.setZero();
+    h.slipping = false;
+  } else if (!h.slipping && f_lateral.norm() > static_limit) {
+    h.slipping = true;  // the static threshold is exceeded: it starts to slide
+  }
+  if (!h.slipping) {
+    friction = -f_lateral;
+    friction_loss += 0.5 * p.mass[i] * v_lateral.squaredNorm();  // the round-off a stuck foot's kick left
+    p.velocity[i] -= v_lateral;                                  // stuck: no lateral motion
+  } else {
+    const double speed = v_lateral.norm();
+    const Vec3 direction = speed > 0.0              ? Vec3(v_lateral / speed)
+                           : f_lateral.norm() > 0.0 ? Vec3(f_lateral.normalized())
+                                                    : Vec3::Zero();
+    friction = -dynamic * direction;
+  }
+  return friction;
+}
+
+}  // namespace
+
 void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted,
                  WallJournal* journal) {
   const FloorParameters& floor = model.floor;
@@ -71,33 +109,7 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
     h.dashpot_force = dashpot;
     h.normal_force = f_n;
 
-    // [SECTION] Friction with a stick flag ([Voxel-beams]).
-    const Vec3 f_other = p.force[i];
-    const Vec3 f_lateral = f_other - f_other.dot(normal) * normal;
-    Vec3 v_lateral = p.velocity[i] - v_n * normal;
-    const double static_limit = floor.static_friction * f_n;
-    const double dynamic = floor.dynamic_friction * f_n;
-    Vec3 friction = Vec3::Zero();
-    if (h.slipping && v_lateral.norm() <= dynamic * dt / p.mass[i] && f_lateral.norm() <= static_limit) {
-      // Stopped (friction would reverse it within a step) where static friction can hold it.
-      friction_loss += 0.5 * p.mass[i] * v_lateral.squaredNorm();
-      p.velocity[i] -= v_lateral;
-      v_lateral.setZero();
-      h.slipping = false;
-    } else if (!h.slipping && f_lateral.norm() > static_limit) {
-      h.slipping = true;  // the static threshold is exceeded: it starts to slide
-    }
-    if (!h.slipping) {
-      friction = -f_lateral;
-      friction_loss += 0.5 * p.mass[i] * v_lateral.squaredNorm();  // the round-off a stuck foot's kick left
-      p.velocity[i] -= v_lateral;                                  // stuck: no lateral motion
-    } else {
-      const double speed = v_lateral.norm();
-      const Vec3 direction = speed > 0.0              ? Vec3(v_lateral / speed)
-                             : f_lateral.norm() > 0.0 ? Vec3(f_lateral.normalized())
-                                                      : Vec3::Zero();
-      friction = -dynamic * direction;
-    }
+    const Vec3 friction = floor_friction(floor, p, i, normal, v_n, f_n, dt, h, friction_loss);
     // The friction's work, as velocity Verlet applies it: the last and the new force each for a half step against
     // the half-step velocity (the trapezoid, second order, as Hertz-Coulomb's friction; issue 40: booking the new
     // force over the whole step was first order where friction starts, stops or turns). The last force acted with

@@ -78,8 +78,8 @@ TEST_CASE("a contact pass's wall journal puts every wall record back", "[contact
   // wall (a contact that opens in the pass).
   Particles& p = state.particles;
   for (size_t i = 0; i < p.size(); ++i) {
-    p.velocity[i] = Vec3(1e-3 * std::sin(1.0 + static_cast<double>(i)), 1e-3 * std::cos(2.0 * static_cast<double>(i)),
-                         -1e-3);
+    p.velocity[i] =
+        Vec3(1e-3 * std::sin(1.0 + static_cast<double>(i)), 1e-3 * std::cos(2.0 * static_cast<double>(i)), -1e-3);
     p.position[i] += session.model().time_step * p.velocity[i];
   }
   p.position[0].x() = session.model().box.min.x() + 0.9 * p.radius[0];
