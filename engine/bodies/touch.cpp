@@ -75,19 +75,22 @@ void keep_only(std::vector<T>& v, const std::vector<int>& kept) {
   v.swap(out);
 }
 
-// Pairs between kept particles, renumbered; the others dropped with their records (if any).
-void keep_pairs(std::vector<IndexPair>& pairs, std::vector<ContactHistory>* records,
+// Pairs between kept particles, renumbered; the others dropped with their records and law states (if any).
+void keep_pairs(std::vector<IndexPair>& pairs, std::vector<ContactHistory>* records, std::vector<LawState>* laws,
                 const std::vector<int>& new_index) {
+  if (laws && laws->size() != pairs.size()) laws = nullptr;  // none kept
   size_t out = 0;
   for (size_t k = 0; k < pairs.size(); ++k) {
     const int i = new_index[static_cast<size_t>(pairs[k].i)], j = new_index[static_cast<size_t>(pairs[k].j)];
     if (i < 0 || j < 0) continue;
     pairs[out] = IndexPair{i, j};
     if (records) (*records)[out] = std::move((*records)[k]);
+    if (laws) (*laws)[out] = std::move((*laws)[k]);
     ++out;
   }
   pairs.resize(out);
   if (records) records->resize(out);
+  if (laws) laws->resize(out);
 }
 
 }  // namespace
@@ -134,13 +137,20 @@ Removal remove_body(State& state, std::uint64_t particle_id) {
       for (size_t side = 0; side < 6; ++side) walls.push_back(state.wall_history[6 * static_cast<size_t>(k) + side]);
     state.wall_history.swap(walls);
     mark_active_walls(state);
+    if (state.wall_law.size() == 6 * n) {
+      std::vector<LawState> laws;
+      laws.reserve(6 * kept.size());
+      for (int k : kept)
+        for (size_t side = 0; side < 6; ++side) laws.push_back(state.wall_law[6 * static_cast<size_t>(k) + side]);
+      state.wall_law.swap(laws);
+    }
   }
   for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque})
     if (per_particle->size() == n) keep_only(*per_particle, kept);
   NeighborLists& lists = state.neighbors;
-  keep_pairs(lists.contact_pairs, &lists.contact_history, new_index);
+  keep_pairs(lists.contact_pairs, &lists.contact_history, &lists.contact_law, new_index);
   mark_active_contacts(lists);
-  keep_pairs(lists.dipole_pairs, nullptr, new_index);
+  keep_pairs(lists.dipole_pairs, nullptr, nullptr, new_index);
   if (lists.reference_position.size() == n) keep_only(lists.reference_position, kept);
   lists.valid = false;
   state.dipole_history.clear();

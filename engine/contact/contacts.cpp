@@ -47,19 +47,32 @@ struct PartResult {
 // Contacts per thread below which the loop stays on one thread.
 constexpr size_t kContactGrain = 2000;
 
+// Whether the law keeps a state of its own beside each record (LawState): the rolling springs or the sand pointers.
+bool law_keeps_state(const Model& model) {
+  const ContactLaw law = model.contact.law;
+  const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
+  return rolling || law == ContactLaw::Sand;
+}
+
+// The law state of record k of a table, or none when the law keeps none (the table is then empty).
+LawState* law_of(std::vector<LawState>& table, size_t k) {
+  return table.empty() ? nullptr : &table[k];
+}
+
 // A contact that opens: books the last half step of its dashpots and what its springs still hold, and clears its
 // history. Returns true, with the force in `response`, when a force still acts at the opening and is made up in
 // this step (law_linear.hpp, linear_exit_dashpot; law_sand.hpp, sand_break).
 bool open_contact(const Model& model, const PairCoefficients& pair, const ContactGeometry& g, const SandBodies& bodies,
-                  ContactHistory& h, double dt, bool verlet, ContactTotals& totals, ContactResponse& response) {
+                  ContactHistory& h, LawState* law_state, double dt, bool verlet, ContactTotals& totals,
+                  ContactResponse& response) {
   const ContactLaw law = model.contact.law;
   totals.dashpot_energy -= 0.5 * dt * h.dashpot_force.dot(g.relative_velocity);
-  if (const RollingHistory* r = std::get_if<RollingHistory>(&h.law_state))
+  if (const RollingHistory* r = std::get_if<RollingHistory>(law_state))  // none when law_state is null
     totals.dashpot_energy -= 0.5 * dt * r->dashpot_couple.dot(g.relative_angular_velocity);
   // A sand contact that breaks loses what is still stored in it ([Dominik-Nubold] App. A.6).
   OpeningMakeUp made_up;
   if (law == ContactLaw::Sand) {
-    const SandBreak broken = sand_break(model.contact.sand, pair, g, bodies, h, dt, verlet);
+    const SandBreak broken = sand_break(model.contact.sand, pair, g, bodies, h, *law_state, dt, verlet);
     totals.slip_loss += broken.lost;
     made_up = broken.made_up;
   }
@@ -77,6 +90,7 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
     made_up.dashpot_force = made_up.force;
   }
   h = ContactHistory{};
+  if (law_state) *law_state = LawState{};
   if (made_up.any()) {
     // A force of this step alone: both half steps of its dashpots' part are booked now (its springs' part is in
     // the energy the break loses).
@@ -102,8 +116,8 @@ bool open_contact(const Model& model, const PairCoefficients& pair, const Contac
 // force still acts is booked then. Booking F(v) v dt instead would be wrong to first order in dt.
 // Dashpot couples (rolling resistance) are booked the same way against the relative angular velocity.
 bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactGeometry& g, const SandBodies& bodies,
-                      ContactHistory& h, double dt, bool verlet, std::int64_t step, std::uint64_t id_a,
-                      std::uint64_t id_b, PartResult& part, ContactResponse& response) {
+                      ContactHistory& h, LawState* law_state, double dt, bool verlet, std::int64_t step,
+                      std::uint64_t id_a, std::uint64_t id_b, PartResult& part, ContactResponse& response) {
   ContactTotals& totals = part.totals;
   const ContactLaw law = model.contact.law;
   const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
@@ -111,7 +125,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   if (law == ContactLaw::Linear) active = linear_active(model.contact.linear, g);
   if (law == ContactLaw::Sand)
     active = sand_active(sand_constants(model.contact.sand, pair, g.effective_radius), g, h.active);
-  if (!active) return h.active && open_contact(model, pair, g, bodies, h, dt, verlet, totals, response);
+  if (!active) return h.active && open_contact(model, pair, g, bodies, h, law_state, dt, verlet, totals, response);
   const LinearConvention convention = model.contact.linear.convention;
   const bool lammps = law == ContactLaw::Linear && model.contact.linear.lammps_rules();
   const bool hooke_history = lammps && convention == LinearConvention::GranHookeHistory;
@@ -127,6 +141,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   const bool newly_active = !h.active;
   if (newly_active) {
     h = ContactHistory{};
+    if (law_state) *law_state = LawState{};
     h.active = true;
     part.events.push_back({step, EventKind::ContactActivated, id_a, id_b});
     if (verlet && law == ContactLaw::Linear) g.first_sample_weight = linear_onset_weight(model.contact.linear, g, dt);
@@ -149,7 +164,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
     response.slip_loss -= 0.5 * dt * (last_friction + friction).dot(g.relative_velocity);
     last_friction = friction;
   } else if (law == ContactLaw::Sand) {
-    response = sand_contact(model.contact.sand, pair, g, bodies, h, newly_active, dt);
+    response = sand_contact(model.contact.sand, pair, g, bodies, h, *law_state, newly_active, dt);
   } else {
     double projection_loss = 0.0;
     const Vec3 previous_shear = hooke_history ? update_shear_displacement_projected(h, g, dt, projection_loss)
@@ -175,9 +190,9 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
     part.events.push_back({step, h.slipping ? EventKind::SlipStarted : EventKind::SlipEnded, id_a, id_b});
 
   if (rolling) {
-    RollingHistory* rh = std::get_if<RollingHistory>(&h.law_state);
+    RollingHistory* rh = std::get_if<RollingHistory>(law_state);
     const bool fresh = newly_active || !rh;  // also when rolling resistance was just switched on
-    if (!rh) rh = &h.law_state.emplace<RollingHistory>();
+    if (!rh) rh = &law_state->emplace<RollingHistory>();
     const RollingResponse r = rolling_resistance(model.contact.rolling, g, response.normal_force_elastic,
                                                  response.normal_stiffness, *rh, dt, fresh);
     response.couple += r.couple;
@@ -218,6 +233,7 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
   const bool sand = model.contact.law == ContactLaw::Sand;
   const size_t pairs = lists.contact_pairs.size();
   if (lists.contact_active.size() != pairs) mark_active_contacts(lists);  // lists made by hand (tests, tools)
+  fit_law_states(lists.contact_law, pairs, law_keeps_state(model));
   const int parts = fine_parts_for(team, pairs, kContactGrain, 4);
   const std::vector<size_t> bounds = split_evenly(pairs, parts);
   std::vector<PartResult> pair_parts(static_cast<size_t>(parts));
@@ -254,8 +270,9 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
         bodies.orientation_j = p.orientation[j];
       }
       ContactResponse r;
-      const bool acts = evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, dt, verlet,
-                                         state.step, p.id[i], p.id[j], part, r);
+      const bool acts =
+          evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, law_of(lists.contact_law, k),
+                           dt, verlet, state.step, p.id[i], p.id[j], part, r);
       lists.contact_active[k] = h.active;
       if (!acts) continue;
       // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
@@ -307,8 +324,13 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
       const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
       // The flag from the particle's byte: the record is read only for a contact that may act or has to close.
       if (distance > p.radius[i] + reach && (state.wall_active[i] & bit) == 0) continue;
-      ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
-      if (journal) part.journal.before.emplace_back(6 * i + static_cast<size_t>(side), h);
+      const size_t record = 6 * i + static_cast<size_t>(side);
+      ContactHistory& h = state.wall_history[record];
+      LawState* law_state = law_of(state.wall_law, record);
+      if (journal) {
+        part.journal.before.emplace_back(record, h);
+        if (law_state) part.journal.law_before.emplace_back(record, *law_state);
+      }
       ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i],
                                                p.mass[i], p.inertia[i]);
       if (predicted)
@@ -322,8 +344,8 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
       }
       ContactResponse r;
       const bool acts =
-          evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, dt, verlet, state.step,
-                           p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r);
+          evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, law_state, dt, verlet,
+                           state.step, p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r);
       state.wall_active[i] = h.active ? static_cast<std::uint8_t>(state.wall_active[i] | bit)
                                       : static_cast<std::uint8_t>(state.wall_active[i] & ~bit);
       if (!acts) continue;
@@ -335,8 +357,10 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
   merge_parts(wall_parts, totals, state);
   for (PartResult& part : wall_parts) {
     wall_force[side] += part.wall_force[side];
-    if (journal)
+    if (journal) {
       for (auto& entry : part.journal.before) journal->before.push_back(std::move(entry));
+      for (auto& entry : part.journal.law_before) journal->law_before.push_back(std::move(entry));
+    }
   }
 }
 
@@ -349,6 +373,7 @@ std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double d
   wall_force.fill(Vec3::Zero());
   const bool walls = model.box.any_wall();
   if (walls && state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  if (walls) fit_law_states(state.wall_law, state.wall_history.size(), law_keeps_state(model));
   if (walls && state.wall_active.size() != n) mark_active_walls(state);
   for (int axis = 0; axis < 3 && walls; ++axis) {
     for (int upper = 0; upper < 2; ++upper) {

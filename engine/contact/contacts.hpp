@@ -32,10 +32,12 @@ struct RunawayOverlapWatch {
 
 // The wall histories a pass changed, each with its record from before (index into State::wall_history), for a trial
 // pass to be undone record by record: copying all six records a particle, most of them never touched, was a sixth of
-// an overdamped powder step (docs/performance.md, "The walls' flags beside their histories"). A pass touches each
-// record at most once, so the order of the entries does not matter.
+// an overdamped powder step (docs/performance.md, "The walls' flags beside their histories"). With them the law states
+// of those records (State::wall_law) when the law keeps any. A pass touches each record at most once, so the order of
+// the entries does not matter.
 struct WallJournal {
   std::vector<std::pair<size_t, ContactHistory>> before;
+  std::vector<std::pair<size_t, LawState>> law_before;
 };
 
 // Adds contact forces and torques. `dt` advances the shear springs and the dissipation ledger;

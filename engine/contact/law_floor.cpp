@@ -49,6 +49,14 @@ Vec3 floor_friction(const FloorParameters& floor, Particles& p, size_t i, const 
   return friction;
 }
 
+// The floor keeps no law state: a record it clears loses the one a wall's law left there before the side became the
+// floor, as it did when the state was part of the record (State::wall_law).
+void forget_law_state(State& state, size_t record, WallJournal* journal) {
+  if (state.wall_law.empty() || state.wall_law[record].index() == 0) return;
+  if (journal) journal->law_before.emplace_back(record, state.wall_law[record]);
+  state.wall_law[record] = LawState{};
+}
+
 }  // namespace
 
 void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted,
@@ -63,15 +71,19 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
   normal[axis] = upper ? -1.0 : 1.0;
   Particles& p = state.particles;
   const size_t n = p.size();
-  if (state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  if (state.wall_history.size() != 6 * n) {
+    state.wall_history.assign(6 * n, ContactHistory{});
+    state.wall_law.clear();
+  }
   if (state.wall_active.size() != n) mark_active_walls(state);
   const auto bit = static_cast<std::uint8_t>(1u << side);
   double elastic = 0.0, dashpot_loss = 0.0, friction_loss = 0.0;
   Vec3 on_floor = Vec3::Zero();
 
   for (size_t i = 0; i < n; ++i) {
-    ContactHistory& h = state.wall_history[6 * i + static_cast<size_t>(side)];
-    if (journal) journal->before.emplace_back(6 * i + static_cast<size_t>(side), h);
+    const size_t record = 6 * i + static_cast<size_t>(side);
+    ContactHistory& h = state.wall_history[record];
+    if (journal) journal->before.emplace_back(record, h);
     const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
     const double overlap = p.radius[i] - distance;
     const double v_n = p.velocity[i].dot(normal);
@@ -81,6 +93,7 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
         friction_loss -= 0.5 * dt * h.shear.dot(p.velocity[i]);
       }
       h = ContactHistory{};
+      forget_law_state(state, record, journal);
       state.wall_active[i] &= static_cast<std::uint8_t>(~bit);
       continue;
     }
@@ -88,6 +101,7 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
     const std::uint64_t wall_id = kWallIdBase + static_cast<std::uint64_t>(side);
     if (!h.active) {
       h = ContactHistory{};
+      forget_law_state(state, record, journal);
       h.active = true;
       h.slipping = true;  // arrives moving; the stop test below decides whether it sticks
       state.events.record({state.step, EventKind::ContactActivated, p.id[i], wall_id});

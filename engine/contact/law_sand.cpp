@@ -220,7 +220,8 @@ SandDisplacements sand_displacements(const ContactGeometry& g, const SandBodies&
 }
 
 ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
-                             const SandBodies& b, ContactHistory& h, bool newly_active, double dt) {
+                             const SandBodies& b, ContactHistory& h, LawState& law_state, bool newly_active,
+                             double dt) {
   const double r = g.effective_radius;
   const SandConstants c = sand_constants(law, pair, r);
   const Quat to_body_i = b.orientation_i.conjugate();
@@ -228,11 +229,11 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
 
   // Pointers are formed when the contact forms, or when it was made under another law before a
   // parameter edit switched to this one (the record then holds no pointers).
-  SandPointers* pointers = std::get_if<SandPointers>(&h.law_state);
+  SandPointers* pointers = std::get_if<SandPointers>(&law_state);
   if (newly_active || !pointers) {
     // Contact pointers to the contact point and a unit vector normal to the line of centres, each
     // kept in its body's frame (App. A.5).
-    pointers = &h.law_state.emplace<SandPointers>();
+    pointers = &law_state.emplace<SandPointers>();
     const Vec3 q = any_perpendicular(g.normal);
     pointers->p1 = to_body_i * g.lever_i;
     pointers->q1 = to_body_i * q;
@@ -305,11 +306,11 @@ ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& 
 }
 
 SandBreak sand_break(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
-                     const SandBodies& b, const ContactHistory& h, double dt, bool verlet) {
+                     const SandBodies& b, const ContactHistory& h, const LawState& law_state, double dt, bool verlet) {
   const SandConstants c = sand_constants(law, pair, g.effective_radius);
   SandBreak out;
   out.lost = sand_normal_energy(pair, c, g.effective_radius, g.overlap);
-  const SandPointers* ptr = std::get_if<SandPointers>(&h.law_state);
+  const SandPointers* ptr = std::get_if<SandPointers>(&law_state);
   const Springs now = ptr ? springs(to_world(g, b, *ptr), c, verlet) : Springs{};
   out.lost += now.total();
   if (!verlet) return out;

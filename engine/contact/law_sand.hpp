@@ -109,13 +109,14 @@ inline bool sand_active(const SandConstants& c, const ContactGeometry& g, bool w
 }
 
 // Evaluates the law (forming the pointers when `newly_active`, moving them when a critical value is
-// exceeded). Updates the pointers in h.law_state and h.slipping (set when the contact slides this step). `dt` is the
+// exceeded). Updates the pointers in `law_state` and h.slipping (set when the contact slides this step). `dt` is the
 // step just made (0: a static evaluation); the plastic loss is booked as the integrator applied the forces.
 // g.first_sample_weight scales the adhesive pull F_c (in the force, not in the energy) and the dashpots: the
 // contact stage sets it in the step the contact forms (onset_weight, contact_geometry.hpp), so that their jumps
 // cost no first-order error.
 ContactResponse sand_contact(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
-                             const SandBodies& b, ContactHistory& h, bool newly_active, double dt = 0.0);
+                             const SandBodies& b, ContactHistory& h, LawState& law_state, bool newly_active,
+                             double dt = 0.0);
 
 // A contact that breaks in this step (its separation passed s_b at t0 = t_n + s dt, exit_fraction in
 // contact_geometry.hpp). The normal force is 0 at the break, but the springs and dashpots drop from their last
@@ -130,6 +131,6 @@ struct SandBreak {
 };
 
 SandBreak sand_break(const SandParameters& law, const PairCoefficients& pair, const ContactGeometry& g,
-                     const SandBodies& b, const ContactHistory& h, double dt, bool verlet);
+                     const SandBodies& b, const ContactHistory& h, const LawState& law_state, double dt, bool verlet);
 
 }  // namespace lodestone

@@ -98,16 +98,26 @@ std::vector<Event> EventLog::recent_in_order() const {
 void swap_bodies(ContactHistory& h) {
   h.shear = -h.shear;
   h.dashpot_force = -h.dashpot_force;
+}
+
+void swap_bodies(LawState& law) {
   // The relative rotation of the first body flips; the twist about the normal does not (both the
   // relative rotation and the normal, which points towards the first body, change sign).
-  if (RollingHistory* r = std::get_if<RollingHistory>(&h.law_state)) {
+  if (RollingHistory* r = std::get_if<RollingHistory>(&law)) {
     r->rolling = -r->rolling;
     r->dashpot_couple = -r->dashpot_couple;
   }
-  if (SandPointers* s = std::get_if<SandPointers>(&h.law_state)) {
+  if (SandPointers* s = std::get_if<SandPointers>(&law)) {
     std::swap(s->p1, s->p2);
     std::swap(s->q1, s->q2);
   }
+}
+
+void fit_law_states(std::vector<LawState>& law, size_t records, bool kept) {
+  if (!kept)
+    law.clear();
+  else if (law.size() != records)
+    law.assign(records, LawState{});
 }
 
 void mark_active_contacts(NeighborLists& lists) {
@@ -148,10 +158,11 @@ size_t memory_bytes(const State& state) {
            bytes_of(p.material) + bytes_of(p.easy_axis_body) + bytes_of(p.moment_body) + bytes_of(p.moment) +
            bytes_of(p.id) + bytes_of(p.clump) + bytes_of(p.clump_offset) + bytes_of(p.hold) + bytes_of(p.image);
   const NeighborLists& n = state.neighbors;
-  bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.contact_active) +
-           bytes_of(n.dipole_pairs) + bytes_of(n.dipole_bands.chunks) + bytes_of(n.reference_position);
-  bytes += bytes_of(state.wall_history) + bytes_of(state.wall_active) + bytes_of(state.damping_force) +
-           bytes_of(state.damping_torque);
+  bytes += bytes_of(n.contact_pairs) + bytes_of(n.contact_history) + bytes_of(n.contact_law) +
+           bytes_of(n.contact_active) + bytes_of(n.dipole_pairs) + bytes_of(n.dipole_bands.chunks) +
+           bytes_of(n.reference_position);
+  bytes += bytes_of(state.wall_history) + bytes_of(state.wall_law) + bytes_of(state.wall_active) +
+           bytes_of(state.damping_force) + bytes_of(state.damping_torque);
   bytes += bytes_of(state.events.recent) + bytes_of(state.bonds);
   const DipoleHistory& d = state.dipole_history;
   bytes += bytes_of(d.force_previous) + bytes_of(d.force_last) + bytes_of(d.torque_previous) + bytes_of(d.torque_last);

@@ -75,10 +75,16 @@ struct SandPointers {
   Vec3 q2 = Vec3::Zero();  // unit, body frame of the second body (a wall: world)
 };
 
-// History of one contact (particle-particle or particle-wall). One record serves every law: the
-// shear spring of the linear and Hertz-Mindlin laws (80 bytes, as before), and one law-specific
-// state, the rolling springs or the sand pointers, which never coexist (184 bytes in all). The flags
-// come first: the contact loop reads them for every listed pair.
+// The law-specific part of a contact's history: the rolling springs (linear and Hertz-Mindlin with
+// contact.rolling.enabled) or the sand pointers, which never coexist. Empty until such a law first evaluates the
+// contact; a law that finds the other's state starts afresh. Kept beside the records (NeighborLists::contact_law,
+// State::wall_law) and only when the law keeps one: inside each record it took 104 of 184 bytes that every other law
+// carried through the contact pass and the trial's backup unused (docs/performance.md, "The law's state beside the
+// records").
+using LawState = std::variant<std::monostate, RollingHistory, SandPointers>;
+
+// History of one contact (particle-particle or particle-wall): the shear spring of the linear and
+// Hertz-Mindlin laws, the last dashpot force and the flags, 80 bytes. The flags come first.
 struct ContactHistory {
   bool active = false;
   bool slipping = false;
@@ -87,15 +93,18 @@ struct ContactHistory {
   double gap = 0.0;           // [m] surface gap at the last evaluation (incremental mode)
   Vec3 dashpot_force = Vec3::Zero();  // [N] dashpot force on the first body at the last evaluation
   double shear_stiffness = 0.0;       // [N/m] shear stiffness at the last evaluation
-  // Empty until the rolling sub-law (linear and Hertz-Mindlin with contact.rolling.enabled) or the
-  // sand law first evaluates the contact; a law that finds the other's state starts afresh.
-  std::variant<std::monostate, RollingHistory, SandPointers> law_state;
 };
 
 // The same contact seen with its two bodies swapped (the pair list orders a pair by index, and
 // indices change when large scenes are reordered): displacements and forces "of the first body"
 // change sign, the sand pointers change places. Walls are always second and never swap.
 void swap_bodies(ContactHistory& h);
+void swap_bodies(LawState& law);
+
+// The law states beside a table of `records` histories: one per record when the law keeps them (`kept`), none
+// otherwise (a law switched off drops them: switched on again, its contacts start afresh). A table of the wrong
+// length is made afresh.
+void fit_law_states(std::vector<LawState>& law, size_t records, bool kept);
 
 struct IndexPair {
   int i = 0, j = 0;
@@ -104,6 +113,7 @@ struct IndexPair {
 struct NeighborLists {
   std::vector<IndexPair> contact_pairs;         // pairs that may touch before the next rebuild
   std::vector<ContactHistory> contact_history;  // beside contact_pairs
+  std::vector<LawState> contact_law;            // empty, or beside contact_history (LawState)
   // contact_history[k].active again, a byte a pair: the contact pass tests it for every listed pair, most of them
   // beyond reach, and read from the 184-byte records it was half of that pass on a dense scene. Whatever writes the
   // histories keeps it in step (mark_active_contacts); the contact pass makes it again when its length is wrong.
@@ -221,9 +231,10 @@ struct DragSpring {
 struct State {
   Particles particles;
   NeighborLists neighbors;
-  // N x 6, [i * 6 + side], side = 2 axis + upper; empty when no side of the box is a wall (184 bytes a
-  // record: 1.1 KiB per particle that a periodic or open box never uses).
+  // N x 6, [i * 6 + side], side = 2 axis + upper; empty when no side of the box is a wall (80 bytes a
+  // record: 480 bytes per particle that a periodic or open box never uses).
   std::vector<ContactHistory> wall_history;
+  std::vector<LawState> wall_law;  // empty, or beside wall_history (LawState)
   // wall_history[6 i + side].active again, a byte a particle (bit `side`): the wall pass tests every particle against
   // each wall side, most of them far from it, and read from the 184-byte records that test was 13 % of a powder step
   // (docs/performance.md, "The walls' flags beside their histories"). Whatever replaces or reorders wall_history keeps

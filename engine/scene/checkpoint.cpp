@@ -30,7 +30,7 @@ constexpr std::uint32_t kOldestReadableVersion = 4;  // read without the drag sp
 
 // A field added to one of these structs must be listed in its fields() below (and the format
 // version raised): these sizes fail to compile until it is.
-static_assert(sizeof(ContactHistory) == 184, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
+static_assert(sizeof(ContactHistory) == 80, "ContactHistory changed: update fields(ContactHistory) in checkpoint.cpp");
 static_assert(sizeof(Particles) == 18 * sizeof(std::vector<double>), "Particles changed: update checkpoint.cpp");
 static_assert(sizeof(Clumps) == 10 * sizeof(std::vector<double>), "Clumps changed: update checkpoint.cpp");
 static_assert(sizeof(EnergyLedger) == 10 * sizeof(double), "EnergyLedger changed: update checkpoint.cpp");
@@ -53,8 +53,7 @@ concept Is = std::same_as<std::remove_const_t<T>, U>;
 
 static_assert(sizeof(RollingHistory) == 9 * sizeof(double), "RollingHistory changed: update checkpoint.cpp");
 static_assert(sizeof(SandPointers) == 12 * sizeof(double), "SandPointers changed: update checkpoint.cpp");
-static_assert(std::variant_size_v<decltype(ContactHistory::law_state)> == 3,
-              "law_state changed: update checkpoint.cpp");
+static_assert(std::variant_size_v<LawState> == 3, "LawState changed: update checkpoint.cpp");
 
 template <class A, Is<RollingHistory> H>
 void fields(A& a, H& h) {
@@ -66,8 +65,19 @@ void fields(A& a, P& p) {
 }
 template <class A, Is<ContactHistory> H>
 void fields(A& a, H& h) {
-  a(h.shear), a(h.normal_force), a(h.gap), a(h.dashpot_force), a(h.shear_stiffness), a(h.active), a(h.slipping),
-      a(h.law_state);
+  a(h.shear), a(h.normal_force), a(h.gap), a(h.dashpot_force), a(h.shear_stiffness), a(h.active), a(h.slipping);
+}
+// A table of histories and the law states beside it (empty when the law keeps none) as files have always held them:
+// each record followed by its law state (std::monostate when there is none). Read, the law states are kept only
+// when some record has one.
+template <class Records, class Laws>
+struct HistoryTable {
+  Records& records;
+  Laws& laws;
+};
+template <class Records, class Laws>
+HistoryTable<Records, Laws> history_table(Records& records, Laws& laws) {
+  return {records, laws};
 }
 template <class A, Is<IndexPair> P>
 void fields(A& a, P& p) {
@@ -93,7 +103,8 @@ void fields(A& a, C& c) {
 }
 template <class A, Is<NeighborLists> L>
 void fields(A& a, L& l) {
-  a(l.contact_pairs), a(l.contact_history), a(l.dipole_pairs), a(l.reference_position), a(l.valid), a(l.builds);
+  a(l.contact_pairs), a(history_table(l.contact_history, l.contact_law)), a(l.dipole_pairs), a(l.reference_position),
+      a(l.valid), a(l.builds);
 }
 template <class A, Is<EnergyLedger> E>
 void fields(A& a, E& e) {
@@ -131,11 +142,11 @@ void fields(A& a, B& b) {
 }
 template <class A, Is<State> S>
 void fields(A& a, S& s) {
-  a(s.particles), a(s.neighbors), a(s.wall_history), a(s.time), a(s.step), a(s.energy), a(s.events), a(s.health),
-      a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current), a(s.wall_force), a(s.lid_height),
-      a(s.lid_velocity), a(s.lid_placed), a(s.phase), a(s.phase_start_time), a(s.protocol_finished),
-      a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history), a(s.bonds),
-      a(s.broken_bonds), a(s.clumps);
+  a(s.particles), a(s.neighbors), a(history_table(s.wall_history, s.wall_law)), a(s.time), a(s.step), a(s.energy),
+      a(s.events), a(s.health), a(s.total_moment), a(s.damping_force), a(s.damping_torque), a(s.forces_current),
+      a(s.wall_force), a(s.lid_height), a(s.lid_velocity), a(s.lid_placed), a(s.phase), a(s.phase_start_time),
+      a(s.protocol_finished), a(s.overlaps_expected), a(s.last_time_step), a(s.alignment_time), a(s.dipole_history),
+      a(s.bonds), a(s.broken_bonds), a(s.clumps);
   if (a.version >= 5) a(s.drag);
   if (a.version >= 8) a(s.model_change_pending);
 }
@@ -182,6 +193,15 @@ class Writer {
     std::visit([this](const auto& alternative) { (*this)(alternative); }, v);
   }
   void operator()(std::monostate) {}
+  template <class Records, class Laws>
+  void operator()(const HistoryTable<Records, Laws>& t) {
+    (*this)(static_cast<std::uint64_t>(t.records.size()));
+    const bool laws = t.laws.size() == t.records.size();
+    for (size_t k = 0; k < t.records.size(); ++k) {
+      (*this)(t.records[k]);
+      (*this)(laws ? t.laws[k] : LawState{});
+    }
+  }
   template <class T>
   void operator()(const T& s) requires requires(Writer& w) {
     fields(w, s);
@@ -264,6 +284,18 @@ class Reader {
     emplace_index<0>(v, index);
   }
   void operator()(std::monostate&) {}
+  void operator()(const HistoryTable<std::vector<ContactHistory>, std::vector<LawState>>& t) {
+    t.records.resize(length());
+    t.laws.clear();
+    for (size_t k = 0; k < t.records.size(); ++k) {
+      (*this)(t.records[k]);
+      LawState law;
+      (*this)(law);
+      if (law.index() == 0) continue;
+      if (t.laws.empty()) t.laws.resize(t.records.size());
+      t.laws[k] = std::move(law);
+    }
+  }
   template <class T>
   void operator()(T& s) requires requires(Reader& r) {
     fields(r, s);

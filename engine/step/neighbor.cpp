@@ -118,6 +118,15 @@ void reorder_particles(State& state, const std::vector<int>& order, ThreadTeam& 
           walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
     });
     state.wall_history.swap(walls);
+    if (state.wall_law.size() == 6 * n) {
+      std::vector<LawState> laws(6 * n);
+      for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
+        for (size_t k = begin; k < end; ++k)
+          for (size_t side = 0; side < 6; ++side)
+            laws[6 * k + side] = state.wall_law[6 * static_cast<size_t>(order[k]) + side];
+      });
+      state.wall_law.swap(laws);
+    }
     if (state.wall_active.size() == n) {
       std::vector<std::uint8_t> active(n);
       for (size_t k = 0; k < n; ++k) active[k] = state.wall_active[static_cast<size_t>(order[k])];
@@ -143,6 +152,7 @@ void reorder_particles(State& state, const std::vector<int>& order, ThreadTeam& 
 struct Carried {
   std::uint64_t first_id = 0;
   ContactHistory history;
+  LawState law;  // empty when the law keeps none
 };
 using CarriedHistories = std::unordered_map<std::uint64_t, Carried>;
 
@@ -153,8 +163,10 @@ CarriedHistories carry_active_histories(const NeighborLists& lists, const Partic
     const ContactHistory& h = lists.contact_history[k];
     const IndexPair pr = lists.contact_pairs[k];
     if (h.active && static_cast<size_t>(std::max(pr.i, pr.j)) < n)
-      carried.emplace(pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]),
-                      Carried{p.id[static_cast<size_t>(pr.i)], h});
+      carried.emplace(
+          pair_key(p.id[static_cast<size_t>(pr.i)], p.id[static_cast<size_t>(pr.j)]),
+          Carried{p.id[static_cast<size_t>(pr.i)], h,
+                  lists.contact_law.size() == lists.contact_history.size() ? lists.contact_law[k] : LawState{}});
   }
   return carried;
 }
@@ -394,8 +406,10 @@ void find_pairs(const Model& model, const Particles& p, const CellSort& cells, c
 
 // The carried histories back onto the pairs still listed, each record's bodies in its pair's order.
 void restore_histories(const CarriedHistories& carried, const Particles& p, ThreadTeam& team, NeighborLists& lists) {
+  const bool laws = !lists.contact_law.empty();  // the law keeps states: they follow their records
   lists.contact_history.assign(lists.contact_pairs.size(), ContactHistory{});
   lists.contact_active.assign(lists.contact_pairs.size(), 0);
+  if (laws) lists.contact_law.assign(lists.contact_pairs.size(), LawState{});
   if (!carried.empty()) {
     for_each_range(team, lists.contact_pairs.size(), kNeighborGrain, [&](size_t begin, size_t end) {
       for (size_t k = begin; k < end; ++k) {
@@ -404,7 +418,12 @@ void restore_histories(const CarriedHistories& carried, const Particles& p, Thre
         if (it == carried.end()) continue;
         ContactHistory& h = lists.contact_history[k];
         h = it->second.history;
-        if (it->second.first_id != p.id[static_cast<size_t>(pr.i)]) swap_bodies(h);
+        const bool swapped = it->second.first_id != p.id[static_cast<size_t>(pr.i)];
+        if (swapped) swap_bodies(h);
+        if (laws) {
+          lists.contact_law[k] = it->second.law;
+          if (swapped) swap_bodies(lists.contact_law[k]);
+        }
         lists.contact_active[k] = h.active;
       }
     });

@@ -115,12 +115,14 @@ bool same_densities(const std::vector<Material>& a, const std::vector<Material>&
 // What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass
 // so that contact history, energy books and events count each step once. Putting back swaps the
 // saved vectors in instead of copying them (the trial's values are not needed again): copying the
-// contact and wall histories (184 bytes a record: one per listed pair, six per grain) back was 10 %
+// contact and wall histories (then 184 bytes a record: one per listed pair, six per grain) back was 10 %
 // of a step of powder-alignment. The wall histories are put back record by record from the trial's journal of the
 // ones it changed (the walls' flags tell the pass which records to read, so most are never touched); only when their
-// sizes do not fit the particles (the pass would make them afresh) are they copied whole.
+// sizes do not fit the particles (the pass would make them afresh) are they copied whole. The law states beside the
+// records (empty unless the law keeps them) go the same ways.
 struct TrialBackup {
   std::vector<ContactHistory> contacts, walls;
+  std::vector<LawState> contact_laws, wall_laws;
   std::vector<std::uint8_t> contacts_active, walls_active;
   bool walls_whole = false;
   WallJournal wall_journal;
@@ -134,11 +136,17 @@ struct TrialBackup {
   // The histories copied on the team: several megabytes a step in a packed bed (issue 38: every stage parallel).
   void save(const State& s, ThreadTeam& team) {
     copy_on_team(team, s.neighbors.contact_history, contacts);
+    copy_on_team(team, s.neighbors.contact_law, contact_laws);
     copy_on_team(team, s.neighbors.contact_active, contacts_active);
     const size_t n = s.particles.size();
-    walls_whole = s.wall_history.size() != 6 * n || s.wall_active.size() != n;
+    walls_whole = s.wall_history.size() != 6 * n || s.wall_active.size() != n ||
+                  (!s.wall_law.empty() && s.wall_law.size() != 6 * n);
     wall_journal.before.clear();
-    if (walls_whole) copy_on_team(team, s.wall_history, walls);
+    wall_journal.law_before.clear();
+    if (walls_whole) {
+      copy_on_team(team, s.wall_history, walls);
+      copy_on_team(team, s.wall_law, wall_laws);
+    }
     copy_on_team(team, s.wall_active, walls_active);
     energy = s.energy;
     events = s.events;
@@ -150,11 +158,15 @@ struct TrialBackup {
   // Leaves the trial's values in this backup, to be overwritten by the next save.
   void put_back(State& s) {
     std::swap(s.neighbors.contact_history, contacts);
+    std::swap(s.neighbors.contact_law, contact_laws);
     std::swap(s.neighbors.contact_active, contacts_active);
-    if (walls_whole)
+    if (walls_whole) {
       std::swap(s.wall_history, walls);
-    else
+      std::swap(s.wall_law, wall_laws);
+    } else {
       for (auto& [k, record] : wall_journal.before) s.wall_history[k] = std::move(record);
+      for (auto& [k, law] : wall_journal.law_before) s.wall_law[k] = std::move(law);
+    }
     std::swap(s.wall_active, walls_active);
     std::swap(s.energy, energy);
     std::swap(s.events, events);
@@ -200,6 +212,7 @@ void Simulation::size_wall_history() {
   const size_t records = model_.box.any_wall() ? 6 * state_.particles.size() : 0;
   if (state_.wall_history.size() != records) {
     state_.wall_history.assign(records, ContactHistory{});
+    state_.wall_law.clear();
     mark_active_walls(state_);
   }
 }
@@ -214,6 +227,7 @@ void Simulation::reinitialize() {
   place_lid(model_, state_);
   state_.neighbors.valid = false;
   state_.wall_history.resize(model_.box.any_wall() ? 6 * state_.particles.size() : 0);
+  if (!state_.wall_law.empty()) state_.wall_law.resize(state_.wall_history.size());
   mark_active_walls(state_);
   state_.dipole_history.clear();
   refresh_neighbor_lists(model_, state_, team());

@@ -96,19 +96,24 @@ SandParameters elastic_only() {
   return law;
 }
 
+// A contact's history with its law state, the pointers (kept beside the record in the engine: state.hpp, LawState).
+struct SandRecord : ContactHistory {
+  LawState law;
+};
+
 // Forms a contact between i and j (the pointers are stored) and returns its history.
-ContactHistory form(const SandParameters& law, const Body& i, const Body& j) {
+SandRecord form(const SandParameters& law, const Body& i, const Body& j) {
   const PairCoefficients pair = mix_materials(grain(), grain());
-  ContactHistory h;
+  SandRecord h;
   h.active = true;
   const Probe p = pair_probe(i, j);
-  sand_contact(law, pair, p.g, p.b, h, true);
+  sand_contact(law, pair, p.g, p.b, h, h.law, true);
   return h;
 }
 
-SandDisplacements displacements(const ContactHistory& h, const Body& i, const Body& j) {
+SandDisplacements displacements(const SandRecord& h, const Body& i, const Body& j) {
   const Probe p = pair_probe(i, j);
-  return sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
+  return sand_displacements(p.g, p.b, std::get<SandPointers>(h.law));
 }
 
 // Two touching spheres on the z axis, j at the origin, with overlap s0: i at (0, 0, 2R - s0).
@@ -140,7 +145,7 @@ TEST_CASE("sand: moving and rotating a contact as a rigid whole leaves its displ
   Body i = upper(), j = lower();
   i.q = rng.orientation();
   j.q = rng.orientation();
-  const ContactHistory fresh = form(law, i, j);
+  const SandRecord fresh = form(law, i, j);
 
   // A strained state: i slid, both turned a little (rolling and twisting), the overlap changed.
   Body i1 = i, j1 = j;
@@ -173,10 +178,10 @@ TEST_CASE("sand: moving and rotating a contact as a rigid whole leaves its displ
     CHECK(r1.rolling_angle == Approx(d1.rolling_angle).epsilon(1e-9));
 
     // The forces turn with the pair too, and the energy is the same.
-    ContactHistory h1 = fresh, h2 = fresh;
+    SandRecord h1 = fresh, h2 = fresh;
     const Probe p1 = pair_probe(i1, j1), p2 = pair_probe(rigid(i1), rigid(j1));
-    const ContactResponse f1 = sand_contact(law, pair, p1.g, p1.b, h1, false);
-    const ContactResponse f2 = sand_contact(law, pair, p2.g, p2.b, h2, false);
+    const ContactResponse f1 = sand_contact(law, pair, p1.g, p1.b, h1, h1.law, false);
+    const ContactResponse f2 = sand_contact(law, pair, p2.g, p2.b, h2, h2.law, false);
     CHECK((f2.force - turn * f1.force).norm() < 1e-9 * f1.force.norm());
     CHECK((f2.couple - turn * f1.couple).norm() < 1e-9 * f1.couple.norm());
     CHECK(f2.elastic_energy == Approx(f1.elastic_energy).epsilon(1e-9));
@@ -194,7 +199,7 @@ TEST_CASE("sand: rolling one sphere over another gives the rolling displacement 
   //   order; the rolling angle (eq. 49) is the relative rotation 2t; no twist.
   const SandParameters law = elastic_only();
   const Body i0 = upper(), j = lower();
-  const ContactHistory h = form(law, i0, j);
+  const SandRecord h = form(law, i0, j);
   for (double t : {1e-4, 1e-2, 0.3, 0.7}) {
     INFO("theta = " << t);
     const Vec3 e(std::sin(t), 0.0, std::cos(t));
@@ -215,7 +220,7 @@ TEST_CASE("sand: twisting one sphere about the line of centres gives alpha_par o
   // instead gives -psi; turning both by psi is a rigid motion and gives 0. No sliding or rolling.
   const SandParameters law = elastic_only();
   const Body i = upper(), j = lower();
-  const ContactHistory h = form(law, i, j);
+  const SandRecord h = form(law, i, j);
   const Vec3 e = Vec3::UnitZ();
   for (double psi : {1e-5, 0.01, -0.2, 0.6, 1.2}) {
     INFO("psi = " << psi);
@@ -250,21 +255,21 @@ TEST_CASE("sand: a sphere rolled or moved on a wall: xi is the tangential part o
     return p;
   };
   const Body start{Vec3(0.001, -0.002, kGrainRadius - kOverlap0), Quat::Identity()};
-  ContactHistory h;
+  SandRecord h;
   h.active = true;
   Probe p0 = probe(start);
-  sand_contact(law, pair, p0.g, p0.b, h, true);
+  sand_contact(law, pair, p0.g, p0.b, h, h.law, true);
   for (double phi : {1e-4, 0.05, 0.5}) {
     const Body turned{start.x, rotation(Vec3::UnitY(), phi)};
     const Probe p = probe(turned);
-    const SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
+    const SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law));
     CHECK((d.rolling - kLever * std::sin(phi) * Vec3::UnitX()).norm() < kRoundoff);
     CHECK(d.rolling_angle == Approx(phi).epsilon(1e-9));
     CHECK((d.sliding - kLever * std::sin(phi) * Vec3::UnitX()).norm() < kRoundoff);
   }
   const Vec3 u(2e-8, -1e-8, 0.0);
   const Probe moved = probe(Body{start.x + u, Quat::Identity()});
-  const SandDisplacements d = sand_displacements(moved.g, moved.b, std::get<SandPointers>(h.law_state));
+  const SandDisplacements d = sand_displacements(moved.g, moved.b, std::get<SandPointers>(h.law));
   CHECK((d.sliding + u).norm() < kRoundoff);
   CHECK(d.rolling.norm() < kRoundoff);
 }
@@ -281,14 +286,14 @@ TEST_CASE("sand: sliding beyond delta_crit moves the pointers back to delta_crit
   const Body i0 = upper(), j = lower();
 
   SECTION("one step beyond") {
-    ContactHistory h = form(law, i0, j);
+    SandRecord h = form(law, i0, j);
     const Vec3 u(3.0 * law.sliding_limit, 0.0, 0.0);
     const Body i{i0.x + u, i0.q};
     const Vec3 e_new = (i.x - j.x).normalized();
     const double slide_sq = u.squaredNorm() - std::pow(u.dot(e_new), 2);
     const Probe p = pair_probe(i, j);
-    const ContactResponse r = sand_contact(law, pair, p.g, p.b, h, false);
-    const SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
+    const ContactResponse r = sand_contact(law, pair, p.g, p.b, h, h.law, false);
+    const SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law));
     CHECK(h.slipping);
     CHECK(d.sliding.norm() == Approx(law.sliding_limit).epsilon(1e-9));
     // delta = -u; its part normal to the new line of centres e' is the slide direction.
@@ -307,14 +312,14 @@ TEST_CASE("sand: sliding beyond delta_crit moves the pointers back to delta_crit
     // k_s dc du (1 + du / (2 dc)). In all: F_crit x excess x (1 + du / (2 dc)), excess = 9 dc.
     // (The line of centres turns by ~1e-5 rad over the slide, a relative change of the slid
     // length of ~1e-10.)
-    ContactHistory h = form(law, i0, j);
+    SandRecord h = form(law, i0, j);
     const double dc = law.sliding_limit, du = dc / 20.0;
     double loss = 0.0;
     Body i = i0;
     for (int n = 1; n <= 200; ++n) {
       i.x = i0.x + Vec3(n * du, 0.0, 0.0);
       const Probe p = pair_probe(i, j);
-      loss += sand_contact(law, pair, p.g, p.b, h, false).slip_loss;
+      loss += sand_contact(law, pair, p.g, p.b, h, h.law, false).slip_loss;
     }
     const double excess = 9.0 * dc;
     CHECK(loss == Approx(x.k_s * dc * excess * (1.0 + du / (2.0 * dc))).epsilon(1e-6));
@@ -334,12 +339,12 @@ TEST_CASE("sand: rolling and twisting beyond their limits release the excess", "
   const Body i0 = upper(), j = lower();
 
   const double t = 1e-5;  // l sin t = 5e-9 m
-  ContactHistory h = form(law, i0, j);
+  SandRecord h = form(law, i0, j);
   const Vec3 e(std::sin(t), 0.0, std::cos(t));
   const Body rolled{2.0 * kLever * e, rotation(Vec3::UnitY(), 2.0 * t)};
   Probe p = pair_probe(rolled, j);
-  ContactResponse r = sand_contact(law, pair, p.g, p.b, h, false);
-  SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
+  ContactResponse r = sand_contact(law, pair, p.g, p.b, h, h.law, false);
+  SandDisplacements d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law));
   const double xi0 = kLever * std::sin(t);
   CHECK(d.rolling.norm() == Approx(law.rolling_limit).epsilon(1e-9));
   CHECK(d.sliding.norm() < kRoundoff);
@@ -350,8 +355,8 @@ TEST_CASE("sand: rolling and twisting beyond their limits release the excess", "
   const double psi = 0.05;
   const Body twisted{j.x, rotation(Vec3::UnitZ(), psi)};
   p = pair_probe(i0, twisted);
-  r = sand_contact(law, pair, p.g, p.b, h, false);
-  d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law_state));
+  r = sand_contact(law, pair, p.g, p.b, h, h.law, false);
+  d = sand_displacements(p.g, p.b, std::get<SandPointers>(h.law));
   CHECK(d.twisting_angle == Approx(law.twisting_limit).epsilon(1e-12));
   CHECK(r.slip_loss == Approx(0.5 * x.k_t * (psi * psi - std::pow(law.twisting_limit, 2))).epsilon(1e-9));
   // The twisting torque is k_t alpha_crit about e, on i (j gets the opposite).
@@ -370,19 +375,19 @@ TEST_CASE("sand: forces and torques are the derivatives of the contact energy", 
   Body i = upper(), j = lower();
   i.q = rng.orientation();
   j.q = rng.orientation();
-  const ContactHistory formed = form(law, i, j);
+  const SandRecord formed = form(law, i, j);
   i.x += Vec3(2e-8, 1e-8, -1e-8);
   i.q = rotation(Vec3(0.3, 1, 0.2), 4e-5) * i.q;
   j.q = rotation(Vec3(1, -0.4, 0.7), 6e-5) * j.q;
 
   auto energy = [&](const Body& a, const Body& b) {
-    ContactHistory h = formed;
+    SandRecord h = formed;
     const Probe p = pair_probe(a, b);
-    return sand_contact(law, pair, p.g, p.b, h, false).elastic_energy;
+    return sand_contact(law, pair, p.g, p.b, h, h.law, false).elastic_energy;
   };
-  ContactHistory h = formed;
+  SandRecord h = formed;
   const Probe p = pair_probe(i, j);
-  const ContactResponse r = sand_contact(law, pair, p.g, p.b, h, false);
+  const ContactResponse r = sand_contact(law, pair, p.g, p.b, h, h.law, false);
   const Vec3 torque_i = p.g.lever_i.cross(r.force) + r.couple;
   const Vec3 torque_j = -p.g.lever_j.cross(r.force) - r.couple;
 
@@ -577,8 +582,7 @@ Loading contact_loading(const Run& sim) {
   const SandParameters& law = sim.model().contact.sand;
   Loading out;
   for (size_t k = 0; k < s.neighbors.contact_pairs.size(); ++k) {
-    const ContactHistory& h = s.neighbors.contact_history[k];
-    if (!h.active) continue;
+    if (!s.neighbors.contact_history[k].active) continue;
     const auto i = static_cast<size_t>(s.neighbors.contact_pairs[k].i);
     const auto j = static_cast<size_t>(s.neighbors.contact_pairs[k].j);
     const Vec3 sep = p.position[i] - p.position[j];
@@ -590,7 +594,7 @@ Loading contact_loading(const Run& sim) {
     b.position_i = p.position[i];
     b.orientation_i = p.orientation[i];
     b.orientation_j = p.orientation[j];
-    const SandDisplacements d = sand_displacements(g, b, std::get<SandPointers>(h.law_state));
+    const SandDisplacements d = sand_displacements(g, b, std::get<SandPointers>(s.neighbors.contact_law[k]));
     out.sliding = std::max(out.sliding, d.sliding.norm() / law.sliding_limit);
     out.rolling = std::max(out.rolling, d.rolling.norm() / law.rolling_limit);
     out.twisting = std::max(out.twisting, std::abs(d.twisting_angle) / law.twisting_limit);
@@ -709,8 +713,7 @@ TEST_CASE("sand: contacts made under another law get their pointers when the law
   Model model = sim.model();
   model.contact.law = ContactLaw::Sand;
   sim.set_model(model);
-  const ContactHistory& h = sim.state().neighbors.contact_history[0];
-  CHECK(std::get<SandPointers>(h.law_state).q1.norm() == Approx(1.0).epsilon(1e-12));
+  CHECK(std::get<SandPointers>(sim.state().neighbors.contact_law[0]).q1.norm() == Approx(1.0).epsilon(1e-12));
   CHECK(std::isfinite(sim.state().particles.force[0].norm()));
   const Loading loaded = contact_loading(sim);
   CHECK(loaded.sliding < 1e-6);

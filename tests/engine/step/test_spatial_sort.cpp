@@ -58,8 +58,10 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   }
   const std::vector<std::uint64_t> shuffled_ids = p.id;
 
-  // Tag every per-index record with its particle's id, and every pair's history with its ids.
+  // Tag every per-index record with its particle's id, and every pair's history with its ids; the law states beside
+  // the records too (a sand pointer for the walls, rolling springs for the pairs).
   state.wall_history.assign(6 * p.size(), ContactHistory{});
+  state.wall_law.assign(6 * p.size(), LawState{});
   state.damping_force.assign(p.size(), Vec3::Zero());
   state.damping_torque.assign(p.size(), Vec3::Zero());
   std::map<std::uint64_t, Vec3> position_of;
@@ -67,6 +69,7 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
     for (size_t side = 0; side < 6; ++side) {
       state.wall_history[6 * i + side].shear = tag(p.id[i], static_cast<double>(side));
       state.wall_history[6 * i + side].active = (p.id[i] + side) % 3 == 0;
+      state.wall_law[6 * i + side].emplace<SandPointers>().p1 = tag(p.id[i], 10.0 + static_cast<double>(side));
     }
     state.damping_force[i] = tag(p.id[i], -1.0);
     state.damping_torque[i] = tag(p.id[i], -2.0);
@@ -84,9 +87,11 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
     const auto a = p.id[static_cast<size_t>(pr.i)], b = p.id[static_cast<size_t>(pr.j)];
     return std::make_pair(std::min(a, b), std::max(a, b));
   };
+  state.neighbors.contact_law.assign(state.neighbors.contact_pairs.size(), LawState{});
   for (size_t k = 0; k < state.neighbors.contact_pairs.size(); ++k) {
     state.neighbors.contact_history[k].active = true;
     state.neighbors.contact_history[k].shear = pair_tag(state.neighbors.contact_pairs[k]);
+    state.neighbors.contact_law[k].emplace<RollingHistory>().rolling = 2.0 * pair_tag(state.neighbors.contact_pairs[k]);
     first_of[ids_of(state.neighbors.contact_pairs[k])] = p.id[static_cast<size_t>(state.neighbors.contact_pairs[k].i)];
   }
   const size_t pairs_before = state.neighbors.contact_pairs.size();
@@ -100,9 +105,10 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   for (size_t i = 0; i < p.size(); ++i) {
     positions_follow = positions_follow && p.position[i] == position_of.at(p.id[i]);
     for (size_t side = 0; side < 6; ++side)
-      records_follow = records_follow &&
-                       state.wall_history[6 * i + side].shear == tag(p.id[i], static_cast<double>(side)) &&
-                       ((state.wall_active[i] >> side) & 1) == static_cast<int>((p.id[i] + side) % 3 == 0);
+      records_follow =
+          records_follow && state.wall_history[6 * i + side].shear == tag(p.id[i], static_cast<double>(side)) &&
+          std::get<SandPointers>(state.wall_law[6 * i + side]).p1 == tag(p.id[i], 10.0 + static_cast<double>(side)) &&
+          ((state.wall_active[i] >> side) & 1) == static_cast<int>((p.id[i] + side) % 3 == 0);
     records_follow =
         records_follow && state.damping_force[i] == tag(p.id[i], -1.0) && state.damping_torque[i] == tag(p.id[i], -2.0);
   }
@@ -113,7 +119,8 @@ TEST_CASE("reordering by cell keeps every per-particle record with its id", "[ne
   for (size_t k = 0; k < state.neighbors.contact_pairs.size(); ++k) {
     const IndexPair pr = state.neighbors.contact_pairs[k];
     history_follows = history_follows && state.neighbors.contact_history[k].active &&
-                      state.neighbors.contact_history[k].shear == pair_tag(pr);
+                      state.neighbors.contact_history[k].shear == pair_tag(pr) &&
+                      std::get<RollingHistory>(state.neighbors.contact_law[k]).rolling == 2.0 * pair_tag(pr);
     swapped += first_of.at(ids_of(pr)) != p.id[static_cast<size_t>(pr.i)] ? 1 : 0;
   }
   CHECK(history_follows);
