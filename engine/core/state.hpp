@@ -115,8 +115,8 @@ struct NeighborLists {
   std::vector<ContactHistory> contact_history;  // beside contact_pairs
   std::vector<LawState> contact_law;            // empty, or beside contact_history (LawState)
   // contact_history[k].active again, a byte a pair: the contact pass tests it for every listed pair, most of them
-  // beyond reach, and read from the 184-byte records it was half of that pass on a dense scene. Whatever writes the
-  // histories keeps it in step (mark_active_contacts); the contact pass makes it again when its length is wrong.
+  // beyond reach, and read from the (then 184-byte) records it was half of that pass on a dense scene. Whatever writes
+  // the histories keeps it in step (mark_active_contacts); the contact pass makes it again when its length is wrong.
   std::vector<std::uint8_t> contact_active;
   std::vector<IndexPair> dipole_pairs;  // pairs within the dipole cutoff (or P3M's real-space cutoff) + skin
   // The particles each chunk of dipole_pairs names (engine/core/pair_bands.hpp), made with the list, so that a part of
@@ -236,9 +236,9 @@ struct State {
   std::vector<ContactHistory> wall_history;
   std::vector<LawState> wall_law;  // empty, or beside wall_history (LawState)
   // wall_history[6 i + side].active again, a byte a particle (bit `side`): the wall pass tests every particle against
-  // each wall side, most of them far from it, and read from the 184-byte records that test was 13 % of a powder step
-  // (docs/performance.md, "The walls' flags beside their histories"). Whatever replaces or reorders wall_history keeps
-  // it in step (mark_active_walls); the wall and floor passes make it again when its length is wrong. Not saved.
+  // each wall side, most of them far from it, and read from the (then 184-byte) records that test was 13 % of a powder
+  // step (docs/performance.md, "The walls' flags beside their histories"). Whatever replaces or reorders wall_history
+  // keeps it in step (mark_active_walls); the wall and floor passes make it again when its length is wrong. Not saved.
   std::vector<std::uint8_t> wall_active;
   double time = 0.0;  // [s]
   std::int64_t step = 0;

@@ -23,6 +23,21 @@ inline bool same_bits(const Vec3& a, const Vec3& b) {
 inline bool same_bits(const Quat& a, const Quat& b) {
   return same_bits(a.w(), b.w()) && same_bits(a.x(), b.x()) && same_bits(a.y(), b.y()) && same_bits(a.z(), b.z());
 }
+// A contact's law state (state.hpp, LawState): the same kind, and that kind's fields to the bit.
+inline bool same_bits(const LawState& a, const LawState& b) {
+  if (a.index() != b.index()) return false;
+  if (const SandPointers* x = std::get_if<SandPointers>(&a)) {
+    const SandPointers& y = std::get<SandPointers>(b);
+    return same_bits(x->p1, y.p1) && same_bits(x->p2, y.p2) && same_bits(x->q1, y.q1) && same_bits(x->q2, y.q2);
+  }
+  if (const RollingHistory* x = std::get_if<RollingHistory>(&a)) {
+    const RollingHistory& y = std::get<RollingHistory>(b);
+    return same_bits(x->rolling, y.rolling) && same_bits(x->twisting, y.twisting) &&
+           same_bits(x->dashpot_couple, y.dashpot_couple) && same_bits(x->rolling_stiffness, y.rolling_stiffness) &&
+           same_bits(x->twisting_stiffness, y.twisting_stiffness);
+  }
+  return true;
+}
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   // memcmp must not see the null data() of an empty vector, even with a zero length.

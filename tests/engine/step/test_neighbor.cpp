@@ -319,7 +319,7 @@ TEST_CASE("contact history survives a rebuild: it is keyed by the (id, id) pair"
 TEST_CASE("the contact pass's flags of active contacts follow the histories: steps, trial passes, removals, files",
           "[neighbor]") {
   // The contact pass skips a listed pair beyond reach unless its contact is active, and reads that from
-  // NeighborLists::contact_active, a byte per pair beside the 184-byte histories. A flag left behind would skip the
+  // NeighborLists::contact_active, a byte per pair beside the 80-byte histories. A flag left behind would skip the
   // opening of an active contact (its energy and events never booked) or evaluate a pair for nothing. Two scenes in
   // which contacts form and open: magnets falling in a walled box (velocity Verlet), and overlapping grains pushed
   // apart by overdamped Heun steps, whose trial pass changes the histories and puts them back. After every step,
