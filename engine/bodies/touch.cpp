@@ -67,11 +67,13 @@ long first_overlap(const Model& model, const Particles& particles, const Vec3& x
 
 namespace {
 
+// Keeps the `per` records of each kept particle, in the kept particles' order.
 template <class T>
-void keep_only(std::vector<T>& v, const std::vector<int>& kept) {
+void keep_only(std::vector<T>& v, const std::vector<int>& kept, size_t per = 1) {
   std::vector<T> out;
-  out.reserve(kept.size());
-  for (int k : kept) out.push_back(v[static_cast<size_t>(k)]);
+  out.reserve(per * kept.size());
+  for (int k : kept)
+    for (size_t r = 0; r < per; ++r) out.push_back(v[per * static_cast<size_t>(k) + r]);
   v.swap(out);
 }
 
@@ -131,19 +133,9 @@ Removal remove_body(State& state, std::uint64_t particle_id) {
 
   // Everything kept per particle index.
   if (state.wall_history.size() == 6 * n) {
-    std::vector<ContactHistory> walls;
-    walls.reserve(6 * kept.size());
-    for (int k : kept)
-      for (size_t side = 0; side < 6; ++side) walls.push_back(state.wall_history[6 * static_cast<size_t>(k) + side]);
-    state.wall_history.swap(walls);
+    if (state.wall_law.size() == 6 * n) keep_only(state.wall_law, kept, 6);
+    keep_only(state.wall_history, kept, 6);
     mark_active_walls(state);
-    if (state.wall_law.size() == 6 * n) {
-      std::vector<LawState> laws;
-      laws.reserve(6 * kept.size());
-      for (int k : kept)
-        for (size_t side = 0; side < 6; ++side) laws.push_back(state.wall_law[6 * static_cast<size_t>(k) + side]);
-      state.wall_law.swap(laws);
-    }
   }
   for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque})
     if (per_particle->size() == n) keep_only(*per_particle, kept);

@@ -105,46 +105,34 @@ constexpr size_t kBandChunkGrain = 64;
 // Particles per part of the binning and the reordering (moves and cell lookups, a few nanoseconds each).
 constexpr size_t kBinningGrain = 16384;
 
+// Moves the `per` records of particle order[k] to those of index k, split over the team.
+template <class T>
+void move_records(std::vector<T>& records, const std::vector<int>& order, size_t per, ThreadTeam& team) {
+  std::vector<T> moved(records.size());
+  for_each_range(team, order.size(), kBinningGrain, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k)
+      for (size_t r = 0; r < per; ++r) moved[per * k + r] = records[per * static_cast<size_t>(order[k]) + r];
+  });
+  records.swap(moved);
+}
+
 // Moves particle order[k] to index k, with everything the state keeps per particle index; the moves split over the
 // team (each writes its own index: the same result).
 void reorder_particles(State& state, const std::vector<int>& order, ThreadTeam& team) {
   state.particles.permute(order, team);
   const size_t n = order.size();
   if (state.wall_history.size() == 6 * n) {
-    std::vector<ContactHistory> walls(6 * n);
-    for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
-      for (size_t k = begin; k < end; ++k)
-        for (size_t side = 0; side < 6; ++side)
-          walls[6 * k + side] = state.wall_history[6 * static_cast<size_t>(order[k]) + side];
-    });
-    state.wall_history.swap(walls);
-    if (state.wall_law.size() == 6 * n) {
-      std::vector<LawState> laws(6 * n);
-      for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
-        for (size_t k = begin; k < end; ++k)
-          for (size_t side = 0; side < 6; ++side)
-            laws[6 * k + side] = state.wall_law[6 * static_cast<size_t>(order[k]) + side];
-      });
-      state.wall_law.swap(laws);
-    }
-    if (state.wall_active.size() == n) {
-      std::vector<std::uint8_t> active(n);
-      for (size_t k = 0; k < n; ++k) active[k] = state.wall_active[static_cast<size_t>(order[k])];
-      state.wall_active.swap(active);
-    } else {
+    move_records(state.wall_history, order, 6, team);
+    if (state.wall_law.size() == 6 * n) move_records(state.wall_law, order, 6, team);
+    if (state.wall_active.size() == n)
+      move_records(state.wall_active, order, 1, team);
+    else
       mark_active_walls(state);
-    }
   }
   DipoleHistory& dipoles = state.dipole_history;  // the extrapolation's stored passes (force_interval > 1)
   for (std::vector<Vec3>* per_particle : {&state.damping_force, &state.damping_torque, &dipoles.force_previous,
-                                          &dipoles.force_last, &dipoles.torque_previous, &dipoles.torque_last}) {
-    if (per_particle->size() != n) continue;
-    std::vector<Vec3> moved(n);
-    for_each_range(team, n, kBinningGrain, [&](size_t begin, size_t end) {
-      for (size_t k = begin; k < end; ++k) moved[k] = (*per_particle)[static_cast<size_t>(order[k])];
-    });
-    per_particle->swap(moved);
-  }
+                                          &dipoles.force_last, &dipoles.torque_previous, &dipoles.torque_last})
+    if (per_particle->size() == n) move_records(*per_particle, order, 1, team);
 }
 
 // Keep the history of active contacts, keyed by the (id, id) pair, with the id of the body the
