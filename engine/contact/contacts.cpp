@@ -47,11 +47,15 @@ struct PartResult {
 // Contacts per thread below which the loop stays on one thread.
 constexpr size_t kContactGrain = 2000;
 
+// Whether rolling and twisting resistance acts: a sub-law of the linear and Hertz-Mindlin laws.
+bool rolling_resistance_on(const Model& model) {
+  const ContactLaw law = model.contact.law;
+  return model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
+}
+
 // Whether the law keeps a state of its own beside each record (LawState): the rolling springs or the sand pointers.
 bool law_keeps_state(const Model& model) {
-  const ContactLaw law = model.contact.law;
-  const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
-  return rolling || law == ContactLaw::Sand;
+  return rolling_resistance_on(model) || model.contact.law == ContactLaw::Sand;
 }
 
 // The law state of record k of a table, or none when the law keeps none (the table is then empty).
@@ -120,7 +124,7 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
                       std::uint64_t id_a, std::uint64_t id_b, PartResult& part, ContactResponse& response) {
   ContactTotals& totals = part.totals;
   const ContactLaw law = model.contact.law;
-  const bool rolling = model.contact.rolling.enabled && (law == ContactLaw::Linear || law == ContactLaw::HertzMindlin);
+  const bool rolling = rolling_resistance_on(model);
   bool active = g.overlap > 0.0;
   if (law == ContactLaw::Linear) active = linear_active(model.contact.linear, g);
   if (law == ContactLaw::Sand)
