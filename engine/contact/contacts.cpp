@@ -41,7 +41,6 @@ struct PartResult {
   std::array<Vec3, 6> wall_force{};  // wall loop only
   std::vector<PairPush> pushes;      // pair loop only: the contacts that act, in pair order
   size_t first_too_deep = SIZE_MAX;  // pair loop with a RunawayOverlapWatch only: the part's first such pair
-  WallJournal journal;               // wall loop with a journal only: the records it changed, as they were
 };
 
 // Contacts per thread below which the loop stays on one thread.
@@ -58,9 +57,27 @@ bool law_keeps_state(const Model& model) {
   return rolling_resistance_on(model) || model.contact.law == ContactLaw::Sand;
 }
 
-// The law state of record k of a table, or none when the law keeps none (the table is then empty).
-LawState* law_of(std::vector<LawState>& table, size_t k) {
-  return table.empty() ? nullptr : &table[k];
+// The history a pass evaluates a contact on: record k of a table and its law state (none when the law keeps none: the
+// law table is then empty), or, for a trial pass, copies of them in `copy`, so that the table stays as it was.
+struct HistoryInUse {
+  ContactHistory* record;
+  LawState* law;
+};
+struct HistoryCopy {
+  ContactHistory record;
+  LawState law;
+};
+HistoryInUse history_of(std::vector<ContactHistory>& records, std::vector<LawState>& laws, size_t k, bool trial,
+                        HistoryCopy& copy) {
+  HistoryInUse in_use{&records[k], laws.empty() ? nullptr : &laws[k]};
+  if (!trial) return in_use;
+  copy.record = *in_use.record;
+  in_use.record = &copy.record;
+  if (in_use.law) {
+    copy.law = *in_use.law;
+    in_use.law = &copy.law;
+  }
+  return in_use;
 }
 
 // A contact that opens: books the last half step of its dashpots and what its springs still hold, and clears its
@@ -231,7 +248,7 @@ void merge_parts(std::vector<PartResult>& parts, ContactTotals& totals, State& s
 // depend on the number of threads at all, and no part needs force arrays of its own (a dilute scene has far fewer
 // contacts than particles). With a watch, each part also notes its first pair that overlaps too deep.
 void add_pair_contacts(const Model& model, State& state, double dt, bool verlet, const PredictedVelocities* predicted,
-                       ThreadTeam& team, ContactTotals& totals, RunawayOverlapWatch* watch) {
+                       ThreadTeam& team, ContactTotals& totals, RunawayOverlapWatch* watch, bool trial) {
   Particles& p = state.particles;
   NeighborLists& lists = state.neighbors;
   const bool sand = model.contact.law == ContactLaw::Sand;
@@ -244,11 +261,11 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
   team.run(parts, [&](int part_index) {
     PartResult& part = pair_parts[static_cast<size_t>(part_index)];
     const size_t begin = bounds[static_cast<size_t>(part_index)], end = bounds[static_cast<size_t>(part_index) + 1];
+    HistoryCopy copy;  // a trial's history of the contact in hand
     for (size_t k = begin; k < end; ++k) {
       const auto i = static_cast<size_t>(lists.contact_pairs[k].i);
       const auto j = static_cast<size_t>(lists.contact_pairs[k].j);
       const Vec3 separation = minimum_image(model, p.position[i] - p.position[j]);
-      ContactHistory& h = lists.contact_history[k];
       // Cheap radius check before the geometry: a pair beyond the reach of every law cannot
       // touch; an active one is still evaluated, so that its opening is booked.
       const double reach = p.radius[i] + p.radius[j] + model.contact_reach;
@@ -273,11 +290,11 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
         bodies.orientation_i = p.orientation[i];
         bodies.orientation_j = p.orientation[j];
       }
+      const HistoryInUse h = history_of(lists.contact_history, lists.contact_law, k, trial, copy);
       ContactResponse r;
-      const bool acts =
-          evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, h, law_of(lists.contact_law, k),
-                           dt, verlet, state.step, p.id[i], p.id[j], part, r);
-      lists.contact_active[k] = h.active;
+      const bool acts = evaluate_contact(model, model.pair(p.material[i], p.material[j]), g, bodies, *h.record, h.law,
+                                         dt, verlet, state.step, p.id[i], p.id[j], part, r);
+      if (!trial) lists.contact_active[k] = h.record->active;
       if (!acts) continue;
       // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
       part.pushes.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), r.force,
@@ -307,7 +324,7 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
 // the wall added to wall_force[side], totals and events merged as for the pairs.
 void add_wall_side_contacts(const Model& model, State& state, double dt, bool verlet,
                             const PredictedVelocities* predicted, ThreadTeam& team, int axis, int upper,
-                            ContactTotals& totals, std::array<Vec3, 6>& wall_force, WallJournal* journal) {
+                            ContactTotals& totals, std::array<Vec3, 6>& wall_force, bool trial) {
   Particles& p = state.particles;
   const size_t n = p.size();
   const bool sand = model.contact.law == ContactLaw::Sand;
@@ -324,17 +341,13 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
   team.run(static_cast<int>(wall_parts.size()), [&](int k) {
     PartResult& part = wall_parts[static_cast<size_t>(k)];
     part.wall_force.fill(Vec3::Zero());
+    HistoryCopy copy;  // a trial's history of the contact in hand
     for (size_t i = bounds[static_cast<size_t>(k)]; i < bounds[static_cast<size_t>(k) + 1]; ++i) {
       const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
       // The flag from the particle's byte: the record is read only for a contact that may act or has to close.
       if (distance > p.radius[i] + reach && (state.wall_active[i] & bit) == 0) continue;
-      const size_t record = 6 * i + static_cast<size_t>(side);
-      ContactHistory& h = state.wall_history[record];
-      LawState* law_state = law_of(state.wall_law, record);
-      if (journal) {
-        part.journal.before.emplace_back(record, h);
-        if (law_state) part.journal.law_before.emplace_back(record, *law_state);
-      }
+      const HistoryInUse h =
+          history_of(state.wall_history, state.wall_law, 6 * i + static_cast<size_t>(side), trial, copy);
       ContactGeometry g = sphere_wall_geometry(normal, distance, p.radius[i], p.velocity[i], p.angular_velocity[i],
                                                p.mass[i], p.inertia[i]);
       if (predicted)
@@ -348,10 +361,11 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
       }
       ContactResponse r;
       const bool acts =
-          evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, h, law_state, dt, verlet,
-                           state.step, p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r);
-      state.wall_active[i] = h.active ? static_cast<std::uint8_t>(state.wall_active[i] | bit)
-                                      : static_cast<std::uint8_t>(state.wall_active[i] & ~bit);
+          evaluate_contact(model, model.pair(p.material[i], model.wall_material), g, bodies, *h.record, h.law, dt,
+                           verlet, state.step, p.id[i], kWallIdBase + static_cast<std::uint64_t>(side), part, r);
+      if (!trial)
+        state.wall_active[i] = h.record->active ? static_cast<std::uint8_t>(state.wall_active[i] | bit)
+                                                : static_cast<std::uint8_t>(state.wall_active[i] & ~bit);
       if (!acts) continue;
       p.force[i] += r.force;
       p.torque[i] += g.lever_i.cross(r.force) + r.couple;
@@ -359,19 +373,13 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
     }
   });
   merge_parts(wall_parts, totals, state);
-  for (PartResult& part : wall_parts) {
-    wall_force[side] += part.wall_force[side];
-    if (journal) {
-      for (auto& entry : part.journal.before) journal->before.push_back(std::move(entry));
-      for (auto& entry : part.journal.law_before) journal->law_before.push_back(std::move(entry));
-    }
-  }
+  for (PartResult& part : wall_parts) wall_force[side] += part.wall_force[side];
 }
 
 // The contacts with every side of the box that is a wall, but the floor's; returns the force on each side.
 std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double dt, bool verlet,
                                       const PredictedVelocities* predicted, ThreadTeam& team, ContactTotals& totals,
-                                      WallJournal* journal) {
+                                      bool trial) {
   const size_t n = state.particles.size();
   std::array<Vec3, 6> wall_force;
   wall_force.fill(Vec3::Zero());
@@ -385,7 +393,7 @@ std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double d
       const int side = 2 * axis + upper;
       if (static_cast<int>(model.floor.side) == side + 1)
         continue;  // the floor's own law (engine/contact/law_floor.cpp)
-      add_wall_side_contacts(model, state, dt, verlet, predicted, team, axis, upper, totals, wall_force, journal);
+      add_wall_side_contacts(model, state, dt, verlet, predicted, team, axis, upper, totals, wall_force, trial);
     }
   }
   return wall_force;
@@ -394,11 +402,11 @@ std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double d
 }  // namespace
 
 void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team,
-                            const PredictedVelocities* predicted, RunawayOverlapWatch* watch, WallJournal* journal) {
+                            const PredictedVelocities* predicted, RunawayOverlapWatch* watch, bool trial) {
   ContactTotals totals;
   const bool verlet = predicted != nullptr && dt > 0.0;
-  add_pair_contacts(model, state, dt, verlet, predicted, team, totals, watch);
-  state.wall_force = add_wall_contacts(model, state, dt, verlet, predicted, team, totals, journal);
+  add_pair_contacts(model, state, dt, verlet, predicted, team, totals, watch, trial);
+  state.wall_force = add_wall_contacts(model, state, dt, verlet, predicted, team, totals, trial);
 
   state.energy.elastic = totals.elastic;
   state.energy.dissipated_dashpot += totals.dashpot_energy;

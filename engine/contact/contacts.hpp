@@ -30,24 +30,17 @@ struct RunawayOverlapWatch {
   size_t first_pair = 0;
 };
 
-// The wall histories a pass changed, each with its record from before (index into State::wall_history), for a trial
-// pass to be undone record by record: copying all six records a particle, most of them never touched, was a sixth of
-// an overdamped powder step (docs/performance.md, "The walls' flags beside their histories"). With them the law states
-// of those records (State::wall_law) when the law keeps any. A pass touches each record at most once, so the order of
-// the entries does not matter.
-struct WallJournal {
-  std::vector<std::pair<size_t, ContactHistory>> before;
-  std::vector<std::pair<size_t, LawState>> law_before;
-};
-
 // Adds contact forces and torques. `dt` advances the shear springs and the dissipation ledger;
 // pass 0 to evaluate the current configuration without advancing history (initial force pass).
 // The pairs (and, per wall, the particles) are split between the team's threads (engine/core/thread_team.hpp).
 // `predicted` (one entry per particle) gives the dashpots their velocities; without it they see the
-// particles' current ones. `watch`, when given, is filled in (see RunawayOverlapWatch). `journal`, when given, gets
-// every wall history record the pass changes, as it was before.
+// particles' current ones. `watch`, when given, is filled in (see RunawayOverlapWatch). A `trial` pass (Heun's
+// predictor) evaluates each contact on a copy of its history and leaves the histories, their law states and their
+// flags as they were: only its forces and books count, and the caller puts the books back. Copying every history
+// before such a pass and putting them back after was a tenth of an overdamped powder step (docs/performance.md,
+// "A trial pass on copies").
 void compute_contact_forces(const Model& model, State& state, double dt, ThreadTeam& team = ThreadTeam::serial(),
                             const PredictedVelocities* predicted = nullptr, RunawayOverlapWatch* watch = nullptr,
-                            WallJournal* journal = nullptr);
+                            bool trial = false);
 
 }  // namespace lodestone

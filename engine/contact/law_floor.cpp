@@ -50,17 +50,15 @@ Vec3 floor_friction(const FloorParameters& floor, Particles& p, size_t i, const 
 }
 
 // The floor keeps no law state: a record it clears loses the one a wall's law left there before the side became the
-// floor, as it did when the state was part of the record (State::wall_law).
-void forget_law_state(State& state, size_t record, WallJournal* journal) {
-  if (state.wall_law.empty() || state.wall_law[record].index() == 0) return;
-  if (journal) journal->law_before.emplace_back(record, state.wall_law[record]);
-  state.wall_law[record] = LawState{};
+// floor, as it did when the state was part of the record (State::wall_law). Not in a trial pass, which changes no
+// history.
+void forget_law_state(State& state, size_t record, bool trial) {
+  if (!trial && !state.wall_law.empty()) state.wall_law[record] = LawState{};
 }
 
 }  // namespace
 
-void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted,
-                 WallJournal* journal) {
+void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted, bool trial) {
   const FloorParameters& floor = model.floor;
   if (floor.side == FloorSide::None) return;
   const int side = static_cast<int>(floor.side) - 1;
@@ -82,8 +80,9 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
 
   for (size_t i = 0; i < n; ++i) {
     const size_t record = 6 * i + static_cast<size_t>(side);
-    ContactHistory& h = state.wall_history[record];
-    if (journal) journal->before.emplace_back(record, h);
+    ContactHistory copy;  // a trial pass's history (it leaves the record as it was)
+    if (trial) copy = state.wall_history[record];
+    ContactHistory& h = trial ? copy : state.wall_history[record];
     const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;
     const double overlap = p.radius[i] - distance;
     const double v_n = p.velocity[i].dot(normal);
@@ -93,15 +92,15 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
         friction_loss -= 0.5 * dt * h.shear.dot(p.velocity[i]);
       }
       h = ContactHistory{};
-      forget_law_state(state, record, journal);
-      state.wall_active[i] &= static_cast<std::uint8_t>(~bit);
+      forget_law_state(state, record, trial);
+      if (!trial) state.wall_active[i] &= static_cast<std::uint8_t>(~bit);
       continue;
     }
-    state.wall_active[i] |= bit;  // h.active from here on (set just below when it was not)
+    if (!trial) state.wall_active[i] |= bit;  // h.active from here on (set just below when it was not)
     const std::uint64_t wall_id = kWallIdBase + static_cast<std::uint64_t>(side);
     if (!h.active) {
       h = ContactHistory{};
-      forget_law_state(state, record, journal);
+      forget_law_state(state, record, trial);
       h.active = true;
       h.slipping = true;  // arrives moving; the stop test below decides whether it sticks
       state.events.record({state.step, EventKind::ContactActivated, p.id[i], wall_id});

@@ -24,10 +24,10 @@ namespace lodestone {
 
 // Adds the floor's normal and friction forces; must run after every other force of the pass. The normal
 // dashpot sees `predicted` velocities when given (as the contact stage's dashpots do).
-// `journal`, when given, gets every wall history record of the floor's side as it was before (the pass writes them
-// all).
+// A `trial` pass (Heun's predictor) works on copies of the floor side's histories and leaves them and their flags as
+// they were (compute_contact_forces).
 void apply_floor(const Model& model, State& state, double dt, const PredictedVelocities* predicted = nullptr,
-                 WallJournal* journal = nullptr);
+                 bool trial = false);
 
 // The floor's normal stiffness for a particle of material `material` [N/m].
 double floor_stiffness(const Model& model, int material);

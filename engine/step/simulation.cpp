@@ -112,20 +112,12 @@ bool same_densities(const std::vector<Material>& a, const std::vector<Material>&
 
 }  // namespace
 
-// What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass
-// so that contact history, energy books and events count each step once. Putting back swaps the
-// saved vectors in instead of copying them (the trial's values are not needed again): copying the
-// contact and wall histories (then 184 bytes a record: one per listed pair, six per grain) back was 10 %
-// of a step of powder-alignment. The wall histories are put back record by record from the trial's journal of the
-// ones it changed (the walls' flags tell the pass which records to read, so most are never touched); only when their
-// sizes do not fit the particles (the pass would make them afresh) are they copied whole. The law states beside the
-// records (empty unless the law keeps them) go the same ways.
+// What a trial force pass (Heun's predictor) changes besides forces, put back before the real pass so that energy
+// books and events count each step once. Putting back swaps the saved vectors in instead of copying them (the trial's
+// values are not needed again). The contact histories are not among them: a trial pass evaluates its contacts on
+// copies and leaves the records as they were (compute_contact_forces); copying them all before it and putting them
+// back after was a tenth of an overdamped powder step.
 struct TrialBackup {
-  std::vector<ContactHistory> contacts, walls;
-  std::vector<LawState> contact_laws, wall_laws;
-  std::vector<std::uint8_t> contacts_active, walls_active;
-  bool walls_whole = false;
-  WallJournal wall_journal;
   EnergyLedger energy;
   EventLog events;
   Vec3 total_moment = Vec3::Zero();
@@ -133,21 +125,7 @@ struct TrialBackup {
   std::uint64_t broken_bonds = 0;
   DragSpring drag;
 
-  // The histories copied on the team: several megabytes a step in a packed bed (issue 38: every stage parallel).
   void save(const State& s, ThreadTeam& team) {
-    copy_on_team(team, s.neighbors.contact_history, contacts);
-    copy_on_team(team, s.neighbors.contact_law, contact_laws);
-    copy_on_team(team, s.neighbors.contact_active, contacts_active);
-    const size_t n = s.particles.size();
-    walls_whole = s.wall_history.size() != 6 * n || s.wall_active.size() != n ||
-                  (!s.wall_law.empty() && s.wall_law.size() != 6 * n);
-    wall_journal.before.clear();
-    wall_journal.law_before.clear();
-    if (walls_whole) {
-      copy_on_team(team, s.wall_history, walls);
-      copy_on_team(team, s.wall_law, wall_laws);
-    }
-    copy_on_team(team, s.wall_active, walls_active);
     energy = s.energy;
     events = s.events;
     total_moment = s.total_moment;
@@ -157,17 +135,6 @@ struct TrialBackup {
   }
   // Leaves the trial's values in this backup, to be overwritten by the next save.
   void put_back(State& s) {
-    std::swap(s.neighbors.contact_history, contacts);
-    std::swap(s.neighbors.contact_law, contact_laws);
-    std::swap(s.neighbors.contact_active, contacts_active);
-    if (walls_whole) {
-      std::swap(s.wall_history, walls);
-      std::swap(s.wall_law, wall_laws);
-    } else {
-      for (auto& [k, record] : wall_journal.before) s.wall_history[k] = std::move(record);
-      for (auto& [k, law] : wall_journal.law_before) s.wall_law[k] = std::move(law);
-    }
-    std::swap(s.wall_active, walls_active);
     std::swap(s.energy, energy);
     std::swap(s.events, events);
     s.total_moment = total_moment;
@@ -293,7 +260,7 @@ void Simulation::apply_model_change(bool keep_lists) {
   state_.model_change_pending = false;
 }
 
-void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool predict, WallJournal* walls) {
+void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool predict) {
   auto lap = [clock](Stage s) {
     if (clock) clock->lap(s);
   };
@@ -317,7 +284,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   if (moment_work) book_moment_work(model_, state_, moments_before, dt, team());
   lap(Stage::Moments);
   RunawayOverlapWatch watch{kRunawayOverlapFraction};
-  compute_contact_forces(model_, state_, dt, team(), predicted, &watch, walls);
+  compute_contact_forces(model_, state_, dt, team(), predicted, &watch, trial);
   first_too_deep_pair_ = watch.first_pair;
   lap(Stage::Contacts);
   apply_dipole_forces(model_, state_, trial, team());
@@ -332,7 +299,7 @@ void Simulation::compute_forces(double dt, StageClock* clock, bool trial, bool p
   apply_pressure(model_, state_, team());
   lap(Stage::Pressure);
   apply_floor(model_, state_, dt, predicted,
-              walls);  // last: its friction balances the other lateral forces ([Voxel-beams])
+              trial);  // last: its friction balances the other lateral forces ([Voxel-beams])
   lap(Stage::Floor);
   if (state_.clumps.size() != 0) {
     if (!clump_pebbles_) clump_pebbles_ = std::make_unique<ClumpPebbles>();
@@ -403,7 +370,7 @@ void Simulation::step_overdamped(StageClock& clock) {
   state_.time += dt;
   clock.lap(Stage::FirstHalf);
   backup.save(state_, team());
-  compute_forces(dt, &clock, /*trial=*/true, /*predict=*/false, backup.walls_whole ? nullptr : &backup.wall_journal);
+  compute_forces(dt, &clock, /*trial=*/true, /*predict=*/false);
   overdamped_slopes(model_, state_, k1, team());
   if (thermal) add_slopes(noise, k1, team());
   backup.put_back(state_);

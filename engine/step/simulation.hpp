@@ -23,8 +23,6 @@
 
 namespace lodestone {
 
-struct WallJournal;
-
 class StageClock;
 struct OverdampedScratch;
 struct PredictedVelocities;
@@ -89,12 +87,11 @@ class Simulation {
   void reinitialize();
 
  private:
-  // `trial`: Heun's predictor pass, whose results the step puts back (the dipole stage keeps no history of it).
-  // `predict`: velocity Verlet's pass between the half kicks; the dashpots see the velocities predicted for
-  // the end of the step (engine/step/integrator.hpp predict_and_clear_forces). `walls`, when given, gets the wall
-  // histories the pass changes, as they were (a trial's to put back).
-  void compute_forces(double dt, StageClock* clock, bool trial = false, bool predict = false,
-                      WallJournal* walls = nullptr);
+  // `trial`: Heun's predictor pass, whose books the step puts back (the contact stages leave their histories as they
+  // were and the dipole stage keeps no history of it). `predict`: velocity Verlet's pass between the half kicks; the
+  // dashpots see the velocities predicted for the end of the step (engine/step/integrator.hpp
+  // predict_and_clear_forces).
+  void compute_forces(double dt, StageClock* clock, bool trial = false, bool predict = false);
   void step_verlet(StageClock& clock);
   void step_overdamped(StageClock& clock);
   // Prepares the model for the particles as they are.

@@ -1,6 +1,6 @@
 // The law states kept beside the contact records (state.hpp, LawState: the sand law's pointers, the rolling springs)
 // must stay with their records through everything that moves, copies or drops records: the contact and wall passes,
-// the overdamped trial pass and its put-back (the walls' journal), list rebuilds, a particle's removal, a checkpoint.
+// the overdamped trial pass (on copies), list rebuilds, a particle's removal, a checkpoint.
 // A state left beside the wrong record would act on a contact it does not describe.
 
 #include "engine/bodies/touch.hpp"
@@ -14,7 +14,7 @@ using namespace lodestone::testing;
 namespace {
 
 // Sand grains bouncing in a walled box (velocity Verlet), or pushed apart from overlaps by overdamped Heun steps
-// (a trial pass each step, put back from the walls' journal).
+// (a trial pass each step, on copies of the histories).
 Preset sand_in_walled_box(bool overdamped) {
   Preset p = overdamped ? overdamped_grains_in_walled_box() : magnets_in_walled_box();
   if (overdamped) p.protocol = {overlap_removal_phase()};

@@ -322,7 +322,7 @@ TEST_CASE("the contact pass's flags of active contacts follow the histories: ste
   // NeighborLists::contact_active, a byte per pair beside the 80-byte histories. A flag left behind would skip the
   // opening of an active contact (its energy and events never booked) or evaluate a pair for nothing. Two scenes in
   // which contacts form and open: magnets falling in a walled box (velocity Verlet), and overlapping grains pushed
-  // apart by overdamped Heun steps, whose trial pass changes the histories and puts them back. After every step,
+  // apart by overdamped Heun steps, whose trial pass works on copies of the histories. After every step,
   // after a grain in contact is removed, and in a checkpoint read back, the flags must equal the histories' own.
   auto flags_match = [](const NeighborLists& l) {
     if (l.contact_active.size() != l.contact_history.size()) return false;
