@@ -152,3 +152,38 @@ TEST_CASE("health: an edit that changes the energy takes a new reference, not an
   session.edit_parameters(reversed);
   run_checked(session, 20000);
 }
+
+TEST_CASE("health: a particle beyond any wall is named, on one thread and on three", "[health][threading]") {
+  // 9 000 grains in a box walled on every side, so that the walls' sweep runs in three parts: one grain at a time is
+  // put just beyond each wall in turn, early, midway and late in the particle order, and the check must name it and
+  // that wall, whatever the thread count; with every grain inside, nothing.
+  Preset p = bare_preset();
+  p.box.min = Vec3::Zero();
+  p.box.max = Vec3(0.05, 0.05, 0.05);
+  p.box.x_min = p.box.x_max = p.box.y_min = p.box.y_max = p.box.z_min = p.box.z_max = SideKind::Wall;
+  p.particles.kind = GeneratorKind::Random;
+  p.particles.count = 9000;
+  p.particles.diameter = 1e-3;
+  p.particles.seed = 11;
+  Session session(p);
+  const Model& model = session.model();
+  for (const int threads : {1, 3}) {
+    ThreadTeam team(threads);
+    State inside = session.state();
+    check_health(model, inside, team);
+    REQUIRE(inside.health.ok);
+    for (int side = 0; side < 6; ++side)
+      for (const size_t i : {size_t{5}, size_t{4500}, size_t{8990}}) {
+        const int axis = side / 2;
+        const bool upper = side % 2 == 1;
+        INFO(threads << " threads, side " << side << ", particle index " << i);
+        State s = session.state();
+        s.particles.position[i][axis] = upper ? model.box.max[axis] + 1e-9 : model.box.min[axis] - 1e-9;
+        check_health(model, s, team);
+        REQUIRE_FALSE(s.health.ok);
+        CHECK(s.health.particle_id == s.particles.id[i]);
+        CHECK_THAT(s.health.message,
+                   Contains(std::string("passed through the ") + "xyz"[axis] + (upper ? "_max" : "_min") + " wall"));
+      }
+  }
+}
