@@ -384,7 +384,10 @@ std::array<Vec3, 6> add_wall_contacts(const Model& model, State& state, double d
   std::array<Vec3, 6> wall_force;
   wall_force.fill(Vec3::Zero());
   const bool walls = model.box.any_wall();
-  if (walls && state.wall_history.size() != 6 * n) state.wall_history.assign(6 * n, ContactHistory{});
+  if (walls && state.wall_history.size() != 6 * n) {
+    state.wall_history.assign(6 * n, ContactHistory{});
+    state.wall_law.clear();
+  }
   if (walls) fit_law_states(state.wall_law, state.wall_history.size(), law_keeps_state(model));
   if (walls && state.wall_active.size() != n) mark_active_walls(state);
   for (int axis = 0; axis < 3 && walls; ++axis) {

@@ -7,7 +7,6 @@
 #include "engine/core/state.hpp"
 #include "engine/core/thread_team.hpp"
 
-#include <utility>
 #include <vector>
 
 namespace lodestone {

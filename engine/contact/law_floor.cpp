@@ -78,9 +78,9 @@ void apply_floor(const Model& model, State& state, double dt, const PredictedVel
   double elastic = 0.0, dashpot_loss = 0.0, friction_loss = 0.0;
   Vec3 on_floor = Vec3::Zero();
 
+  ContactHistory copy;  // a trial pass's history of the particle in hand (it leaves the record as it was)
   for (size_t i = 0; i < n; ++i) {
     const size_t record = 6 * i + static_cast<size_t>(side);
-    ContactHistory copy;  // a trial pass's history (it leaves the record as it was)
     if (trial) copy = state.wall_history[record];
     ContactHistory& h = trial ? copy : state.wall_history[record];
     const double distance = upper ? plane - p.position[i][axis] : p.position[i][axis] - plane;

@@ -79,8 +79,8 @@ struct SandPointers {
 // contact.rolling.enabled) or the sand pointers, which never coexist. Empty until such a law first evaluates the
 // contact; a law that finds the other's state starts afresh. Kept beside the records (NeighborLists::contact_law,
 // State::wall_law) and only when the law keeps one: inside each record it took 104 of 184 bytes that every other law
-// carried through the contact pass and the trial's backup unused (docs/performance.md, "The law's state beside the
-// records").
+// carried through the contact pass and the trial's backup unused (docs/performance.md, "The law's own state beside
+// the records").
 using LawState = std::variant<std::monostate, RollingHistory, SandPointers>;
 
 // History of one contact (particle-particle or particle-wall): the shear spring of the linear and

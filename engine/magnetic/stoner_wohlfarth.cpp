@@ -89,7 +89,8 @@ namespace {
 // with cos and sin of theta given, slope and curvature are polynomials in u, and each Newton step
 // turns u by atan(step) (u + step u_perp, normalised) instead of by step. The fixed point is the
 // same, and the step's error (step^3 / 3) keeps the convergence quadratic. No sin, cos or atan2:
-// they were two thirds of the moments stage of powder-alignment. Same acceptance as newton_near.
+// they were two thirds of the moments stage of powder-alignment. Accepted as newton_near accepts,
+// but stopped once the next step would be below a rounding (below).
 // The turn's 1/sqrt(1 + step^2) is its series to step^4 for the steps below 1e-4 that follow a
 // previous minimum (the next term, 5/16 step^6, is below 1e-24): each iteration's square root and
 // division lay on the solver's one chain of latencies, the moments stage a third of a powder step.
