@@ -27,19 +27,21 @@ struct ContactTotals {
   }
 };
 
-// The push of one particle-particle contact: the force on i (-force on j) and the torques on both, added to the
-// particles after the parallel loop, in pair order.
-struct PairPush {
-  std::uint32_t i, j;
-  Vec3 force, torque_i, torque_j;
+// One body's share of a particle-particle contact that acts: the force and torque on it (on the pair's second body,
+// the negated force and torque_j: x - y is x + (-y) in every bit). Kept per band of particles (PartResult::bodies).
+struct BodyPush {
+  Vec3 force, torque;
+  std::uint32_t body;
 };
 
-// What one thread's share of a contact loop books besides forces; merged in part order.
-struct PartResult {
+// What one thread's share of a contact loop books besides forces; merged in part order. On a cache line of its own:
+// every contact adds to its part's totals and pushes, and parts side by side run on different cores.
+struct alignas(64) PartResult {
   ContactTotals totals;
   std::vector<Event> events;
   std::array<Vec3, 6> wall_force{};  // wall loop only
-  std::vector<PairPush> pushes;      // pair loop only: the contacts that act, in pair order
+  // Pair loop only: the bodies of its contacts that act, by band of particles (ParticleBands), in pair order in each.
+  std::vector<std::vector<BodyPush>> bodies;
   size_t first_too_deep = SIZE_MAX;  // pair loop with a RunawayOverlapWatch only: the part's first such pair
 };
 
@@ -232,6 +234,53 @@ bool evaluate_contact(const Model& model, const PairCoefficients& pair, ContactG
   return true;
 }
 
+// Which of `count` bands split_evenly puts a particle in, for the contacts' pushes.
+class ParticleBands {
+ public:
+  ParticleBands(size_t particles, int count)
+      : bounds_(split_evenly(particles, count)),
+        per_particle_(static_cast<double>(count) / static_cast<double>(std::max<size_t>(particles, 1))) {}
+  size_t count() const { return bounds_.size() - 1; }
+  size_t of(size_t x) const {  // bounds_[b] <= x < bounds_[b + 1]: an estimate, then a step or two
+    size_t b = std::min(count() - 1, static_cast<size_t>(static_cast<double>(x) * per_particle_));
+    while (bounds_[b] > x) --b;
+    while (bounds_[b + 1] <= x) ++b;
+    return b;
+  }
+
+ private:
+  std::vector<size_t> bounds_;
+  double per_particle_;
+};
+
+// The pair loop's part results, kept from pass to pass on the calling thread so that their pushes keep their storage
+// (grown afresh each pass, their copies and allocations cost about as much as adding the pushes up), with nothing else
+// carried over: each part's totals, events and watch start afresh, its pushes are cleared when the part begins.
+std::vector<PartResult>& fresh_pair_parts(size_t parts) {
+  thread_local std::vector<PartResult> kept;
+  kept.resize(parts);
+  for (PartResult& part : kept) {
+    part.totals = ContactTotals{};
+    part.events.clear();
+    part.first_too_deep = SIZE_MAX;
+  }
+  return kept;
+}
+
+// Adds the parts' pushes to the particles, each band of particles on its own (on the team when there are several):
+// each particle gets its pushes in pair order, as when one thread adds them all in pair order, so the forces do not
+// depend on the number of threads. Added on the calling thread alone, they were 140 us of (c)'s 2 700 us of contacts
+// a step at 2 threads, which 16 threads would not shorten (docs/performance.md).
+void add_pushes(const std::vector<PartResult>& parts, int bands, ThreadTeam& team, Particles& p) {
+  team.run(bands, [&](int band) {
+    for (const PartResult& part : parts)
+      for (const BodyPush& push : part.bodies[static_cast<size_t>(band)]) {
+        p.force[push.body] += push.force;
+        p.torque[push.body] += push.torque;
+      }
+  });
+}
+
 // Parts run side by side; their events and energies are merged in part order, as one thread makes them.
 void merge_parts(std::vector<PartResult>& parts, ContactTotals& totals, State& state) {
   for (PartResult& r : parts) {
@@ -244,9 +293,10 @@ void merge_parts(std::vector<PartResult>& parts, ContactTotals& totals, State& s
 
 // The contacts of the listed pairs: forces and torques on both particles, totals and events merged into `totals` and
 // the state's events. The laws run in parallel parts over the pairs (each pair's history is its own); the pushes of
-// the contacts that act are then added to the particles in pair order on the calling thread. So the forces do not
-// depend on the number of threads at all, and no part needs force arrays of its own (a dilute scene has far fewer
-// contacts than particles). With a watch, each part also notes its first pair that overlaps too deep.
+// the contacts that act are then added to the particles band by band on the team, each particle's in pair order
+// (add_pushes). So the forces do not depend on the number of threads at all, and no part needs force arrays of its
+// own (a dilute scene has far fewer contacts than particles). With a watch, each part also notes its first pair that
+// overlaps too deep.
 void add_pair_contacts(const Model& model, State& state, double dt, bool verlet, const PredictedVelocities* predicted,
                        ThreadTeam& team, ContactTotals& totals, RunawayOverlapWatch* watch, bool trial) {
   Particles& p = state.particles;
@@ -257,9 +307,13 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
   fit_law_states(lists.contact_law, pairs, law_keeps_state(model));
   const int parts = fine_parts_for(team, pairs, kContactGrain, 4);
   const std::vector<size_t> bounds = split_evenly(pairs, parts);
-  std::vector<PartResult> pair_parts(static_cast<size_t>(parts));
+  std::vector<PartResult>& pair_parts = fresh_pair_parts(static_cast<size_t>(parts));
+  // The pushes are added in a band of particles a thread (one part: all on the calling thread).
+  const ParticleBands bands(p.size(), parts > 1 ? team.size() : 1);
   team.run(parts, [&](int part_index) {
     PartResult& part = pair_parts[static_cast<size_t>(part_index)];
+    part.bodies.resize(bands.count());
+    for (std::vector<BodyPush>& band : part.bodies) band.clear();
     const size_t begin = bounds[static_cast<size_t>(part_index)], end = bounds[static_cast<size_t>(part_index) + 1];
     HistoryCopy copy;  // a trial's history of the contact in hand
     for (size_t k = begin; k < end; ++k) {
@@ -297,17 +351,12 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
       if (!trial) lists.contact_active[k] = h.record->active;
       if (!acts) continue;
       // Force at the contact point on both bodies, plus a couple: total angular momentum is kept.
-      part.pushes.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), r.force,
-                             g.lever_i.cross(r.force) + r.couple, g.lever_j.cross(r.force) + r.couple});
+      part.bodies[bands.of(i)].push_back({r.force, g.lever_i.cross(r.force) + r.couple, static_cast<std::uint32_t>(i)});
+      part.bodies[bands.of(j)].push_back(
+          {-r.force, -(g.lever_j.cross(r.force) + r.couple), static_cast<std::uint32_t>(j)});
     }
   });
-  for (const PartResult& part : pair_parts)
-    for (const PairPush& push : part.pushes) {
-      p.force[push.i] += push.force;
-      p.force[push.j] -= push.force;
-      p.torque[push.i] += push.torque_i;
-      p.torque[push.j] -= push.torque_j;
-    }
+  add_pushes(pair_parts, static_cast<int>(bands.count()), team, p);
   merge_parts(pair_parts, totals, state);
   if (!watch) return;
   watch->first_pair = pairs;

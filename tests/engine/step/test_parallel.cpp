@@ -15,6 +15,7 @@
 #include "engine/step/environment_forces.hpp"
 #include "engine/step/health.hpp"
 #include "engine/step/integrator.hpp"
+#include "engine/step/neighbor.hpp"
 #include "engine/step/thermal.hpp"
 #include "tests/engine/bitwise.hpp"
 #include "tests/engine/test_support.hpp"
@@ -413,6 +414,48 @@ TEST_CASE("threads: contact, field and damping forces do not depend on the threa
     CHECK(std::abs(one.energy.zeeman - many.energy.zeeman) <= 1e-13 * std::abs(one.energy.zeeman));
     CHECK(std::abs(one.energy.dissipated_viscous - many.energy.dissipated_viscous) <=
           1e-13 * std::abs(one.energy.dissipated_viscous) + 1e-300);
+  }
+}
+
+// The pushes of the contacts that act are added band by band of particles on the team, each particle's in pair order
+// (engine/contact/contacts.cpp, add_pushes). A bed packed so that every bead presses on its eight nearest neighbours
+// (2.9 % of a diameter each), so that most beads are pushed from pairs in more than one part of the pair loop (the list
+// joins rows of many parts around a bead: the spatial sort puts a bead's neighbours up to a layer away in index):
+// any order but the pair order changes the last bits of some sums.
+TEST_CASE("threads: a packed bed's contact forces, every bead pressed, do not depend on the thread count",
+          "[parallel]") {
+  Preset preset = dense_scene(14);
+  const double d = preset.particles.diameter;
+  const double a = 1.001 * d * 2.0 / std::sqrt(3.0);  // nearest neighbours just apart; the beads grown below
+  preset.particles.spacing = a;
+  preset.particles.jitter = 0.0;
+  preset.box.max = Vec3::Constant(14 * a);
+  const Session session(preset);
+  const Model& model = session.model();
+  auto contacts_on = [&](int threads) {
+    ThreadTeam team(threads);
+    State s = session.state();
+    for (double& r : s.particles.radius) r *= 1.03;  // each overlaps its eight nearest neighbours by 2.9 % of d
+    build_neighbor_lists(model, s, team);
+    for (size_t i = 0; i < s.particles.size(); ++i) {
+      s.particles.force[i].setZero();
+      s.particles.torque[i].setZero();
+    }
+    compute_contact_forces(model, s, model.time_step, team, nullptr);
+    return s;
+  };
+  const State one = contacts_on(1);
+  const size_t n = one.particles.size();
+  REQUIRE(n == 5488);
+  REQUIRE(one.neighbors.contact_pairs.size() > 3 * n);  // about four a bead: 16 parts on 4 threads
+  size_t pressed = 0;
+  for (size_t i = 0; i < n; ++i) pressed += one.particles.force[i].squaredNorm() > 0.0;
+  REQUIRE(pressed == n);
+  for (int threads : {2, 3, 4}) {
+    INFO(threads << " threads");
+    const State many = contacts_on(threads);
+    CHECK(same_bits(one.particles.force, many.particles.force));
+    CHECK(same_bits(one.particles.torque, many.particles.torque));
   }
 }
 
