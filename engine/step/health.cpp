@@ -40,7 +40,7 @@ void fail(State& state, std::uint64_t id, const std::string& what, const std::st
 // wins, so the particle named is the one a single thread would name.
 template <class Bad>
 size_t first_bad(ThreadTeam& team, size_t n, Bad&& bad) {
-  const int parts = parts_for(team, n, 4000);
+  const int parts = parts_for(team, n, 1024);
   const std::vector<size_t> bounds = split_evenly(n, parts);
   std::vector<size_t> found(static_cast<size_t>(parts), n);
   team.run(parts, [&](int part) {

@@ -10,7 +10,7 @@ namespace lodestone {
 namespace {
 
 // Particles per thread below which an update stays on one thread.
-constexpr size_t kParticleGrain = 2000;
+constexpr size_t kParticleGrain = 1000;
 // Parts per thread of these loops: the thread that ends its share of a round first waits out the other's last part,
 // and one that waits past its poll (0.1 ms, engine/core/thread_team.cpp) sleeps and pays a wake-up in the next
 // round. At 100 000 particles on two threads a part of the first half of the integration took about 190 µs at 4
