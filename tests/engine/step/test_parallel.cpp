@@ -427,7 +427,7 @@ TEST_CASE("threads: contact, field and damping forces do not depend on the threa
 // joins rows of many parts around a bead: the spatial sort puts a bead's neighbours up to a layer away in index):
 // any order but the pair order changes the last bits of some sums.
 TEST_CASE("threads: a packed bed's contact forces, every bead pressed, do not depend on the thread count",
-          "[parallel]") {
+          "[parallel][threading]") {
   Preset preset = dense_scene(14);
   const double d = preset.particles.diameter;
   const double a = 1.001 * d * 2.0 / std::sqrt(3.0);  // nearest neighbours just apart; the beads grown below
