@@ -257,10 +257,11 @@ class ParticleBands {
   double per_particle_;
 };
 
-// The pair loop's part results, kept from pass to pass on the calling thread so that their pushes keep their storage
-// (grown afresh each pass, their copies and allocations cost about as much as adding the pushes up), with nothing else
-// carried over: each part's totals, events and watch start afresh, its pushes are cleared when the part begins.
-std::vector<PartResult>& fresh_pair_parts(size_t parts) {
+// The part results of a contact loop (the pairs', then each wall side's in turn), kept from loop to loop on the calling
+// thread so that the pushes keep their storage (grown afresh each pass, their copies and allocations cost about as much
+// as adding the pushes up) and the walls' sides allocate nothing, with nothing else carried over: each part's totals,
+// events and watch start afresh, its pushes are cleared and its walls' forces zeroed when the part begins.
+std::vector<PartResult>& fresh_parts(size_t parts) {
   thread_local std::vector<PartResult> kept;
   kept.resize(parts);
   for (PartResult& part : kept) {
@@ -311,7 +312,7 @@ void add_pair_contacts(const Model& model, State& state, double dt, bool verlet,
   fit_law_states(lists.contact_law, pairs, law_keeps_state(model));
   const int parts = fine_parts_for(team, pairs, kContactGrain, 4);
   const std::vector<size_t> bounds = split_evenly(pairs, parts);
-  std::vector<PartResult>& pair_parts = fresh_pair_parts(static_cast<size_t>(parts));
+  std::vector<PartResult>& pair_parts = fresh_parts(static_cast<size_t>(parts));
   // The pushes are added in a band of particles a thread (one part: all on the calling thread).
   const ParticleBands bands(p.size(), parts > 1 ? team.size() : 1);
   team.run(parts, [&](int part_index) {
@@ -388,7 +389,7 @@ void add_wall_side_contacts(const Model& model, State& state, double dt, bool ve
   Vec3 normal = Vec3::Zero();
   normal[axis] = upper ? -1.0 : 1.0;
   const double reach = model.contact_reach;
-  std::vector<PartResult> wall_parts(static_cast<size_t>(fine_parts_for(team, n, kWallGrain, 4)));
+  std::vector<PartResult>& wall_parts = fresh_parts(static_cast<size_t>(fine_parts_for(team, n, kWallGrain, 4)));
   const std::vector<size_t> bounds = split_evenly(n, static_cast<int>(wall_parts.size()));
   const auto bit = static_cast<std::uint8_t>(1u << side);
   const auto distance_of = [&](size_t i) { return upper ? plane - p.position[i][axis] : p.position[i][axis] - plane; };
