@@ -24,11 +24,23 @@ MechanicalEnergy mechanical_energy(const Model& model, const State& state, Threa
     e.rotational += part.rotational;
     e.gravitational += part.gravitational;
   }
+  // The clumps' sums on the team too: on one thread they were the checks' largest serial part on a scene of clumps (the
+  // energy check runs every tenth step; 11 us a step on (f), 20 000 pebbles in bars).
   const Clumps& c = state.clumps;
-  for (size_t k = 0; k < c.size(); ++k) {
-    e.translational += clump_translational_energy(c, k);
-    e.rotational += clump_rotational_energy(c, k);
-    e.gravitational -= c.mass[k] * g.dot(c.position[k]);
+  const std::vector<MechanicalEnergy> clump_parts =
+      results_of_parts<MechanicalEnergy>(team, c.size(), 1024, [&](size_t begin, size_t end) {
+        MechanicalEnergy sum;
+        for (size_t k = begin; k < end; ++k) {
+          sum.translational += clump_translational_energy(c, k);
+          sum.rotational += clump_rotational_energy(c, k);
+          sum.gravitational -= c.mass[k] * g.dot(c.position[k]);
+        }
+        return sum;
+      });
+  for (const MechanicalEnergy& part : clump_parts) {
+    e.translational += part.translational;
+    e.rotational += part.rotational;
+    e.gravitational += part.gravitational;
   }
   return e;
 }
